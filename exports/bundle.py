@@ -1,0 +1,347 @@
+"""Human reference bundles: a streaming writer, a verifier and a reader.
+
+A bundle is a directory holding one file per table and format (`attempts.parquet`,
+`attempts.csv`, ...) and `manifest.json`. The writer takes DataFrame chunks and streams them
+to disk (one Parquet row group or one CSV block per chunk), so exporting a study never holds a
+whole events table in memory. Column names, dtypes and vocabularies come from `exports.schema`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import Counter
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pyarrow as pa
+import pyarrow.csv as pacsv
+import pyarrow.parquet as pq
+
+from exports.schema import (
+    LIST_SEPARATOR,
+    SCHEMA_VERSION,
+    SUPPORTED_SCHEMA_VERSIONS,
+    TABLES,
+    TableSpec,
+    forbidden_reason,
+    join_list,
+)
+
+FORMATS = ("parquet", "csv")
+MANIFEST = "manifest.json"
+_CSV_READ = pacsv.ParseOptions(newlines_in_values=True, ignore_empty_lines=False)
+
+
+class BundleError(ValueError):
+    """A bundle cannot be written or read as asked; the message says why."""
+
+
+def _package_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("humantrace")
+    except PackageNotFoundError:
+        return "0+unknown"
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _has_list(series: pd.Series) -> bool:
+    return series.dtype == object and series.map(lambda v: isinstance(v, (list, tuple))).any()
+
+
+def _to_arrow_column(spec_col, series: pd.Series, table: str) -> pa.Array:
+    where = f"{table}.{spec_col.name}"
+    try:
+        if spec_col.dtype == "str" and _has_list(series):
+            series = series.map(join_list)
+        if spec_col.dtype == "timestamp":
+            series = pd.to_datetime(series, utc=True)
+        return pa.array(series, type=spec_col.arrow_type, from_pandas=True)
+    except (pa.ArrowInvalid, pa.ArrowTypeError, ValueError, TypeError) as exc:
+        raise BundleError(f"{where}: values do not fit dtype {spec_col.dtype}: {exc}") from exc
+
+
+class BundleWriter:
+    """Stream tables into a new bundle directory, then write its manifest on `close`.
+
+    `formats` is any of ("parquet", "csv"). Free-text `comments` are refused unless
+    `include_comments=True`; columns that look like addresses, tokens, session ids or credentials
+    are always refused. Columns missing from a chunk are written as null (required ones excepted).
+    """
+
+    def __init__(self, out_dir: str | Path, *, formats=("parquet",), include_comments: bool = False):
+        formats = tuple(dict.fromkeys(formats))
+        if not formats or any(f not in FORMATS for f in formats):
+            raise BundleError(f"formats must be a non-empty subset of {FORMATS}, got {formats}")
+        self.out_dir = Path(out_dir)
+        self.formats = formats
+        self.include_comments = include_comments
+        self.out_dir.mkdir(parents=True, exist_ok=True)
+        existing = [p.name for p in self.out_dir.iterdir()]
+        if existing:
+            raise BundleError(f"{self.out_dir} is not empty ({', '.join(sorted(existing)[:5])}); a bundle needs a fresh directory")
+        self._schemas = {n: s.arrow_schema(include_comments=include_comments) for n, s in TABLES.items()}
+        self._parquet: dict[str, pq.ParquetWriter] = {}
+        self._csv: dict[str, pacsv.CSVWriter] = {}
+        self._csv_sinks: dict[str, pa.NativeFile] = {}
+        self._rows = dict.fromkeys(TABLES, 0)
+        self._attempt_ids: set[int] = set()
+        self._closed = False
+
+    def __enter__(self) -> BundleWriter:
+        return self
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        if exc_type is not None and not self._closed:
+            self._close_files()  # leave no manifest: an aborted bundle must not verify
+            self._closed = True
+
+    def _path(self, table: str, fmt: str) -> Path:
+        return self.out_dir / f"{table}.{fmt}"
+
+    def _convert(self, spec: TableSpec, frame: pd.DataFrame) -> pa.Table:
+        columns = [str(c) for c in frame.columns]
+        refused = [r for c in columns if (r := forbidden_reason(c, include_comments=self.include_comments))]
+        if refused:
+            raise BundleError(f"{spec.name}: refused: " + "; ".join(refused))
+        known = spec.column_names(include_comments=True)
+        unknown = [c for c in columns if c not in known]
+        if unknown:
+            raise BundleError(f"{spec.name}: unknown columns {unknown}; the bundle schema has {known}")
+        schema = self._schemas[spec.name]
+        arrays = []
+        for name in schema.names:
+            col = spec.column(name)
+            if name not in frame.columns:
+                if col.required:
+                    raise BundleError(f"{spec.name}: required column {name!r} is missing")
+                arrays.append(pa.nulls(len(frame), type=col.arrow_type))
+                continue
+            arr = _to_arrow_column(col, frame[name], spec.name)
+            if col.required and arr.null_count:
+                raise BundleError(f"{spec.name}.{name}: {arr.null_count} null value(s) in a required column")
+            if col.allowed is not None:
+                bad = sorted({v for v in arr.to_pylist() if v is not None and v not in col.allowed})
+                if bad:
+                    raise BundleError(f"{spec.name}.{name}: values {bad} not in {list(col.allowed)}")
+            arrays.append(arr)
+        return pa.Table.from_arrays(arrays, schema=schema)
+
+    def append(self, table: str, frame: pd.DataFrame) -> int:
+        """Validate one chunk of `table` and stream it to every format; returns rows written."""
+        if self._closed:
+            raise BundleError("the bundle writer is closed")
+        spec = TABLES.get(table)
+        if spec is None:
+            raise BundleError(f"unknown table {table!r}; tables are {list(TABLES)}")
+        data = self._convert(spec, frame)
+        if table == "attempts":
+            ids = data.column("attempt_id").to_pylist()
+            repeated = {i for i, n in Counter(ids).items() if n > 1}
+            dup = sorted(repeated | (set(ids) & self._attempt_ids))
+            if dup:
+                raise BundleError(f"attempts: duplicate attempt_id {dup[:10]}")
+            self._attempt_ids.update(ids)
+        self._write(table, data)
+        self._rows[table] += data.num_rows
+        return data.num_rows
+
+    def _write(self, table: str, data: pa.Table) -> None:
+        if "parquet" in self.formats:
+            if table not in self._parquet:
+                self._parquet[table] = pq.ParquetWriter(self._path(table, "parquet"), data.schema, compression="zstd")
+            self._parquet[table].write_table(data)
+        if "csv" in self.formats:
+            if table not in self._csv:
+                sink = pa.OSFile(str(self._path(table, "csv")), "wb")
+                self._csv_sinks[table] = sink
+                self._csv[table] = pacsv.CSVWriter(sink, data.schema)
+            self._csv[table].write_table(data)
+
+    def _close_files(self) -> None:
+        for writer in self._parquet.values():
+            writer.close()
+        for writer in self._csv.values():
+            writer.close()
+        for sink in self._csv_sinks.values():
+            sink.close()
+
+    def close(self, *, study_settings: dict | None = None, cleaning_config: dict | None = None) -> Path:
+        """Finish every file (empty tables get a header-only file) and write `manifest.json`."""
+        if self._closed:
+            raise BundleError("the bundle writer is already closed")
+        for table, schema in self._schemas.items():
+            if self._rows[table] == 0:
+                self._write(table, schema.empty_table())
+        self._close_files()
+        self._closed = True
+        files = {}
+        for table in TABLES:
+            for fmt in self.formats:
+                path = self._path(table, fmt)
+                files[path.name] = {
+                    "table": table,
+                    "format": fmt,
+                    "rows": self._rows[table],
+                    "bytes": path.stat().st_size,
+                    "sha256": _sha256(path),
+                }
+        manifest = {
+            "schema_version": SCHEMA_VERSION,
+            "package": "humantrace",
+            "package_version": _package_version(),
+            "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
+            "formats": list(self.formats),
+            "include_comments": self.include_comments,
+            "list_separator": LIST_SEPARATOR,
+            "study_settings": study_settings or {},
+            "cleaning_config": cleaning_config or {},
+            "row_counts": dict(self._rows),
+            "tables": {
+                name: {
+                    "description": spec.description,
+                    "columns": [
+                        {"name": c.name, "dtype": c.dtype, "description": c.description}
+                        for c in spec.columns
+                        if c.name in self._schemas[name].names
+                    ],
+                }
+                for name, spec in TABLES.items()
+            },
+            "files": files,
+        }
+        path = self.out_dir / MANIFEST
+        path.write_text(json.dumps(manifest, indent=2, sort_keys=True, default=str) + "\n", encoding="utf-8")
+        return path
+
+
+def _count_rows(path: Path, fmt: str) -> int:
+    if fmt == "parquet":
+        return pq.ParquetFile(path).metadata.num_rows
+    header = pacsv.open_csv(path, parse_options=_CSV_READ).schema.names
+    as_text = pacsv.ConvertOptions(column_types={n: pa.string() for n in header})
+    reader = pacsv.open_csv(path, parse_options=_CSV_READ, convert_options=as_text)
+    return sum(batch.num_rows for batch in reader)
+
+
+def read_manifest(path: str | Path) -> dict:
+    """The parsed `manifest.json` of a bundle directory."""
+    file = Path(path) / MANIFEST
+    if not file.is_file():
+        raise BundleError(f"{path}: no {MANIFEST}; not a bundle")
+    try:
+        return json.loads(file.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise BundleError(f"{file}: not valid JSON ({exc})") from exc
+
+
+def verify_bundle(path: str | Path) -> list[str]:
+    """Every problem found in a bundle (empty list: it verifies).
+
+    Checks: the manifest exists and parses, its schema version is supported, every table has a
+    file, and every listed file exists with the recorded sha256 and row count.
+    """
+    root = Path(path)
+    if not root.is_dir():
+        return [f"{root}: not a directory"]
+    try:
+        manifest = read_manifest(root)
+    except BundleError as exc:
+        return [str(exc)]
+    problems = []
+    version = manifest.get("schema_version")
+    if version not in SUPPORTED_SCHEMA_VERSIONS:
+        problems.append(f"unknown schema version {version!r} (supported: {sorted(SUPPORTED_SCHEMA_VERSIONS)})")
+    files = manifest.get("files") or {}
+    listed_tables = {meta.get("table") for meta in files.values()}
+    for table in TABLES:
+        if table not in listed_tables:
+            problems.append(f"table {table!r} has no file in the manifest")
+    for name, meta in sorted(files.items()):
+        file = root / name
+        if not file.is_file():
+            problems.append(f"{name}: missing file")
+            continue
+        if _sha256(file) != meta.get("sha256"):
+            problems.append(f"{name}: sha256 mismatch (the file changed after the bundle was written)")
+        try:
+            rows = _count_rows(file, meta.get("format", file.suffix.lstrip(".")))
+        except (pa.ArrowException, OSError) as exc:
+            problems.append(f"{name}: cannot be read ({exc})")
+            continue
+        if rows != meta.get("rows"):
+            problems.append(f"{name}: {rows} rows, manifest says {meta.get('rows')}")
+    return problems
+
+
+def _pandas_types(dtype: pa.DataType):
+    # Nullable integer and boolean columns keep their type instead of turning into floats/objects.
+    if pa.types.is_integer(dtype):
+        return pd.Int64Dtype()
+    if pa.types.is_boolean(dtype):
+        return pd.BooleanDtype()
+    return None
+
+
+@dataclass
+class Bundle:
+    """A bundle read into DataFrames (a table that was not asked for is None)."""
+
+    path: Path
+    manifest: dict[str, Any]
+    attempts: pd.DataFrame | None = None
+    events_raw: pd.DataFrame | None = None
+    events_clean: pd.DataFrame | None = None
+    verdicts: pd.DataFrame | None = None
+    ratings: pd.DataFrame | None = None
+
+
+def _read_table(root: Path, table: str, fmt: str) -> pd.DataFrame:
+    file = root / f"{table}.{fmt}"
+    if fmt == "parquet":
+        data = pq.read_table(file)
+    else:
+        header = pacsv.open_csv(file, parse_options=_CSV_READ).schema.names
+        spec = TABLES[table]
+        known = {c.name: c.arrow_type for c in spec.columns}
+        types = {n: known.get(n, pa.string()) for n in header}
+        convert = pacsv.ConvertOptions(column_types=types, strings_can_be_null=True, quoted_strings_can_be_null=False)
+        data = pacsv.read_csv(file, parse_options=_CSV_READ, convert_options=convert)
+    return data.to_pandas(types_mapper=_pandas_types)
+
+
+def read_bundle(path: str | Path, *, tables: list[str] | None = None, verify: bool = False) -> Bundle:
+    """Read a bundle's tables into DataFrames, from Parquet when present, else from CSV.
+
+    `tables` limits what is loaded (events tables can be large). With `verify=True` a bundle
+    that fails `verify_bundle` raises BundleError listing the problems.
+    """
+    root = Path(path)
+    if verify:
+        problems = verify_bundle(root)
+        if problems:
+            raise BundleError(f"{root} does not verify: " + "; ".join(problems))
+    manifest = read_manifest(root)
+    wanted = list(TABLES) if tables is None else tables
+    loaded: dict[str, pd.DataFrame] = {}
+    for table in wanted:
+        if table not in TABLES:
+            raise BundleError(f"unknown table {table!r}")
+        fmt = next((f for f in FORMATS if (root / f"{table}.{f}").is_file()), None)
+        if fmt is None:
+            raise BundleError(f"{root}: table {table!r} has neither a Parquet nor a CSV file")
+        loaded[table] = _read_table(root, table, fmt)
+    return Bundle(path=root, manifest=manifest, **loaded)
+

@@ -1,0 +1,240 @@
+"""The human reference bundle format: tables, columns, dtypes and the privacy guard.
+
+One place defines every column of every bundle table, so the writer, the reader, the verifier
+and `docs/exports.md` agree. List-valued fields (`primitives`, `source_seqs`) are stored as
+';'-joined strings in both Parquet and CSV, so a bundle reads the same whichever format is used.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import pandas as pd
+import pyarrow as pa
+
+SCHEMA_VERSION = "1.0"
+SUPPORTED_SCHEMA_VERSIONS = frozenset({SCHEMA_VERSION})
+LIST_SEPARATOR = ";"
+
+CONDITIONS = ("clean", "intervention")
+PHASES = ("cold", "warm")
+TIERS = ("primary", "duplicate")
+OUTCOMES = ("evaluated", "abandoned", "timed_out")
+DIFFICULTIES = ("easy", "medium", "hard", "expert", "frontier")
+PRIMITIVES = (
+    "grounding",
+    "planning",
+    "state_tracking",
+    "backtracking",
+    "patience",
+    "exploration",
+    "verification",
+)
+POSITIVE_KINDS = ("create", "update", "delete")
+NEGATIVE_KINDS = ("invariant", "constraint", "collateral", "named_invariant")
+SEVERITIES = ("critical", "high", "medium", "low")
+
+_DTYPES: dict[str, pa.DataType] = {
+    "int": pa.int64(),
+    "float": pa.float64(),
+    "str": pa.string(),
+    "bool": pa.bool_(),
+    "timestamp": pa.timestamp("ms", tz="UTC"),
+}
+
+
+@dataclass(frozen=True)
+class ColumnSpec:
+    """One column of a bundle table."""
+
+    name: str
+    dtype: str  # one of: int, float, str, bool, timestamp
+    description: str
+    required: bool = False  # required columns must be present and never null
+    allowed: tuple[str, ...] | None = None  # closed vocabulary, when the column has one
+
+    @property
+    def arrow_type(self) -> pa.DataType:
+        return _DTYPES[self.dtype]
+
+
+@dataclass(frozen=True)
+class TableSpec:
+    """One bundle table: its columns in file order."""
+
+    name: str
+    description: str
+    columns: tuple[ColumnSpec, ...]
+
+    def column_names(self, *, include_comments: bool) -> list[str]:
+        return [c.name for c in self.columns if include_comments or c.name != "comments"]
+
+    def arrow_schema(self, *, include_comments: bool) -> pa.Schema:
+        keep = set(self.column_names(include_comments=include_comments))
+        return pa.schema([pa.field(c.name, c.arrow_type) for c in self.columns if c.name in keep])
+
+    def column(self, name: str) -> ColumnSpec:
+        for col in self.columns:
+            if col.name == name:
+                return col
+        raise KeyError(name)
+
+
+C = ColumnSpec
+
+_RATING_COLUMNS = (
+    C("clarity", "int", "Rating: the instruction was clear (1-5 Likert); null when no rating."),
+    C("realism", "int", "Rating: the website behaved like a real one (1-5 Likert)."),
+    C("intervention_naturalness", "int", "Rating: the intervention felt natural (1-5 Likert)."),
+    C("fun_value", "int", "Rating: fun / demo value (1-5 Likert)."),
+    C("suspected_bug", "bool", "Flag: the annotator suspects a bug."),
+    C("ambiguous_instruction", "bool", "Flag: the instruction was ambiguous."),
+    C("alternate_valid_strategy", "bool", "Flag: another valid strategy exists that may score as a fail."),
+    C("comments", "str", "Free-text comments; present only in bundles written with include_comments."),
+)
+
+ATTEMPTS = TableSpec(
+    "attempts",
+    "One row per attempt (cold or warm). Rating columns repeat the assignment's rating on both "
+    "of its attempts (null when the annotator gave none).",
+    (
+        C("attempt_id", "int", "Attempt id, unique in the bundle.", required=True),
+        C("annotator", "str", "Coded annotator id (e.g. A1, D2); never a name or e-mail.", required=True),
+        C("env_id", "str", "Environment (website) id.", required=True),
+        C("task_id", "str", "Base task id.", required=True),
+        C("difficulty", "str", "Task difficulty.", required=True, allowed=DIFFICULTIES),
+        C("primitives", "str", "The task's primary primitives, ';'-joined (e.g. 'grounding;planning')."),
+        C(
+            "target_primitive",
+            "str",
+            "The variant's target primitive on intervention rows (null on clean rows); results are "
+            "grouped by it.",
+        ),
+        C("condition", "str", "clean or intervention.", required=True, allowed=CONDITIONS),
+        C("phase", "str", "cold (first try) or warm (immediate repeat).", required=True, allowed=PHASES),
+        C("tier", "str", "primary or duplicate (duplicate audit).", required=True, allowed=TIERS),
+        C("assignment_id", "int", "Assignment owning this attempt.", required=True),
+        C("viewport_w", "int", "Viewport width in CSS pixels."),
+        C("viewport_h", "int", "Viewport height in CSS pixels."),
+        C("user_agent", "str", "Browser user-agent string."),
+        C("started_at", "timestamp", "Attempt start (UTC)."),
+        C("ended_at", "timestamp", "Attempt end (UTC)."),
+        C("wall_clock_s", "float", "Wall-clock seconds from start to end.", required=True),
+        C("raw_events", "int", "Number of raw DOM events recorded.", required=True),
+        C("clean_steps", "int", "Number of cleaned events (the cleaned step count)."),
+        C("score", "float", "Evaluator score in [0, 1] of the final state.", required=True),
+        C("passed", "bool", "Evaluator pass: every obligation met, no negative check failed.", required=True),
+        C("outcome", "str", "How the attempt ended.", required=True, allowed=OUTCOMES),
+        C("rolled_back", "bool", "Part of a rolled-back assignment (excluded from analyses).", required=True),
+        *_RATING_COLUMNS,
+    ),
+)
+
+_RAW_COLUMNS = (
+    C("attempt_id", "int", "Attempt the event belongs to.", required=True),
+    C("seq", "int", "Sequence number, contiguous per attempt from 0.", required=True),
+    C("t_ms", "int", "Event time, epoch milliseconds.", required=True),
+    C("type", "str", "Event type (click, keydown, input, scroll, ...).", required=True),
+    C("xpath", "str", "Absolute XPath of the target (scroll: the scrolled container)."),
+    C("url", "str", "Page URL."),
+    C("x", "float", "Pointer x (click, dblclick, contextmenu, mousemove)."),
+    C("y", "float", "Pointer y."),
+    C("key", "str", "Key (keydown)."),
+    C("value", "str", "Element value after the event, masked by policy (input, change); selected text (select)."),
+    C("scroll_x", "float", "Scroll position x (scroll)."),
+    C("scroll_y", "float", "Scroll position y (scroll)."),
+    C("dx", "float", "Scroll delta x (scroll)."),
+    C("dy", "float", "Scroll delta y (scroll)."),
+    C("nav", "str", "Navigation kind: load, push, replace, popstate, hashchange, unload."),
+    C("added", "int", "dom_change: nodes added."),
+    C("removed", "int", "dom_change: nodes removed."),
+    C("attributes", "int", "dom_change: attribute mutations."),
+    C("width", "int", "resize: new viewport width."),
+    C("height", "int", "resize: new viewport height."),
+    C("state", "str", "visibility: visible or hidden."),
+)
+
+EVENTS_RAW = TableSpec("events_raw", "One row per raw DOM event (the recorder's flat table).", _RAW_COLUMNS)
+
+EVENTS_CLEAN = TableSpec(
+    "events_clean",
+    "One row per cleaned event: the raw columns, then its step number and the raw seqs it came from.",
+    (
+        *_RAW_COLUMNS,
+        C("step", "int", "Position in the cleaned trace, from 0.", required=True),
+        C("source_seqs", "str", "Raw seqs merged into this event, ';'-joined (e.g. '4;5;6').", required=True),
+    ),
+)
+
+VERDICTS = TableSpec(
+    "verdicts",
+    "One row per evaluator check of an attempt's verdict.",
+    (
+        C("attempt_id", "int", "Attempt the verdict scores.", required=True),
+        C("kind", "str", "Check kind.", required=True, allowed=POSITIVE_KINDS + NEGATIVE_KINDS),
+        C(
+            "polarity",
+            "str",
+            "positive (an obligation: create/update/delete) or negative (invariant, constraint, sweep).",
+            required=True,
+            allowed=("positive", "negative"),
+        ),
+        C("index", "int", "Position of the entry in its list of the canonical diff.", required=True),
+        C("name", "str", "Check name."),
+        C("desc", "str", "Check description."),
+        C("passed", "bool", "Whether the check passed.", required=True),
+        C("credit", "float", "Positive checks: credit earned in [0, 1]."),
+        C("weight", "float", "Positive checks: weight."),
+        C("severity", "str", "Negative checks: severity.", allowed=SEVERITIES),
+        C("penalty", "float", "Negative checks: penalty subtracted when failed."),
+        C("diagnosis", "str", "Evaluator diagnosis text."),
+    ),
+)
+
+RATINGS = TableSpec(
+    "ratings",
+    "One row per submitted rating form (after the warm attempt).",
+    (
+        C("assignment_id", "int", "Assignment rated.", required=True),
+        C("annotator", "str", "Coded annotator id.", required=True),
+        C("task_id", "str", "Base task id.", required=True),
+        C("condition", "str", "clean or intervention.", required=True, allowed=CONDITIONS),
+        *_RATING_COLUMNS,
+    ),
+)
+
+TABLES: dict[str, TableSpec] = {t.name: t for t in (ATTEMPTS, EVENTS_RAW, EVENTS_CLEAN, VERDICTS, RATINGS)}
+
+# Names that must never reach a bundle: network addresses, credentials, session handles.
+_FORBIDDEN = re.compile(
+    r"(^|_)(ip|ipv4|ipv6|ip_addr|ip_address|client_addr|client_address|remote_addr|client_host"
+    r"|forwarded|x_forwarded_for|addr)(_|$)"
+    r"|token|session_id|sessionid|password|passwd|secret|cookie|credential",
+)
+
+
+def forbidden_reason(column: str, *, include_comments: bool) -> str | None:
+    """Why a column may not be written to a bundle, or None when it may."""
+    name = column.strip().lower().replace("-", "_").replace(" ", "_")
+    if _FORBIDDEN.search(name):
+        return f"column {column!r} looks like an address, token, session id or credential"
+    if name == "comments" and not include_comments:
+        return "free-text comments are withheld unless the bundle is written with include_comments=True"
+    return None
+
+
+def join_list(values) -> str | None:
+    """['a', 'b'] -> 'a;b' (None stays None; strings pass through)."""
+    if values is None:
+        return None
+    if isinstance(values, str):
+        return values
+    return LIST_SEPARATOR.join(str(v) for v in values)
+
+
+def split_list(value) -> list[str]:
+    """'a;b' -> ['a', 'b']; null or '' -> []."""
+    if value is None or value is pd.NA or (isinstance(value, float) and value != value) or value == "":
+        return []
+    return [part for part in str(value).split(LIST_SEPARATOR) if part != ""]

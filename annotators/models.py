@@ -1,0 +1,63 @@
+"""Tables for people: annotators and leads, their login links and login sessions."""
+
+from __future__ import annotations
+
+import environments.db  # noqa: F401  (constraint naming convention first)
+
+from datetime import datetime, timezone
+from enum import StrEnum
+
+from sqlalchemy import JSON, Column, String
+from sqlmodel import Field, SQLModel
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+class Role(StrEnum):
+    annotator = "annotator"
+    lead = "lead"
+
+
+class Tier(StrEnum):
+    primary = "primary"
+    duplicate = "duplicate"
+
+
+class Annotator(SQLModel, table=True):
+    """A person in the study, known everywhere outside this table only by `code` (A1, D1, L1)."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    code: str = Field(index=True, unique=True, max_length=16)
+    display_name: str = Field(default="", max_length=120)
+    role: Role = Field(default=Role.annotator, sa_type=String(16))
+    tier: Tier = Field(default=Tier.primary, sa_type=String(16))
+    designed: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    active: bool = True
+    created_at: datetime = Field(default_factory=utcnow)
+
+    @property
+    def is_lead(self) -> bool:
+        return self.role == Role.lead
+
+
+class LoginLink(SQLModel, table=True):
+    """A single-use login link; the URL carries a signed token naming `nonce`."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    nonce: str = Field(index=True, unique=True, max_length=64)
+    annotator_id: int = Field(foreign_key="annotator.id", index=True)
+    created_at: datetime = Field(default_factory=utcnow)
+    used_at: datetime | None = None
+
+
+class LoginSession(SQLModel, table=True):
+    """A logged-in browser. The cookie holds a random token; only its sha256 is stored."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    token_sha256: str = Field(index=True, unique=True, max_length=64)
+    annotator_id: int = Field(foreign_key="annotator.id", index=True)
+    created_at: datetime = Field(default_factory=utcnow)
+    expires_at: datetime
+    revoked_at: datetime | None = None

@@ -1,0 +1,38 @@
+"""Panel planning and assignment rules (the Human-140 design, parameterised).
+
+Pure functions over plain inputs: `plan_panel` chooses the panel and assigns every task-condition;
+`check_plan` re-verifies any plan against every rule. See docs/planning.md.
+"""
+
+from annotators.planning.check import RULES, check_plan
+from annotators.planning.errors import PlanInfeasible
+from annotators.planning.planner import plan_panel
+from annotators.planning.schemas import (
+    CONDITIONS,
+    DIFFICULTIES,
+    AnnotatorLoad,
+    PanelCell,
+    Plan,
+    PlanAnnotator,
+    PlannedAssignment,
+    PlanSummary,
+    PlanTask,
+    Violation,
+)
+
+__all__ = [
+    "CONDITIONS",
+    "DIFFICULTIES",
+    "RULES",
+    "AnnotatorLoad",
+    "PanelCell",
+    "Plan",
+    "PlanAnnotator",
+    "PlanInfeasible",
+    "PlanSummary",
+    "PlanTask",
+    "PlannedAssignment",
+    "Violation",
+    "check_plan",
+    "plan_panel",
+]

@@ -1,0 +1,137 @@
+"""`plan_panel`: choose the panel and assign every task-condition under the Human-140 rules."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+
+from annotators.planning.errors import PlanInfeasible
+from annotators.planning.feasibility import check_duplicates, check_primary
+from annotators.planning.ordering import order_rows
+from annotators.planning.panel import resolve_scope, select_panel
+from annotators.planning.problem import PlanningProblem
+from annotators.planning.schemas import (
+    CONDITIONS,
+    DIFFICULTIES,
+    AnnotatorLoad,
+    Plan,
+    PlanAnnotator,
+    PlannedAssignment,
+    PlanSummary,
+    PlanTask,
+)
+from annotators.planning.solver import solve
+
+
+def plan_panel(
+    *,
+    tasks: Sequence[PlanTask],
+    annotators: Sequence[PlanAnnotator],
+    per_cell: int,
+    seed: int,
+    envs: Iterable[str] | None = None,
+    duplicates_per_cell: int = 1,
+    difficulties: Iterable[str] | None = None,
+) -> Plan:
+    """Choose `per_cell` base tasks per (environment, difficulty) cell and assign them.
+
+    Every chosen base task is assigned in both conditions to two different primary annotators, none
+    of whom designed its environment, with primary loads equal (floor/ceil) per annotator and as
+    equal as possible per difficulty; `duplicates_per_cell` task-conditions per cell also go to a
+    duplicate-tier annotator for the audit. `envs` and `difficulties` restrict the cells (default:
+    every environment that has tasks, all five difficulties). Same inputs and seed give the same
+    plan. Raises `PlanInfeasible` naming the rule that cannot be met.
+    """
+    _validate(tasks=tasks, annotators=annotators, per_cell=per_cell, duplicates_per_cell=duplicates_per_cell)
+    scope_envs, scope_difficulties = resolve_scope(tasks=tasks, envs=envs, difficulties=difficulties)
+    panel = select_panel(
+        tasks=tasks, envs=scope_envs, difficulties=scope_difficulties, per_cell=per_cell, seed=seed
+    )
+    active = sorted((a for a in annotators if a.active), key=lambda a: a.code)
+    problem = PlanningProblem(
+        panel=panel,
+        primaries=tuple(a for a in active if a.tier == "primary"),
+        duplicates=tuple(a for a in active if a.tier == "duplicate"),
+        duplicates_per_cell=duplicates_per_cell,
+        seed=seed,
+    )
+    check_primary(problem)
+    check_duplicates(problem, per_cell=per_cell)
+    solution = solve(problem)
+    assignments = order_rows(solution.rows, seed=seed)
+    notes: list[str] = []
+    if solution.difficulty_excess:
+        notes.append(
+            f"difficulty_balance: the designer exclusions allow no plan with every primary annotator "
+            f"within floor/ceil per difficulty; the most balanced plan is off by {solution.difficulty_excess}"
+        )
+    return Plan(
+        seed=seed,
+        per_cell=per_cell,
+        duplicates_per_cell=duplicates_per_cell,
+        envs=scope_envs,
+        difficulties=scope_difficulties,
+        panel=panel,
+        assignments=assignments,
+        summary=summarise(
+            assignments=assignments,
+            annotators=active,
+            cells=len(panel),
+            base_tasks=sum(len(cell.task_ids) for cell in panel),
+            difficulty_excess=solution.difficulty_excess,
+            condition_imbalance=solution.condition_imbalance,
+        ),
+        notes=tuple(notes),
+    )
+
+
+def _validate(
+    *, tasks: Sequence[PlanTask], annotators: Sequence[PlanAnnotator], per_cell: int, duplicates_per_cell: int
+) -> None:
+    if per_cell < 1:
+        raise PlanInfeasible("invalid_request", f"--per-cell must be at least 1, got {per_cell}")
+    if duplicates_per_cell < 0:
+        raise PlanInfeasible("invalid_request", f"duplicates_per_cell must be 0 or more, got {duplicates_per_cell}")
+    repeated_tasks = sorted(k for k, n in Counter(t.task_id for t in tasks).items() if n > 1)
+    if repeated_tasks:
+        raise PlanInfeasible("invalid_request", f"task_id given more than once: {', '.join(repeated_tasks)}")
+    repeated_codes = sorted(k for k, n in Counter(a.code for a in annotators).items() if n > 1)
+    if repeated_codes:
+        raise PlanInfeasible("invalid_request", f"annotator code given more than once: {', '.join(repeated_codes)}")
+
+
+def summarise(
+    *,
+    assignments: Sequence[PlannedAssignment],
+    annotators: Sequence[PlanAnnotator],
+    cells: int,
+    base_tasks: int,
+    difficulty_excess: int,
+    condition_imbalance: int,
+) -> PlanSummary:
+    """Counts per tier and per annotator (annotators with no rows are listed with zeros)."""
+    loads = []
+    for annotator in annotators:
+        rows = [r for r in assignments if r.annotator == annotator.code]
+        loads.append(
+            AnnotatorLoad(
+                annotator=annotator.code,
+                tier=annotator.tier,
+                total=len(rows),
+                by_difficulty={d: n for d in DIFFICULTIES if (n := sum(r.difficulty == d for r in rows))},
+                by_condition={c: sum(r.condition == c for r in rows) for c in CONDITIONS},
+            )
+        )
+    primary = sum(r.tier == "primary" for r in assignments)
+    duplicate = sum(r.tier == "duplicate" for r in assignments)
+    return PlanSummary(
+        cells=cells,
+        base_tasks=base_tasks,
+        primary_task_conditions=primary,
+        primary_attempts=2 * primary,
+        duplicate_task_conditions=duplicate,
+        duplicate_attempts=2 * duplicate,
+        loads=tuple(loads),
+        difficulty_excess=difficulty_excess,
+        condition_imbalance=condition_imbalance,
+    )

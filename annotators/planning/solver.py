@@ -1,0 +1,207 @@
+"""CP-SAT formulation of the assignment, solved in lexicographic stages for determinism.
+
+Variables: x[a, tc] = 1 when primary annotator a records task-condition tc; y[d, tc] = 1 when
+duplicate-tier annotator d records tc again for the audit. Hard rule groups (each can be dropped
+by `diagnose` to find the one that makes a request impossible):
+
+- coverage: every task-condition has exactly one primary annotator;
+- designer_exclusion: no variable exists for an env the annotator designed;
+- condition_split: nobody holds both conditions of one base task (either tier);
+- primary_balance: each primary load is floor or ceil of total / primary annotators;
+- duplicate_audit: each cell has exactly `duplicates_per_cell` duplicated task-conditions, each
+  recorded by one duplicate-tier annotator.
+
+Soft goals are minimised one after another, each optimum then fixed as a bound: the per-difficulty
+excess beyond floor/ceil, the clean/intervention imbalance per primary annotator, the spread of
+duplicate loads, the clean/intervention imbalance of the audit, and finally a seeded random weight
+per variable so the seed breaks the remaining ties. One worker, a fixed random seed and a
+deterministic-time limit make the result the same on every machine.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ortools.sat.python import cp_model
+
+from annotators.planning.errors import PlanInfeasible
+from annotators.planning.panel import seeded_rng
+from annotators.planning.problem import PlanningProblem, TaskCondition, may_record
+from annotators.planning.schemas import Tier
+
+RULE_GROUPS = ("designer_exclusion", "condition_split", "primary_balance", "duplicate_audit")
+# Deterministic time (CP-SAT's machine-independent work measure) allowed per optimisation stage.
+STAGE_DETERMINISTIC_TIME = 20.0
+TIE_WEIGHT_RANGE = 1000
+
+
+@dataclass(frozen=True)
+class SolvedRow:
+    """One solver decision, before ordering."""
+
+    annotator: str
+    tc: TaskCondition
+    tier: Tier
+
+
+@dataclass(frozen=True)
+class Solution:
+    """The chosen rows and the soft-goal values reached."""
+
+    rows: tuple[SolvedRow, ...]
+    difficulty_excess: int
+    condition_imbalance: int
+
+
+class _Model:
+    """The CP-SAT model for one problem, with some rule groups optionally left out."""
+
+    def __init__(self, problem: PlanningProblem, relax: frozenset[str] = frozenset()) -> None:
+        self.problem = problem
+        self.model = cp_model.CpModel()
+        m = self.model
+        tcs = problem.task_conditions
+        self.x: dict[tuple[str, int], cp_model.IntVar] = {}
+        self.y: dict[tuple[str, int], cp_model.IntVar] = {}
+        keep_all = "designer_exclusion" in relax
+        for i, tc in enumerate(tcs):
+            for a in problem.primaries:
+                if keep_all or may_record(a, tc.env_id):
+                    self.x[a.code, i] = m.new_bool_var(f"x[{a.code},{i}]")
+            for d in problem.duplicates:
+                if keep_all or may_record(d, tc.env_id):
+                    self.y[d.code, i] = m.new_bool_var(f"y[{d.code},{i}]")
+        for i in range(len(tcs)):
+            m.add_exactly_one(self._x_of_tc(i))
+        if "condition_split" not in relax:
+            # Task-conditions come in (clean, intervention) pairs at indexes 2j, 2j+1.
+            for j in range(0, len(tcs), 2):
+                for code in [a.code for a in problem.primaries] + [d.code for d in problem.duplicates]:
+                    pair = [v for key in ((code, j), (code, j + 1)) for v in (self.x.get(key), self.y.get(key)) if v is not None]
+                    if len(pair) == 2:
+                        m.add_at_most_one(pair)
+        self.loads = {a.code: sum(v for (code, _), v in self.x.items() if code == a.code) for a in problem.primaries}
+        if "primary_balance" not in relax:
+            low, high = problem.load_bounds(problem.primary_total)
+            for load in self.loads.values():
+                m.add_linear_constraint(load, low, high)
+        self.audit_on = "duplicate_audit" not in relax and problem.duplicates_per_cell > 0
+        if self.audit_on:
+            for i in range(len(tcs)):
+                m.add_at_most_one(self._y_of_tc(i))
+            cells: dict[tuple[str, str], list[int]] = {}
+            for i, tc in enumerate(tcs):
+                cells.setdefault((tc.env_id, tc.difficulty), []).append(i)
+            for indexes in cells.values():
+                m.add(sum(v for i in indexes for v in self._y_of_tc(i)) == problem.duplicates_per_cell)
+        else:
+            for v in self.y.values():
+                m.add(v == 0)
+
+    def _x_of_tc(self, i: int) -> list[cp_model.IntVar]:
+        return [self.x[a.code, i] for a in self.problem.primaries if (a.code, i) in self.x]
+
+    def _y_of_tc(self, i: int) -> list[cp_model.IntVar]:
+        return [self.y[d.code, i] for d in self.problem.duplicates if (d.code, i) in self.y]
+
+    def soft_goals(self) -> list[tuple[str, cp_model.LinearExprT]]:
+        """(name, expression) pairs to minimise in order."""
+        m, problem = self.model, self.problem
+        tcs = problem.task_conditions
+        totals = problem.difficulty_totals()
+        count = len(problem.primaries)
+        excess = m.new_int_var(0, problem.primary_total, "difficulty_excess")
+        imbalance = m.new_int_var(0, problem.primary_total, "condition_imbalance")
+        for a in problem.primaries:
+            for difficulty, total in totals.items():
+                load = sum(v for (code, i), v in self.x.items() if code == a.code and tcs[i].difficulty == difficulty)
+                m.add(load <= -(-total // count) + excess)
+                m.add(load >= total // count - excess)
+            clean = sum(v for (code, i), v in self.x.items() if code == a.code and tcs[i].condition == "clean")
+            m.add(2 * clean - self.loads[a.code] <= imbalance)
+            m.add(self.loads[a.code] - 2 * clean <= imbalance)
+        goals: list[tuple[str, cp_model.LinearExprT]] = [("difficulty_excess", excess), ("condition_imbalance", imbalance)]
+        if self.audit_on:
+            dup_loads = [sum(v for (code, _), v in self.y.items() if code == d.code) for d in problem.duplicates]
+            top = m.new_int_var(0, len(tcs), "dup_max")
+            bottom = m.new_int_var(0, len(tcs), "dup_min")
+            m.add_max_equality(top, dup_loads)
+            m.add_min_equality(bottom, dup_loads)
+            clean_dups = sum(v for (_, i), v in self.y.items() if tcs[i].condition == "clean")
+            dup_total = problem.duplicates_per_cell * len(problem.panel)
+            dup_imbalance = m.new_int_var(0, dup_total, "dup_condition_imbalance")
+            m.add(2 * clean_dups - dup_total <= dup_imbalance)
+            m.add(dup_total - 2 * clean_dups <= dup_imbalance)
+            goals += [("duplicate_load_spread", top - bottom), ("duplicate_condition_imbalance", dup_imbalance)]
+        rng = seeded_rng(problem.seed, "tie-break")
+        ties = sum(rng.randrange(TIE_WEIGHT_RANGE) * v for _, v in sorted(self.x.items()) + sorted(self.y.items()))
+        goals.append(("seeded_tie_break", ties))
+        return goals
+
+
+def _solver(seed: int) -> cp_model.CpSolver:
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    solver.parameters.random_seed = seed % (2**31)
+    solver.parameters.max_deterministic_time = STAGE_DETERMINISTIC_TIME
+    return solver
+
+
+def _feasible(problem: PlanningProblem, relax: frozenset[str]) -> bool:
+    built = _Model(problem, relax)
+    status = _solver(problem.seed).solve(built.model)
+    return status in (cp_model.OPTIMAL, cp_model.FEASIBLE)
+
+
+def solve(problem: PlanningProblem) -> Solution:
+    """Solve the hard rules, then each soft goal in turn; raise `PlanInfeasible` when impossible."""
+    built = _Model(problem)
+    m = built.model
+    goals = built.soft_goals()
+    values: dict[str, int] = {}
+    solver = _solver(problem.seed)
+    for name, expr in goals:
+        m.minimize(expr)
+        status = solver.solve(m)
+        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            if not values:
+                raise diagnose(problem)
+            raise PlanInfeasible("solver", f"the solver stopped without a plan while minimising {name}")
+        best = int(solver.objective_value)
+        values[name] = best
+        m.add(expr <= best)
+        # Start the next stage from this solution so each stage only refines it.
+        m.clear_hints()
+        for var in list(built.x.values()) + list(built.y.values()):
+            m.add_hint(var, solver.boolean_value(var))
+    rows = [
+        SolvedRow(code, problem.task_conditions[i], "primary") for (code, i), v in built.x.items() if solver.boolean_value(v)
+    ] + [SolvedRow(code, problem.task_conditions[i], "duplicate") for (code, i), v in built.y.items() if solver.boolean_value(v)]
+    return Solution(
+        rows=tuple(rows),
+        difficulty_excess=values["difficulty_excess"],
+        condition_imbalance=values["condition_imbalance"],
+    )
+
+
+def diagnose(problem: PlanningProblem) -> PlanInfeasible:
+    """Name the rule group whose removal alone makes the request feasible (re-solving each time)."""
+    culprits = [group for group in RULE_GROUPS if _feasible(problem, frozenset({group}))]
+    inputs = (
+        f"{len(problem.panel)} cells x {len(problem.panel[0].task_ids)} base tasks; primary annotators "
+        + "; ".join(f"{a.code} designed {', '.join(sorted(a.designed)) or 'nothing'}" for a in problem.primaries)
+        + "; duplicate-tier annotators "
+        + ("; ".join(f"{d.code} designed {', '.join(sorted(d.designed)) or 'nothing'}" for d in problem.duplicates) or "none")
+    )
+    if culprits:
+        return PlanInfeasible(
+            culprits[0],
+            f"no plan meets every rule; dropping {' or '.join(culprits)} alone would allow one, so that "
+            f"rule cannot be met with these annotators ({inputs})",
+        )
+    return PlanInfeasible(
+        "combined",
+        f"no plan meets the rules {', '.join(RULE_GROUPS)} together, and no single one of them is the "
+        f"sole obstacle ({inputs})",
+    )
+

@@ -1,0 +1,167 @@
+"""Accounts and login: annotators, single-use login links, login sessions and CSRF tokens.
+
+Keyword-only functions over a SQLModel session; no HTTP here. A login link carries a token signed
+with the secret key that names a stored nonce; using it marks the nonce used, so a link logs in
+once. A login session is a random cookie value whose sha256 is stored, so logout revokes it on
+every app process.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+import secrets
+from datetime import timedelta
+
+from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
+from sqlalchemy import update
+from sqlmodel import Session, select
+
+from annotators.models import Annotator, LoginLink, LoginSession, Role, Tier, utcnow
+
+CODE_PATTERN = re.compile(r"^[A-Z][A-Z0-9]{0,15}$")
+LOGIN_SALT = "humantrace-login-link"
+
+
+class AccountError(ValueError):
+    """A request about accounts that cannot be carried out; the message says why."""
+
+
+class LoginRefused(Exception):
+    """A login link that does not log anybody in; `reason` is shown to the person."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+def add_annotator(
+    session: Session,
+    *,
+    code: str,
+    role: str = "annotator",
+    tier: str = "primary",
+    designed: list[str] | None = None,
+    display_name: str = "",
+) -> Annotator:
+    """Create a person. Codes are short upper-case identifiers (A1, D1, L1) and unique."""
+    code = code.strip().upper()
+    if not CODE_PATTERN.match(code):
+        raise AccountError(f"code {code!r} is not valid: use a letter then letters or digits, e.g. A1, D1, L1.")
+    try:
+        role_value = Role(role)
+    except ValueError:
+        raise AccountError(f"unknown role {role!r}: expected one of {', '.join(r.value for r in Role)}.") from None
+    try:
+        tier_value = Tier(tier)
+    except ValueError:
+        raise AccountError(f"unknown tier {tier!r}: expected one of {', '.join(t.value for t in Tier)}.") from None
+    if session.exec(select(Annotator).where(Annotator.code == code)).first():
+        raise AccountError(f"an annotator with code {code} already exists.")
+    person = Annotator(
+        code=code,
+        role=role_value,
+        tier=tier_value,
+        designed=sorted({env.strip() for env in designed or [] if env.strip()}),
+        display_name=display_name or code,
+    )
+    session.add(person)
+    session.commit()
+    session.refresh(person)
+    return person
+
+
+def get_by_code(session: Session, *, code: str) -> Annotator:
+    person = session.exec(select(Annotator).where(Annotator.code == code.strip().upper())).first()
+    if person is None:
+        raise AccountError(f"no annotator with code {code.strip().upper()}.")
+    return person
+
+
+def list_annotators(session: Session) -> list[Annotator]:
+    return list(session.exec(select(Annotator).order_by(Annotator.role, Annotator.code)))
+
+
+def create_login_link(session: Session, *, secret_key: str, code: str, base_url: str) -> str:
+    """A new single-use login URL for the person with `code`."""
+    person = get_by_code(session, code=code)
+    if not person.active:
+        raise AccountError(f"{person.code} is deactivated; reactivate them before creating a link.")
+    nonce = secrets.token_urlsafe(24)
+    session.add(LoginLink(nonce=nonce, annotator_id=person.id))
+    session.commit()
+    token = URLSafeTimedSerializer(secret_key, salt=LOGIN_SALT).dumps({"n": nonce})
+    return f"{base_url.rstrip('/')}/login/{token}"
+
+
+def consume_login_link(session: Session, *, secret_key: str, token: str, max_age_hours: int) -> Annotator:
+    """The person a login token belongs to; the link is used up. Raises `LoginRefused`."""
+    serializer = URLSafeTimedSerializer(secret_key, salt=LOGIN_SALT)
+    try:
+        payload = serializer.loads(token, max_age=max_age_hours * 3600)
+    except SignatureExpired:
+        raise LoginRefused("This login link has expired. Ask your study lead for a new one.") from None
+    except BadSignature:
+        raise LoginRefused("This login link is not valid (it may have been copied incompletely).") from None
+    nonce = payload.get("n") if isinstance(payload, dict) else None
+    link = session.exec(select(LoginLink).where(LoginLink.nonce == nonce)).first() if nonce else None
+    if link is None:
+        raise LoginRefused("This login link is not valid (it may have been copied incompletely).")
+    person = session.get(Annotator, link.annotator_id)
+    if person is None or not person.active:
+        raise LoginRefused("This account is not active. Ask your study lead.")
+    # One atomic conditional UPDATE, so two simultaneous uses of a link cannot both succeed.
+    claimed = session.execute(
+        update(LoginLink).where(LoginLink.id == link.id, LoginLink.used_at.is_(None)).values(used_at=utcnow())
+    )
+    session.commit()
+    if claimed.rowcount != 1:
+        raise LoginRefused("This login link has already been used. Each link works once; ask your study lead for a new one.")
+    return person
+
+
+def _sha256(value: str) -> str:
+    return hashlib.sha256(value.encode()).hexdigest()
+
+
+def start_login_session(session: Session, *, annotator: Annotator, ttl_hours: int) -> str:
+    """A new login session; returns the cookie value (only its hash is stored)."""
+    token = secrets.token_urlsafe(32)
+    session.add(
+        LoginSession(token_sha256=_sha256(token), annotator_id=annotator.id, expires_at=utcnow() + timedelta(hours=ttl_hours))
+    )
+    session.commit()
+    return token
+
+
+def resolve_login_session(session: Session, *, token: str | None) -> Annotator | None:
+    """The logged-in person for a cookie value, or None when absent, expired, revoked or inactive."""
+    if not token:
+        return None
+    row = session.exec(select(LoginSession).where(LoginSession.token_sha256 == _sha256(token))).first()
+    if row is None or row.revoked_at is not None or row.expires_at < utcnow():
+        return None
+    person = session.get(Annotator, row.annotator_id)
+    return person if person is not None and person.active else None
+
+
+def end_login_session(session: Session, *, token: str | None) -> None:
+    if not token:
+        return
+    row = session.exec(select(LoginSession).where(LoginSession.token_sha256 == _sha256(token))).first()
+    if row is not None and row.revoked_at is None:
+        row.revoked_at = utcnow()
+        session.add(row)
+        session.commit()
+
+
+def csrf_token(*, secret_key: str, session_token: str) -> str:
+    """The CSRF token bound to one login session (same on every process, useless elsewhere)."""
+    return hmac.new(secret_key.encode(), b"csrf:" + session_token.encode(), hashlib.sha256).hexdigest()
+
+
+def csrf_valid(*, secret_key: str, session_token: str | None, presented: str | None) -> bool:
+    if not session_token or not presented:
+        return False
+    return hmac.compare_digest(csrf_token(secret_key=secret_key, session_token=session_token), presented)

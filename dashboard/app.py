@@ -1,0 +1,87 @@
+"""`create_app(settings)`: the one place the web application is assembled."""
+
+from __future__ import annotations
+
+import logging
+import time
+from contextlib import asynccontextmanager
+from pathlib import Path
+from urllib.parse import quote
+
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse, RedirectResponse
+from fastapi.staticfiles import StaticFiles
+
+from dashboard import migrate
+from dashboard.db import make_engine
+from dashboard.deps import CsrfFailed, LeadOnly, LoginRequired
+from dashboard.pages import render
+from dashboard.routes import auth, home
+from dashboard.settings import Settings, get_settings
+
+log = logging.getLogger("humantrace.http")
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """Build the app for `settings` (default: from the environment). Nothing is built at import time."""
+    settings = (settings or get_settings()).ensure_secrets()
+    engine = make_engine(settings.database_url)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI):
+        if settings.check_schema:
+            migrate.check_schema(engine, settings.database_url)
+        yield
+        engine.dispose()
+
+    app = FastAPI(title="humantrace", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app.state.settings = settings
+    app.state.engine = engine
+
+    app.mount("/static", StaticFiles(directory=str(Path(__file__).parent / "static")), name="static")
+    app.include_router(auth.router)
+    app.include_router(home.router)
+    _install_error_pages(app)
+    _install_request_log(app)
+    return app
+
+
+def _wants_json(request: Request) -> bool:
+    return request.url.path.startswith("/api/") or "application/json" in request.headers.get("accept", "")
+
+
+def _install_error_pages(app: FastAPI) -> None:
+    @app.exception_handler(LoginRequired)
+    async def _login_required(request: Request, _exc: LoginRequired):
+        if _wants_json(request):
+            return JSONResponse({"detail": "Not logged in: open your personal login link."}, status_code=401)
+        return RedirectResponse(f"/login?next={quote(request.url.path)}", status_code=303)
+
+    @app.exception_handler(LeadOnly)
+    async def _lead_only(request: Request, _exc: LeadOnly):
+        if _wants_json(request):
+            return JSONResponse({"detail": "This is for study leads only."}, status_code=403)
+        return render(request, "forbidden.html", status_code=403)
+
+    @app.exception_handler(CsrfFailed)
+    async def _csrf_failed(request: Request, _exc: CsrfFailed):
+        message = "This form was not sent from a current humantrace page (missing or stale security token). Reload the page and try again."
+        if _wants_json(request):
+            return JSONResponse({"detail": message}, status_code=403)
+        return render(request, "error.html", status_code=403, title="Form expired", message=message)
+
+
+def _install_request_log(app: FastAPI) -> None:
+    """Log method, path, status and duration. Never the client address (privacy rule)."""
+
+    @app.middleware("http")
+    async def _log_requests(request: Request, call_next):
+        started = time.perf_counter()
+        response = await call_next(request)
+        log.info("%s %s %s %.1fms", request.method, request.url.path, response.status_code, (time.perf_counter() - started) * 1000)
+        return response
+
+
+def create_app_from_env() -> FastAPI:
+    """Factory for `uvicorn --factory` and worker processes."""
+    return create_app()

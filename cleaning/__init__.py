@@ -1,1 +1,20 @@
-"""humantrace: cleaning."""
+"""humantrace: cleaning. Raw DOM-event traces in, cleaned operation traces out.
+
+`clean(raw, config)` applies the three rules of DESIGN.md (fill merge, scroll collapse,
+idle-move drop) to a raw event DataFrame; see docs/cleaning.md.
+"""
+
+from cleaning.config import CLEANING_VERSION, CleaningConfig
+from cleaning.events import RAW_COLUMNS, raw_frame
+from cleaning.pipeline import clean
+from cleaning.summary import clean_records, summarise
+
+__all__ = [
+    "CLEANING_VERSION",
+    "RAW_COLUMNS",
+    "CleaningConfig",
+    "clean",
+    "clean_records",
+    "raw_frame",
+    "summarise",
+]

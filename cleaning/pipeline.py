@@ -1,0 +1,115 @@
+"""The cleaning pipeline: raw events in, cleaned operations out (one vectorised pass)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+
+from cleaning.config import CLEANING_VERSION, CleaningConfig
+from cleaning.events import CLEAN_COLUMNS, RAW_COLUMNS, TRIGGERS
+from cleaning.rules import fill_joins, kept_operations, move_triggers, scroll_joins
+from cleaning.trace import MOVE, SCROLL, VALUE, Trace, read_trace, source_lists
+
+
+def clean(raw: pd.DataFrame, config: CleaningConfig | None = None) -> pd.DataFrame:
+    """Clean raw events of any number of attempts into their operations.
+
+    Applies the three rules of DESIGN.md (fill merge, scroll collapse, idle-move drop) per
+    `config.group_by` group, ordered by `seq`. The result has the raw columns (a merged fill has
+    `type="fill"`, the run's final `value` and `key` null; a collapsed scroll has the summed
+    `dx`/`dy` and the run's last `scroll_x`/`scroll_y`; every other field is the run's first
+    event's, `t_ms` included), then any extra input columns, then `trigger` (what a kept mousemove
+    produced: click, focus, select or hover), `source_seqs` (the raw seqs each event came from)
+    and `step` (0..n-1 per group). Context events are left out. Rows are sorted by group then
+    seq; the index is a fresh RangeIndex. `df.attrs` records `cleaning_config` and
+    `cleaning_version`. The input is never modified, and cleaning a cleaned frame returns it
+    unchanged.
+    """
+    config = config or CleaningConfig()
+    trace = read_trace(raw, group_by=config.group_by)
+    triggers = move_triggers(trace, hover_window_ms=config.hover_window_ms)
+    ops = kept_operations(trace, triggers)
+    joins = fill_joins(trace, ops) | scroll_joins(trace, ops,
+                                                  scroll_window_ms=config.scroll_window_ms)
+    starts = np.flatnonzero(~joins)
+    cleaned = _build(raw, trace, triggers, ops, starts, config)
+    cleaned.attrs = {
+        **raw.attrs,
+        "cleaning_config": config.to_dict(),
+        "cleaning_version": CLEANING_VERSION,
+    }
+    return cleaned
+
+
+def _build(raw: pd.DataFrame, trace: Trace, triggers: np.ndarray, ops: np.ndarray,
+           starts: np.ndarray, config: CleaningConfig) -> pd.DataFrame:
+    """One output row per run of kept operations; `starts` are the runs' first positions in ops."""
+    ends = np.append(starts[1:], len(ops))  # exclusive
+    rows = trace.order[ops]  # frame positions of the kept operations, in trace order
+    kind = trace.kind[ops][starts]
+    size = ends - starts
+    # A lone input is a run of one; a merged run is a fill even when it opens with a keydown.
+    is_fill = (kind == VALUE) | ((size > 1) & (kind != SCROLL))
+    is_scroll = kind == SCROLL
+
+    out = raw.take(rows[starts]).reset_index(drop=True)
+    if len(starts):
+        _merge_fills(raw, out, rows, starts, is_fill)
+        _merge_scrolls(raw, out, rows, starts, ends, is_scroll)
+
+    move_trigger = np.where(kind == MOVE, triggers[ops][starts], 0)
+    out["trigger"] = pd.Categorical.from_codes(move_trigger - 1, categories=list(TRIGGERS)) \
+        .astype("str")
+    out["source_seqs"] = _source_seqs(raw, rows, starts)
+    out["step"] = _steps(trace.group[ops][starts])
+
+    extra = [c for c in raw.columns if c not in RAW_COLUMNS and c not in CLEAN_COLUMNS]
+    return out[[*RAW_COLUMNS, *extra, *CLEAN_COLUMNS]]
+
+
+def _merge_fills(raw: pd.DataFrame, out: pd.DataFrame, rows: np.ndarray, starts: np.ndarray,
+                 is_fill: np.ndarray) -> None:
+    if not is_fill.any():
+        return
+    has_value = raw["value"].notna().to_numpy()[rows]
+    last_value = np.maximum.reduceat(np.where(has_value, np.arange(len(rows)), -1), starts)
+    # A fill whose inputs all had a null value keeps a null value (its first row's, a keydown's).
+    source = np.where(is_fill & (last_value >= starts), last_value, starts)
+    out["value"] = raw["value"].take(rows[source]).reset_index(drop=True)
+    out["type"] = out["type"].mask(is_fill, "fill")
+    out["key"] = out["key"].mask(is_fill)
+
+
+def _merge_scrolls(raw: pd.DataFrame, out: pd.DataFrame, rows: np.ndarray, starts: np.ndarray,
+                   ends: np.ndarray, is_scroll: np.ndarray) -> None:
+    if not is_scroll.any():
+        return
+    last = np.where(is_scroll, ends - 1, starts)
+    for name in ("scroll_x", "scroll_y"):
+        out[name] = raw[name].take(rows[last]).reset_index(drop=True)
+    for name in ("dx", "dy"):
+        values = raw[name].to_numpy(dtype=np.float64, na_value=np.nan)[rows]
+        present = ~np.isnan(values)
+        total = np.add.reduceat(np.where(present, values, 0.0), starts)
+        count = np.add.reduceat(present.astype(np.int64), starts)
+        summed = np.where(count > 0, total, np.nan)
+        merged = np.where(is_scroll, summed, values[starts])
+        out[name] = pd.Series(merged).astype(raw[name].dtype)
+
+
+def _source_seqs(raw: pd.DataFrame, rows: np.ndarray, starts: np.ndarray) -> pd.Series:
+    """A list<int64> column built once from flat arrays (no per-row Python lists)."""
+    flat, lengths = source_lists(raw, rows)
+    row_offsets = np.concatenate(([0], np.cumsum(lengths)))
+    offsets = row_offsets[np.append(starts, len(rows))]
+    lists = pa.ListArray.from_arrays(pa.array(offsets, type=pa.int32()),
+                                     pa.array(flat, type=pa.int64()))
+    return pd.Series(pd.arrays.ArrowExtensionArray(lists))
+
+
+def _steps(group: np.ndarray) -> np.ndarray:
+    positions = np.arange(len(group), dtype=np.int64)
+    first = np.ones(len(group), dtype=bool)
+    first[1:] = group[1:] != group[:-1]
+    return positions - np.maximum.accumulate(np.where(first, positions, 0))

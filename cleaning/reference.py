@@ -1,0 +1,148 @@
+"""A plain, readable loop over rows that cleans traces the slow way: the tests' oracle.
+
+It follows DESIGN.md's wording event by event and shares no rule code with `cleaning.rules`, so
+the vectorised pipeline can be checked against it. Not for production use: it is ~100x slower.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+
+from cleaning.config import CLEANING_VERSION, CleaningConfig
+from cleaning.events import (
+    CLEAN_COLUMNS,
+    CLICK_TYPES,
+    CONTEXT_TYPES,
+    FOCUS_TYPES,
+    RAW_COLUMNS,
+    SELECT_TYPES,
+    VALUE_KEYSTROKE_TYPES,
+    is_typing_key,
+)
+
+Row = dict[str, Any]
+
+
+def _null(value: object) -> bool:
+    if isinstance(value, (list, tuple, np.ndarray)):
+        return False
+    return value is None or value is pd.NA or (isinstance(value, float) and np.isnan(value))
+
+
+def _trigger(rows: list[Row], i: int, hover_window_ms: int) -> str | None:
+    """What the mousemove at rows[i] produced, or None when it is idle."""
+    if not _null(rows[i].get("trigger")):
+        return rows[i]["trigger"]
+    hover = False
+    j = i + 1
+    while j < len(rows) and rows[j]["type"] in CONTEXT_TYPES:
+        if rows[j]["type"] == "dom_change" and rows[j]["t_ms"] - rows[i]["t_ms"] <= hover_window_ms:
+            hover = True
+        j += 1
+    following = rows[j]["type"] if j < len(rows) else None
+    if following in CLICK_TYPES:
+        return "click"
+    if following in FOCUS_TYPES:
+        return "focus"
+    if following in SELECT_TYPES:
+        return "select"
+    return "hover" if hover else None
+
+
+def _is_keystroke(row: Row) -> bool:
+    if row["type"] in VALUE_KEYSTROKE_TYPES:
+        return True
+    return row["type"] == "keydown" and is_typing_key(None if _null(row["key"]) else row["key"])
+
+
+def _sources(row: Row) -> list[int]:
+    existing = row.get("source_seqs")
+    return [int(s) for s in existing] if not _null(existing) else [int(row["seq"])]
+
+
+def _emit(run: list[Row], kind: str) -> list[Row]:
+    first = dict(run[0])
+    first["source_seqs"] = [s for row in run for s in _sources(row)]
+    first["trigger"] = None
+    if kind == "keys":
+        if not any(row["type"] in VALUE_KEYSTROKE_TYPES for row in run):
+            return [dict(row, source_seqs=_sources(row), trigger=None) for row in run]
+        values = [row["value"] for row in run if not _null(row["value"])]
+        first.update(type="fill", key=None, value=values[-1] if values else None)
+    elif kind == "scroll":
+        for axis in ("dx", "dy"):
+            present = [float(row[axis]) for row in run if not _null(row[axis])]
+            total = None
+            for v in present:
+                total = v if total is None else total + v
+            first[axis] = total
+        first["scroll_x"] = run[-1]["scroll_x"]
+        first["scroll_y"] = run[-1]["scroll_y"]
+    return [first]
+
+
+def _clean_attempt(rows: list[Row], config: CleaningConfig) -> list[Row]:
+    triggers = [
+        _trigger(rows, i, config.hover_window_ms) if row["type"] == "mousemove" else None
+        for i, row in enumerate(rows)
+    ]
+    ops = [
+        dict(row, trigger=trigger)
+        for row, trigger in zip(rows, triggers)
+        if row["type"] not in CONTEXT_TYPES and (row["type"] != "mousemove" or trigger)
+    ]
+    cleaned: list[Row] = []
+    run: list[Row] = []
+    kind = ""
+    for row in ops:
+        if run and kind == "keys" and _is_keystroke(row) and row["xpath"] == run[-1]["xpath"]:
+            run.append(row)
+            continue
+        if (run and kind == "scroll" and row["type"] == "scroll"
+                and row["xpath"] == run[-1]["xpath"]
+                and row["t_ms"] - run[0]["t_ms"] <= config.scroll_window_ms):
+            run.append(row)
+            continue
+        if run:
+            cleaned.extend(_emit(run, kind) if kind else
+                           [dict(run[0], source_seqs=_sources(run[0]))])
+        run = [row]
+        kind = "keys" if _is_keystroke(row) else "scroll" if row["type"] == "scroll" else ""
+    if run:
+        cleaned.extend(_emit(run, kind) if kind else [dict(run[0], source_seqs=_sources(run[0]))])
+    for step, row in enumerate(cleaned):
+        row["step"] = step
+    return cleaned
+
+
+def clean_reference(raw: pd.DataFrame, config: CleaningConfig | None = None) -> pd.DataFrame:
+    """What `cleaning.clean` returns, computed one row at a time."""
+    config = config or CleaningConfig()
+    records = [
+        {k: (None if _null(v) else v) for k, v in rec.items()}
+        for rec in raw.to_dict("records")
+    ]
+    records.sort(key=lambda r: (r[config.group_by], r["seq"]))  # stable
+    by_group: dict[Any, list[Row]] = {}
+    for rec in records:
+        by_group.setdefault(rec[config.group_by], []).append(rec)
+    cleaned = [row for rows in by_group.values() for row in _clean_attempt(rows, config)]
+
+    extra = [c for c in raw.columns if c not in RAW_COLUMNS and c not in CLEAN_COLUMNS]
+    columns = [*RAW_COLUMNS, *extra]
+    out = pd.DataFrame({
+        c: pd.Series([row[c] for row in cleaned], dtype=object).astype(raw[c].dtype)
+        for c in columns
+    })
+    triggers = [row["trigger"] if row["type"] == "mousemove" else None for row in cleaned]
+    out["trigger"] = pd.Series(triggers, dtype=object).astype("str")
+    out["source_seqs"] = pd.Series(pd.arrays.ArrowExtensionArray(
+        pa.array([row["source_seqs"] for row in cleaned], type=pa.list_(pa.int64()))))
+    out["step"] = pd.Series([row["step"] for row in cleaned], dtype="int64")
+    out.attrs = {**raw.attrs, "cleaning_config": config.to_dict(),
+                 "cleaning_version": CLEANING_VERSION}
+    return out

@@ -1,0 +1,45 @@
+"""Per-attempt counts and a records-in, records-out convenience for the end of an attempt."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from cleaning.config import CleaningConfig
+from cleaning.events import raw_frame
+from cleaning.pipeline import clean
+
+
+def summarise(raw: pd.DataFrame, cleaned: pd.DataFrame, *, group_by: str | None = None) -> pd.DataFrame:
+    """Per attempt: `raw_events` (every raw event, context included) and `clean_steps`.
+
+    `group_by` defaults to the one recorded in `cleaned.attrs`, else `attempt_id`. An attempt
+    whose events are all context or idle moves has 0 clean steps. Sorted by attempt.
+    """
+    if group_by is None:
+        group_by = cleaned.attrs.get("cleaning_config", {}).get("group_by", "attempt_id")
+    raw_events = raw.groupby(group_by, sort=True).size().rename("raw_events")
+    clean_steps = cleaned.groupby(group_by, sort=True).size().rename("clean_steps")
+    counts = pd.concat([raw_events, clean_steps], axis=1).fillna(0).astype(np.int64)
+    return counts.rename_axis(group_by).reset_index()
+
+
+def _plain(value: Any) -> Any:
+    """A JSON-friendly Python value: nulls become None, numpy scalars Python ones."""
+    if isinstance(value, (list, np.ndarray)):
+        return [int(v) for v in value]
+    if value is None or value is pd.NA or (isinstance(value, float) and np.isnan(value)):
+        return None
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def clean_records(records: list[dict], config: CleaningConfig | None = None) -> list[dict]:
+    """Clean raw event dicts (e.g. one attempt's, at attempt end) into cleaned event dicts.
+
+    Keys missing from a record are null fields. Each result holds the raw fields plus `trigger`,
+    `source_seqs` (a list of ints) and `step`; nulls are None.
+    """
+    cleaned = clean(raw_frame(records), config)
+    return [{k: _plain(v) for k, v in row.items()} for row in cleaned.to_dict("records")]

@@ -1,0 +1,144 @@
+"""Column arrays of raw events, in trace order, that the vectorised rules work on.
+
+Reading a DataFrame column into numpy is done once here, so the rules are plain array code and
+the input frame is only read, never changed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from cleaning.events import (
+    CLICK_TYPES,
+    CONTEXT_TYPES,
+    FOCUS_TYPES,
+    RAW_COLUMNS,
+    SELECT_TYPES,
+    TRIGGERS,
+    VALUE_KEYSTROKE_TYPES,
+    typing_key_mask,
+)
+
+# Event kinds, the only thing the rules need to know about `type`.
+OTHER, DOM_CHANGE, CONTEXT, MOVE, CLICK, FOCUS, SELECT, KEYDOWN, VALUE, SCROLL = range(10)
+
+
+def _kind_of(event_type: object) -> int:
+    if event_type == "dom_change":
+        return DOM_CHANGE
+    if event_type in CONTEXT_TYPES:
+        return CONTEXT
+    for kind, types in ((CLICK, CLICK_TYPES), (FOCUS, FOCUS_TYPES), (SELECT, SELECT_TYPES),
+                        (VALUE, VALUE_KEYSTROKE_TYPES)):
+        if event_type in types:
+            return kind
+    return {"mousemove": MOVE, "keydown": KEYDOWN, "scroll": SCROLL}.get(event_type, OTHER)
+
+
+def _codes(column: pd.Series) -> np.ndarray:
+    """Integer codes equal exactly where the values are equal; every null gets -1."""
+    codes, _ = pd.factorize(column, use_na_sentinel=True)
+    return codes.astype(np.int64, copy=False)
+
+
+@dataclass(frozen=True)
+class Trace:
+    """Raw events as arrays in (group, seq) order; `order[i]` is row i's position in the frame."""
+
+    order: np.ndarray  # positions into the input frame, sorted by group then seq (stable)
+    group: np.ndarray  # int64, equal within one attempt
+    t: np.ndarray  # int64 t_ms
+    kind: np.ndarray  # int8 event kind (constants above)
+    xpath: np.ndarray  # int64 codes of xpath, -1 for null
+    typing: np.ndarray  # bool: a keydown whose key is part of typing text
+    trigger: np.ndarray  # int8: 0, or 1 + index into TRIGGERS of an already recorded trigger
+
+    @property
+    def size(self) -> int:
+        return len(self.order)
+
+
+def _order(group: np.ndarray, seq: np.ndarray) -> np.ndarray:
+    n = len(seq)
+    if n < 2:
+        return np.arange(n)
+    same = group[1:] == group[:-1]
+    in_order = (group[1:] > group[:-1]) | (same & (seq[1:] >= seq[:-1]))
+    if in_order.all():
+        return np.arange(n)
+    return np.lexsort((seq, group))  # lexsort is stable: ties keep their input order
+
+
+def _int_column(raw: pd.DataFrame, name: str) -> np.ndarray:
+    column = raw[name]
+    if column.isna().any():
+        raise ValueError(f"raw events: column {name!r} has null values")
+    return column.to_numpy(dtype=np.int64)
+
+
+def _group_codes(column: pd.Series) -> np.ndarray:
+    if column.isna().any():
+        raise ValueError(f"raw events: column {column.name!r} has null values")
+    if pd.api.types.is_integer_dtype(column.dtype):
+        return column.to_numpy(dtype=np.int64)
+    codes, _ = pd.factorize(column, sort=True)
+    return codes.astype(np.int64, copy=False)
+
+
+def read_trace(raw: pd.DataFrame, *, group_by: str) -> Trace:
+    """Extract the arrays the rules need from a raw (or already cleaned) event frame."""
+    missing = [c for c in (*RAW_COLUMNS, group_by) if c not in raw.columns]
+    if missing:
+        raise ValueError(f"raw events: missing columns {missing}")
+    group = _group_codes(raw[group_by])
+    order = _order(group, _int_column(raw, "seq"))
+
+    type_codes, type_values = pd.factorize(raw["type"], use_na_sentinel=True)
+    # One extra slot at the end so the null sentinel -1 maps to OTHER.
+    kind_table = np.array([_kind_of(v) for v in type_values] + [OTHER], dtype=np.int8)
+    kind = kind_table[type_codes[order]]
+
+    typing = np.zeros(len(order), dtype=bool)
+    keydowns = np.flatnonzero(kind == KEYDOWN)
+    if keydowns.size:
+        keys = raw["key"].take(order[keydowns])
+        typing[keydowns] = typing_key_mask(keys)
+
+    trigger = np.zeros(len(order), dtype=np.int8)
+    if "trigger" in raw.columns:
+        trigger_codes = pd.Categorical(raw["trigger"], categories=list(TRIGGERS)).codes
+        trigger = (trigger_codes[order] + 1).astype(np.int8)
+
+    return Trace(
+        order=order,
+        group=group[order],
+        t=_int_column(raw, "t_ms")[order],
+        kind=kind,
+        xpath=_codes(raw["xpath"])[order],
+        typing=typing,
+        trigger=trigger,
+    )
+
+
+def source_lists(raw: pd.DataFrame, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The raw seqs each of `rows` stands for, as (flat seqs, per-row lengths).
+
+    A raw event stands for itself; an already cleaned event for its `source_seqs`.
+    """
+    if "source_seqs" not in raw.columns:
+        return raw["seq"].to_numpy(dtype=np.int64)[rows], np.ones(len(rows), dtype=np.int64)
+    column = raw["source_seqs"]
+    if isinstance(column.dtype, pd.ArrowDtype):
+        lists = pa.chunked_array(column.array.__arrow_array__()).combine_chunks()
+    else:
+        lists = pa.array([list(v) if isinstance(v, (list, tuple, np.ndarray)) else None
+                          for v in column], type=pa.list_(pa.int64()))
+    taken = lists.take(pa.array(rows))
+    lengths = pc.list_value_length(taken).fill_null(0).to_numpy()
+    flat = taken.flatten().to_numpy(zero_copy_only=False).astype(np.int64, copy=False)
+    return flat, lengths.astype(np.int64)

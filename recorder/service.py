@@ -1,0 +1,311 @@
+"""Recording lifecycle, recorder tokens and loss-free, duplicate-free event ingestion (no HTTP).
+
+Storage guarantee: `Recording.acked_seq` is N only when every seq from 0 to N is stored for that
+recording. A batch must be internally contiguous and start at or before `acked_seq + 1`; events at
+or below the ack are duplicates and are dropped by the (recording_id, seq) unique key, so a resend
+after a reconnect, a reload or a server restart never duplicates a row. The ack only grows
+(a conditional UPDATE), which keeps the guarantee when several processes ingest concurrently.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+import pandas as pd
+from itsdangerous import BadData, URLSafeSerializer
+from sqlalchemy import select, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.orm.attributes import set_committed_value
+from sqlmodel import Session
+
+from recorder.models import RAW_EVENT_FIELDS, RECORDING_KINDS, RawEvent, Recording
+from recorder.schemas import BatchMessage, EventIn, MetaMessage
+
+TOKEN_SALT = "recorder"
+
+
+# ---------------------------------------------------------------------------- errors
+class RecorderError(Exception):
+    """Base of the recorder's named errors; `code` is what the wire protocol reports."""
+
+    code = "recorder_error"
+
+
+class TokenInvalid(RecorderError):
+    code = "token_invalid"
+
+
+class RecordingEnded(RecorderError):
+    code = "recording_ended"
+
+    def __init__(self, message: str = "this recording has ended; its token no longer works") -> None:
+        super().__init__(message)
+
+
+class RecordingNotFound(RecorderError):
+    code = "recording_not_found"
+
+
+class BatchRefused(RecorderError):
+    """A batch that cannot be stored as sent; nothing from it was stored."""
+
+    code = "refused"
+
+
+class RepeatedSeq(BatchRefused):
+    code = "repeated_seq"
+
+
+class NotContiguous(BatchRefused):
+    code = "not_contiguous"
+
+
+class SeqGap(BatchRefused):
+    """The batch starts beyond `acked_seq + 1`; the client must resend from `acked_seq + 1`."""
+
+    code = "gap"
+
+    def __init__(self, *, acked_seq: int, first_seq: int) -> None:
+        super().__init__(
+            f"batch starts at seq {first_seq} but the server has everything only up to {acked_seq}; "
+            f"resend from seq {acked_seq + 1}"
+        )
+        self.acked_seq = acked_seq
+
+
+@dataclass(frozen=True)
+class IngestResult:
+    """Outcome of one stored batch: the new ack, rows written and events dropped as duplicates."""
+
+    acked_seq: int
+    stored: int
+    duplicates: int
+
+
+# ---------------------------------------------------------------------------- recordings
+def create_recording(
+    session: Session,
+    *,
+    kind: str,
+    label: str | None = None,
+    mask_all_text: bool = False,
+    mousemove_sample_ms: int = 100,
+) -> Recording:
+    """Create and commit an active recording (kind "attempt" or "standalone")."""
+    if kind not in RECORDING_KINDS:
+        raise ValueError(f"kind must be one of {RECORDING_KINDS}, not {kind!r}")
+    if mousemove_sample_ms < 0:
+        raise ValueError("mousemove_sample_ms must be >= 0")
+    recording = Recording(
+        kind=kind, label=label, mask_all_text=mask_all_text, mousemove_sample_ms=mousemove_sample_ms
+    )
+    session.add(recording)
+    session.commit()
+    session.refresh(recording)
+    return recording
+
+
+def get_recording(session: Session, *, recording_id: int) -> Recording:
+    """The recording with this id, or `RecordingNotFound`."""
+    recording = session.get(Recording, recording_id)
+    if recording is None:
+        raise RecordingNotFound(f"no recording {recording_id}")
+    return recording
+
+
+def end_recording(session: Session, *, recording_id: int) -> Recording:
+    """Mark a recording ended (idempotent); its token stops working for new events."""
+    recording = get_recording(session, recording_id=recording_id)
+    if recording.status != "ended":
+        recording.status = "ended"
+        recording.ended_at = datetime.now(UTC)
+        session.add(recording)
+        session.commit()
+        session.refresh(recording)
+    return recording
+
+
+def store_meta(session: Session, *, recording: Recording, meta: MetaMessage, commit: bool = True) -> Recording:
+    """Record the browser context (user agent, viewport, screen) of a recording."""
+    _require_active(session, recording_id=recording.id)
+    recording.user_agent = meta.user_agent
+    recording.viewport_w = meta.viewport_w
+    recording.viewport_h = meta.viewport_h
+    recording.screen_w = meta.screen_w
+    recording.screen_h = meta.screen_h
+    session.add(recording)
+    if commit:
+        session.commit()
+    else:
+        session.flush()
+    return recording
+
+
+# ---------------------------------------------------------------------------- tokens
+def issue_token(*, secret_key: str, recording_id: int) -> str:
+    """A signed token that lets a recorder write into this one recording."""
+    return URLSafeSerializer(secret_key, salt=TOKEN_SALT).dumps({"rid": int(recording_id)})
+
+
+def read_token(*, secret_key: str, token: str) -> int:
+    """The recording id a token is scoped to, without touching the database."""
+    try:
+        payload = URLSafeSerializer(secret_key, salt=TOKEN_SALT).loads(token)
+    except (BadData, UnicodeError, ValueError, TypeError) as exc:
+        raise TokenInvalid("the recorder token is not valid (bad signature or malformed)") from exc
+    rid = payload.get("rid") if isinstance(payload, dict) else None
+    if not isinstance(rid, int) or isinstance(rid, bool):
+        raise TokenInvalid("the recorder token is not valid (no recording in it)")
+    return rid
+
+
+def resolve_token(session: Session, *, secret_key: str, token: str) -> Recording:
+    """The active recording a token belongs to; `TokenInvalid` or `RecordingEnded` otherwise."""
+    recording_id = read_token(secret_key=secret_key, token=token)
+    recording = session.get(Recording, recording_id)
+    if recording is None:
+        raise TokenInvalid("the recorder token names a recording that does not exist")
+    if recording.status == "ended":
+        raise RecordingEnded()
+    return recording
+
+
+# ---------------------------------------------------------------------------- ingestion
+def check_sequence(events: Sequence[EventIn]) -> None:
+    """Refuse a batch whose seqs repeat or skip (`RepeatedSeq`, `NotContiguous`)."""
+    for prev, cur in zip(events, events[1:]):
+        if cur.seq == prev.seq + 1:
+            continue
+        seen = {e.seq for e in events}
+        if len(seen) != len(events):
+            raise RepeatedSeq(f"seq {_first_repeat(events)} appears more than once in the batch")
+        raise NotContiguous(
+            f"seqs in a batch must be contiguous and increasing; seq {cur.seq} follows seq {prev.seq}"
+        )
+
+
+def _first_repeat(events: Sequence[EventIn]) -> int:
+    seen: set[int] = set()
+    for event in events:
+        if event.seq in seen:
+            return event.seq
+        seen.add(event.seq)
+    raise AssertionError("no repeated seq")
+
+
+def _require_active(session: Session, *, recording_id: int | None) -> int:
+    row = session.execute(
+        select(Recording.acked_seq, Recording.status).where(Recording.id == recording_id)
+    ).one_or_none()
+    if row is None:
+        raise RecordingNotFound(f"no recording {recording_id}")
+    if row.status == "ended":
+        raise RecordingEnded()
+    return row.acked_seq
+
+
+_EMPTY_ROW = dict.fromkeys(RAW_EVENT_FIELDS)
+
+
+def _insert_ignoring_duplicates(session: Session):
+    table = RawEvent.__table__
+    dialect = session.get_bind().dialect.name
+    if dialect == "sqlite":
+        return sqlite_insert(table).on_conflict_do_nothing(index_elements=["recording_id", "seq"])
+    if dialect == "postgresql":
+        return pg_insert(table).on_conflict_do_nothing(index_elements=["recording_id", "seq"])
+    raise NotImplementedError(f"recorder ingestion supports SQLite and PostgreSQL, not {dialect}")
+
+
+def ingest_batch(
+    session: Session, *, recording: Recording, batch: BatchMessage, commit: bool = True
+) -> IngestResult:
+    """Store a batch exactly once and advance the recording's ack.
+
+    Raises `RepeatedSeq` / `NotContiguous` for a malformed sequence, `SeqGap` when the batch starts
+    beyond the ack, `RecordingEnded` for an ended recording; in each case nothing is written.
+    With `commit=False` the caller commits (the group writer batches many calls in one commit).
+    """
+    events = batch.events
+    check_sequence(events)
+    acked = _require_active(session, recording_id=recording.id)
+    fresh = [e for e in events if e.seq > acked]
+    if not fresh:
+        return IngestResult(acked_seq=acked, stored=0, duplicates=len(events))
+    if fresh[0].seq > acked + 1:
+        raise SeqGap(acked_seq=acked, first_seq=fresh[0].seq)
+    rows = []
+    for event in fresh:
+        row = dict(_EMPTY_ROW)
+        row.update(event.__dict__)
+        row["recording_id"] = recording.id
+        rows.append(row)
+    # RETURNING counts the rows really written (executemany rowcount is -1 under psycopg).
+    stmt = _insert_ignoring_duplicates(session).returning(RawEvent.__table__.c.seq)
+    stored = len(session.execute(stmt, rows).all())
+    last = fresh[-1].seq
+    # Conditional so that a concurrent writer that got further is never moved backwards.
+    session.execute(
+        update(Recording).where(Recording.id == recording.id, Recording.acked_seq < last).values(acked_seq=last)
+    )
+    new_acked = max(acked, last)
+    set_committed_value(recording, "acked_seq", new_acked)
+    if commit:
+        session.commit()
+    return IngestResult(acked_seq=new_acked, stored=stored, duplicates=len(events) - stored)
+
+
+def count_acked(session: Session, *, recording_id: int) -> int:
+    """How many events of the recording are acknowledged (stored contiguously from seq 0)."""
+    acked = session.execute(select(Recording.acked_seq).where(Recording.id == recording_id)).scalar_one_or_none()
+    if acked is None:
+        raise RecordingNotFound(f"no recording {recording_id}")
+    return acked + 1
+
+
+# ---------------------------------------------------------------------------- reading
+RAW_COLUMNS: tuple[str, ...] = ("attempt_id", *RAW_EVENT_FIELDS)
+_DTYPES = {
+    "attempt_id": "int64",
+    "seq": "int64",
+    "t_ms": "int64",
+    "type": "str",
+    "xpath": "str",
+    "url": "str",
+    "x": "float64",
+    "y": "float64",
+    "key": "str",
+    "value": "str",
+    "scroll_x": "float64",
+    "scroll_y": "float64",
+    "dx": "float64",
+    "dy": "float64",
+    "nav": "str",
+    "added": "Int64",
+    "removed": "Int64",
+    "attributes": "Int64",
+    "width": "Int64",
+    "height": "Int64",
+    "state": "str",
+}
+
+
+def events_frame(session: Session, *, recording_ids: Sequence[int]) -> pd.DataFrame:
+    """The raw events of these recordings, ordered by (attempt_id, seq), in the agreed columns.
+
+    `attempt_id` holds the recording id (the export renames the column, not the value's meaning:
+    the dashboard maps attempts to recordings).
+    """
+    table = RawEvent.__table__
+    columns = [table.c.recording_id.label("attempt_id"), *(table.c[name] for name in RAW_EVENT_FIELDS)]
+    ids = [int(i) for i in recording_ids]
+    rows = (
+        session.execute(select(*columns).where(table.c.recording_id.in_(ids)).order_by(table.c.recording_id, table.c.seq)).all()
+        if ids
+        else []
+    )
+    frame = pd.DataFrame.from_records([tuple(r) for r in rows], columns=list(RAW_COLUMNS))
+    return frame.astype(_DTYPES)

@@ -1,0 +1,194 @@
+"""Recording lifecycle, tokens and exactly-once ingestion, on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import json
+import threading
+
+import pytest
+from sqlalchemy import inspect, select
+from sqlmodel import Session
+
+from recorder import service
+from recorder.models import RawEvent, Recording
+from recorder.schemas import MetaMessage, parse_client_message
+
+SECRET = "test-secret-key-for-recorder"
+
+
+def stored_seqs(engine, recording_id: int) -> list[int]:
+    with Session(engine) as s:
+        return list(s.execute(select(RawEvent.seq).where(RawEvent.recording_id == recording_id).order_by(RawEvent.seq)).scalars())
+
+
+def fresh_ack(engine, recording_id: int) -> int:
+    with Session(engine) as s:
+        return s.execute(select(Recording.acked_seq).where(Recording.id == recording_id)).scalar_one()
+
+
+def test_create_recording_defaults(session):
+    rec = service.create_recording(session, kind="standalone", label="demo", mask_all_text=True, mousemove_sample_ms=50)
+    assert rec.id is not None
+    assert (rec.kind, rec.label, rec.status, rec.acked_seq) == ("standalone", "demo", "active", -1)
+    assert rec.mask_all_text is True and rec.mousemove_sample_ms == 50
+    with pytest.raises(ValueError, match="kind"):
+        service.create_recording(session, kind="bogus")
+
+
+def test_token_round_trip_and_refusals(session):
+    a = service.create_recording(session, kind="attempt")
+    b = service.create_recording(session, kind="attempt")
+    token_a = service.issue_token(secret_key=SECRET, recording_id=a.id)
+    assert service.resolve_token(session, secret_key=SECRET, token=token_a).id == a.id
+    assert service.resolve_token(session, secret_key=SECRET, token=service.issue_token(secret_key=SECRET, recording_id=b.id)).id == b.id
+
+    for bad in ["", "garbage", token_a[:-2] + "xx", service.issue_token(secret_key="another-secret", recording_id=a.id)]:
+        with pytest.raises(service.TokenInvalid):
+            service.resolve_token(session, secret_key=SECRET, token=bad)
+    with pytest.raises(service.TokenInvalid, match="does not exist"):
+        service.resolve_token(session, secret_key=SECRET, token=service.issue_token(secret_key=SECRET, recording_id=999_999))
+
+    service.end_recording(session, recording_id=a.id)
+    with pytest.raises(service.RecordingEnded, match="this recording has ended; its token no longer works"):
+        service.resolve_token(session, secret_key=SECRET, token=token_a)
+
+
+def test_ingest_is_exactly_once(engine, session, make_batch):
+    rec = service.create_recording(session, kind="attempt")
+    first = service.ingest_batch(session, recording=rec, batch=make_batch(0, 10))
+    assert first == service.IngestResult(acked_seq=9, stored=10, duplicates=0)
+    overlap = service.ingest_batch(session, recording=rec, batch=make_batch(5, 10))
+    assert overlap == service.IngestResult(acked_seq=14, stored=5, duplicates=5)
+    replay = service.ingest_batch(session, recording=rec, batch=make_batch(0, 15))
+    assert replay == service.IngestResult(acked_seq=14, stored=0, duplicates=15)
+    assert stored_seqs(engine, rec.id) == list(range(15))
+    assert fresh_ack(engine, rec.id) == 14
+    assert service.count_acked(session, recording_id=rec.id) == 15
+
+
+def test_gap_is_refused_and_nothing_stored(engine, session, make_batch):
+    rec = service.create_recording(session, kind="attempt")
+    service.ingest_batch(session, recording=rec, batch=make_batch(0, 5))
+    with pytest.raises(service.SeqGap) as info:
+        service.ingest_batch(session, recording=rec, batch=make_batch(7, 3))
+    assert info.value.acked_seq == 4
+    assert "resend from seq 5" in str(info.value)
+    assert stored_seqs(engine, rec.id) == list(range(5))
+    # The first batch of a recording must start at seq 0.
+    other = service.create_recording(session, kind="attempt")
+    with pytest.raises(service.SeqGap):
+        service.ingest_batch(session, recording=other, batch=make_batch(1, 3))
+    assert stored_seqs(engine, other.id) == []
+
+
+def test_repeated_and_non_contiguous_seqs_are_refused(engine, session):
+    rec = service.create_recording(session, kind="attempt")
+
+    def batch(seqs):
+        return parse_client_message(json.dumps({"type": "batch", "events": [{"type": "submit", "seq": s, "t_ms": 1} for s in seqs]}))
+
+    with pytest.raises(service.RepeatedSeq, match="seq 1 appears more than once"):
+        service.ingest_batch(session, recording=rec, batch=batch([0, 1, 1, 2]))
+    with pytest.raises(service.NotContiguous, match="seq 3 follows seq 1"):
+        service.ingest_batch(session, recording=rec, batch=batch([0, 1, 3]))
+    with pytest.raises(service.NotContiguous):
+        service.ingest_batch(session, recording=rec, batch=batch([2, 1, 0]))
+    assert stored_seqs(engine, rec.id) == []
+    assert fresh_ack(engine, rec.id) == -1
+
+
+def test_ended_recording_takes_no_events(engine, session, make_batch):
+    rec = service.create_recording(session, kind="attempt")
+    service.ingest_batch(session, recording=rec, batch=make_batch(0, 3))
+    ended = service.end_recording(session, recording_id=rec.id)
+    assert ended.status == "ended" and ended.ended_at is not None
+    with pytest.raises(service.RecordingEnded):
+        service.ingest_batch(session, recording=rec, batch=make_batch(3, 3))
+    assert stored_seqs(engine, rec.id) == [0, 1, 2]
+
+
+def test_recordings_are_isolated(engine, session, make_batch):
+    a = service.create_recording(session, kind="attempt")
+    b = service.create_recording(session, kind="standalone")
+    service.ingest_batch(session, recording=a, batch=make_batch(0, 4))
+    service.ingest_batch(session, recording=b, batch=make_batch(0, 2))
+    assert stored_seqs(engine, a.id) == [0, 1, 2, 3]
+    assert stored_seqs(engine, b.id) == [0, 1]
+
+
+def test_concurrent_overlapping_writers_never_lose_or_duplicate(engine, make_batch):
+    """Two sessions (as two server processes would) resend overlapping batches at the same time."""
+    with Session(engine) as s:
+        rec_id = service.create_recording(s, kind="attempt").id
+    errors: list[BaseException] = []
+
+    def writer(offset: int) -> None:
+        try:
+            with Session(engine) as s:
+                rec = s.get(Recording, rec_id)
+                start = 0
+                while start < 200:
+                    try:
+                        result = service.ingest_batch(s, recording=rec, batch=make_batch(start, 10 + offset))
+                        start = result.acked_seq + 1
+                    except service.SeqGap as gap:
+                        start = gap.acked_seq + 1
+        except BaseException as exc:  # surfaced below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=writer, args=(i,)) for i in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    seqs = stored_seqs(engine, rec_id)
+    assert seqs[:200] == list(range(200))
+    assert len(seqs) == len(set(seqs))
+    assert fresh_ack(engine, rec_id) == len(seqs) - 1
+
+
+def test_meta_is_stored(engine, session):
+    rec = service.create_recording(session, kind="attempt")
+    meta = MetaMessage(type="meta", user_agent="Mozilla/5.0 test", viewport_w=1366, viewport_h=800, screen_w=1920, screen_h=1080)
+    service.store_meta(session, recording=rec, meta=meta)
+    with Session(engine) as s:
+        again = s.get(Recording, rec.id)
+        assert (again.user_agent, again.viewport_w, again.viewport_h, again.screen_w, again.screen_h) == (
+            "Mozilla/5.0 test", 1366, 800, 1920, 1080)
+
+
+def test_events_frame_has_the_agreed_columns(session):
+    rec = service.create_recording(session, kind="attempt")
+    events = [
+        {"type": "navigation", "seq": 0, "t_ms": 1_700_000_000_000, "url": "http://shop.test/", "nav": "load"},
+        {"type": "click", "seq": 1, "t_ms": 1_700_000_000_100, "xpath": "/html/body/button[1]", "x": 12.5, "y": 40},
+        {"type": "scroll", "seq": 2, "t_ms": 1_700_000_000_200, "xpath": "/html", "scroll_x": 0, "scroll_y": 300, "dx": 0, "dy": 300},
+        {"type": "dom_change", "seq": 3, "t_ms": 1_700_000_000_300, "added": 2, "removed": 1, "attributes": 5},
+        {"type": "visibility", "seq": 4, "t_ms": 1_700_000_000_400, "state": "hidden"},
+        {"type": "resize", "seq": 5, "t_ms": 1_700_000_000_500, "width": 800, "height": 600},
+    ]
+    batch = parse_client_message(json.dumps({"type": "batch", "events": events}))
+    service.ingest_batch(session, recording=rec, batch=batch)
+    frame = service.events_frame(session, recording_ids=[rec.id])
+    assert list(frame.columns) == [
+        "attempt_id", "seq", "t_ms", "type", "xpath", "url", "x", "y", "key", "value", "scroll_x", "scroll_y",
+        "dx", "dy", "nav", "added", "removed", "attributes", "width", "height", "state",
+    ]
+    assert frame["attempt_id"].tolist() == [rec.id] * 6
+    assert frame["type"].tolist() == ["navigation", "click", "scroll", "dom_change", "visibility", "resize"]
+    assert frame.loc[1, "x"] == 12.5 and frame.loc[2, "dy"] == 300.0 and frame.loc[3, "added"] == 2
+    assert frame.loc[4, "state"] == "hidden" and frame.loc[5, "width"] == 800
+    assert frame["t_ms"].dtype == "int64" and frame.loc[0, "nav"] == "load"
+    assert frame["key"].isna().all()
+    empty = service.events_frame(session, recording_ids=[])
+    assert list(empty.columns) == list(frame.columns) and len(empty) == 0
+
+
+def test_no_column_can_hold_a_client_address(engine):
+    inspector = inspect(engine)
+    for table in ("recording", "raw_event"):
+        names = [c["name"].lower() for c in inspector.get_columns(table)]
+        assert names, table
+        for name in names:
+            assert "ip" not in name.split("_") and "addr" not in name and "client" not in name and "host" not in name, name

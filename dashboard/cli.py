@@ -163,7 +163,7 @@ def annotators_add(
             person = accounts.add_annotator(db, code=code, role=role, tier=tier, designed=designed, display_name=name)
         except accounts.AccountError as exc:
             _fail(str(exc))
-        console.print(f"Added {person.code} ({person.role.value}, {person.tier.value}).")
+        console.print(f"Added {person.code} ({person.role}, {person.tier}).")
 
 
 @annotators_app.command("list")
@@ -175,7 +175,7 @@ def annotators_list() -> None:
     with db:
         table = Table("code", "role", "tier", "designed", "active")
         for p in accounts.list_annotators(db):
-            table.add_row(p.code, str(p.role.value), str(p.tier.value), ", ".join(p.designed) or "-", "yes" if p.active else "no")
+            table.add_row(p.code, str(p.role), str(p.tier), ", ".join(p.designed) or "-", "yes" if p.active else "no")
         console.print(table)
 
 

@@ -150,3 +150,58 @@ def screenshot_dir() -> Path:
     path = Path(os.environ.get("HUMANTRACE_SCREENSHOTS", "screenshots"))
     path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+# --------------------------------------------------------------------------- app
+
+
+@pytest.fixture
+def make_settings(tmp_path: Path):
+    """Settings for an app on `database_url`, with strong test secrets and a private data dir."""
+    from dashboard.settings import Settings
+
+    def _make(database_url: str, **overrides):
+        values = dict(
+            data_dir=tmp_path / "data",
+            database_url=database_url,
+            secret_key="test-secret-key-" + "k" * 32,
+            controller_secret="test-controller-secret-" + "c" * 32,
+        )
+        values.update(overrides)
+        return Settings(**values)
+
+    return _make
+
+
+@pytest.fixture
+def migrated_url(db_url: str) -> str:
+    """`db_url` upgraded to the latest schema (SQLite and PostgreSQL)."""
+    from dashboard import migrate
+
+    migrate.upgrade(db_url)
+    return db_url
+
+
+@pytest.fixture
+def app_settings(make_settings, migrated_url: str):
+    return make_settings(migrated_url)
+
+
+@pytest.fixture
+def client(app_settings):
+    """An in-process HTTP client for a fresh app on a migrated database."""
+    from fastapi.testclient import TestClient
+
+    from dashboard.app import create_app
+
+    with TestClient(create_app(app_settings), base_url="http://testserver") as test_client:
+        yield test_client
+
+
+@pytest.fixture
+def db(client):
+    """A database session on the same database as `client`."""
+    from sqlmodel import Session
+
+    with Session(client.app.state.engine) as session:
+        yield session

@@ -1,0 +1,108 @@
+"""Login by single-use link, logout, lead-only pages and CSRF, on SQLite and PostgreSQL."""
+
+import time
+
+import pytest
+
+from annotators import service as accounts
+
+PAGES = ["/", "/assignments", "/lead"]
+
+
+@pytest.fixture
+def people(db):
+    accounts.add_annotator(db, code="A1")
+    accounts.add_annotator(db, code="L1", role="lead")
+
+
+def link_for(client, db, code: str) -> str:
+    settings = client.app.state.settings
+    url = accounts.create_login_link(db, secret_key=settings.secret_key, code=code, base_url="http://testserver")
+    return url.removeprefix("http://testserver")
+
+
+def test_a_link_logs_in_once(client, db, people):
+    path = link_for(client, db, "A1")
+    first = client.get(path, follow_redirects=False)
+    assert first.status_code == 303
+    cookie = first.headers["set-cookie"]
+    assert "HttpOnly" in cookie and "SameSite=lax" in cookie
+    assert "My assignments" in client.get("/").text
+
+    client.cookies.clear()
+    again = client.get(path)
+    assert again.status_code == 400
+    assert "already been used" in again.text
+    assert client.get("/assignments", follow_redirects=False).status_code == 303  # not logged in
+
+
+def test_tampered_link_refused(client, db, people):
+    path = link_for(client, db, "A1")
+    tampered = path[:-3] + ("AAA" if not path.endswith("AAA") else "BBB")
+    response = client.get(tampered)
+    assert response.status_code == 400 and "not valid" in response.text
+
+
+def test_expired_link_refused(make_settings, migrated_url):
+    from fastapi.testclient import TestClient
+    from sqlmodel import Session
+
+    from dashboard.app import create_app
+
+    app = create_app(make_settings(migrated_url, login_link_ttl_hours=0))
+    with TestClient(app) as client, Session(app.state.engine) as db:
+        accounts.add_annotator(db, code="A1")
+        path = link_for(client, db, "A1")
+        time.sleep(1.1)
+        response = client.get(path)
+    assert response.status_code == 400 and "expired" in response.text
+
+
+def test_logout_ends_the_session_everywhere(client, db, people):
+    client.get(link_for(client, db, "A1"))
+    stolen_cookie = client.cookies.get("ht_session")
+    home = client.get("/assignments")
+    csrf = home.text.split('name="csrf_token" value="')[1].split('"')[0]
+    response = client.post("/logout", data={"csrf_token": csrf}, follow_redirects=False)
+    assert response.status_code == 303 and response.headers["location"].startswith("/login")
+    # the old cookie value no longer works, even if someone kept a copy
+    client.cookies.set("ht_session", stolen_cookie)
+    assert client.get("/assignments", follow_redirects=False).status_code == 303
+
+
+def test_logout_without_csrf_token_is_refused(client, db, people):
+    client.get(link_for(client, db, "A1"))
+    response = client.post("/logout", data={"csrf_token": "forged"})
+    assert response.status_code == 403 and "security token" in response.text
+    assert client.get("/assignments").status_code == 200  # still logged in
+
+
+def test_annotator_gets_a_clear_403_on_lead_pages(client, db, people):
+    client.get(link_for(client, db, "A1"))
+    response = client.get("/lead")
+    assert response.status_code == 403
+    assert "for study leads" in response.text and "A1" in response.text
+
+
+def test_lead_sees_the_overview(client, db, people):
+    client.get(link_for(client, db, "L1"))
+    assert client.get("/", follow_redirects=False).headers["location"] == "/lead"
+    page = client.get("/lead")
+    assert page.status_code == 200 and "Study overview" in page.text and "A1" in page.text
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_every_page_without_a_session_redirects_to_login(client, path):
+    response = client.get(path, follow_redirects=False)
+    assert response.status_code == 303
+    assert response.headers["location"].startswith("/login")
+    assert "personal login link" in client.get("/login").text
+
+
+def test_deactivated_person_cannot_use_an_earlier_link(client, db, people):
+    path = link_for(client, db, "A1")
+    person = accounts.get_by_code(db, code="A1")
+    person.active = False
+    db.add(person)
+    db.commit()
+    assert client.get(path).status_code == 400

@@ -1,0 +1,245 @@
+"""Positive entries (steps 1-4): which diff entries each create/update/delete entry uses.
+
+Singletons take the first satisfying candidate; ``count`` and ``bijection`` entries are scored by
+a maximum bipartite matching (networkx Hopcroft-Karp) between slots and candidates.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from networkx import Graph
+from networkx.algorithms.bipartite import hopcroft_karp_matching
+
+from .diff import Create, DiffEntry, Update
+from .predicates import Outcome, Scope, check
+from .sandbox import compile_expr, run_expr, template_path
+from .spec import PositiveEntry
+from .templates import resolve_path, resolve_templates
+from .verdict import PositiveCheck
+from .views import unwrap
+
+
+@dataclass
+class Ledger:
+    """Which diff entries (by position in the diff) are used, near misses or benign."""
+
+    used: set[int] = field(default_factory=set)
+    near_miss: set[int] = field(default_factory=set)
+    benign: set[int] = field(default_factory=set)
+    eligible: dict[int, int] = field(default_factory=dict)  # create index -> eligible count
+    slots: dict[int, int] = field(default_factory=dict)  # create index -> slot count
+    surplus: dict[int, list[int]] = field(default_factory=dict)  # create index -> surplus entries
+
+
+@dataclass
+class Context:
+    """Everything a block is scored against."""
+
+    diff: list[DiffEntry]
+    initial: dict[str, dict[Any, dict[str, Any]]]
+    final: dict[str, dict[Any, dict[str, Any]]]
+    scope: Scope
+    collections: set[str]
+
+    def before(self, entry: DiffEntry) -> dict[str, Any]:
+        """The entity before an Update: initial entity overlaid with the before-values."""
+        base = self.initial.get(entry.entity, {}).get(entry.entity_id, {"id": entry.entity_id})
+        return {**base, **{k: b for k, (b, _) in entry.field_changes.items()}}  # type: ignore[union-attr]
+
+    def after(self, entry: DiffEntry) -> dict[str, Any]:
+        """The entity as ``a`` sees it: Create fields, Delete last fields, Update after-state."""
+        if isinstance(entry, Create):
+            return entry.fields
+        if isinstance(entry, Update):
+            base = self.final.get(entry.entity, {}).get(entry.entity_id, {"id": entry.entity_id})
+            return {**base, **{k: a for k, (_, a) in entry.field_changes.items()}}
+        return {"id": entry.entity_id, **entry.last_fields}
+
+
+def _snake(name: str) -> str:
+    return re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name).lower()
+
+
+def _plural(name: str) -> str:
+    if name.endswith("y") and name[-2:-1] not in tuple("aeiou"):
+        return name[:-1] + "ies"
+    if name.endswith(("s", "x", "z", "ch", "sh")):
+        return name + "es"
+    return name + "s"
+
+
+def resolve_collection(entry: PositiveEntry, known: set[str]) -> str:
+    """The collection an entry names: ``collection`` if given, else derived from ``entity``.
+
+    ``entity`` may be the collection itself (``emails``) or a class name (``Email``,
+    ``OrderItem``); the first of entity, snake_case, plural that exists in the state wins, and
+    the plural is the fallback.
+    """
+    if entry.collection:
+        return entry.collection
+    snake = _snake(entry.entity)
+    for candidate in (entry.entity, snake, _plural(snake), _plural(entry.entity.lower())):
+        if candidate in known:
+            return candidate
+    return _plural(snake)
+
+
+def _check_fields(predicates: Mapping[str, Any], entity: Mapping[str, Any], scope: Scope, part: str) -> Outcome:
+    for name, predicate in predicates.items():
+        outcome = check(predicate, entity.get(name), scope)
+        if not outcome.ok:
+            return Outcome(False, f"{part}.{name}: {outcome.reason}")
+    return Outcome(True)
+
+
+def _failures(predicates: Mapping[str, Any], entity: Mapping[str, Any], scope: Scope, part: str) -> list[str]:
+    out = []
+    for name, predicate in predicates.items():
+        outcome = check(predicate, entity.get(name), scope)
+        if not outcome.ok:
+            out.append(f"{part}.{name}: {outcome.reason}")
+    return out
+
+
+def satisfies(entry: PositiveEntry, diff_entry: DiffEntry, ctx: Context, slot: Any, *, every: bool = False) -> list[str]:
+    """Failure reasons of ``diff_entry`` against ``entry`` with the slot bound (empty = satisfied).
+
+    With ``every`` all failing predicates are listed (for diagnoses), else only the first.
+    """
+    base = dataclasses.replace(ctx.scope, slot=slot, slot_name=entry.bijection.variable if entry.bijection else "v")
+    if entry.kind == "update":
+        parts = [("where", entry.where, ctx.before(diff_entry)), ("changes", entry.changes, ctx.after(diff_entry))]
+    elif entry.kind == "create":
+        parts = [("properties", entry.properties, ctx.after(diff_entry))]
+    else:
+        parts = [("where", entry.where, ctx.after(diff_entry))]
+    reasons: list[str] = []
+    for part, predicates, entity in parts:
+        scope = dataclasses.replace(base, entity=entity)
+        if every:
+            reasons += _failures(predicates, entity, scope, part)
+        else:
+            outcome = _check_fields(predicates, entity, scope, part)
+            if not outcome.ok:
+                return [outcome.reason]
+    return reasons
+
+
+def slot_values(entry: PositiveEntry, ctx: Context) -> list[Any]:
+    """The bijection's slots: the value of ``over`` as a list (None -> no slots)."""
+    assert entry.bijection is not None
+    over = entry.bijection.over
+    path = template_path(over)
+    if path is not None:
+        value = resolve_path(ctx.scope.targets, path)
+    elif isinstance(over, str):
+        value = unwrap(run_expr(compile_expr(over), ctx.scope.names(None)))
+    else:
+        value = resolve_templates(over, ctx.scope.targets)
+    if value is None:
+        return []
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return list(value)
+    if isinstance(value, Mapping):
+        raise TypeError(f"bijection.over gave a mapping, expected a list: {value!r}")
+    return [value]
+
+
+def _label(entry: PositiveEntry) -> str:
+    return f"{entry.kind}[{entry.index}] {entry.name!r}"
+
+
+def _closest(entry: PositiveEntry, candidates: list[int], ctx: Context, slot: Any) -> str:
+    if not candidates:
+        return ""
+    scored = [(len(r), i, r) for i in candidates if (r := satisfies(entry, ctx.diff[i], ctx, slot, every=True))]
+    if not scored:
+        return ""
+    _, best, reasons = min(scored, key=lambda t: (t[0], t[1]))
+    return f"; closest {ctx.diff[best].ref}: " + "; ".join(reasons[:3])
+
+
+def score_entry(entry: PositiveEntry, ctx: Context, ledger: Ledger) -> PositiveCheck:
+    """Score one positive entry against the unused candidates and record what it uses."""
+    collection = resolve_collection(entry, ctx.collections)
+    candidates = [
+        i for i, d in enumerate(ctx.diff)
+        if d.kind == entry.kind and d.entity == collection and i not in ledger.used
+    ]
+    common = dict(kind=entry.kind, index=entry.index, name=entry.name, desc=entry.desc, collection=collection)
+    refs = lambda idx: [ctx.diff[i].ref for i in sorted(idx)]  # noqa: E731
+
+    if entry.bijection is None and entry.count is None:
+        passing = [i for i in candidates if not satisfies(entry, ctx.diff[i], ctx, None)]
+        if entry.kind == "create":
+            ledger.eligible[entry.index], ledger.slots[entry.index] = len(passing), 1
+            ledger.surplus[entry.index] = passing[1:]
+        if passing:
+            ledger.used.add(passing[0])
+            return PositiveCheck(**common, weight=entry.weight, credit=1.0, earned=entry.weight, passed=True,
+                                 used=refs([passing[0]]), eligible=len(passing), surplus=refs(passing[1:]),
+                                 diagnosis=f"{_label(entry)}: met by {ctx.diff[passing[0]].ref}")
+        ledger.near_miss.update(candidates)
+        what = f"no {entry.kind} in {collection}" if not candidates else (
+            f"none of {len(candidates)} candidate {entry.kind}(s) in {collection} satisfied it")
+        return PositiveCheck(**common, weight=entry.weight, credit=0.0, earned=0.0, passed=False,
+                             near_misses=refs(candidates),
+                             diagnosis=f"{_label(entry)}: {what}{_closest(entry, candidates, ctx, None)}")
+
+    try:
+        slots = slot_values(entry, ctx) if entry.bijection else [None] * (entry.count or 1)
+    except Exception as exc:  # `over` failing is the entry failing, shown in the diagnosis
+        ledger.near_miss.update(candidates)
+        return PositiveCheck(**common, weight=entry.weight, credit=0.0, earned=0.0, passed=False,
+                             near_misses=refs(candidates),
+                             diagnosis=f"{_label(entry)}: bijection.over failed: {type(exc).__name__}: {exc}")
+    if not slots:
+        return PositiveCheck(**common, applicable=False, weight=0.0, credit=1.0, earned=0.0, passed=True,
+                             slots=0, matched=0, diagnosis=f"{_label(entry)}: no slots, not applicable")
+
+    graph = Graph()
+    slot_nodes = [("slot", s) for s in range(len(slots))]
+    graph.add_nodes_from(slot_nodes)
+    graph.add_nodes_from(("cand", i) for i in candidates)
+    if entry.bijection is None:  # count: every slot accepts every satisfying candidate
+        passing = [i for i in candidates if not satisfies(entry, ctx.diff[i], ctx, None)]
+        graph.add_edges_from((node, ("cand", i)) for node in slot_nodes for i in passing)
+    else:
+        graph.add_edges_from(
+            (("slot", s), ("cand", i))
+            for s, slot in enumerate(slots) for i in candidates
+            if not satisfies(entry, ctx.diff[i], ctx, slot)
+        )
+    matching = hopcroft_karp_matching(graph, top_nodes=slot_nodes)
+    paired = {node: matching[node][1] for node in slot_nodes if node in matching}
+    used = sorted(paired.values())
+    ledger.used.update(used)
+    with_edge = [i for i in candidates if graph.degree(("cand", i)) > 0]
+    surplus = [i for i in with_edge if i not in used]
+    unmatched = [slots[s] for (_, s) in slot_nodes if ("slot", s) not in paired]
+    near = []
+    if unmatched:
+        near = [i for i in candidates if graph.degree(("cand", i)) == 0]
+        ledger.near_miss.update(near)
+    if entry.kind == "create":
+        ledger.eligible[entry.index], ledger.slots[entry.index] = len(with_edge), len(slots)
+        ledger.surplus[entry.index] = surplus
+    credit = len(used) / len(slots)
+    diagnosis = f"{_label(entry)}: matched {len(used)} of {len(slots)} slots"
+    if unmatched and entry.bijection is None:
+        diagnosis += f"; {len(unmatched)} more {entry.kind}(s) needed"
+        diagnosis += _closest(entry, [i for i in candidates if i not in used], ctx, None)
+    elif unmatched:
+        diagnosis += f"; unmatched slots: {unwrap(unmatched)!r}"
+        diagnosis += _closest(entry, [i for i in candidates if i not in used], ctx, unmatched[0])
+    if surplus:
+        diagnosis += f"; surplus candidates: {refs(surplus)}"
+    return PositiveCheck(**common, weight=entry.weight, credit=credit, earned=entry.weight * credit,
+                         passed=not unmatched, slots=len(slots), matched=len(used), used=refs(used),
+                         unmatched_slots=unwrap(unmatched) if entry.bijection else [], near_misses=refs(near), surplus=refs(surplus),
+                         eligible=len(with_edge), diagnosis=diagnosis)

@@ -1,0 +1,228 @@
+"""Agent-side and human-vs-agent comparison tables.
+
+Agent runs come from `exports.agents.import_agent_runs` (one row per run, `passed` boolean);
+human attempts from `exports.human_tables.analysed_attempts` (primary tier). Scope "panel"
+keeps the agent runs on the human study's base tasks; scope "all" keeps every imported run.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from exports.failure_modes import AGENT_MODES, MODE_CLASS
+from exports.human_tables import pairs, task_level
+from exports.schema import CONDITIONS, PHASES, PRIMITIVES
+from exports.stats import mean_with_ci, paired_difference
+
+
+def agent_task_values(runs: pd.DataFrame) -> pd.DataFrame:
+    """Per (model, task): mean pass and mean score in each condition, and the paired drops."""
+    data = runs.assign(pass_value=runs["passed"].astype(float))
+    means = data.groupby(["model", "task", "condition"])[["pass_value", "score"]].mean().unstack("condition")
+    out = pd.DataFrame(index=means.index)
+    for condition in CONDITIONS:
+        out[f"pass_{condition}"] = means["pass_value"][condition] if ("pass_value", condition) in means else np.nan
+        out[f"score_{condition}"] = means["score"][condition] if ("score", condition) in means else np.nan
+    out["pass_drop"] = out["pass_clean"] - out["pass_intervention"]
+    out["score_drop"] = out["score_clean"] - out["score_intervention"]
+    return out.reset_index()
+
+
+def agents_by_model(runs: pd.DataFrame, *, panel_tasks: set[str], n_boot: int, seed: int) -> pd.DataFrame:
+    """Per model and scope: pass rates and mean scores per condition, paired drops with CIs."""
+    rows = []
+    for scope in ("panel", "all"):
+        scoped = runs[runs["task"].isin(panel_tasks)] if scope == "panel" else runs
+        for model, part in scoped.groupby("model", sort=True):
+            per_task = agent_task_values(part)
+            clean, inter = part[part["condition"] == "clean"], part[part["condition"] == "intervention"]
+            pass_drop = paired_difference(
+                per_task["pass_clean"], per_task["pass_intervention"], n_boot=n_boot, seed=seed, key=f"agent/{scope}/{model}/pass"
+            )
+            score_drop = paired_difference(
+                per_task["score_clean"], per_task["score_intervention"], n_boot=n_boot, seed=seed, key=f"agent/{scope}/{model}/score"
+            )
+            rows.append(
+                {
+                    "scope": scope,
+                    "model": model,
+                    "n_clean_runs": len(clean),
+                    "n_intervention_runs": len(inter),
+                    "clean_pass_rate": float(clean["passed"].mean()) if len(clean) else np.nan,
+                    "intervention_pass_rate": float(inter["passed"].mean()) if len(inter) else np.nan,
+                    "pass_drop": pass_drop.estimate,
+                    "pass_drop_ci_low": pass_drop.ci_low,
+                    "pass_drop_ci_high": pass_drop.ci_high,
+                    "clean_mean_score": float(clean["score"].mean()) if len(clean) else np.nan,
+                    "intervention_mean_score": float(inter["score"].mean()) if len(inter) else np.nan,
+                    "score_drop": score_drop.estimate,
+                    "score_drop_ci_low": score_drop.ci_low,
+                    "score_drop_ci_high": score_drop.ci_high,
+                    "n_paired_tasks": pass_drop.n,
+                    "median_elapsed_s_clean": float(clean["elapsed_s"].median()) if clean["elapsed_s"].notna().any() else np.nan,
+                    "median_elapsed_s_intervention": float(inter["elapsed_s"].median()) if inter["elapsed_s"].notna().any() else np.nan,
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def agent_task_means(runs: pd.DataFrame) -> pd.DataFrame:
+    """Per task: the pass and score drops averaged over the models that ran it in both conditions."""
+    per_model = agent_task_values(runs).dropna(subset=["pass_drop"])
+    grouped = per_model.groupby("task")
+    return pd.DataFrame(
+        {
+            "agent_pass_drop": grouped["pass_drop"].mean(),
+            "agent_score_drop": grouped["score_drop"].mean(),
+            "n_models": grouped.size(),
+        }
+    )
+
+
+def primitive_drops(
+    primary: pd.DataFrame, runs: pd.DataFrame, meta: pd.DataFrame, *, n_boot: int, seed: int
+) -> pd.DataFrame:
+    """Figure 6(b): per primitive, human cold/warm pass drops against the mean agent pass drop.
+
+    Tasks of a primitive: panel base tasks with a warm human pair and at least one agent pair.
+    """
+    passed = task_level(primary, "passed", "mean").rename("passed")
+    warm = pairs(passed, level="condition", a="clean", b="intervention", fixed={"phase": "warm"})
+    cold = pairs(passed, level="condition", a="clean", b="intervention", fixed={"phase": "cold"})
+    agents = agent_task_means(runs[runs["task"].isin(meta.index)])
+    present = [p for p in PRIMITIVES if p in set(meta["primitive"].dropna())]
+    present += sorted(set(meta["primitive"].dropna()) - set(PRIMITIVES))
+    rows = []
+    for primitive in present:
+        tasks = meta.index[meta["primitive"] == primitive]
+        tasks = [t for t in tasks if t in warm.index and t in agents.index]
+        w, c, a = warm.loc[tasks], cold.loc[[t for t in tasks if t in cold.index]], agents.loc[tasks]
+        key = f"primitive/{primitive}"
+        hw = paired_difference(w["clean"], w["intervention"], n_boot=n_boot, seed=seed, key=key + "/warm")
+        hc = paired_difference(c["clean"], c["intervention"], n_boot=n_boot, seed=seed, key=key + "/cold")
+        ap = mean_with_ci(a["agent_pass_drop"], n_boot=n_boot, seed=seed, key=key + "/agent_pass")
+        ascore = mean_with_ci(a["agent_score_drop"], n_boot=n_boot, seed=seed, key=key + "/agent_score")
+        rows.append(
+            {
+                "primitive": primitive,
+                "n_tasks": len(tasks),
+                "human_cold_drop": hc.estimate,
+                "human_cold_ci_low": hc.ci_low,
+                "human_cold_ci_high": hc.ci_high,
+                "human_warm_drop": hw.estimate,
+                "human_warm_ci_low": hw.ci_low,
+                "human_warm_ci_high": hw.ci_high,
+                "agent_pass_drop": ap.estimate,
+                "agent_pass_ci_low": ap.ci_low,
+                "agent_pass_ci_high": ap.ci_high,
+                "agent_score_drop": ascore.estimate,
+                "agent_score_ci_low": ascore.ci_low,
+                "agent_score_ci_high": ascore.ci_high,
+                "gap_vs_warm": ap.estimate - hw.estimate,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def task_time_vs_agent_drop(primary: pd.DataFrame, runs: pd.DataFrame, meta: pd.DataFrame) -> pd.DataFrame:
+    """Figure 11: per task, warm log-time ratio ln(t_int / t_clean) and the mean agent score drop."""
+    times = task_level(primary, "wall_clock_s", "median").rename("wall_clock_s")
+    warm = pairs(times, level="condition", a="clean", b="intervention", fixed={"phase": "warm"})
+    warm = warm[(warm["clean"] > 0) & (warm["intervention"] > 0)]
+    agents = agent_task_means(runs[runs["task"].isin(meta.index)])
+    out = pd.DataFrame(
+        {
+            "task_id": warm.index,
+            "env_id": meta.loc[warm.index, "env_id"].to_numpy(),
+            "difficulty": meta.loc[warm.index, "difficulty"].to_numpy(),
+            "primitive": meta.loc[warm.index, "primitive"].to_numpy(),
+            "warm_clean_s": warm["clean"].to_numpy(),
+            "warm_intervention_s": warm["intervention"].to_numpy(),
+            "log_time_ratio": np.log(warm["intervention"].to_numpy() / warm["clean"].to_numpy()),
+        }
+    )
+    out = out.merge(agents, left_on="task_id", right_index=True, how="left")
+    out["n_models"] = out["n_models"].fillna(0).astype(int)
+    return out.sort_values("task_id", ignore_index=True)
+
+
+def _group_row(dimension, group, population, scope, clean, inter, per_task_a, per_task_b, *, n_boot, seed):
+    est = paired_difference(per_task_a, per_task_b, n_boot=n_boot, seed=seed, key=f"group/{dimension}/{group}/{population}/{scope}")
+    return {
+        "dimension": dimension,
+        "group": group,
+        "population": population,
+        "scope": scope,
+        "clean_pass_rate": float(clean.mean()) if len(clean) else np.nan,
+        "intervention_pass_rate": float(inter.mean()) if len(inter) else np.nan,
+        "drop": est.estimate,
+        "ci_low": est.ci_low,
+        "ci_high": est.ci_high,
+        "n_tasks": est.n,
+    }
+
+
+def by_group(
+    primary: pd.DataFrame, runs: pd.DataFrame, meta: pd.DataFrame, *, dimension: str, n_boot: int, seed: int
+) -> pd.DataFrame:
+    """Pass rates and paired drops per environment (`dimension="env"`) or per difficulty."""
+    human_key = "env_id" if dimension == "env" else "difficulty"
+    rows = []
+    passed = task_level(primary, "passed", "mean").rename("passed")
+    for group in sorted(primary[human_key].dropna().unique()):
+        tasks = set(meta.index[meta[human_key] == group])
+        for phase in PHASES:
+            cell = primary[(primary[human_key] == group) & (primary["phase"] == phase)]
+            p = pairs(passed, level="condition", a="clean", b="intervention", fixed={"phase": phase})
+            p = p[p.index.isin(tasks)]
+            rows.append(
+                _group_row(
+                    dimension, group, f"human_{phase}", "panel",
+                    cell.loc[cell["condition"] == "clean", "passed"], cell.loc[cell["condition"] == "intervention", "passed"],
+                    p["clean"], p["intervention"], n_boot=n_boot, seed=seed,
+                )
+            )
+    for scope in ("panel", "all"):
+        scoped = runs[runs["task"].isin(meta.index)] if scope == "panel" else runs
+        for (model, group), part in scoped.groupby(["model", dimension], sort=True):
+            per_task = agent_task_values(part)
+            rows.append(
+                _group_row(
+                    dimension, group, model, scope,
+                    part.loc[part["condition"] == "clean", "passed"].astype(float),
+                    part.loc[part["condition"] == "intervention", "passed"].astype(float),
+                    per_task["pass_clean"], per_task["pass_intervention"], n_boot=n_boot, seed=seed,
+                )
+            )
+    return pd.DataFrame(rows)
+
+
+def agent_failure_modes(runs: pd.DataFrame) -> pd.DataFrame:
+    """Failed agent runs by mode, per model x condition.
+
+    share = count / failed runs that carry features and are not abandoned_run (the paper's
+    denominator); abandoned_run and runs without features are counted but get no share.
+    """
+    rows = []
+    modes = (*AGENT_MODES, "unclassified", "no_features")
+    for (model, condition), part in runs.groupby(["model", "condition"], sort=True):
+        failed = part[~part["passed"].astype(bool)]
+        labels = failed["failure_mode"].astype(object).where(failed["failure_mode"].notna(), "no_features")
+        denominator = int((~labels.isin(["abandoned_run", "no_features"])).sum())
+        for mode in modes:
+            count = int((labels == mode).sum())
+            counted = mode not in ("abandoned_run", "no_features")
+            rows.append(
+                {
+                    "population": model,
+                    "condition": condition,
+                    "phase": "",
+                    "n_failed": len(failed),
+                    "mode": mode,
+                    "mode_class": MODE_CLASS.get(mode, "no_features"),
+                    "count": count,
+                    "share": count / denominator if counted and denominator else np.nan,
+                }
+            )
+    return pd.DataFrame(rows)

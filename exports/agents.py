@@ -1,0 +1,277 @@
+"""Import agent run bundles (CSV, Parquet or JSONL) and validate them row by row.
+
+Every bad row is reported with its file, its line (1-based as a person counts lines in the
+file; the CSV header is line 1; Parquet has no lines, so its rows are numbered from 1) and the
+reason; good rows are kept. Tasks and task-conditions the human study lacks are listed, never
+silently dropped.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pyarrow.parquet as pq
+
+from exports.failure_modes import FEATURE_COLUMNS, MODE_CLASS, classify_failures, run_failed
+from exports.schema import CONDITIONS, DIFFICULTIES
+
+REQUIRED_COLUMNS = ("model", "task", "env", "difficulty", "condition", "score", "steps", "elapsed_s", "source_variant")
+OPTIONAL_COLUMNS = ("run_id", "passed", *FEATURE_COLUMNS)
+_COUNT_FEATURES = ("max_repeat_run", "action_error_count", "failed_positive_checks", "failed_negative_checks")
+_TRUE = {"true", "1", "yes", "t", "y"}
+_FALSE = {"false", "0", "no", "f", "n"}
+
+
+@dataclass(frozen=True)
+class ImportIssue:
+    """One problem in an agent bundle. `line` is None for a file-level problem."""
+
+    file: str
+    line: int | None
+    reason: str
+    unit: str = "line"  # "line" for CSV/JSONL, "row" for Parquet
+
+    def __str__(self) -> str:
+        where = self.file if self.line is None else f"{self.file}:{self.unit} {self.line}"
+        return f"{where}: {self.reason}"
+
+
+@dataclass
+class AgentImport:
+    """Validated agent runs, the problems found, and what the human study does not cover."""
+
+    runs: pd.DataFrame
+    errors: list[ImportIssue] = field(default_factory=list)
+    unmatched_tasks: list[str] = field(default_factory=list)
+    unmatched_task_conditions: list[tuple[str, str]] = field(default_factory=list)
+    ignored_columns: list[str] = field(default_factory=list)
+
+
+def _blank(value: Any) -> bool:
+    return value is None or (isinstance(value, float) and math.isnan(value)) or (isinstance(value, str) and not value.strip())
+
+
+def _number(value: Any) -> float | None:
+    """float(value), or None when it is not a finite number."""
+    if isinstance(value, bool):
+        return None
+    try:
+        number = float(str(value).strip()) if isinstance(value, str) else float(value)
+    except (TypeError, ValueError):
+        return None
+    return number if math.isfinite(number) else None
+
+
+def _bool(value: Any) -> bool | None:
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    return True if text in _TRUE else False if text in _FALSE else None
+
+
+def _records(path: Path) -> tuple[list[str], Iterator[tuple[int, dict]], str]:
+    """(column names, (line, record) pairs, unit of the line numbers)."""
+    suffix = path.suffix.lower()
+    if suffix == ".csv":
+        fh = path.open(newline="", encoding="utf-8-sig")
+        reader = csv.reader(fh)
+        header = next(reader, None) or []
+        header = [h.strip() for h in header]
+
+        def rows() -> Iterator[tuple[int, dict]]:
+            with fh:
+                while True:
+                    start = reader.line_num + 1  # first physical line of the next record
+                    try:
+                        values = next(reader)
+                    except StopIteration:
+                        return
+                    if not values or all(not v.strip() for v in values):
+                        continue
+                    if len(values) != len(header):
+                        yield start, {"__error__": f"{len(values)} fields, the header has {len(header)}"}
+                        continue
+                    yield start, dict(zip(header, values, strict=True))
+
+        return header, rows(), "line"
+    if suffix == ".parquet":
+        table = pq.read_table(path)
+        names = table.column_names
+        return names, ((i + 1, rec) for i, rec in enumerate(table.to_pylist())), "row"
+    if suffix in (".jsonl", ".ndjson"):
+        parsed: list[tuple[int, dict]] = []
+        with path.open(encoding="utf-8") as fh:
+            for number, text in enumerate(fh, start=1):
+                if not text.strip():
+                    continue
+                try:
+                    record = json.loads(text)
+                except json.JSONDecodeError as exc:
+                    parsed.append((number, {"__error__": f"not valid JSON ({exc.msg})"}))
+                    continue
+                if not isinstance(record, dict):
+                    record = {"__error__": "a JSONL line must hold one JSON object"}
+                parsed.append((number, record))
+        # The union of keys plays the header's part: a column no line has is a file-level error.
+        keys = list(dict.fromkeys(k for _, rec in parsed if "__error__" not in rec for k in rec))
+        return keys, iter(parsed), "line"
+    raise ValueError(f"{path}: unsupported agent bundle format {suffix!r} (use .csv, .parquet or .jsonl)")
+
+
+def _validate(record: dict) -> tuple[dict | None, list[str]]:
+    """The normalised run, or None with the reasons it is rejected."""
+    if "__error__" in record:
+        return None, [record["__error__"]]
+    reasons: list[str] = []
+    run: dict[str, Any] = {}
+    for name in ("model", "task", "env"):
+        value = record.get(name)
+        if _blank(value):
+            reasons.append(f"{name} is empty")
+        else:
+            run[name] = str(value).strip()
+    difficulty = str(record.get("difficulty") or "").strip().lower()
+    if difficulty not in DIFFICULTIES:
+        reasons.append(f"unknown difficulty {record.get('difficulty')!r} (expected one of {', '.join(DIFFICULTIES)})")
+    run["difficulty"] = difficulty
+    condition = str(record.get("condition") or "").strip().lower()
+    if condition not in CONDITIONS:
+        reasons.append(f"unknown condition {record.get('condition')!r} (expected clean or intervention)")
+    run["condition"] = condition
+    score = record.get("score")
+    if _blank(score):
+        reasons.append("score is empty")
+    elif (number := _number(score)) is None:
+        reasons.append(f"score {score!r} is not a number")
+    elif not 0.0 <= number <= 1.0:
+        reasons.append(f"score {number:g} is outside [0, 1]")
+    else:
+        run["score"] = number
+    for name, integral in (("steps", True), ("elapsed_s", False)):
+        value = record.get(name)
+        if _blank(value):
+            run[name] = None
+            continue
+        number = _number(value)
+        if number is None or number < 0 or (integral and number != int(number)):
+            kind = "a non-negative integer" if integral else "a non-negative number"
+            reasons.append(f"{name} {value!r} is not {kind}")
+        else:
+            run[name] = int(number) if integral else number
+    variant = record.get("source_variant")
+    run["source_variant"] = None if _blank(variant) else str(variant).strip()
+    if condition == "intervention" and run["source_variant"] is None:
+        reasons.append("source_variant is empty on an intervention run")
+    run["run_id"] = None if _blank(record.get("run_id")) else str(record.get("run_id")).strip()
+    if not _blank(record.get("passed")):
+        if (flag := _bool(record["passed"])) is None:
+            reasons.append(f"passed {record['passed']!r} is not a boolean")
+        run["passed"] = flag
+    for name in _COUNT_FEATURES:
+        value = record.get(name)
+        if _blank(value):
+            run[name] = None
+        elif isinstance(value, bool) or str(value).strip().lower() in (_TRUE | _FALSE) - {"0", "1"}:
+            run[name] = int(bool(value) if isinstance(value, bool) else _bool(value))
+        elif (number := _number(value)) is None or number < 0 or number != int(number):
+            reasons.append(f"{name} {value!r} is not a non-negative integer")
+        else:
+            run[name] = int(number)
+    for name in ("terminal_verb", "final_thought"):
+        run[name] = None if _blank(record.get(name)) else str(record.get(name))
+    return (None, reasons) if reasons else (run, [])
+
+
+def _human_index(human_tasks) -> tuple[set[str], set[tuple[str, str]] | None]:
+    tasks: set[str] = set()
+    pairs: set[tuple[str, str]] = set()
+    for item in human_tasks:
+        if isinstance(item, tuple):
+            tasks.add(item[0])
+            pairs.add((item[0], item[1]))
+        else:
+            tasks.add(item)
+    return tasks, (pairs or None)
+
+
+def import_agent_runs(paths: Iterable[str | Path] | str | Path, *, human_tasks=None) -> AgentImport:
+    """Read and validate agent run bundles.
+
+    `human_tasks`: task ids, or (task_id, condition) pairs, that the human study has; runs on
+    others are kept and listed in `unmatched_tasks` / `unmatched_task_conditions`.
+    The runs DataFrame gains `passed` (given, else score == 1), `failure_mode` and `mode_class`.
+    """
+    if isinstance(paths, (str, Path)):
+        paths = [paths]
+    errors: list[ImportIssue] = []
+    ignored: set[str] = set()
+    runs: list[dict] = []
+    seen_ids: dict[str, str] = {}
+    for raw_path in paths:
+        path = Path(raw_path)
+        if not path.is_file():
+            errors.append(ImportIssue(str(path), None, "file not found"))
+            continue
+        try:
+            header, records, unit = _records(path)
+        except (ValueError, OSError) as exc:
+            errors.append(ImportIssue(str(path), None, str(exc)))
+            continue
+        missing = [c for c in REQUIRED_COLUMNS if c not in header]
+        for column in missing:
+            errors.append(ImportIssue(path.name, None, f"missing required column {column!r}"))
+        if missing:
+            continue
+        ignored.update(c for c in header if c not in REQUIRED_COLUMNS + OPTIONAL_COLUMNS)
+        for line, record in records:
+            if "__error__" not in record:
+                absent = [c for c in REQUIRED_COLUMNS if c not in record]
+                if absent:
+                    errors.append(ImportIssue(path.name, line, f"missing field(s) {', '.join(absent)}", unit))
+                    continue
+            run, reasons = _validate(record)
+            run_id = run["run_id"] if run else (None if _blank(record.get("run_id")) else str(record.get("run_id")).strip())
+            if run_id is not None:
+                if run_id in seen_ids:
+                    reasons.append(f"duplicate run_id {run_id!r} (first at {seen_ids[run_id]})")
+                    run = None
+                else:
+                    seen_ids[run_id] = f"{path.name}:{unit} {line}"
+            for reason in reasons:
+                errors.append(ImportIssue(path.name, line, reason, unit))
+            if run is not None and not reasons:
+                run["source_file"] = path.name
+                run["source_line"] = line
+                runs.append(run)
+    frame = _runs_frame(runs)
+    result = AgentImport(runs=frame, errors=errors, ignored_columns=sorted(ignored))
+    if human_tasks is not None and not frame.empty:
+        tasks, pairs = _human_index(human_tasks)
+        result.unmatched_tasks = sorted(set(frame["task"]) - tasks)
+        if pairs is not None:
+            present = set(zip(frame["task"], frame["condition"], strict=True))
+            result.unmatched_task_conditions = sorted(p for p in present - pairs if p[0] in tasks)
+    return result
+
+
+def _runs_frame(runs: list[dict]) -> pd.DataFrame:
+    columns = ["run_id", *REQUIRED_COLUMNS, "passed", *FEATURE_COLUMNS, "source_file", "source_line"]
+    frame = pd.DataFrame(runs, columns=columns)
+    if frame.empty:
+        frame["failure_mode"] = pd.Series(dtype=object)
+        frame["mode_class"] = pd.Series(dtype=object)
+        return frame
+    frame["score"] = frame["score"].astype(float)
+    given = frame["passed"].astype(object)
+    derived = ~run_failed(frame.drop(columns=["passed"]))
+    frame["passed"] = given.where(given.notna(), derived).astype(bool)
+    frame["failure_mode"] = classify_failures(frame)
+    frame["mode_class"] = frame["failure_mode"].map(lambda m: MODE_CLASS.get(m) if m else None).astype(object)
+    return frame

@@ -56,15 +56,17 @@ def check_primary(problem: PlanningProblem) -> None:
                 f"task-conditions (one condition of each base task in the other envs), but the balanced "
                 f"load is {_load_text(low, high)} per annotator",
             )
-    _check_env_groups(problem, by_env, high)
+    _check_env_groups(problem, by_env, low, high)
 
 
 def _load_text(low: int, high: int) -> str:
     return str(low) if low == high else f"{low}-{high}"
 
 
-def _check_env_groups(problem: PlanningProblem, by_env: dict[str, list[str]], high: int) -> None:
-    """Hall's condition: every group of envs must fit the annotators allowed to record it."""
+def _check_env_groups(problem: PlanningProblem, by_env: dict[str, list[str]], low: int, high: int) -> None:
+    """Hall-type conditions on every group of envs: its task-conditions must fit the annotators
+    allowed to record it (upper loads), and the annotators confined to it must find enough work
+    there (lower loads)."""
     envs = sorted(by_env)
     if len(envs) > MAX_ENVS_FOR_SUBSET_CHECK:
         return
@@ -82,6 +84,14 @@ def _check_env_groups(problem: PlanningProblem, by_env: dict[str, list[str]], hi
                     f"{demand} primary task-conditions, but the annotators who may record them "
                     f"({_codes(helpers)}) can take at most {supply}: each records at most one condition "
                     f"of a base task and at most {high} task-conditions in all (the balanced load)",
+                )
+            confined = [a for a in problem.primaries if all(not may_record(a, env) or env in group for env in by_env)]
+            if len(confined) * low > demand:
+                raise PlanInfeasible(
+                    "primary_balance",
+                    f"primary balance: {_codes(confined)} may record only {', '.join(group)} (they designed "
+                    f"every other env) and need at least {low} task-conditions each (the balanced load), "
+                    f"{len(confined) * low} in all, but {'those envs have' if size > 1 else 'it has'} only {demand}",
                 )
 
 

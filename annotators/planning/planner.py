@@ -60,10 +60,10 @@ def plan_panel(
     solution = solve(problem)
     assignments = order_rows(solution.rows, seed=seed)
     notes: list[str] = []
-    if solution.difficulty_excess:
+    if solution.goals["difficulty_excess"]:
         notes.append(
             f"difficulty_balance: the designer exclusions allow no plan with every primary annotator "
-            f"within floor/ceil per difficulty; the most balanced plan is off by {solution.difficulty_excess}"
+            f"within floor/ceil per difficulty; the most balanced plan is off by {solution.goals['difficulty_excess']}"
         )
     return Plan(
         seed=seed,
@@ -78,8 +78,7 @@ def plan_panel(
             annotators=active,
             cells=len(panel),
             base_tasks=sum(len(cell.task_ids) for cell in panel),
-            difficulty_excess=solution.difficulty_excess,
-            condition_imbalance=solution.condition_imbalance,
+            difficulties=scope_difficulties,
         ),
         notes=tuple(notes),
     )
@@ -106,10 +105,10 @@ def summarise(
     annotators: Sequence[PlanAnnotator],
     cells: int,
     base_tasks: int,
-    difficulty_excess: int,
-    condition_imbalance: int,
+    difficulties: Sequence[str],
 ) -> PlanSummary:
-    """Counts per tier and per annotator (annotators with no rows are listed with zeros)."""
+    """Counts per tier and per annotator (annotators with no rows are listed with zeros), and how
+    far the primary loads are from perfect balance per difficulty and per condition."""
     loads = []
     for annotator in annotators:
         rows = [r for r in assignments if r.annotator == annotator.code]
@@ -122,6 +121,14 @@ def summarise(
                 by_condition={c: sum(r.condition == c for r in rows) for c in CONDITIONS},
             )
         )
+    primary_loads = [load for load in loads if load.tier == "primary"]
+    excess = 0
+    for difficulty in difficulties:
+        total = sum(load.by_difficulty.get(difficulty, 0) for load in primary_loads)
+        low, high = total // len(primary_loads), -(-total // len(primary_loads))
+        for load in primary_loads:
+            n = load.by_difficulty.get(difficulty, 0)
+            excess = max(excess, low - n, n - high)
     primary = sum(r.tier == "primary" for r in assignments)
     duplicate = sum(r.tier == "duplicate" for r in assignments)
     return PlanSummary(
@@ -132,6 +139,6 @@ def summarise(
         duplicate_task_conditions=duplicate,
         duplicate_attempts=2 * duplicate,
         loads=tuple(loads),
-        difficulty_excess=difficulty_excess,
-        condition_imbalance=condition_imbalance,
+        difficulty_excess=excess,
+        condition_imbalance=max(abs(load.by_condition["clean"] - load.by_condition["intervention"]) for load in primary_loads),
     )

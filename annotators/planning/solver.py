@@ -11,10 +11,10 @@ by `diagnose` to find the one that makes a request impossible):
 - duplicate_audit: each cell has exactly `duplicates_per_cell` duplicated task-conditions, each
   recorded by one duplicate-tier annotator.
 
-Soft goals are minimised one after another, each optimum then fixed as a bound: the per-difficulty
-excess beyond floor/ceil, the clean/intervention imbalance per primary annotator, the spread of
-duplicate loads, the clean/intervention imbalance of the audit, and finally a seeded random weight
-per variable so the seed breaks the remaining ties. One worker, a fixed random seed and a
+Soft goals are minimised lexicographically, in this priority: the per-difficulty excess of primary
+loads beyond floor/ceil, the clean/intervention imbalance per primary annotator, the duplicate
+loads beyond floor/ceil, the clean/intervention imbalance of the audit. Their optimum is then fixed
+and a seeded random weight per variable is minimised, so the seed breaks the remaining ties. One worker, a fixed random seed and a
 deterministic-time limit make the result the same on every machine.
 """
 
@@ -29,9 +29,15 @@ from annotators.planning.panel import seeded_rng
 from annotators.planning.problem import PlanningProblem, TaskCondition, may_record
 from annotators.planning.schemas import Tier
 
-RULE_GROUPS = ("designer_exclusion", "condition_split", "primary_balance", "duplicate_audit")
-# Deterministic time (CP-SAT's machine-independent work measure) allowed per optimisation stage.
+# In the order a diagnosis names them: the rules a lead can most easily change come first (balance
+# and the audit are targets; who designed what and the condition split are fixed facts).
+RULE_GROUPS = ("primary_balance", "duplicate_audit", "condition_split", "designer_exclusion")
+# Deterministic time (CP-SAT's machine-independent work measure, roughly seconds on a fast core)
+# allowed per stage. The balance stages finish far below it; the seeded tie-break stage only needs
+# to move the solution away from the solver's default, not prove it optimal, so it gets a short
+# budget and keeps the best solution found (still deterministic: the budget is not wall-clock).
 STAGE_DETERMINISTIC_TIME = 20.0
+TIE_BREAK_DETERMINISTIC_TIME = 0.3
 TIE_WEIGHT_RANGE = 1000
 
 
@@ -46,11 +52,10 @@ class SolvedRow:
 
 @dataclass(frozen=True)
 class Solution:
-    """The chosen rows and the soft-goal values reached."""
+    """The chosen rows and the value reached for each soft goal, by name."""
 
     rows: tuple[SolvedRow, ...]
-    difficulty_excess: int
-    condition_imbalance: int
+    goals: dict[str, int]
 
 
 class _Model:
@@ -104,39 +109,49 @@ class _Model:
     def _y_of_tc(self, i: int) -> list[cp_model.IntVar]:
         return [self.y[d.code, i] for d in self.problem.duplicates if (d.code, i) in self.y]
 
-    def soft_goals(self) -> list[tuple[str, cp_model.LinearExprT]]:
-        """(name, expression) pairs to minimise in order."""
+    def soft_goals(self) -> tuple[list[tuple[str, cp_model.IntVar]], cp_model.LinearExprT]:
+        """The balance goals as (name, variable) in priority order, and the seeded tie-break sum.
+
+        Each balance goal is stated as an excess beyond the best conceivable value (floor/ceil for
+        counts, a difference of at most 1 for clean vs intervention), so its lower bound is 0 and
+        the solver proves optimality as soon as it finds a perfectly balanced plan; a goal written
+        as max - min would make it prove parity facts by search.
+        """
         m, problem = self.model, self.problem
         tcs = problem.task_conditions
         totals = problem.difficulty_totals()
         count = len(problem.primaries)
         excess = m.new_int_var(0, problem.primary_total, "difficulty_excess")
-        imbalance = m.new_int_var(0, problem.primary_total, "condition_imbalance")
+        imbalance = m.new_int_var(0, problem.primary_total, "condition_excess")
         for a in problem.primaries:
+            mine = [(i, v) for (code, i), v in self.x.items() if code == a.code]
             for difficulty, total in totals.items():
-                load = sum(v for (code, i), v in self.x.items() if code == a.code and tcs[i].difficulty == difficulty)
+                load = sum(v for i, v in mine if tcs[i].difficulty == difficulty)
                 m.add(load <= -(-total // count) + excess)
                 m.add(load >= total // count - excess)
-            clean = sum(v for (code, i), v in self.x.items() if code == a.code and tcs[i].condition == "clean")
-            m.add(2 * clean - self.loads[a.code] <= imbalance)
-            m.add(self.loads[a.code] - 2 * clean <= imbalance)
-        goals: list[tuple[str, cp_model.LinearExprT]] = [("difficulty_excess", excess), ("condition_imbalance", imbalance)]
+            clean = sum(v for i, v in mine if tcs[i].condition == "clean")
+            m.add(2 * clean - self.loads[a.code] <= 1 + 2 * imbalance)
+            m.add(self.loads[a.code] - 2 * clean <= 1 + 2 * imbalance)
+        goals: list[tuple[str, cp_model.IntVar]] = [
+            ("difficulty_excess", excess),
+            ("condition_excess", imbalance),
+        ]
         if self.audit_on:
-            dup_loads = [sum(v for (code, _), v in self.y.items() if code == d.code) for d in problem.duplicates]
-            top = m.new_int_var(0, len(tcs), "dup_max")
-            bottom = m.new_int_var(0, len(tcs), "dup_min")
-            m.add_max_equality(top, dup_loads)
-            m.add_min_equality(bottom, dup_loads)
-            clean_dups = sum(v for (_, i), v in self.y.items() if tcs[i].condition == "clean")
             dup_total = problem.duplicates_per_cell * len(problem.panel)
-            dup_imbalance = m.new_int_var(0, dup_total, "dup_condition_imbalance")
-            m.add(2 * clean_dups - dup_total <= dup_imbalance)
-            m.add(dup_total - 2 * clean_dups <= dup_imbalance)
-            goals += [("duplicate_load_spread", top - bottom), ("duplicate_condition_imbalance", dup_imbalance)]
+            share = len(problem.duplicates)
+            spread = m.new_int_var(0, dup_total, "duplicate_load_excess")
+            for d in problem.duplicates:
+                load = sum(v for (code, _), v in self.y.items() if code == d.code)
+                m.add(load <= -(-dup_total // share) + spread)
+                m.add(load >= dup_total // share - spread)
+            clean_dups = sum(v for (_, i), v in self.y.items() if tcs[i].condition == "clean")
+            dup_imbalance = m.new_int_var(0, dup_total, "duplicate_condition_excess")
+            m.add(2 * clean_dups - dup_total <= 1 + 2 * dup_imbalance)
+            m.add(dup_total - 2 * clean_dups <= 1 + 2 * dup_imbalance)
+            goals += [("duplicate_load_excess", spread), ("duplicate_condition_excess", dup_imbalance)]
         rng = seeded_rng(problem.seed, "tie-break")
         ties = sum(rng.randrange(TIE_WEIGHT_RANGE) * v for _, v in sorted(self.x.items()) + sorted(self.y.items()))
-        goals.append(("seeded_tie_break", ties))
-        return goals
+        return goals, ties
 
 
 def _solver(seed: int) -> cp_model.CpSolver:
@@ -154,34 +169,37 @@ def _feasible(problem: PlanningProblem, relax: frozenset[str]) -> bool:
 
 
 def solve(problem: PlanningProblem) -> Solution:
-    """Solve the hard rules, then each soft goal in turn; raise `PlanInfeasible` when impossible."""
+    """Solve the hard rules and the balance goals, then break ties by the seed.
+
+    Stage 1 minimises the balance goals lexicographically through one weighted sum (each weight
+    exceeds the largest possible value of everything after it), which CP-SAT proves optimal at once
+    when a perfectly balanced plan exists. Stage 2 fixes every goal at its optimum and minimises
+    the seeded weights. Raises `PlanInfeasible` (diagnosed) when the hard rules admit no plan.
+    """
     built = _Model(problem)
     m = built.model
-    goals = built.soft_goals()
-    values: dict[str, int] = {}
+    balance, ties = built.soft_goals()
+    base = problem.primary_total + 1
+    m.minimize(sum(base ** (len(balance) - 1 - j) * var for j, (_, var) in enumerate(balance)))
     solver = _solver(problem.seed)
-    for name, expr in goals:
-        m.minimize(expr)
-        status = solver.solve(m)
-        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            if not values:
-                raise diagnose(problem)
-            raise PlanInfeasible("solver", f"the solver stopped without a plan while minimising {name}")
-        best = int(solver.objective_value)
-        values[name] = best
-        m.add(expr <= best)
-        # Start the next stage from this solution so each stage only refines it.
-        m.clear_hints()
-        for var in list(built.x.values()) + list(built.y.values()):
-            m.add_hint(var, solver.boolean_value(var))
+    status = solver.solve(m)
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        raise diagnose(problem)
+    values = {name: solver.value(var) for name, var in balance}
+    for name, var in balance:
+        m.add(var <= values[name])
+    # Start the tie-break from this solution so it only ever improves on it.
+    for var in list(built.x.values()) + list(built.y.values()):
+        m.add_hint(var, solver.boolean_value(var))
+    m.minimize(ties)
+    solver.parameters.max_deterministic_time = TIE_BREAK_DETERMINISTIC_TIME
+    status = solver.solve(m)
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        raise PlanInfeasible("solver", "the solver lost the plan it had found while breaking ties; please report this")
     rows = [
         SolvedRow(code, problem.task_conditions[i], "primary") for (code, i), v in built.x.items() if solver.boolean_value(v)
     ] + [SolvedRow(code, problem.task_conditions[i], "duplicate") for (code, i), v in built.y.items() if solver.boolean_value(v)]
-    return Solution(
-        rows=tuple(rows),
-        difficulty_excess=values["difficulty_excess"],
-        condition_imbalance=values["condition_imbalance"],
-    )
+    return Solution(rows=tuple(rows), goals=values)
 
 
 def diagnose(problem: PlanningProblem) -> PlanInfeasible:
@@ -194,10 +212,11 @@ def diagnose(problem: PlanningProblem) -> PlanInfeasible:
         + ("; ".join(f"{d.code} designed {', '.join(sorted(d.designed)) or 'nothing'}" for d in problem.duplicates) or "none")
     )
     if culprits:
+        others = f" (or without {', '.join(culprits[1:])})" if culprits[1:] else ""
         return PlanInfeasible(
             culprits[0],
-            f"no plan meets every rule; dropping {' or '.join(culprits)} alone would allow one, so that "
-            f"rule cannot be met with these annotators ({inputs})",
+            f"no plan meets every rule; {culprits[0]} cannot be met together with the others: without "
+            f"it{others} a plan exists ({inputs})",
         )
     return PlanInfeasible(
         "combined",

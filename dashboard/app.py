@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from contextlib import asynccontextmanager
@@ -11,12 +12,13 @@ from urllib.parse import quote
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.concurrency import run_in_threadpool
 
 from dashboard import migrate
 from dashboard.db import make_engine
 from dashboard.deps import CsrfFailed, LeadOnly, LoginRequired
 from dashboard.pages import render
-from dashboard.routes import auth, home
+from dashboard.routes import auth, home, live, study
 from dashboard.settings import Settings, get_settings
 
 log = logging.getLogger("humantrace.http")
@@ -31,7 +33,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI):
         if settings.check_schema:
             migrate.check_schema(engine, settings.database_url)
+        monitor = asyncio.create_task(_presence_monitor(engine)) if settings.run_monitor else None
         yield
+        if monitor is not None:
+            monitor.cancel()
         engine.dispose()
 
     app = FastAPI(title="humantrace", lifespan=lifespan, docs_url=None, redoc_url=None)
@@ -41,9 +46,25 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.mount("/static", StaticFiles(directory=str(Path(__file__).parent / "static")), name="static")
     app.include_router(auth.router)
     app.include_router(home.router)
+    app.include_router(study.router)
+    app.include_router(live.router)
     _install_error_pages(app)
     _install_request_log(app)
     return app
+
+
+async def _presence_monitor(engine) -> None:
+    """Every process sweeps; the conditional updates in the flow make concurrent sweeps safe."""
+    from dashboard import presence
+
+    while True:
+        try:
+            await run_in_threadpool(presence.sweep, engine)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # database down: try again next second, the clock will forgive the gap
+            log.warning("presence sweep failed; retrying", exc_info=True)
+        await asyncio.sleep(presence.SWEEP_SECONDS)
 
 
 def _wants_json(request: Request) -> bool:

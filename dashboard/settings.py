@@ -44,6 +44,7 @@ class Settings(BaseSettings):
     login_link_ttl_hours: int = Field(72, description="How long a login link stays valid before its first use.")
     session_ttl_hours: int = Field(24 * 14, description="How long a login session lasts.")
     cookie_secure: bool = Field(False, description="Mark cookies Secure (set true behind HTTPS).")
+    run_monitor: bool = Field(True, description="Run the presence monitor (tab-close rollback, time limits) in this process.")
     check_schema: bool = Field(True, description="Refuse to start when the database schema is not at the latest revision.")
 
     @model_validator(mode="after")

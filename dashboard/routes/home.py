@@ -23,11 +23,6 @@ def home(person: CurrentAnnotator):
     return RedirectResponse("/lead" if person.is_lead else "/assignments", status_code=303)
 
 
-@router.get("/assignments")
-def annotator_home(request: Request, person: CurrentAnnotator, db: DbDep):
-    return render(request, "annotator_home.html", study=current_study(db), assignments=[])
-
-
 @router.get("/lead")
 def lead_home(request: Request, person: RequireLead, db: DbDep):
     return render(

@@ -1,0 +1,64 @@
+"""The dashboard's window onto `environments`: env sessions, task texts, verdicts.
+
+One module so the study flow does not depend on the framework's internals.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlmodel import Session
+
+
+@dataclass(frozen=True)
+class TaskCard:
+    """What an annotator may know about a task before starting it (no primitive, no intervention)."""
+
+    task_id: str
+    env_id: str
+    title: str
+    difficulty: str
+    time_limit_seconds: int
+    start_path: str
+
+
+@dataclass(frozen=True)
+class Scored:
+    score: float
+    passed: bool
+    verdict: dict[str, Any]
+
+
+def task_card(task_id: str) -> TaskCard:
+    from environments import catalog
+
+    task = catalog.get_task(task_id)
+    return TaskCard(
+        task_id=task.task_id,
+        env_id=task.env_id,
+        title=task.title,
+        difficulty=str(task.difficulty),
+        time_limit_seconds=int(task.time_limit_seconds),
+        start_path=task.start_path,
+    )
+
+
+def create_session(db: Session, *, task_id: str, condition: str, seed: int) -> str:
+    from environments import sessions
+
+    return sessions.create(db, task_id=task_id, condition=condition, seed=seed)
+
+
+def instruction(db: Session, *, session_id: str) -> str:
+    """The instruction with its targets resolved (shown in the control tab only)."""
+    from environments import sessions
+
+    return sessions.instruction(db, session_id=session_id)
+
+
+def evaluate(db: Session, *, session_id: str) -> Scored:
+    from environments import sessions
+
+    verdict = sessions.evaluate_session(db, session_id=session_id)
+    return Scored(score=float(verdict.score), passed=bool(verdict.passed), verdict=verdict.model_dump(mode="json"))

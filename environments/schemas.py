@@ -36,8 +36,11 @@ class SpecModel(BaseModel):
 
 
 def check_predicate(value: Any, where: str = "predicate") -> None:
-    """Raise ValueError unless `value` is a single-key mapping of a known verb (recursively)."""
-    if not isinstance(value, dict) or len(value) != 1:
+    """Raise ValueError unless `value` is a predicate: a bare value (`eq` shorthand) or a
+    single-key mapping of a known verb, checked recursively."""
+    if not isinstance(value, dict):
+        return
+    if len(value) != 1:
         raise ValueError(f"{where} must be a mapping with exactly one verb (one of: {', '.join(PREDICATE_VERBS)}), got {value!r}")
     ((verb, arg),) = value.items()
     if verb not in PREDICATE_VERBS:
@@ -65,9 +68,10 @@ def _check_field_predicates(value: dict[str, Any]) -> dict[str, Any]:
 
 
 class Bijection(SpecModel):
-    """Match every slot of `over` (an expression) to one diff entry, the slot bound to `variable`."""
+    """Match every slot of `over` (an expression, a `{target.x}` template or a literal list) to one
+    diff entry, the slot bound to `variable`."""
 
-    over: str
+    over: Any
     variable: str = "v"
 
 
@@ -92,6 +96,7 @@ class UpdateEntry(_Positive):
 
     where: dict[str, Any] = {}
     changes: dict[str, Any] = {}
+    count: int | None = Field(default=None, ge=0)
     _check = field_validator("where", "changes")(_check_field_predicates)
 
 
@@ -99,6 +104,7 @@ class DeleteEntry(_Positive):
     """An entity that must be deleted, chosen by `where` on its last fields."""
 
     where: dict[str, Any] = {}
+    count: int | None = Field(default=None, ge=0)
     _check = field_validator("where")(_check_field_predicates)
 
 
@@ -193,6 +199,15 @@ class TaskSpec(SpecModel):
     seed: SeedSpec = SeedSpec()
     canonical_diff: CanonicalDiff
     event_conditions: list[EventCondition] | None = None
+
+    def evaluator_view(self) -> dict[str, Any]:
+        """The task as the evaluator reads it: the diff and event conditions exactly as written."""
+        conditions = [item.model_dump(exclude_unset=True) for item in self.event_conditions or []]
+        return {
+            "task_id": self.task_id,
+            "canonical_diff": self.canonical_diff.model_dump(exclude_unset=True),
+            "event_conditions": conditions or None,
+        }
 
 
 class InjectionParams(BaseModel):

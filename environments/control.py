@@ -1,0 +1,171 @@
+"""The controller API (`/control/...`): create and reset sessions, read their state, diff, targets,
+audit log and events, and evaluate. Every route needs the header `X-Controller-Secret`.
+
+Only the harness and the dashboard hold the secret; pages and agents never do.
+"""
+
+from __future__ import annotations
+
+import hmac
+from collections.abc import Iterator
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, HTTPException, Request
+from pydantic import BaseModel
+from sqlmodel import Session
+
+from environments import catalog, sessions
+from environments.schemas import SpecError
+from environments.seeding import SeedError
+
+SECRET_HEADER = "X-Controller-Secret"
+
+
+def require_controller(request: Request) -> None:
+    """401 unless the request carries the configured controller secret (constant-time compare)."""
+    expected = getattr(request.app.state.settings, "controller_secret", "") or ""
+    given = request.headers.get(SECRET_HEADER, "")
+    if not expected or not hmac.compare_digest(given.encode(), expected.encode()):
+        raise HTTPException(status_code=401, detail="controller secret required")
+
+
+def db_session(request: Request) -> Iterator[Session]:
+    """A database session for one controller call."""
+    with Session(request.app.state.engine) as db:
+        yield db
+
+
+DbDep = Annotated[Session, Depends(db_session)]
+router = APIRouter(prefix="/control", tags=["control"], dependencies=[Depends(require_controller)])
+
+
+class CreateSession(BaseModel):
+    task_id: str
+    condition: Literal["clean", "intervention"]
+    seed: int = 42
+
+
+class SessionInfo(BaseModel):
+    session_id: str
+    env_id: str
+    task_id: str
+    condition: str
+    seed: int
+    variant_id: str | None
+    enter_url: str
+    start_url: str
+    instruction: str
+    targets: dict[str, Any]
+    session_start: datetime
+    initial_sha256: str
+    reset_count: int
+
+
+def _info(db: Session, session_id: str) -> SessionInfo:
+    row = sessions.get_session(db, session_id=session_id)
+    task = catalog.get_task(row.task_id)
+    return SessionInfo(
+        session_id=row.session_id,
+        env_id=row.env_id,
+        task_id=row.task_id,
+        condition=row.condition,
+        seed=row.seed,
+        variant_id=row.variant_id,
+        enter_url=f"/env/enter/{row.session_id}",
+        start_url=f"/env/{row.env_id}{task.start_path}",
+        instruction=catalog.render_instruction(task, row.targets),
+        targets=row.targets,
+        session_start=row.session_start,
+        initial_sha256=row.initial_sha256,
+        reset_count=row.reset_count,
+    )
+
+
+def _not_found(exc: Exception) -> HTTPException:
+    return HTTPException(status_code=404, detail=str(exc))
+
+
+@router.get("/tasks")
+def list_tasks() -> list[dict[str, Any]]:
+    """Every task of every site."""
+    return [summary.__dict__ for summary in catalog.list_tasks()]
+
+
+@router.post("/sessions", status_code=201)
+def create_session(body: CreateSession, db: DbDep) -> SessionInfo:
+    """Create a session of (task, condition, seed)."""
+    try:
+        session_id = sessions.create(db, task_id=body.task_id, condition=body.condition, seed=body.seed)
+    except catalog.UnknownTask as exc:
+        raise _not_found(exc) from None
+    except (SeedError, SpecError) as exc:
+        raise HTTPException(status_code=422, detail=str(exc)) from None
+    db.commit()
+    return _info(db, session_id)
+
+
+@router.get("/sessions/{session_id}")
+def session_info(session_id: str, db: DbDep) -> SessionInfo:
+    """What the session was built from, its instruction and targets."""
+    try:
+        return _info(db, session_id)
+    except sessions.SessionNotFound as exc:
+        raise _not_found(exc) from None
+
+
+@router.post("/sessions/{session_id}/reset")
+def reset_session(session_id: str, db: DbDep) -> SessionInfo:
+    """Back to the initial snapshot; events, audit log and counters are cleared."""
+    try:
+        sessions.reset(db, session_id=session_id)
+    except sessions.SessionNotFound as exc:
+        raise _not_found(exc) from None
+    db.commit()
+    return _info(db, session_id)
+
+
+def _read(db: Session, session_id: str, reader: Any) -> Any:
+    try:
+        return reader(db, session_id=session_id)
+    except sessions.SessionNotFound as exc:
+        raise _not_found(exc) from None
+
+
+@router.get("/sessions/{session_id}/state")
+def session_state(session_id: str, db: DbDep) -> dict[str, Any]:
+    """The live state as collections."""
+    return {"state": _read(db, session_id, sessions.get_state)}
+
+
+@router.get("/sessions/{session_id}/diff")
+def session_diff(session_id: str, db: DbDep) -> dict[str, Any]:
+    """The diff of the initial snapshot against the live state."""
+    return {"diff": _read(db, session_id, sessions.dump_diff)}
+
+
+@router.get("/sessions/{session_id}/targets")
+def session_targets(session_id: str, db: DbDep) -> dict[str, Any]:
+    """The resolved latent targets."""
+    return {"targets": _read(db, session_id, sessions.get_targets)}
+
+
+@router.get("/sessions/{session_id}/audit")
+def session_audit(session_id: str, db: DbDep) -> dict[str, Any]:
+    """Every API call since the last reset, with the intervention that fired (if any)."""
+    entries = _read(db, session_id, sessions.audit_log)
+    return {"entries": [entry.model_dump(mode="json", exclude={"id", "session_id"}) for entry in entries]}
+
+
+@router.get("/sessions/{session_id}/events")
+def session_events(session_id: str, db: DbDep) -> dict[str, Any]:
+    """The semantic event log since the last reset."""
+    events = _read(db, session_id, sessions.event_log)
+    return {"events": [event.model_dump(mode="json", exclude={"id", "session_id"}) for event in events]}
+
+
+@router.post("/sessions/{session_id}/evaluate")
+def evaluate(session_id: str, db: DbDep) -> dict[str, Any]:
+    """Score the live state (the evaluator's Verdict)."""
+    verdict = _read(db, session_id, sessions.evaluate_session)
+    return verdict.model_dump(mode="json")

@@ -1,0 +1,227 @@
+"""The network layer: ASGI middleware on `/api/env/*` that applies a session's network rules and
+writes the audit log of every API call (method, path, status, which intervention fired).
+
+A rule matches a call by `url_pattern` (a glob on the path; relative patterns are taken under
+`/api/env/<env_id>`) and `methods`. Its counter is incremented in the database, and the rule's
+behaviour decides from the call number whether it fires. Delays sleep, then the first firing
+terminal dispatch answers in place of the handler (the state is never touched); `stale_data` lets
+the handler run against an older snapshot. All database work runs in worker threads so a held
+SQLite lock never blocks the event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import fnmatch
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import anyio.to_thread
+from sqlalchemy import Engine, insert, select, update
+from starlette.requests import HTTPConnection
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from environments.deps import COOKIE_NAME, HEADER_NAME, STALE_SCOPE_KEY, env_id_from_path
+from environments.interventions import counters, modes
+from environments.interventions.dispatches import TERMINAL, Synthesized, expired_response, synthesize
+from environments.models import EnvAuditEntry, EnvSession
+from environments.sessions import utcnow
+
+READ_METHODS = {"GET", "HEAD"}
+
+
+@dataclass
+class SessionRules:
+    """The few columns of a session the middleware needs."""
+
+    env_id: str
+    seed: int
+    rules: list[dict[str, Any]]
+    auth_expired: bool
+    has_previous: bool
+
+
+@dataclass
+class Decision:
+    """What to do with one call."""
+
+    delay_ms: int = 0
+    respond: Synthesized | None = None
+    terminal_rule: dict[str, Any] | None = None
+    stale: str | None = None
+    fired: list[str] = field(default_factory=list)
+    expire: bool = False
+
+
+def pattern_key(rule: dict[str, Any]) -> str:
+    """The counter key of a rule: its index in the variant plus what it matches."""
+    return f"{rule.get('index', 0)}|{','.join(rule.get('methods', ['*']))}|{rule['url_pattern']}"
+
+
+def rule_matches(rule: dict[str, Any], *, env_id: str, method: str, path: str) -> bool:
+    """Whether `rule` applies to `method path`."""
+    methods = rule.get("methods") or ["*"]
+    if "*" not in methods and method.upper() not in methods:
+        return False
+    pattern = rule["url_pattern"]
+    if not pattern.startswith("/"):
+        pattern = f"/api/env/{env_id}/{pattern}"
+    elif not pattern.startswith("/api/"):
+        pattern = f"/api/env/{env_id}{pattern}"
+    return fnmatch.fnmatchcase(path, pattern) or fnmatch.fnmatchcase(path.rstrip("/"), pattern.rstrip("/"))
+
+
+def load_rules(engine: Engine, session_id: str) -> SessionRules | None:
+    """The session's env, seed, network rules and expiry flag (None for an unknown session)."""
+    query = select(
+        EnvSession.env_id,
+        EnvSession.seed,
+        EnvSession.network_rules,
+        EnvSession.auth_expired,
+        EnvSession.previous_state.is_not(None),
+    ).where(EnvSession.session_id == session_id)
+    with engine.connect() as conn:
+        row = conn.execute(query).first()
+    if row is None:
+        return None
+    return SessionRules(row[0], int(row[1]), list(row[2] or []), bool(row[3]), bool(row[4]))
+
+
+def decide(engine: Engine, *, session_id: str, info: SessionRules, method: str, path: str) -> Decision:
+    """Count the call against every matching rule and decide what happens (runs in a thread)."""
+    decision = Decision()
+    if info.auth_expired and not is_login(info.env_id, method, path):
+        decision.respond = expired_response(info.env_id)
+        decision.fired.append("session_expiry")
+        return decision
+    for rule in info.rules:
+        if not rule_matches(rule, env_id=info.env_id, method=method, path=path):
+            continue
+        action = rule["action"]
+        if action == "stale_data":
+            # Only reads can be stale, and only once there is an older snapshot to serve.
+            if method not in READ_METHODS or (rule.get("snapshot", "previous") == "previous" and not info.has_previous):
+                continue
+        key = pattern_key(rule)
+        call = counters.increment(engine, session_id=session_id, pattern_key=key)
+        if not modes.fires(rule, call, seed=info.seed, key=key):
+            continue
+        if action == "delay":
+            wait = modes.delay_ms(rule, call, method=method, seed=info.seed, key=key)
+            if wait:
+                decision.delay_ms += wait
+                decision.fired.append("delay")
+        elif action == "stale_data":
+            if decision.stale is None:
+                decision.stale = rule.get("snapshot", "previous")
+                decision.fired.append("stale_data")
+        elif action in TERMINAL and decision.terminal_rule is None:
+            decision.terminal_rule = rule
+            decision.fired.append(action)
+            decision.expire = action == "session_expiry"
+    return decision
+
+
+def is_login(env_id: str, method: str, path: str) -> bool:
+    """The site's sign-in call, which ends a session expiry."""
+    return method == "POST" and path.rstrip("/") == f"/api/env/{env_id}/auth/login"
+
+
+def set_expired(engine: Engine, session_id: str, expired: bool) -> None:
+    """Set or clear the session's expiry flag."""
+    with engine.begin() as conn:
+        conn.execute(update(EnvSession).where(EnvSession.session_id == session_id).values(auth_expired=expired))
+
+
+def write_audit(engine: Engine, entry: dict[str, Any]) -> None:
+    """Append one audit entry (never the client's address)."""
+    with engine.begin() as conn:
+        conn.execute(insert(EnvAuditEntry).values(**entry))
+
+
+class NetworkInterventionMiddleware:
+    """Applies network rules to `/api/env/*` calls of sessions and audits every such call."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        path = scope.get("path", "")
+        env_id = env_id_from_path(path) if scope["type"] == "http" else None
+        if env_id is None:
+            await self.app(scope, receive, send)
+            return
+        connection = HTTPConnection(scope)
+        session_id = connection.headers.get(HEADER_NAME) or connection.cookies.get(COOKIE_NAME)
+        engine: Engine = scope["app"].state.engine
+        info = await anyio.to_thread.run_sync(load_rules, engine, session_id) if session_id else None
+        if info is None or info.env_id != env_id:
+            await self.app(scope, receive, send)
+            return
+
+        started = time.monotonic()
+        method = scope["method"].upper()
+        decision = await anyio.to_thread.run_sync(
+            lambda: decide(engine, session_id=session_id, info=info, method=method, path=path)
+        )
+        if decision.delay_ms:
+            await asyncio.sleep(decision.delay_ms / 1000)
+        status = 500
+        if decision.respond is not None or decision.terminal_rule is not None:
+            response = decision.respond or synthesize(
+                decision.terminal_rule, env_id=env_id, request_json=await _read_json(receive)
+            )
+            if decision.expire:
+                await anyio.to_thread.run_sync(set_expired, engine, session_id, True)
+            await _send_json(send, response)
+            status = response.status
+        else:
+            if decision.stale:
+                scope.setdefault("state", {})[STALE_SCOPE_KEY] = decision.stale
+
+            async def capture(message: Message) -> None:
+                nonlocal status
+                if message["type"] == "http.response.start":
+                    status = message["status"]
+                await send(message)
+
+            try:
+                await self.app(scope, receive, capture)
+            finally:
+                if info.auth_expired and is_login(env_id, method, path) and status < 400:
+                    await anyio.to_thread.run_sync(set_expired, engine, session_id, False)
+        entry = {
+            "session_id": session_id,
+            "t": utcnow(),
+            "method": method,
+            "path": path[:512],
+            "status": status,
+            "intervention": "+".join(decision.fired)[:128] or None,
+            "duration_ms": int((time.monotonic() - started) * 1000),
+        }
+        await anyio.to_thread.run_sync(write_audit, engine, entry)
+
+
+async def _read_json(receive: Receive) -> Any:
+    chunks = []
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            break
+        chunks.append(message.get("body", b""))
+        if not message.get("more_body"):
+            break
+    try:
+        return json.loads(b"".join(chunks) or b"null")
+    except ValueError:
+        return None
+
+
+async def _send_json(send: Send, response: Synthesized) -> None:
+    body = response.encoded()
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    headers += [(key.encode(), value.encode()) for key, value in response.headers.items()]
+    await send({"type": "http.response.start", "status": response.status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})

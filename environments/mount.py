@@ -1,0 +1,23 @@
+"""`mount_environments(app)`: the one call that adds the framework and every site to an app."""
+
+from __future__ import annotations
+
+from fastapi import FastAPI
+from fastapi.staticfiles import StaticFiles
+
+from environments import control, pages, registry
+from environments.interventions.network import NetworkInterventionMiddleware
+
+
+def mount_environments(app: FastAPI) -> None:
+    """Add the framework routes, every registered site's API and pages, their static files and the
+    network middleware. `app.state.engine` and `app.state.settings` must be set before requests."""
+    app.include_router(pages.router)
+    app.include_router(control.router)
+    for env in registry.all_environments():
+        app.include_router(env.api_router, prefix=f"/api/env/{env.env_id}")
+        app.include_router(env.page_router, prefix=f"/env/{env.env_id}")
+        static = env.directory / "static"
+        if static.is_dir():
+            app.mount(f"/env-static/{env.env_id}", StaticFiles(directory=static), name=f"env-static-{env.env_id}")
+    app.add_middleware(NetworkInterventionMiddleware)

@@ -1,0 +1,147 @@
+"""Framework pages: entering a session, re-login after a session expiry, the no-session page, the
+client script, and `render_page` for the sites' own page handlers.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from fastapi import APIRouter, Form, Request
+from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
+from sqlalchemy import select, update
+from sqlmodel import Session
+
+from environments import catalog, registry
+from environments.deps import COOKIE_NAME, session_id_from_request
+from environments.interventions.client import client_config, dispatches_for_page, inject, script_tag
+from environments.models import EnvSession
+
+FRAMEWORK_TEMPLATES = Path(__file__).parent / "templates"
+CLIENT_SCRIPT = Path(__file__).parent / "static" / "interventions.js"
+
+router = APIRouter(include_in_schema=False)
+
+_jinja_lock = threading.Lock()
+_jinja: dict[str, jinja2.Environment] = {}
+
+
+def templates_for(env_id: str | None) -> jinja2.Environment:
+    """The Jinja2 environment of a site (its templates first, then the framework's)."""
+    key = env_id or ""
+    with _jinja_lock:
+        if key not in _jinja:
+            loaders: list[jinja2.BaseLoader] = []
+            if env_id:
+                loaders.append(jinja2.FileSystemLoader(registry.get(env_id).directory / "templates"))
+            loaders.append(jinja2.FileSystemLoader(FRAMEWORK_TEMPLATES))
+            _jinja[key] = jinja2.Environment(
+                loader=jinja2.ChoiceLoader(loaders), autoescape=jinja2.select_autoescape(default=True)
+            )
+        return _jinja[key]
+
+
+def _title(env_id: str | None) -> str:
+    try:
+        return registry.get(env_id).title if env_id else "humantrace"
+    except registry.UnknownEnvironment:
+        return "humantrace"
+
+
+def no_session_page(env_id: str | None = None, *, status_code: int = 401) -> HTMLResponse:
+    """The friendly page shown when a browser has no (valid) session for this website."""
+    html = templates_for(None).get_template("no_session.html").render(env_title=_title(env_id))
+    return HTMLResponse(html, status_code=status_code)
+
+
+def _page_session(request: Request, env_id: str) -> tuple[str, list[dict[str, Any]], int] | None:
+    session_id = session_id_from_request(request)
+    if not session_id:
+        return None
+    query = select(EnvSession.env_id, EnvSession.client_dispatches, EnvSession.reset_count).where(
+        EnvSession.session_id == session_id
+    )
+    with Session(request.app.state.engine) as db:
+        row = db.execute(query).first()
+    if row is None or row[0] != env_id:
+        return None
+    return session_id, list(row[1] or []), int(row[2])
+
+
+def render_page(request: Request, env_id: str, template: str, *, status_code: int = 200, **context: Any) -> Response:
+    """Render a site page for the request's session (or the no-session page).
+
+    Templates get `env_id`, `env_title`, `api_base` (`/api/env/<env_id>`), `static_base`
+    (`/env-static/<env_id>`) and `page_path` besides `context`. Pages of sessions that register
+    client dispatches also get the client script; nothing else about the session reaches the page.
+    """
+    found = _page_session(request, env_id)
+    if found is None:
+        return no_session_page(env_id)
+    session_id, dispatches, reset_count = found
+    html = templates_for(env_id).get_template(template).render(
+        request=request,
+        env_id=env_id,
+        env_title=_title(env_id),
+        api_base=f"/api/env/{env_id}",
+        static_base=f"/env-static/{env_id}",
+        page_path=request.url.path,
+        **context,
+    )
+    chosen = dispatches_for_page(dispatches, request.url.path)
+    if chosen:
+        html = inject(html, script_tag(client_config(chosen, session_id=session_id, reset_count=reset_count)))
+    return HTMLResponse(html, status_code=status_code, headers={"Cache-Control": "no-store"})
+
+
+@router.get("/env/enter/{session_id}")
+def enter(request: Request, session_id: str) -> Response:
+    """Set the session cookie and go to the task's start page."""
+    with Session(request.app.state.engine) as db:
+        row = db.get(EnvSession, session_id)
+        if row is None:
+            return no_session_page(status_code=404)
+        env_id, task_id = row.env_id, row.task_id
+    start_path = catalog.get_task(task_id).start_path
+    response = RedirectResponse(f"/env/{env_id}{start_path}", status_code=303)
+    response.set_cookie(COOKIE_NAME, session_id, httponly=True, samesite="lax", path="/")
+    return response
+
+
+@router.get("/env/{env_id}/relogin")
+def relogin_form(request: Request, env_id: str, next: str = "") -> Response:
+    """The sign-in form shown after a session expiry."""
+    if _page_session(request, env_id) is None:
+        return no_session_page(env_id)
+    html = templates_for(env_id).get_template("relogin.html").render(
+        env_id=env_id, env_title=_title(env_id), next=_safe_next(env_id, next), email=""
+    )
+    return HTMLResponse(html, headers={"Cache-Control": "no-store"})
+
+
+@router.post("/env/{env_id}/relogin")
+def relogin(request: Request, env_id: str, next: str = Form(default="")) -> Response:
+    """Sign in again: the session's API calls work again; back to where the person was."""
+    found = _page_session(request, env_id)
+    if found is None:
+        return no_session_page(env_id)
+    with Session(request.app.state.engine) as db:
+        db.execute(update(EnvSession).where(EnvSession.session_id == found[0]).values(auth_expired=False))
+        db.commit()
+    return RedirectResponse(_safe_next(env_id, next), status_code=303)
+
+
+def _safe_next(env_id: str, target: str) -> str:
+    # Only paths inside this website: never an open redirect.
+    prefix = f"/env/{env_id}"
+    if target.startswith(prefix) and not target.startswith("//") and "relogin" not in target:
+        return target
+    return prefix + "/"
+
+
+@router.get("/env-static/ux.js")
+def client_script() -> FileResponse:
+    """The client-layer script (served under a neutral name)."""
+    return FileResponse(CLIENT_SCRIPT, media_type="text/javascript", headers={"Cache-Control": "no-cache"})

@@ -1,0 +1,185 @@
+"""The env session service: create, reset, read and evaluate sessions (no HTTP here).
+
+Functions take a SQLModel `Session` and keyword arguments; they add and flush but never commit,
+so a caller can create an env session in the same transaction as an attempt. Site API handlers
+use `EnvSessionDep` (re-exported from `environments.deps`).
+"""
+
+from __future__ import annotations
+
+import copy
+import secrets
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import delete, select
+from sqlmodel import Session
+
+from environments import catalog, registry
+from environments.deps import EnvHandle, EnvSessionDep, session_id_from_request
+from environments.models import EnvAuditEntry, EnvSemanticEvent, EnvSession, InterventionCounter
+from environments.seeding import build_session_state
+from environments.state import state_sha256
+
+__all__ = [
+    "EnvHandle",
+    "EnvSessionDep",
+    "SessionNotFound",
+    "SessionSnapshot",
+    "audit_log",
+    "create",
+    "dump_diff",
+    "evaluate_session",
+    "event_log",
+    "get_session",
+    "get_state",
+    "get_targets",
+    "reset",
+    "session_id_from_request",
+    "snapshot",
+]
+
+
+class SessionNotFound(LookupError):
+    """No env session with this id."""
+
+
+@dataclass
+class SessionSnapshot:
+    """What the evaluator reads of a session (see `environments.evaluator.evaluate`)."""
+
+    session_id: str
+    task_id: str
+    initial_state: dict[str, Any]
+    state: dict[str, Any]
+    targets: dict[str, Any]
+    session_start: datetime
+    events: list[dict[str, Any]] = field(default_factory=list)
+    ignore_fields: dict[str, set[str]] = field(default_factory=dict)
+    benign_fields: dict[str, set[str]] = field(default_factory=dict)
+
+
+def utcnow() -> datetime:
+    """The real current time in UTC (only for created_at, audit times and the virtual clock origin)."""
+    return datetime.now(UTC)
+
+
+def create(db: Session, *, task_id: str, condition: str, seed: int) -> str:
+    """Build a session of `task_id` in `condition` with `seed`; returns its opaque session id."""
+    task = catalog.get_task(task_id)
+    variant = catalog.variant_for(task_id) if condition == "intervention" else None
+    built = build_session_state(task, condition, seed, variant)
+    initial = built.state.to_collections()
+    now = utcnow()
+    row = EnvSession(
+        session_id=secrets.token_urlsafe(24),
+        env_id=task.env_id,
+        task_id=task_id,
+        condition=condition,
+        seed=seed,
+        variant_id=variant.variant_id if variant else None,
+        session_start=built.session_start,
+        created_at=now,
+        clock_origin=now,
+        initial_state=initial,
+        state=copy.deepcopy(initial),
+        targets=built.targets,
+        initial_sha256=state_sha256(initial),
+        client_dispatches=built.client_dispatches,
+        network_rules=built.network_rules,
+    )
+    db.add(row)
+    db.flush()
+    return row.session_id
+
+
+def get_session(db: Session, *, session_id: str) -> EnvSession:
+    """The session row (raises `SessionNotFound`)."""
+    row = db.get(EnvSession, session_id)
+    if row is None:
+        raise SessionNotFound(f"no env session {session_id!r}")
+    return row
+
+
+def reset(db: Session, *, session_id: str) -> None:
+    """Put the session back to its initial snapshot; clear events, audit log and counters."""
+    row = get_session(db, session_id=session_id)
+    row.state = copy.deepcopy(row.initial_state)
+    row.previous_state = None
+    row.auth_expired = False
+    row.event_seq = 0
+    row.reset_count += 1
+    row.clock_origin = utcnow()
+    for table in (EnvSemanticEvent, EnvAuditEntry, InterventionCounter):
+        db.execute(delete(table).where(table.session_id == session_id))
+    db.add(row)
+    db.flush()
+
+
+def get_state(db: Session, *, session_id: str) -> dict[str, Any]:
+    """The live state as collections."""
+    return get_session(db, session_id=session_id).state
+
+
+def get_targets(db: Session, *, session_id: str) -> dict[str, Any]:
+    """The resolved latent targets (controller only: never shown to a page)."""
+    return get_session(db, session_id=session_id).targets
+
+
+def audit_log(db: Session, *, session_id: str) -> list[EnvAuditEntry]:
+    """Every API call of the session since its last reset, oldest first."""
+    get_session(db, session_id=session_id)
+    query = select(EnvAuditEntry).where(EnvAuditEntry.session_id == session_id).order_by(EnvAuditEntry.id)
+    return list(db.execute(query).scalars())
+
+
+def event_log(db: Session, *, session_id: str) -> list[EnvSemanticEvent]:
+    """The semantic events since the last reset, by sequence number."""
+    get_session(db, session_id=session_id)
+    query = select(EnvSemanticEvent).where(EnvSemanticEvent.session_id == session_id).order_by(EnvSemanticEvent.seq)
+    return list(db.execute(query).scalars())
+
+
+def snapshot(db: Session, *, session_id: str) -> SessionSnapshot:
+    """Initial and live state, targets, clock and events: everything evaluation reads."""
+    row = get_session(db, session_id=session_id)
+    env = registry.get(row.env_id)
+    events = [
+        {"seq": e.seq, "t_ms": e.t_ms, "event": e.event, "params": e.params}
+        for e in event_log(db, session_id=session_id)
+    ]
+    return SessionSnapshot(
+        session_id=row.session_id,
+        task_id=row.task_id,
+        initial_state=row.initial_state,
+        state=row.state,
+        targets=row.targets,
+        session_start=_aware(row.session_start),
+        events=events,
+        ignore_fields=dict(env.ignore_fields),
+        benign_fields=dict(env.benign_fields),
+    )
+
+
+def dump_diff(db: Session, *, session_id: str) -> list[dict[str, Any]]:
+    """The diff of the initial snapshot against the live state, as JSON-able records."""
+    from environments.evaluator import compute_diff
+
+    snap = snapshot(db, session_id=session_id)
+    diff = compute_diff(snap.initial_state, snap.state, ignore_fields=snap.ignore_fields)
+    return [entry.model_dump(mode="json") for entry in diff]
+
+
+def evaluate_session(db: Session, *, session_id: str) -> Any:
+    """Score the live state against the task (`environments.evaluator.Verdict`)."""
+    from environments.evaluator import evaluate
+
+    snap = snapshot(db, session_id=session_id)
+    task = catalog.get_task(snap.task_id)
+    return evaluate(task.evaluator_view(), snap)
+
+
+def _aware(moment: datetime) -> datetime:
+    # SQLite returns naive datetimes; every stored time is UTC.
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)

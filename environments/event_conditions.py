@@ -190,7 +190,9 @@ def _describe(event: LoggedEvent) -> str:
 
 def _check_one(index: int, condition: Mapping[str, Any], events: list[LoggedEvent]) -> ConditionResult:
     name, params = condition["event"], dict(condition.get("params") or {})
-    mode = condition.get("match") or ("last" if any(is_quantity_param(p) for p in params) else "any")
+    # Only quantities are last-state (WebPageBench); `match: any` turns that off per condition.
+    has_quantity = any(is_quantity_param(p) for p in params)
+    mode = "last" if has_quantity and condition.get("match") != "any" else "any"
     base = dict(index=index, event=name, params=params, match=mode)
     label = f"{name} {params}" if params else name
     named = [e for e in events if e.name == name]
@@ -226,8 +228,7 @@ def validate_event_conditions(conditions: Any, where: str = "event_conditions") 
         raise EventConditionError(f"{where}: expected a list of conditions")
     for i, condition in enumerate(conditions):
         here = f"{where}[{i}]"
-        if hasattr(condition, "model_dump"):
-            condition = condition.model_dump(exclude_none=True)
+        condition = _plain(condition)
         if not isinstance(condition, Mapping):
             raise EventConditionError(f"{here}: expected a mapping")
         if "any_of" in condition:
@@ -247,7 +248,9 @@ def validate_event_conditions(conditions: Any, where: str = "event_conditions") 
 
 
 def _plain(condition: Any) -> Mapping[str, Any]:
-    return condition.model_dump(exclude_none=True) if hasattr(condition, "model_dump") else condition
+    if hasattr(condition, "model_dump"):
+        return condition.model_dump(exclude_none=True, exclude_unset=True)
+    return condition
 
 
 def check_condition(index: int, condition: Any, events: list[LoggedEvent]) -> ConditionResult:

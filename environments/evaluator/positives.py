@@ -192,7 +192,7 @@ def score_entry(entry: PositiveEntry, ctx: Context, ledger: Ledger) -> PositiveC
                              diagnosis=f"{_label(entry)}: {what}{_closest(entry, candidates, ctx, None)}")
 
     try:
-        slots = slot_values(entry, ctx) if entry.bijection else [None] * (entry.count or 1)
+        slots = slot_values(entry, ctx) if entry.bijection else [None] * entry.count  # type: ignore[operator]
     except Exception as exc:  # `over` failing is the entry failing, shown in the diagnosis
         ledger.near_miss.update(candidates)
         return PositiveCheck(**common, weight=entry.weight, credit=0.0, earned=0.0, passed=False,

@@ -182,8 +182,8 @@ def _positive(kind: Kind, index: int, raw: Any, where: str) -> PositiveEntry:
         extra = (variable,)
     count = entry.get("count")
     if count is not None:
-        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-            raise CanonicalDiffError(f"{where}.count: must be an integer >= 1, got {count!r}")
+        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+            raise CanonicalDiffError(f"{where}.count: must be an integer >= 0, got {count!r}")
         if bijection is not None:
             raise CanonicalDiffError(f"{where}: give either count or bijection, not both")
     parts = {"properties": "properties"} if kind == "create" else {"where": "where"}

@@ -4,10 +4,12 @@
 A condition ``{event, params {name: value}, match: last|any}`` holds when an event of that name
 carries the required params; ``{any_of: [condition, ...]}`` holds when any member does. A value
 matches exactly, through ``*`` wildcards (strings), or by comparison (``{">=": 2}``; several
-operators in one mapping must all hold). Quantity-like params (see :data:`QUANTITY_NAMES`) are
-compared with the *last* event for the same item, so adding two units and then a third fails a
-condition asking for two, unless the condition says ``match: any``. The Event-Match Score is 1
-only when every condition holds. Conditions are independent and unordered, as in WebPageBench.
+operators in one mapping must all hold). A condition with a quantity-like param (see
+:data:`QUANTITY_NAMES`) is checked against the *last* event of that name for each item (the item is
+told by the identity params, :data:`IDENTITY_WORDS`), so adding two units and then a third fails a
+condition asking for two, unless the condition says ``match: any``. As in WebPageBench only
+quantities are last-state: ``match: last`` on a condition without one changes nothing. The
+Event-Match Score is 1 only when every condition holds; conditions are independent and unordered.
 """
 
 from __future__ import annotations

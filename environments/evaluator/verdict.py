@@ -6,6 +6,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from ..event_conditions import ConditionResult
+
 
 class PositiveCheck(BaseModel):
     """One create/update/delete entry: what it earned and why."""
@@ -71,7 +73,7 @@ class Verdict(BaseModel):
     event_match_score: float | None = Field(
         None, description="WebPageBench Event-Match Score, reported beside score, not part of it"
     )
-    event_checks: list[Any] | None = None
+    event_checks: list[ConditionResult] | None = None
 
     @property
     def failures(self) -> int:

@@ -85,10 +85,11 @@ def check_plan(
     # recording per task-condition.
     groups: dict[tuple, list[PlannedAssignment]] = defaultdict(list)
     for row in rows:
-        groups["same", row.annotator, row.task_id, row.condition].append(row)
+        groups["same", row.annotator, row.task_id, row.condition, row.tier].append(row)
         groups[row.tier, row.task_id, row.condition].append(row)
     for key, group in groups.items():
-        if len(group) > 1:
+        # Two rows of one person on one task-condition are already "the same row".
+        if len(group) > 1 and (key[0] == "same" or len({r.annotator for r in group}) > 1):
             what = "the same row" if key[0] == "same" else f"{len(group)} {key[0]} recordings of {key[1]}/{key[2]}"
             add("duplicate_row", f"{what}: {'; '.join(map(_label, group))}", group)
 
@@ -142,8 +143,13 @@ def check_plan(
     for row in rows:
         queues[row.annotator].append(row)
     for code, group in sorted(queues.items()):
-        if sorted(r.order for r in group) != list(range(1, len(group) + 1)):
-            add("order", f"{code}'s assignments are not numbered 1..{len(group)}", group)
+        numbers = Counter(r.order for r in group)
+        expected = range(1, len(group) + 1)
+        if sorted(numbers) != list(expected):
+            problems = [f"{n} used {k} times" for n, k in sorted(numbers.items()) if k > 1]
+            problems += [f"{n} missing" for n in expected if n not in numbers]
+            problems += [f"{n} out of range" for n in sorted(numbers) if n not in expected]
+            add("order", f"{code}'s {len(group)} assignments must be numbered 1..{len(group)}: {', '.join(problems)}", group)
 
     rank = {rule: i for i, rule in enumerate(RULES)}
     return sorted(out, key=lambda v: rank[v.rule])

@@ -5,7 +5,41 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from annotators.planning import DIFFICULTIES, check_plan, plan_panel
+import pytest
+
+from annotators.planning import DIFFICULTIES, Plan, PlanAnnotator, PlanTask, check_plan, plan_panel
+from annotators.planning import examples
+
+
+@pytest.fixture(scope="module")
+def paper_tasks() -> list[PlanTask]:
+    return examples.paper_tasks()
+
+
+@pytest.fixture(scope="module")
+def paper_annotators() -> list[PlanAnnotator]:
+    return examples.paper_roster()
+
+
+@pytest.fixture(scope="module")
+def paper_plan(paper_tasks, paper_annotators) -> Plan:
+    """One Human-140 plan (K=4, seed 42), solved once for this module: it takes a few seconds."""
+    return plan_panel(tasks=paper_tasks, annotators=paper_annotators, per_cell=4, seed=42)
+
+
+@pytest.fixture(scope="module")
+def demo_tasks() -> list[PlanTask]:
+    return examples.demo_tasks()
+
+
+@pytest.fixture(scope="module")
+def demo_annotators() -> list[PlanAnnotator]:
+    return examples.demo_roster()
+
+
+@pytest.fixture(scope="module")
+def demo_plan(demo_tasks, demo_annotators) -> Plan:
+    return plan_panel(tasks=demo_tasks, annotators=demo_annotators, per_cell=1, seed=7)
 
 
 def test_human140_plan_passes_every_rule(paper_plan, paper_tasks, paper_annotators):
@@ -121,15 +155,15 @@ def test_difficulty_subset(demo_tasks, demo_annotators):
     assert check_plan(plan, tasks=demo_tasks, annotators=demo_annotators, per_cell=2) == []
 
 
-def test_inactive_annotators_get_nothing(demo_tasks, demo_annotators, make_annotator):
-    roster = [*demo_annotators, make_annotator("A5", active=False), make_annotator("D2", active=False)]
+def test_inactive_annotators_get_nothing(demo_tasks, demo_annotators):
+    roster = [*demo_annotators, examples.roster_member("A5", active=False), examples.roster_member("D2", active=False)]
     plan = plan_panel(tasks=demo_tasks, annotators=roster, per_cell=1, seed=7)
     assert {r.annotator for r in plan.assignments} == {"A1", "A2", "A3", "A4", "D1"}
     assert check_plan(plan, tasks=demo_tasks, annotators=roster, per_cell=1) == []
 
 
-def test_two_duplicates_per_cell(demo_tasks, make_annotator):
-    roster = [make_annotator(c) for c in ("A1", "A2", "A3", "D1", "D2")]
+def test_two_duplicates_per_cell(demo_tasks):
+    roster = [examples.roster_member(c) for c in ("A1", "A2", "A3", "D1", "D2")]
     plan = plan_panel(tasks=demo_tasks, annotators=roster, per_cell=1, seed=5, duplicates_per_cell=2)
     assert check_plan(plan, tasks=demo_tasks, annotators=roster, per_cell=1, duplicates_per_cell=2) == []
     assert plan.summary.duplicate_task_conditions == 30

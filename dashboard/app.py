@@ -19,7 +19,12 @@ from dashboard.db import make_engine
 from dashboard.deps import CsrfFailed, LeadOnly, LoginRequired
 from dashboard.pages import render
 from dashboard.routes import auth, home, live, study
+from dashboard.routes.study import REC_COOKIE
 from dashboard.settings import Settings, get_settings
+from environments.mount import mount_environments
+from recorder.inject import RecorderInjectionMiddleware
+from recorder.privacy import ForgetClientAddressMiddleware
+from recorder.router import router as recorder_router
 
 log = logging.getLogger("humantrace.http")
 
@@ -48,8 +53,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(home.router)
     app.include_router(study.router)
     app.include_router(live.router)
+    app.include_router(recorder_router)
+    mount_environments(app)
+    # Outermost last: the recorder goes into environment pages of a running attempt, and no
+    # layer (nor uvicorn's own websocket log line) ever sees the client address.
+    app.add_middleware(RecorderInjectionMiddleware, path_prefixes=("/env/",), cookie_name=REC_COOKIE)
     _install_error_pages(app)
     _install_request_log(app)
+    app.add_middleware(ForgetClientAddressMiddleware)
     return app
 
 

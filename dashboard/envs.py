@@ -52,9 +52,10 @@ def create_session(db: Session, *, task_id: str, condition: str, seed: int) -> s
 
 def instruction(db: Session, *, session_id: str) -> str:
     """The instruction with its targets resolved (shown in the control tab only)."""
-    from environments import sessions
+    from environments import catalog, sessions
 
-    return sessions.instruction(db, session_id=session_id)
+    row = sessions.get_session(db, session_id=session_id)
+    return catalog.render_instruction(catalog.get_task(row.task_id), row.targets)
 
 
 def evaluate(db: Session, *, session_id: str) -> Scored:

@@ -12,6 +12,8 @@ from sqlalchemy import MetaData
 from sqlmodel import SQLModel
 
 TABLE_MODULES = [
+    "environments.models",
+    "recorder.models",
     "annotators.models",
     "dashboard.models",
 ]

@@ -237,14 +237,30 @@ def agent_files(tmp_path: Path) -> list[Path]:
     return write_agent_files(tmp_path / "agents")
 
 
-@pytest.fixture
-def compared(tmp_path: Path, study_bundle: Path, agent_files: list[Path]):
+@pytest.fixture(scope="module")
+def compared(tmp_path_factory):
+    """compare() run once per test module on the synthetic study (bootstrap 2000, seed 0)."""
     from exports.compare import compare
 
-    counts = tmp_path / "task_counts.csv"
+    root = tmp_path_factory.mktemp("compared")
+    bundle = write_study_bundle(root / "bundle")
+    files = write_agent_files(root / "agents")
+    counts = root / "task_counts.csv"
     TASK_COUNTS.to_csv(counts, index=False)
     messages: list[str] = []
-    result = compare(study_bundle, agent_files, tmp_path / "out", task_counts=counts, bootstrap=2000, seed=0,
-                     progress=messages.append)
+    result = compare(bundle, files, root / "out", task_counts=counts, bootstrap=2000, seed=0, progress=messages.append)
     result.progress_messages = messages
     return result
+
+
+@pytest.fixture
+def make_study_bundle():
+    """The bundle writer of the synthetic study, for tests that need other formats."""
+    return write_study_bundle
+
+
+@pytest.fixture
+def study_rows():
+    """The synthetic study's attempt rows and verdict rows (as written to the bundle)."""
+    attempts = attempt_rows()
+    return attempts, verdict_rows(attempts)

@@ -10,11 +10,14 @@ from rich.console import Console
 from rich.table import Table
 from sqlmodel import Session
 
+from dashboard.commands import panel as panel_commands
+
 app = typer.Typer(help="humantrace: run human studies on web tasks and compare people with AI web agents.", no_args_is_help=True)
 db_app = typer.Typer(help="Database schema migrations (Alembic).", no_args_is_help=True)
 annotators_app = typer.Typer(help="People in the study: annotators and leads, and their login links.", no_args_is_help=True)
 app.add_typer(db_app, name="db")
 app.add_typer(annotators_app, name="annotators")
+app.add_typer(panel_commands.app, name="panel")
 
 console = Console()
 err = Console(stderr=True)
@@ -68,12 +71,15 @@ def serve(
         os.environ["HUMANTRACE_PORT"] = str(port)
     settings = _settings()
     if demo:
-        from dashboard.demo import ensure_demo
+        from dashboard.demo import ensure_demo, ensure_demo_plan
 
         migrate.upgrade(settings.database_url)
         engine = make_engine(settings.database_url)
         logins = ensure_demo(engine, settings)
+        planned = ensure_demo_plan(engine)
         engine.dispose()
+        if planned:
+            console.print(f"Planned a demo panel: {planned} assignments.")
         console.print("[bold]Demo study ready.[/bold] Open a login link (each works once):")
         for login in logins:
             console.print(f"  {login.code:<3} {login.role:<9} {login.url}", soft_wrap=True, highlight=False)

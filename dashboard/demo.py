@@ -42,3 +42,27 @@ def ensure_demo(engine: Engine, settings: Settings) -> list[DemoLogin]:
             DemoLogin(code, role, accounts.create_login_link(db, secret_key=settings.secret_key, code=code, base_url=settings.public_url))
             for code, role, _tier in DEMO_PEOPLE
         ]
+
+
+def ensure_demo_plan(engine: Engine) -> int:
+    """Plan one base task per (environment, difficulty) cell when the demo study has no assignments.
+
+    Returns how many assignments were written (0 when the study already had some, or when the
+    catalogue cannot fill a panel yet, which is reported and not fatal for the demo).
+    """
+    import logging
+
+    from annotators.planning import PlanInfeasible
+    from dashboard import planning
+    from dashboard.models import Assignment
+
+    with Session(engine) as db:
+        study = db.exec(select(Study).order_by(Study.id.desc())).first()
+        if db.exec(select(Assignment).where(Assignment.study_id == study.id)).first() is not None:
+            return 0
+        try:
+            plan = planning.make_plan(db, per_cell=1, seed=study.seed)
+        except PlanInfeasible as exc:
+            logging.getLogger("humantrace.demo").warning("no demo panel: %s", exc)
+            return 0
+        return planning.write_plan(db, study=study, plan=plan)

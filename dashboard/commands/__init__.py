@@ -1,0 +1,1 @@
+"""Sub-commands of the `humantrace` CLI, one module per area."""

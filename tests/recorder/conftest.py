@@ -2,16 +2,26 @@
 
 from __future__ import annotations
 
+import io
 import json
+import logging
+import threading
+import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
-from sqlalchemy import Engine
+import uvicorn
+from sqlalchemy import Engine, select
 from sqlmodel import Session, SQLModel, create_engine
 
+from recorder import service
 from recorder.models import RawEvent, Recording
 from recorder.schemas import BatchMessage, parse_client_message
 from recorder.sqlite_tuning import tune_sqlite
+from recorder.standalone import create_app
 
 SECRET = "test-secret-key-for-recorder"
 RECORDER_TABLES = [Recording.__table__, RawEvent.__table__]
@@ -80,3 +90,100 @@ def batch_json() -> Callable[..., str]:
         return json.dumps({"type": "batch", "events": event_dicts(start, count, type_=type_)})
 
     return build
+
+
+# --------------------------------------------------------------------------- live servers
+
+PAGES_DIR = Path(__file__).parent / "pages"
+
+
+@dataclass
+class LiveServer:
+    """A real uvicorn server (in a thread) running the standalone recorder app."""
+
+    base_url: str
+    engine: Engine
+    log: io.StringIO
+
+    @property
+    def ws_base(self) -> str:
+        return "ws" + self.base_url[len("http") :]
+
+    def ws_url(self, token: str) -> str:
+        return f"{self.ws_base}/recorder/ws?token={token}"
+
+    def new_recording(self, **kwargs) -> tuple[int, str]:
+        """(recording id, token) of a fresh active recording."""
+        with Session(self.engine) as s:
+            rec = service.create_recording(s, kind=kwargs.pop("kind", "attempt"), **kwargs)
+            return rec.id, service.issue_token(secret_key=SECRET, recording_id=rec.id)
+
+    def end(self, recording_id: int) -> None:
+        with Session(self.engine) as s:
+            service.end_recording(s, recording_id=recording_id)
+
+    def seqs(self, recording_id: int) -> list[int]:
+        with Session(self.engine) as s:
+            stmt = select(RawEvent.seq).where(RawEvent.recording_id == recording_id).order_by(RawEvent.seq)
+            return list(s.execute(stmt).scalars())
+
+    def acked(self, recording_id: int) -> int:
+        with Session(self.engine) as s:
+            return s.execute(select(Recording.acked_seq).where(Recording.id == recording_id)).scalar_one()
+
+    def recording(self, recording_id: int) -> Recording:
+        with Session(self.engine, expire_on_commit=False) as s:
+            return s.get(Recording, recording_id)
+
+    def frame(self, recording_id: int):
+        with Session(self.engine) as s:
+            return service.events_frame(s, recording_ids=[recording_id])
+
+
+@contextmanager
+def running_server(database_url: str, port: int) -> Iterator[LiveServer]:
+    """Start uvicorn in a thread (access log off, as in production) and capture every log line."""
+    log = io.StringIO()
+    handler = logging.StreamHandler(log)
+    handler.setLevel(logging.DEBUG)
+    handler.setFormatter(logging.Formatter("%(name)s %(levelname)s %(message)s"))
+    root = logging.getLogger()
+    root.addHandler(handler)
+    watched = [logging.getLogger(name) for name in ("recorder", "uvicorn", "uvicorn.error")]
+    old_levels = [lg.level for lg in watched]
+    for lg in watched:
+        lg.setLevel(logging.INFO)
+    app = create_app(database_url=database_url, secret_key=SECRET, pages_dir=PAGES_DIR)
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, access_log=False, log_config=None, log_level="info", lifespan="on")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            raise RuntimeError("uvicorn did not start")
+        time.sleep(0.02)
+    engine = make_engine(database_url)
+    try:
+        yield LiveServer(base_url=f"http://127.0.0.1:{port}", engine=engine, log=log)
+    finally:
+        server.should_exit = True
+        thread.join(timeout=15)
+        engine.dispose()
+        root.removeHandler(handler)
+        for lg, level in zip(watched, old_levels):
+            lg.setLevel(level)
+
+
+@pytest.fixture
+def live_server(sqlite_url: str, port: int) -> Iterator[LiveServer]:
+    """The recorder app on SQLite behind a real uvicorn server."""
+    with running_server(sqlite_url, port) as server:
+        yield server
+
+
+@pytest.fixture
+def live_server_any_db(db_url: str, port: int) -> Iterator[LiveServer]:
+    """The recorder app on SQLite and on PostgreSQL."""
+    with running_server(db_url, port) as server:
+        yield server

@@ -1,0 +1,140 @@
+"""One client frame in, one reply out: the recorder protocol shared by the websocket and HTTP routes.
+
+Every frame gets exactly one reply, an `ack` (the highest contiguous seq stored) or an `error`
+saying what was wrong. A refused frame stores nothing. Only an ended recording closes the
+conversation; every other error leaves the connection serving valid frames.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from pydantic import ValidationError
+from sqlmodel import Session
+
+from recorder.schemas import (
+    MAX_FRAME_BYTES,
+    AckMessage,
+    BatchMessage,
+    ErrorMessage,
+    describe_validation_error,
+    is_malformed_json,
+    parse_client_message,
+)
+from recorder.service import (
+    BatchRefused,
+    RecordingEnded,
+    RecordingNotFound,
+    SeqGap,
+    check_sequence,
+    get_recording,
+    ingest_batch,
+    store_meta,
+)
+from recorder.writer import IngestWriter
+
+logger = logging.getLogger("recorder")
+
+POLICY_VIOLATION = 1008
+"""Websocket close code for a token that is not (or no longer) valid."""
+
+HTTP_STATUS = {
+    "malformed_json": 400,
+    "invalid": 400,
+    "repeated_seq": 400,
+    "not_contiguous": 400,
+    "frame_too_large": 413,
+    "gap": 409,
+    "token_invalid": 401,
+    "recording_ended": 410,
+    "internal": 503,
+}
+
+
+@dataclass(frozen=True)
+class FrameOutcome:
+    """The reply to one frame, its HTTP status, and whether the connection must close."""
+
+    reply: AckMessage | ErrorMessage
+    close: bool = False
+
+    @property
+    def http_status(self) -> int:
+        if isinstance(self.reply, AckMessage):
+            return 200
+        return HTTP_STATUS.get(self.reply.code, 400)
+
+
+def error(code: str, message: str, *, seq: int | None = None, close: bool = False) -> FrameOutcome:
+    return FrameOutcome(ErrorMessage(code=code, message=message, seq=seq), close=close)
+
+
+def check_frame_size(raw: str | bytes) -> FrameOutcome | None:
+    """An error outcome when the frame exceeds `MAX_FRAME_BYTES`, else None."""
+    size = len(raw.encode("utf-8")) if isinstance(raw, str) else len(raw)
+    if size > MAX_FRAME_BYTES:
+        return error(
+            "frame_too_large",
+            f"frame is {size} bytes; the limit is {MAX_FRAME_BYTES} bytes (send fewer events per batch)",
+        )
+    return None
+
+
+def parse_frame(raw: str | bytes):
+    """The validated message, or the error outcome that says what was wrong with the frame."""
+    too_large = check_frame_size(raw)
+    if too_large is not None:
+        return too_large
+    try:
+        message = parse_client_message(raw)
+    except ValidationError as exc:
+        if is_malformed_json(exc):
+            return error("malformed_json", "frame is not valid JSON: " + describe_validation_error(exc))
+        return error("invalid", describe_validation_error(exc))
+    if isinstance(message, BatchMessage):
+        try:
+            check_sequence(message.events)
+        except BatchRefused as exc:
+            return error(exc.code, str(exc))
+    return message
+
+
+async def apply_message(*, writer: IngestWriter, recording_id: int, message) -> FrameOutcome:
+    """Store a validated batch or meta message for this recording through the group writer."""
+    if isinstance(message, BatchMessage):
+
+        def job(session: Session):
+            recording = get_recording(session, recording_id=recording_id)
+            return ingest_batch(session, recording=recording, batch=message, commit=False).acked_seq
+
+    else:
+
+        def job(session: Session):
+            recording = get_recording(session, recording_id=recording_id)
+            store_meta(session, recording=recording, meta=message, commit=False)
+            return recording.acked_seq
+
+    try:
+        acked = await writer.run(job)
+    except SeqGap as exc:
+        return error(exc.code, str(exc), seq=exc.acked_seq)
+    except BatchRefused as exc:
+        return error(exc.code, str(exc))
+    except RecordingEnded as exc:
+        return error(exc.code, str(exc), close=True)
+    except RecordingNotFound:
+        return error("token_invalid", "the recorder token names a recording that does not exist", close=True)
+    except Exception as exc:
+        logger.warning("recording %s: could not store a frame (%s)", recording_id, type(exc).__name__)
+        return error("internal", "the server could not store this frame; resend it")
+    return FrameOutcome(AckMessage(seq=acked))
+
+
+async def process_frame(*, writer: IngestWriter, recording_id: int, raw: str | bytes) -> FrameOutcome:
+    """Validate and store one frame; the outcome is the reply to send."""
+    parsed = parse_frame(raw)
+    if isinstance(parsed, FrameOutcome):
+        return parsed
+    return await apply_message(writer=writer, recording_id=recording_id, message=parsed)
+

@@ -1,0 +1,156 @@
+"""HTTP and websocket routes of the recorder: the socket, the HTTP fallback and the script itself.
+
+Thin layer over `recorder.protocol`: it authenticates the recorder token, feeds frames in and
+sends replies out. The engine comes from `app.state.engine`, the secret from
+`app.state.settings.secret_key`. Nothing here logs or stores the client's address.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from functools import lru_cache
+from pathlib import Path
+
+from fastapi import APIRouter, Request, WebSocket
+from fastapi.responses import JSONResponse, Response
+from sqlmodel import Session
+from starlette.concurrency import run_in_threadpool
+from starlette.websockets import WebSocketDisconnect
+
+from recorder.protocol import POLICY_VIOLATION, FrameOutcome, apply_message, error, parse_frame, process_frame
+from recorder.schemas import MAX_FRAME_BYTES, AckMessage
+from recorder.service import RecorderError, RecordingEnded, TokenInvalid, resolve_token
+from recorder.writer import get_writer
+
+router = APIRouter()
+
+SCRIPT_PATH = Path(__file__).parent / "static" / "recorder.js"
+SCRIPT_CACHE_CONTROL = "public, max-age=300"
+# The HTTP fallback carries its token in the request, never in cookies, so any origin may post.
+CORS_HEADERS = {"Access-Control-Allow-Origin": "*"}
+
+
+@lru_cache(maxsize=1)
+def _script() -> tuple[bytes, str]:
+    body = SCRIPT_PATH.read_bytes()
+    return body, '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
+
+
+def _resolve(engine, secret_key: str, token: str) -> tuple[int, int]:
+    with Session(engine) as session:
+        recording = resolve_token(session, secret_key=secret_key, token=token)
+        return recording.id, recording.acked_seq
+
+
+@router.get("/recorder/recorder.js", include_in_schema=False)
+def recorder_script(request: Request) -> Response:
+    """The recorder, one self-contained file; revalidated by ETag after five minutes."""
+    body, etag = _script()
+    headers = {"Cache-Control": SCRIPT_CACHE_CONTROL, "ETag": etag, "X-Content-Type-Options": "nosniff"}
+    if request.headers.get("if-none-match") == etag:
+        return Response(status_code=304, headers=headers)
+    return Response(body, media_type="text/javascript; charset=utf-8", headers=headers)
+
+
+@router.websocket("/recorder/ws")
+async def recorder_socket(websocket: WebSocket) -> None:
+    """Authenticate by `?token=`, announce the current ack, then answer every frame with ack or error."""
+    state = websocket.app.state
+    token = websocket.query_params.get("token", "")
+    # Accept first: a refusal before the handshake would reach the browser as a bare HTTP 403,
+    # without the close code and reason that tell the recorder to stop retrying.
+    await websocket.accept()
+    try:
+        recording_id, acked = await run_in_threadpool(_resolve, state.engine, state.settings.secret_key, token)
+    except (TokenInvalid, RecordingEnded) as exc:
+        await _refuse(websocket, exc.code, str(exc))
+        return
+    writer = get_writer(state)
+    try:
+        await websocket.send_text(AckMessage(seq=acked).model_dump_json())
+        while True:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                return
+            raw = message.get("text")
+            if raw is None:
+                raw = message.get("bytes") or b""
+            outcome = await process_frame(writer=writer, recording_id=recording_id, raw=raw)
+            if outcome.close:
+                await _refuse(websocket, outcome.reply.code, outcome.reply.message)
+                return
+            await websocket.send_text(outcome.reply.model_dump_json(exclude_none=True))
+    except WebSocketDisconnect:
+        return
+
+
+async def _refuse(websocket: WebSocket, code: str, message: str) -> None:
+    """Say why in an error frame, then close with policy violation and the same reason."""
+    try:
+        await websocket.send_text(error(code, message).reply.model_dump_json(exclude_none=True))
+        await websocket.close(code=POLICY_VIOLATION, reason=message[:120])
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+
+
+@router.post("/recorder/events", include_in_schema=False)
+async def recorder_events(request: Request) -> JSONResponse:
+    """HTTP fallback (and page-unload beacon): one frame per request, same validation and replies.
+
+    The token comes from `Authorization: Bearer <token>` or the frame's `token` field; the body
+    may be sent as text/plain so that cross-origin pages and `navigator.sendBeacon` need no preflight.
+    """
+    state = request.app.state
+    body = await _read_limited(request)
+    if body is None:
+        return _reply(error("frame_too_large", f"request body exceeds the limit of {MAX_FRAME_BYTES} bytes"))
+    parsed = parse_frame(body)
+    if isinstance(parsed, FrameOutcome):
+        return _reply(parsed)
+    token = _bearer(request) or parsed.token
+    if not token:
+        return _reply(error("token_invalid", "no recorder token: send Authorization: Bearer <token> or a token field"))
+    try:
+        recording_id, _ = await run_in_threadpool(_resolve, state.engine, state.settings.secret_key, token)
+    except RecorderError as exc:
+        return _reply(error(exc.code, str(exc)))
+    return _reply(await apply_message(writer=get_writer(state), recording_id=recording_id, message=parsed))
+
+
+@router.options("/recorder/events", include_in_schema=False)
+def recorder_events_preflight() -> Response:
+    """CORS preflight for cross-origin fallback posts that carry an Authorization header."""
+    return Response(
+        status_code=204,
+        headers={
+            **CORS_HEADERS,
+            "Access-Control-Allow-Methods": "POST",
+            "Access-Control-Allow-Headers": "Authorization, Content-Type",
+            "Access-Control-Max-Age": "86400",
+        },
+    )
+
+
+def _reply(outcome: FrameOutcome) -> JSONResponse:
+    return JSONResponse(outcome.reply.model_dump(exclude_none=True), status_code=outcome.http_status, headers=CORS_HEADERS)
+
+
+def _bearer(request: Request) -> str | None:
+    header = request.headers.get("authorization", "")
+    scheme, _, value = header.partition(" ")
+    return value.strip() if scheme.lower() == "bearer" and value.strip() else None
+
+
+async def _read_limited(request: Request) -> bytes | None:
+    """The request body, or None as soon as it grows past the frame limit."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > MAX_FRAME_BYTES:
+        return None
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_FRAME_BYTES:
+            return None
+        chunks.append(chunk)
+    return b"".join(chunks)

@@ -26,7 +26,7 @@ REFUSED = [
     ("''.join(['a'])", "attribute access on a literal (.join)"),
     ("(1).real", "attribute access on a literal (.real)"),
     ("'{0.__class__}'.format(x)", "attribute access on a literal (.format)"),
-    ("x.upper()", "calling the method .upper()"),
+    ("x.upper()", "calling the method .upper() (write upper(s, ...) instead)"),
     ("x.format(state)", "calling the method .format()"),
     ("f'{x:{x}}'", "f-string format spec"),
     ("lambda: 1", "lambda"),

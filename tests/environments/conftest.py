@@ -1,0 +1,179 @@
+"""Fixtures for the environments framework: the `lab` test site, engines, and live servers.
+
+`lab` (tests/environments/labsite) is a tiny notes website with tasks, variants and oracles; it is
+registered only here. Live servers are real uvicorn servers on free ports, serving a small FastAPI
+app with `mount_environments(app)`, on SQLite or PostgreSQL.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType, SimpleNamespace
+
+import httpx
+import pytest
+import uvicorn
+from fastapi import FastAPI
+from sqlalchemy import Engine, create_engine, event
+from sqlmodel import SQLModel
+
+LAB_DIR = Path(__file__).parent / "labsite"
+CONTROLLER_SECRET = "ctl-secret-7f3a9c"
+SECRET_KEY = "page-secret-key-0b1d"
+
+
+def load_lab_module() -> ModuleType:
+    """Import the lab site by file path (once per process) and register it."""
+    from environments import registry
+
+    module = sys.modules.get("ht_labsite")
+    if module is None:
+        spec = importlib.util.spec_from_file_location("ht_labsite", LAB_DIR / "site.py")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["ht_labsite"] = module
+        spec.loader.exec_module(module)
+    registry.register(module.ENVIRONMENT, replace=True)
+    return module
+
+
+LAB_LOADER = f"""
+import importlib.util, sys
+spec = importlib.util.spec_from_file_location("ht_labsite", {str(LAB_DIR / "site.py")!r})
+module = importlib.util.module_from_spec(spec); sys.modules["ht_labsite"] = module; spec.loader.exec_module(module)
+from environments import registry; registry.register(module.ENVIRONMENT, replace=True)
+"""
+
+
+@pytest.fixture
+def lab() -> ModuleType:
+    return load_lab_module()
+
+
+def oracle_cases() -> list[tuple[str, str, str, str]]:
+    """(kind, env_id, task_id, condition) for every oracle and wrong solution of every site."""
+    from environments import catalog, registry
+    from environments.oracles import load_oracles
+
+    load_lab_module()
+    cases = []
+    for env in registry.all_environments():
+        found = load_oracles(env)
+        for task_id in sorted(t.task_id for t in catalog.load_catalog().tasks.values() if t.env_id == env.env_id):
+            conditions = ["clean"] + (["intervention"] if catalog.variant_for(task_id) else [])
+            for condition in conditions:
+                cases.append(("oracle", env.env_id, task_id, condition))
+                if task_id in found.wrong:
+                    cases.append(("wrong", env.env_id, task_id, condition))
+    return cases
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "oracle_case" in metafunc.fixturenames:
+        cases = oracle_cases()
+        metafunc.parametrize("oracle_case", cases, ids=[f"{k}-{t}-{c}" for k, _, t, c in cases])
+
+
+def make_engine(url: str) -> Engine:
+    """An engine like the app's: SQLite with WAL and a long busy timeout, or PostgreSQL."""
+    if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(dbapi_connection, _record) -> None:
+            cursor = dbapi_connection.cursor()
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA busy_timeout=30000")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.close()
+
+        return engine
+    return create_engine(url, pool_size=10, max_overflow=10)
+
+
+@pytest.fixture
+def engine_factory() -> Iterator[Callable[[str], Engine]]:
+    """Make engines with every table created; disposed at the end of the test."""
+    import environments.models  # noqa: F401
+
+    made: list[Engine] = []
+
+    def factory(url: str) -> Engine:
+        engine = make_engine(url)
+        SQLModel.metadata.create_all(engine)
+        made.append(engine)
+        return engine
+
+    yield factory
+    for engine in made:
+        engine.dispose()
+
+
+@dataclass
+class LiveServer:
+    """A running app: its URL, engine and a controller client."""
+
+    base_url: str
+    engine: Engine
+    app: FastAPI
+
+    def control(self) -> httpx.Client:
+        return httpx.Client(base_url=self.base_url, headers={"X-Controller-Secret": CONTROLLER_SECRET}, timeout=30)
+
+    def public(self, session_id: str | None = None) -> httpx.Client:
+        headers = {"X-Env-Session": session_id} if session_id else {}
+        return httpx.Client(base_url=self.base_url, headers=headers, timeout=30)
+
+    def create(self, task_id: str, condition: str = "clean", seed: int = 42) -> dict:
+        with self.control() as client:
+            response = client.post("/control/sessions", json={"task_id": task_id, "condition": condition, "seed": seed})
+        assert response.status_code == 201, response.text
+        return response.json()
+
+
+def build_app(engine: Engine) -> FastAPI:
+    from environments import mount_environments
+
+    app = FastAPI()
+    app.state.engine = engine
+    app.state.settings = SimpleNamespace(controller_secret=CONTROLLER_SECRET, secret_key=SECRET_KEY)
+    mount_environments(app)
+    return app
+
+
+@pytest.fixture
+def server_factory(engine_factory) -> Iterator[Callable[..., LiveServer]]:
+    """Start a uvicorn server for a database URL on a port (all stopped after the test)."""
+    servers: list[tuple[uvicorn.Server, threading.Thread]] = []
+
+    def start(url: str, port: int) -> LiveServer:
+        load_lab_module()
+        engine = engine_factory(url)
+        app = build_app(engine)
+        config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", access_log=False, lifespan="off")
+        server = uvicorn.Server(config)
+        thread = threading.Thread(target=server.run, daemon=True)
+        thread.start()
+        deadline = time.monotonic() + 20
+        while not server.started:
+            if time.monotonic() > deadline or not thread.is_alive():
+                raise RuntimeError("uvicorn did not start")
+            time.sleep(0.02)
+        servers.append((server, thread))
+        return LiveServer(base_url=f"http://127.0.0.1:{port}", engine=engine, app=app)
+
+    yield start
+    for server, thread in servers:
+        server.should_exit = True
+        thread.join(timeout=10)
+
+
+@pytest.fixture
+def lab_server(server_factory, sqlite_url: str, port: int) -> LiveServer:
+    """The lab site on SQLite."""
+    return server_factory(sqlite_url, port)

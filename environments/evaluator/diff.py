@@ -92,24 +92,32 @@ def entries_sort_key(entry: DiffEntry) -> tuple[str, tuple[int, Any]]:
     return (entry.entity, _id_key(entry.entity_id))
 
 
-def entity_collections(state: Mapping[str, Any]) -> dict[str, dict[Any, dict[str, Any]]]:
-    """Index a state as collection -> id -> entity dict (see the module docstring for the shape)."""
-    indexed: dict[str, dict[Any, dict[str, Any]]] = {}
+def index_collection(name: str, value: Any) -> dict[Any, Mapping[str, Any]] | None:
+    """Index one top-level value as id -> entity; None when it is not an entity collection."""
+    if isinstance(value, Mapping):
+        return {name: value}
+    if not isinstance(value, (list, tuple)) or not all(
+        type(e) is dict or isinstance(e, Mapping) for e in value  # the type check is the fast path
+    ):
+        return None
+    by_id: dict[Any, Mapping[str, Any]] = {}
+    for position, entity in enumerate(value):
+        if "id" not in entity:
+            raise StateShapeError(f"state.{name}[{position}] has no 'id' field")
+        entity_id = entity["id"]
+        if entity_id in by_id:
+            raise StateShapeError(f"state.{name} holds two entities with id {entity_id!r}")
+        by_id[entity_id] = entity
+    return by_id
+
+
+def entity_collections(state: Mapping[str, Any]) -> dict[str, dict[Any, Mapping[str, Any]]]:
+    """Index a state as collection -> id -> entity (not copied; see the module docstring)."""
+    indexed = {}
     for name, value in state.items():
-        if isinstance(value, Mapping):
-            indexed[name] = {name: dict(value)}
-            continue
-        if not isinstance(value, (list, tuple)) or not all(isinstance(e, Mapping) for e in value):
-            continue
-        by_id: dict[Any, dict[str, Any]] = {}
-        for position, entity in enumerate(value):
-            if "id" not in entity:
-                raise StateShapeError(f"state.{name}[{position}] has no 'id' field")
-            entity_id = entity["id"]
-            if entity_id in by_id:
-                raise StateShapeError(f"state.{name} holds two entities with id {entity_id!r}")
-            by_id[entity_id] = dict(entity)
-        indexed[name] = by_id
+        by_id = index_collection(name, value)
+        if by_id is not None:
+            indexed[name] = by_id
     return indexed
 
 
@@ -140,7 +148,7 @@ def compute_diff(
         ignored = _ignored(ignore_fields, collection)
         for entity_id, fields in after.items():
             if entity_id not in before:
-                entries.append(Create(collection, entity_id, fields))
+                entries.append(Create(collection, entity_id, dict(fields)))
                 continue
             old = before[entity_id]
             changes = {
@@ -152,6 +160,6 @@ def compute_diff(
                 entries.append(Update(collection, entity_id, changes))
         for entity_id, fields in before.items():
             if entity_id not in after:
-                entries.append(Delete(collection, entity_id, fields))
+                entries.append(Delete(collection, entity_id, dict(fields)))
     entries.sort(key=entries_sort_key)
     return entries

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable, Mapping
 
 from .diff import DiffEntry, Update
@@ -61,7 +60,7 @@ class FilterCache:
             return True
         key = (inv.index, i)
         if key not in self.results:
-            scope = dataclasses.replace(self.ctx.scope, entity=self.ctx.after(self.ctx.diff[i]))
+            scope = self.ctx.scope.bind(slot=None, slot_name="v", entity=self.ctx.after(self.ctx.diff[i]))
             try:
                 self.results[key] = bool(run_expr(compile_expr(inv.filter), scope.names(None)))
             except Exception as exc:  # a filter error counts as "does not match", shown in the diagnosis

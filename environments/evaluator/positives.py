@@ -6,7 +6,6 @@ a maximum bipartite matching (networkx Hopcroft-Karp) between slots and candidat
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -15,7 +14,7 @@ from typing import Any
 from networkx import Graph
 from networkx.algorithms.bipartite import hopcroft_karp_matching
 
-from .diff import Create, DiffEntry, Update
+from .diff import Create, DiffEntry, Update, index_collection
 from .predicates import Outcome, Scope, check
 from .sandbox import compile_expr, run_expr, template_path
 from .spec import PositiveEntry
@@ -41,14 +40,23 @@ class Context:
     """Everything a block is scored against."""
 
     diff: list[DiffEntry]
-    initial: dict[str, dict[Any, dict[str, Any]]]
-    final: dict[str, dict[Any, dict[str, Any]]]
+    initial: Mapping[str, Any]
+    final: Mapping[str, Any]
     scope: Scope
     collections: set[str]
+    _indexes: dict[tuple[str, str], dict[Any, Mapping[str, Any]]] = field(default_factory=dict)
+
+    def entity(self, which: str, entry: DiffEntry) -> Mapping[str, Any]:
+        """The entity of ``entry`` in the initial or final state (indexed lazily per collection)."""
+        key = (which, entry.entity)
+        if key not in self._indexes:
+            state = self.initial if which == "initial" else self.final
+            self._indexes[key] = index_collection(entry.entity, state.get(entry.entity)) or {}
+        return self._indexes[key].get(entry.entity_id, {"id": entry.entity_id})
 
     def before(self, entry: DiffEntry) -> dict[str, Any]:
         """The entity before an Update: initial entity overlaid with the before-values."""
-        base = self.initial.get(entry.entity, {}).get(entry.entity_id, {"id": entry.entity_id})
+        base = self.entity("initial", entry)
         return {**base, **{k: b for k, (b, _) in entry.field_changes.items()}}  # type: ignore[union-attr]
 
     def after(self, entry: DiffEntry) -> dict[str, Any]:
@@ -56,7 +64,7 @@ class Context:
         if isinstance(entry, Create):
             return entry.fields
         if isinstance(entry, Update):
-            base = self.final.get(entry.entity, {}).get(entry.entity_id, {"id": entry.entity_id})
+            base = self.entity("final", entry)
             return {**base, **{k: a for k, (_, a) in entry.field_changes.items()}}
         return {"id": entry.entity_id, **entry.last_fields}
 
@@ -111,7 +119,7 @@ def satisfies(entry: PositiveEntry, diff_entry: DiffEntry, ctx: Context, slot: A
 
     With ``every`` all failing predicates are listed (for diagnoses), else only the first.
     """
-    base = dataclasses.replace(ctx.scope, slot=slot, slot_name=entry.bijection.variable if entry.bijection else "v")
+    slot_name = entry.bijection.variable if entry.bijection else "v"
     if entry.kind == "update":
         parts = [("where", entry.where, ctx.before(diff_entry)), ("changes", entry.changes, ctx.after(diff_entry))]
     elif entry.kind == "create":
@@ -120,7 +128,7 @@ def satisfies(entry: PositiveEntry, diff_entry: DiffEntry, ctx: Context, slot: A
         parts = [("where", entry.where, ctx.after(diff_entry))]
     reasons: list[str] = []
     for part, predicates, entity in parts:
-        scope = dataclasses.replace(base, entity=entity)
+        scope = ctx.scope.bind(slot=slot, slot_name=slot_name, entity=entity)
         if every:
             reasons += _failures(predicates, entity, scope, part)
         else:

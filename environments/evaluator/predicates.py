@@ -49,6 +49,11 @@ class Scope:
     entity: Mapping[str, Any] | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
+    def bind(self, *, slot: Any, slot_name: str, entity: Mapping[str, Any] | None) -> Scope:
+        """A copy with the slot and entity bound (cheaper than dataclasses.replace)."""
+        return Scope(self.targets, self.target, self.initial, self.state, self.session_start,
+                     slot, slot_name, entity, self.extra)
+
     def names(self, x: Any) -> dict[str, Any]:
         bound = {
             "x": wrap(x), "v": wrap(self.slot), "target": self.target, "initial": self.initial,

@@ -188,7 +188,8 @@ class _Checker(ast.NodeVisitor):
         elif isinstance(func, ast.Attribute):
             self.visit(func)  # what the method hangs off is refused first, with its own message
             if func.attr not in VIEW_METHODS:
-                raise _refuse(self.source, node, f"calling the method .{func.attr}()")
+                hint = f" (write {func.attr}(s, ...) instead)" if func.attr in SAFE_BUILTINS else ""
+                raise _refuse(self.source, node, f"calling the method .{func.attr}(){hint}")
         else:
             raise _refuse(self.source, node, "calling the result of an expression")
         for keyword in node.keywords:

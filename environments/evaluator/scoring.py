@@ -9,7 +9,7 @@ from typing import Any
 from pydantic import TypeAdapter
 
 from ..event_conditions import check_event_conditions
-from .diff import DiffEntry, compute_diff, entity_collections, entries_sort_key
+from .diff import DiffEntry, compute_diff, entries_sort_key
 from .negatives import FilterCache, constraint_checks, invariant_checks, is_benign, surplus_checks, sweep_checks
 from .positives import Context, Ledger, resolve_collection, score_entry
 from .predicates import Scope
@@ -36,14 +36,13 @@ def _context(diff: Sequence[Any], targets: Any, initial: Any, final: Any, sessio
         entries = _DIFF_ADAPTER.validate_python([e if isinstance(e, Mapping) else e.model_dump() for e in entries])
     entries.sort(key=entries_sort_key)  # "first candidate" must not depend on the caller's order
     initial, final, targets = _plain(initial), _plain(final), _plain(targets)
-    initial_index, final_index = entity_collections(initial), entity_collections(final)
     scope = Scope(
         targets=targets, target=MappingView(targets, "target"), initial=StateView(initial, "initial"),
         state=StateView(final, "state"),
         session_start=to_datetime(session_start) if session_start not in (None, "") else None,
     )
     collections = set(initial) | set(final) | {e.entity for e in entries}
-    return Context(diff=entries, initial=initial_index, final=final_index, scope=scope, collections=collections)
+    return Context(diff=entries, initial=initial, final=final, scope=scope, collections=collections)
 
 
 def _score_block(block: Block, ctx: Context, benign_fields: Mapping[str, Iterable[str]] | None) -> Verdict:

@@ -97,9 +97,17 @@ class StateView(MappingView):
         raise ExprRuntimeError(f"{self._label} has no collection or field {key!r}")
 
 
+_SCALARS = frozenset({str, int, float, bool})
+
+
 def wrap(value: Any) -> Any:
     """Wrap mappings as views and lists as lists of wrapped items; scalars pass through."""
-    if isinstance(value, (MappingView, str, int, float, bool)) or value is None:
+    kind = type(value)
+    if kind is dict:
+        return MappingView(value)
+    if kind is list:
+        return [wrap(item) for item in value]
+    if kind in _SCALARS or value is None or isinstance(value, MappingView):
         return value
     if isinstance(value, Mapping):
         return MappingView(value)

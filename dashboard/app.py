@@ -18,7 +18,7 @@ from dashboard import migrate
 from dashboard.db import make_engine
 from dashboard.deps import CsrfFailed, LeadOnly, LoginRequired
 from dashboard.pages import render
-from dashboard.routes import auth, home, live, study
+from dashboard.routes import auth, home, lead, live, study
 from dashboard.routes.study import REC_COOKIE
 from dashboard.settings import Settings, get_settings
 from environments.mount import mount_environments
@@ -52,6 +52,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(auth.router)
     app.include_router(home.router)
     app.include_router(study.router)
+    app.include_router(lead.router)
     app.include_router(live.router)
     app.include_router(recorder_router)
     mount_environments(app)

@@ -102,6 +102,8 @@ class Attempt(SQLModel, table=True):
     clean_trace: list | None = Field(default=None, sa_column=Column(JSON))
     cleaning_config: dict | None = Field(default=None, sa_column=Column(JSON))
     rollback_reason: str | None = None
+    # Set by a lead's review ("exclude attempt"); excluded attempts stay stored but leave analyses.
+    excluded: bool = False
 
 
 class Rating(SQLModel, table=True):

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from .predicates import CanonicalDiffError, check_predicate
-from .sandbox import UnsafeExpression, compile_expr
+from .sandbox import UnsafeExpression, compile_expr, template_path
 
 Severity = Literal["critical", "high", "medium", "low"]
 SEVERITY_PENALTY: dict[str, float] = {"critical": 0.30, "high": 0.20, "medium": 0.15, "low": 0.10}
@@ -176,7 +176,7 @@ def _positive(kind: Kind, index: int, raw: Any, where: str) -> PositiveEntry:
         variable = raw_b.get("variable", "v")
         if not isinstance(variable, str) or not variable.isidentifier() or variable.startswith("_"):
             raise CanonicalDiffError(f"{where}.bijection.variable: {variable!r} is not a plain name")
-        if isinstance(raw_b["over"], str) and not raw_b["over"].startswith("{target."):
+        if isinstance(raw_b["over"], str) and template_path(raw_b["over"]) is None:
             _expr(raw_b["over"], f"{where}.bijection.over")
         bijection = Bijection(over=raw_b["over"], variable=variable)
         extra = (variable,)

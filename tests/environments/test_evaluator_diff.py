@@ -77,3 +77,16 @@ def test_records_accept_keywords_and_dump_to_json() -> None:
         "kind": "update", "entity": "emails", "entity_id": "e1", "field_changes": {"is_read": [False, True]},
     }
     assert record.ref == "emails/e1"
+
+
+def test_a_diff_dumped_to_json_scores_like_the_original() -> None:
+    from environments.evaluator import match
+
+    initial = {"emails": [{"id": "e1", "is_read": False}, {"id": "e2", "is_read": False}]}
+    final = {"emails": [{"id": "e1", "is_read": True}]}
+    diff = compute_diff(initial, final)
+    dumped = [entry.model_dump(mode="json") for entry in diff]
+    canonical = {"update": [{"entity": "emails", "changes": {"is_read": True}}]}
+    original = match(diff, canonical, initial=initial, final=final)
+    reloaded = match(dumped, canonical, initial=initial, final=final)
+    assert reloaded == original and not original.passed  # the delete of e2 is collateral

@@ -378,3 +378,22 @@ def test_verdict_dumps_to_json_with_every_check() -> None:
     assert data["negative_checks"][0]["kind"] == "invariant"
     assert Verdict.model_validate(data) == verdict
     assert "unmatched slots: ['e-105']" in verdict.summary()
+
+
+def test_entry_predicates_see_the_whole_entity_as_a_before_and_after_the_change() -> None:
+    initial = {"orders": [{"id": "o-1", "status": "open", "total": 40, "refund": 0}]}
+    final = {"orders": [{"id": "o-1", "status": "refunded", "total": 40, "refund": 40}]}
+    canonical = {"update": [{
+        "entity": "orders",
+        "where": {"status": {"expr": "x == 'open' and a.refund == 0"}},
+        "changes": {"refund": {"expr": "x == a.total and a.status == 'refunded'"}},
+    }]}
+    assert score(canonical, initial, final).passed
+
+
+def test_invariant_collections_may_be_written_as_state_keys() -> None:
+    initial = inbox()
+    final = act(initial, **{"e-201": {"starred": True}})
+    for collection in ("state['emails']", "state.emails", "emails"):
+        verdict = score({"invariant": [{"collection": collection}]}, initial, final)
+        assert [n.kind for n in verdict.negative_checks] == ["invariant"]

@@ -19,6 +19,7 @@ from dashboard.db import make_engine
 from dashboard.deps import CsrfFailed, LeadOnly, LoginRequired
 from dashboard.pages import render
 from dashboard.routes import auth, home, lead, live, study
+from dashboard.presence_middleware import EnvironmentPresenceMiddleware
 from dashboard.routes.study import REC_COOKIE
 from dashboard.settings import Settings, get_settings
 from environments.mount import mount_environments
@@ -59,6 +60,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # Outermost last: the recorder goes into environment pages of a running attempt, and no
     # layer (nor uvicorn's own websocket log line) ever sees the client address.
     app.add_middleware(RecorderInjectionMiddleware, path_prefixes=("/env/",), cookie_name=REC_COOKIE)
+    app.add_middleware(EnvironmentPresenceMiddleware)
     _install_error_pages(app)
     _install_request_log(app)
     app.add_middleware(ForgetClientAddressMiddleware)

@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.table import Table
 from sqlmodel import Session
 
+from dashboard.commands import bots as bots_command
 from dashboard.commands import panel as panel_commands
 
 app = typer.Typer(help="humantrace: run human studies on web tasks and compare people with AI web agents.", no_args_is_help=True)
@@ -18,6 +19,7 @@ annotators_app = typer.Typer(help="People in the study: annotators and leads, an
 app.add_typer(db_app, name="db")
 app.add_typer(annotators_app, name="annotators")
 app.add_typer(panel_commands.app, name="panel")
+app.command("bots")(bots_command.bots)
 
 console = Console()
 err = Console(stderr=True)
@@ -58,6 +60,7 @@ def serve(
     host: Annotated[Optional[str], typer.Option(help="Interface to bind (default HUMANTRACE_HOST or 127.0.0.1).")] = None,
     port: Annotated[Optional[int], typer.Option(help="Port to listen on (default HUMANTRACE_PORT or 8000).")] = None,
     workers: Annotated[int, typer.Option(help="Worker processes (all state is in the database, so any worker serves any request).")] = 1,
+    bots: Annotated[bool, typer.Option("--bots", help="With --demo: once serving, let bots A1 and A2 complete three assignments each.")] = False,
 ) -> None:
     """Run the web application."""
     import uvicorn
@@ -92,6 +95,8 @@ def serve(
         finally:
             engine.dispose()
     console.print(f"Serving on {settings.public_url}", highlight=False)
+    if bots:
+        _start_demo_bots(settings)
     uvicorn.run(
         "dashboard.app:create_app_from_env",
         factory=True,
@@ -101,6 +106,32 @@ def serve(
         access_log=False,
         log_config=LOG_CONFIG,
     )
+
+
+def _start_demo_bots(settings) -> None:
+    """Run the demo bots in a background thread once the server answers."""
+    import threading
+    import time
+
+    import httpx
+
+    def run() -> None:
+        from dashboard.bots import run_bots
+        from dashboard.db import make_engine
+
+        for _ in range(120):
+            try:
+                httpx.get(settings.public_url + "/login", timeout=1)
+                break
+            except httpx.HTTPError:
+                time.sleep(0.5)
+        engine = make_engine(settings.database_url)
+        reports = run_bots(engine=engine, secret_key=settings.secret_key, base_url=settings.public_url, codes=["A1", "A2"],
+                           assignments=3, mistakes=0.2, seed=1)
+        for report in reports:
+            console.print(f"bot {report.code}: {len(report.completed)} assignments completed {report.failed or ''}", highlight=False)
+
+    threading.Thread(target=run, name="demo-bots", daemon=True).start()
 
 
 @db_app.command("upgrade")

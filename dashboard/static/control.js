@@ -77,7 +77,9 @@
     post("/attempts/" + attemptId + "/begin").then(function () {
       startClock(0);
     }).catch(showError);
-    openEnvironment();
+    // Always (re)point the environment window at this attempt: between the cold and the warm
+    // attempt it shows the between-attempts page.
+    navigateEnv("/attempts/" + attemptId + "/environment");
   }
 
   function countdown() {

@@ -11,9 +11,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from networkx import Graph
-from networkx.algorithms.bipartite import hopcroft_karp_matching
-
 from .diff import Create, DiffEntry, Update, index_collection
 from .predicates import Outcome, Scope, check
 from .sandbox import compile_expr, run_expr, template_path
@@ -209,6 +206,10 @@ def score_entry(entry: PositiveEntry, ctx: Context, ledger: Ledger) -> PositiveC
     if not slots:
         return PositiveCheck(**common, applicable=False, weight=0.0, credit=1.0, earned=0.0, passed=True,
                              slots=0, matched=0, diagnosis=f"{_label(entry)}: no slots, not applicable")
+
+    # networkx takes most of a second to import; only tasks with a bijection or count pay for it.
+    from networkx import Graph
+    from networkx.algorithms.bipartite import hopcroft_karp_matching
 
     graph = Graph()
     slot_nodes = [("slot", s) for s in range(len(slots))]

@@ -1,4 +1,4 @@
-"""CP-SAT formulation of the assignment, solved in lexicographic stages for determinism.
+"""CP-SAT formulation of the assignment: hard rules, lexicographic balance goals, seeded ties.
 
 Variables: x[a, tc] = 1 when primary annotator a records task-condition tc; y[d, tc] = 1 when
 duplicate-tier annotator d records tc again for the audit. Hard rule groups (each can be dropped
@@ -14,8 +14,9 @@ by `diagnose` to find the one that makes a request impossible):
 Soft goals are minimised lexicographically, in this priority: the per-difficulty excess of primary
 loads beyond floor/ceil, the clean/intervention imbalance per primary annotator, the duplicate
 loads beyond floor/ceil, the clean/intervention imbalance of the audit. Their optimum is then fixed
-and a seeded random weight per variable is minimised, so the seed breaks the remaining ties. One worker, a fixed random seed and a
-deterministic-time limit make the result the same on every machine.
+and a seeded random weight per variable is minimised, so the seed breaks the remaining ties. One
+worker, a fixed random seed and deterministic-time limits (not wall-clock) make the result the same
+on every machine with the same OR-Tools version.
 """
 
 from __future__ import annotations
@@ -83,7 +84,9 @@ class _Model:
             for j in range(0, len(tcs), 2):
                 for code in [a.code for a in problem.primaries] + [d.code for d in problem.duplicates]:
                     pair = [v for key in ((code, j), (code, j + 1)) for v in (self.x.get(key), self.y.get(key)) if v is not None]
-                    if len(pair) == 2:
+                    # Two or more: one person never holds both conditions of a base task, nor a
+                    # primary and a duplicate recording of one task-condition.
+                    if len(pair) >= 2:
                         m.add_at_most_one(pair)
         self.loads = {a.code: sum(v for (code, _), v in self.x.items() if code == a.code) for a in problem.primaries}
         if "primary_balance" not in relax:
@@ -183,8 +186,14 @@ def solve(problem: PlanningProblem) -> Solution:
     m.minimize(sum(base ** (len(balance) - 1 - j) * var for j, (_, var) in enumerate(balance)))
     solver = _solver(problem.seed)
     status = solver.solve(m)
-    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+    if status == cp_model.INFEASIBLE:
         raise diagnose(problem)
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        raise PlanInfeasible(
+            "solver_budget",
+            f"the solver found no plan within its work budget ({STAGE_DETERMINISTIC_TIME:g} deterministic "
+            f"seconds) but did not prove that none exists; try fewer cells or annotators per request",
+        )
     values = {name: solver.value(var) for name, var in balance}
     for name, var in balance:
         m.add(var <= values[name])

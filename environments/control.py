@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, HTTPException, Request
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 from sqlmodel import Session
 
 from environments import catalog, sessions
@@ -123,6 +123,25 @@ def reset_session(session_id: str, db: DbDep) -> SessionInfo:
         raise _not_found(exc) from None
     db.commit()
     return _info(db, session_id)
+
+
+class Interventions(BaseModel):
+    network: list[dict[str, Any]] = []
+    client: list[dict[str, Any]] = []
+
+
+@router.put("/sessions/{session_id}/interventions")
+def apply_interventions(session_id: str, body: Interventions, db: DbDep) -> dict[str, Any]:
+    """Replace the session's network rules and client dispatches (variant params format)."""
+    try:
+        sessions.set_interventions(db, session_id=session_id, network=body.network, client=body.client)
+    except sessions.SessionNotFound as exc:
+        raise _not_found(exc) from None
+    except ValidationError as exc:
+        raise HTTPException(status_code=422, detail=exc.errors(include_url=False, include_context=False)) from None
+    db.commit()
+    row = sessions.get_session(db, session_id=session_id)
+    return {"network": row.network_rules, "client": row.client_dispatches}
 
 
 def _read(db: Session, session_id: str, reader: Any) -> Any:

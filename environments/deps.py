@@ -146,4 +146,6 @@ def env_session(request: Request) -> Iterator[EnvHandle]:
         db.commit()
 
 
-EnvSessionDep = Annotated[EnvHandle, Depends(env_session)]
+# scope="function": the state is committed before the response leaves, so the caller's next
+# request (and the middleware's look at the session) always sees this one's changes.
+EnvSessionDep = Annotated[EnvHandle, Depends(env_session, scope="function")]

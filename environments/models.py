@@ -33,7 +33,9 @@ class EnvSession(SQLModel, table=True):
     clock_origin: datetime = Field(sa_column=Column(DateTime(timezone=True), nullable=False))
     initial_state: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
     state: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
-    previous_state: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
+    previous_state: dict[str, Any] | None = Field(
+        default=None, sa_column=Column(JSON(none_as_null=True), nullable=True)
+    )
     targets: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
     initial_sha256: str = Field(max_length=64)
     client_dispatches: list[dict[str, Any]] = Field(sa_column=Column(JSON, nullable=False))

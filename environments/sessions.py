@@ -36,6 +36,7 @@ __all__ = [
     "get_state",
     "get_targets",
     "reset",
+    "set_interventions",
     "session_id_from_request",
     "snapshot",
 ]
@@ -117,6 +118,24 @@ def reset(db: Session, *, session_id: str) -> None:
     db.flush()
 
 
+def set_interventions(
+    db: Session, *, session_id: str, network: list[dict[str, Any]], client: list[dict[str, Any]]
+) -> None:
+    """Replace the session's network rules and client dispatches (validated like variant params);
+    their call counters start again from zero. Seed and server layers are fixed at creation."""
+    from environments.interventions.specs import ClientParams, NetworkParams
+
+    row = get_session(db, session_id=session_id)
+    rules = [NetworkParams.model_validate(item).model_dump(exclude_none=True) for item in network]
+    dispatches = [ClientParams.model_validate(item).model_dump(exclude_none=True) for item in client]
+    row.network_rules = [{"index": i, **rule} for i, rule in enumerate(rules)]
+    row.client_dispatches = [{"index": i, **dispatch} for i, dispatch in enumerate(dispatches)]
+    row.auth_expired = False
+    db.execute(delete(InterventionCounter).where(InterventionCounter.session_id == session_id))
+    db.add(row)
+    db.flush()
+
+
 def get_state(db: Session, *, session_id: str) -> dict[str, Any]:
     """The live state as collections."""
     return get_session(db, session_id=session_id).state
@@ -130,7 +149,7 @@ def get_targets(db: Session, *, session_id: str) -> dict[str, Any]:
 def audit_log(db: Session, *, session_id: str) -> list[EnvAuditEntry]:
     """Every API call of the session since its last reset, oldest first."""
     get_session(db, session_id=session_id)
-    query = select(EnvAuditEntry).where(EnvAuditEntry.session_id == session_id).order_by(EnvAuditEntry.id)
+    query = select(EnvAuditEntry).where(EnvAuditEntry.session_id == session_id).order_by(EnvAuditEntry.t, EnvAuditEntry.id)
     return list(db.execute(query).scalars())
 
 

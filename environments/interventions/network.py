@@ -157,51 +157,64 @@ class NetworkInterventionMiddleware:
         session_id = connection.headers.get(HEADER_NAME) or connection.cookies.get(COOKIE_NAME)
         engine: Engine = scope["app"].state.engine
         info = await anyio.to_thread.run_sync(load_rules, engine, session_id) if session_id else None
-        if info is None or info.env_id != env_id:
-            await self.app(scope, receive, send)
+        if session_id is None or info is None or info.env_id != env_id:
+            await self.app(scope, receive, send)  # the handler answers 401 (no session)
             return
 
         started = time.monotonic()
-        method = scope["method"].upper()
+        audit = {"session_id": session_id, "t": utcnow(), "method": scope["method"].upper(), "path": path[:512]}
         decision = await anyio.to_thread.run_sync(
-            lambda: decide(engine, session_id=session_id, info=info, method=method, path=path)
+            lambda: decide(engine, session_id=session_id, info=info, method=audit["method"], path=path)
         )
-        if decision.delay_ms:
-            await asyncio.sleep(decision.delay_ms / 1000)
         status = 500
-        if decision.respond is not None or decision.terminal_rule is not None:
-            response = decision.respond or synthesize(
-                decision.terminal_rule, env_id=env_id, request_json=await _read_json(receive)
+        try:
+            if decision.delay_ms:
+                await asyncio.sleep(decision.delay_ms / 1000)
+            if decision.respond is not None or decision.terminal_rule is not None:
+                status = await self._answer(engine, session_id, env_id, decision, receive, send)
+            else:
+                status = await self._forward(engine, session_id, info, decision, scope, receive, send)
+        finally:
+            # Crashed handlers are audited too (as 500).
+            audit.update(
+                status=status,
+                intervention="+".join(decision.fired)[:128] or None,
+                duration_ms=int((time.monotonic() - started) * 1000),
             )
-            if decision.expire:
-                await anyio.to_thread.run_sync(set_expired, engine, session_id, True)
-            await _send_json(send, response)
-            status = response.status
-        else:
-            if decision.stale:
-                scope.setdefault("state", {})[STALE_SCOPE_KEY] = decision.stale
+            await anyio.to_thread.run_sync(write_audit, engine, audit)
 
-            async def capture(message: Message) -> None:
-                nonlocal status
-                if message["type"] == "http.response.start":
-                    status = message["status"]
-                await send(message)
+    async def _answer(
+        self, engine: Engine, session_id: str, env_id: str, decision: Decision, receive: Receive, send: Send
+    ) -> int:
+        """Answer in place of the handler; the state is not touched."""
+        response = decision.respond
+        if response is None:
+            response = synthesize(decision.terminal_rule, env_id=env_id, request_json=await _read_json(receive))
+        if decision.expire:
+            await anyio.to_thread.run_sync(set_expired, engine, session_id, True)
+        await _send_json(send, response)
+        return response.status
 
-            try:
-                await self.app(scope, receive, capture)
-            finally:
-                if info.auth_expired and is_login(env_id, method, path) and status < 400:
+    async def _forward(
+        self, engine: Engine, session_id: str, info: SessionRules, decision: Decision, scope: Scope, receive: Receive, send: Send
+    ) -> int:
+        """Let the handler answer (against a stale snapshot if asked); returns its status."""
+        if decision.stale:
+            scope.setdefault("state", {})[STALE_SCOPE_KEY] = decision.stale
+        relogin = info.auth_expired and is_login(info.env_id, scope["method"].upper(), scope["path"])
+        status = 500
+
+        async def capture(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+                if relogin and status < 400:
+                    # Cleared before the answer leaves, so the caller's next call already works.
                     await anyio.to_thread.run_sync(set_expired, engine, session_id, False)
-        entry = {
-            "session_id": session_id,
-            "t": utcnow(),
-            "method": method,
-            "path": path[:512],
-            "status": status,
-            "intervention": "+".join(decision.fired)[:128] or None,
-            "duration_ms": int((time.monotonic() - started) * 1000),
-        }
-        await anyio.to_thread.run_sync(write_audit, engine, entry)
+            await send(message)
+
+        await self.app(scope, receive, capture)
+        return status
 
 
 async def _read_json(receive: Receive) -> Any:

@@ -170,12 +170,12 @@ def by_group(
     human_key = "env_id" if dimension == "env" else "difficulty"
     rows = []
     passed = task_level(primary, "passed", "mean").rename("passed")
+    paired = {p: pairs(passed, level="condition", a="clean", b="intervention", fixed={"phase": p}) for p in PHASES}
     for group in sorted(primary[human_key].dropna().unique()):
         tasks = set(meta.index[meta[human_key] == group])
         for phase in PHASES:
             cell = primary[(primary[human_key] == group) & (primary["phase"] == phase)]
-            p = pairs(passed, level="condition", a="clean", b="intervention", fixed={"phase": phase})
-            p = p[p.index.isin(tasks)]
+            p = paired[phase][paired[phase].index.isin(tasks)]
             rows.append(
                 _group_row(
                     dimension, group, f"human_{phase}", "panel",
@@ -185,8 +185,14 @@ def by_group(
             )
     for scope in ("panel", "all"):
         scoped = runs[runs["task"].isin(meta.index)] if scope == "panel" else runs
+        if scoped.empty:
+            continue
+        # per (model, task) values once; each group then selects its tasks by the runs' own label
+        per_task_all = agent_task_values(scoped)
+        label = scoped.groupby(["model", "task"])[dimension].first()
+        per_task_all[dimension] = label.reindex(pd.MultiIndex.from_frame(per_task_all[["model", "task"]])).to_numpy()
         for (model, group), part in scoped.groupby(["model", dimension], sort=True):
-            per_task = agent_task_values(part)
+            per_task = per_task_all[(per_task_all["model"] == model) & (per_task_all[dimension] == group)]
             rows.append(
                 _group_row(
                     dimension, group, model, scope,

@@ -42,16 +42,13 @@ def task_primitive(attempts: pd.DataFrame) -> pd.Series:
     The variant's target primitive (intervention rows) when given, else the first of the task's
     primary primitives.
     """
-    out: dict[str, str | None] = {}
-    for task_id, rows in attempts.groupby("task_id", sort=True):
-        target = rows["target_primitive"].dropna() if "target_primitive" in rows else pd.Series([], dtype=object)
-        target = target[target.astype(str) != ""]
-        if len(target):
-            out[task_id] = str(target.iloc[0])
-            continue
-        listed = [p for value in rows["primitives"].dropna() for p in split_list(value)]
-        out[task_id] = listed[0] if listed else None
-    return pd.Series(out, dtype=object)
+    tasks = pd.Index(sorted(attempts["task_id"].unique()), name="task_id")
+    target = attempts["target_primitive"] if "target_primitive" in attempts else pd.Series(index=attempts.index, dtype=object)
+    target = target.astype(object).where(target.notna() & (target.astype(str) != ""))
+    by_target = target.groupby(attempts["task_id"]).first()
+    first_listed = attempts["primitives"].astype(object).map(lambda v: (split_list(v) or [None])[0])
+    by_listed = first_listed.groupby(attempts["task_id"]).first()
+    return by_target.reindex(tasks).astype(object).fillna(by_listed.reindex(tasks).astype(object))
 
 
 def task_meta(attempts: pd.DataFrame) -> pd.DataFrame:
@@ -69,10 +66,10 @@ def task_level(attempts: pd.DataFrame, column: str, statistic: str) -> pd.Series
 
 def pairs(values: pd.Series, *, level: str, a: str, b: str, fixed: dict[str, str]) -> pd.DataFrame:
     """Per-task columns a and b of `values` (indexed by task_id, condition, phase), both present."""
-    frame = values.reset_index()
+    mask = np.ones(len(values), dtype=bool)
     for name, value in fixed.items():
-        frame = frame[frame[name] == value]
-    wide = frame.pivot_table(index="task_id", columns=level, values=values.name, aggfunc="first")
+        mask &= values.index.get_level_values(name) == value
+    wide = values[mask].droplevel(list(fixed)).unstack(level)
     if a not in wide or b not in wide:
         return pd.DataFrame(columns=[a, b], dtype=float)
     return wide[[a, b]].dropna()

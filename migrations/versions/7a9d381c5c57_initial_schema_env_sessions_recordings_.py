@@ -1,8 +1,8 @@
 """initial schema: env sessions, recordings and raw events, people, study flow
 
-Revision ID: 12776f122c1b
+Revision ID: 7a9d381c5c57
 Revises: 
-Create Date: 2026-12-02 17:13:09.842471
+Create Date: 2026-12-02 17:19:42.275839
 """
 
 from alembic import op
@@ -10,7 +10,7 @@ import sqlalchemy as sa
 import sqlmodel
 
 
-revision = '12776f122c1b'
+revision = '7a9d381c5c57'
 down_revision = None
 branch_labels = None
 depends_on = None
@@ -49,7 +49,7 @@ def upgrade() -> None:
     sa.Column('clock_origin', sa.DateTime(timezone=True), nullable=False),
     sa.Column('initial_state', sa.JSON(), nullable=False),
     sa.Column('state', sa.JSON(), nullable=False),
-    sa.Column('previous_state', sa.JSON(), nullable=True),
+    sa.Column('previous_state', sa.JSON(none_as_null=True), nullable=True),
     sa.Column('targets', sa.JSON(), nullable=False),
     sa.Column('initial_sha256', sqlmodel.sql.sqltypes.AutoString(length=64), nullable=False),
     sa.Column('client_dispatches', sa.JSON(), nullable=False),
@@ -252,6 +252,7 @@ def upgrade() -> None:
     sa.Column('clean_trace', sa.JSON(), nullable=True),
     sa.Column('cleaning_config', sa.JSON(), nullable=True),
     sa.Column('rollback_reason', sqlmodel.sql.sqltypes.AutoString(), nullable=True),
+    sa.Column('excluded', sa.Boolean(), nullable=False),
     sa.ForeignKeyConstraint(['assignment_id'], ['assignment.id'], name=op.f('fk_attempt_assignment_id_assignment')),
     sa.ForeignKeyConstraint(['recording_id'], ['recording.id'], name=op.f('fk_attempt_recording_id_recording')),
     sa.PrimaryKeyConstraint('id', name=op.f('pk_attempt')),

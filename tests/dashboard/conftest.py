@@ -1,0 +1,131 @@
+"""Study-flow fixtures: the `lab` test site, a study with people, assignments and live servers."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+import threading
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+import uvicorn
+from sqlmodel import Session
+
+LAB_SITE = Path(__file__).resolve().parent.parent / "environments" / "labsite" / "site.py"
+
+
+def register_lab() -> None:
+    """The framework's tiny notes site (tests/environments/labsite), registered by file path."""
+    from environments import catalog, registry
+
+    module = sys.modules.get("ht_labsite")
+    if module is None:
+        spec = importlib.util.spec_from_file_location("ht_labsite", LAB_SITE)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["ht_labsite"] = module
+        spec.loader.exec_module(module)
+    registry.register(module.ENVIRONMENT, replace=True)
+    catalog.clear_cache()
+
+
+@pytest.fixture
+def lab():
+    register_lab()
+
+
+@pytest.fixture
+def study(client, lab):
+    """A study with A1, A2 (primary), D1 (duplicate) and L1 (lead)."""
+    from annotators import service as accounts
+    from dashboard.models import Study
+
+    with Session(client.app.state.engine, expire_on_commit=False) as db:
+        row = Study(name="Test study", seed=7, reading_countdown_seconds=0)
+        db.add(row)
+        db.commit()
+        db.refresh(row)
+        for code, role, tier in [("A1", "annotator", "primary"), ("A2", "annotator", "primary"),
+                                 ("D1", "annotator", "duplicate"), ("L1", "lead", "primary")]:
+            accounts.add_annotator(db, code=code, role=role, tier=tier)
+        return row
+
+
+@pytest.fixture
+def make_assignment(client, study):
+    """make_assignment(code, task_id="lab-001", condition="clean") -> assignment id."""
+    from annotators import service as accounts
+    from dashboard.models import Assignment
+    from dashboard.planning import session_seed
+
+    def _make(code: str, task_id: str = "lab-001", condition: str = "clean", tier: str = "primary") -> int:
+        with Session(client.app.state.engine) as db:
+            person = accounts.get_by_code(db, code=code)
+            row = Assignment(study_id=study.id, annotator_id=person.id, task_id=task_id, env_id="lab", difficulty="easy",
+                             condition=condition, tier=tier, seed=session_seed(study.seed, task_id, condition))
+            db.add(row)
+            db.commit()
+            return row.id
+
+    return _make
+
+
+@pytest.fixture
+def person(client):
+    """person(code) -> the Annotator row."""
+    from annotators import service as accounts
+
+    def _get(code: str):
+        with Session(client.app.state.engine, expire_on_commit=False) as db:
+            return accounts.get_by_code(db, code=code)
+
+    return _get
+
+
+def login(http_client, code: str) -> None:
+    from annotators import service as accounts
+
+    settings = http_client.app.state.settings if hasattr(http_client, "app") else None
+    with Session(http_client.app.state.engine) as db:
+        url = accounts.create_login_link(db, secret_key=settings.secret_key, code=code, base_url="http://testserver")
+    http_client.get(url.removeprefix("http://testserver"))
+
+
+@pytest.fixture
+def login_as():
+    return login
+
+
+class LiveServer:
+    def __init__(self, app, port: int):
+        self.app = app
+        self.port = port
+        self.url = f"http://127.0.0.1:{port}"
+        self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", access_log=False))
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    def start(self) -> "LiveServer":
+        self.thread.start()
+        deadline = time.time() + 20
+        while time.time() < deadline:
+            try:
+                httpx.get(self.url + "/login", timeout=1)
+                return self
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        raise RuntimeError("live server did not start")
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=10)
+
+
+@pytest.fixture
+def live(app_settings, lab, port):
+    """A real uvicorn server (in a thread) for the app on the migrated test database."""
+    from dashboard.app import create_app
+
+    server = LiveServer(create_app(app_settings), port).start()
+    yield server
+    server.stop()

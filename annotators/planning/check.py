@@ -8,9 +8,12 @@ plan's own `envs` x `difficulties`, and `per_cell`/`duplicates_per_cell` come fr
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from annotators.planning.schemas import CONDITIONS, Plan, PlanAnnotator, PlannedAssignment, PlanTask, Violation
+
+# add(rule, message, rows): how the rule helpers report a violation.
+Report = Callable[..., None]
 
 RULES = (
     "unknown_task",
@@ -63,7 +66,11 @@ def check_plan(
         if task is None:
             add("unknown_task", f"{_label(row)}: no such task", [row])
         elif (task.env_id, task.difficulty) != (row.env_id, row.difficulty):
-            add("unknown_task", f"{_label(row)}: row says ({row.env_id}, {row.difficulty}), task is ({task.env_id}, {task.difficulty})", [row])
+            add(
+                "unknown_task",
+                f"{_label(row)}: row says ({row.env_id}, {row.difficulty}), task is ({task.env_id}, {task.difficulty})",
+                [row],
+            )
         elif row.task_id not in in_panel:
             add("unknown_task", f"{_label(row)}: task is not in the panel", [row])
     for task_id in sorted(in_panel):
@@ -71,7 +78,7 @@ def check_plan(
         if task is None:
             add("unknown_task", f"panel task {task_id}: no such task")
         elif not task.has_variant:
-            add("no_variant", f"panel task {task_id} has no variant, so it cannot be recorded in the intervention condition")
+            add("no_variant", f"panel task {task_id} has no variant: it cannot be recorded under intervention")
 
     # unknown_annotator: active, known, and the row's tier is the annotator's tier.
     for row in rows:
@@ -102,9 +109,10 @@ def check_plan(
     for cell in plan.panel:
         if (cell.env_id, cell.difficulty) not in scope:
             add("cell_size", f"cell ({cell.env_id}, {cell.difficulty}) is outside the plan's envs and difficulties")
-        misplaced = [t for t in cell.task_ids if t in task_by_id and (task_by_id[t].env_id, task_by_id[t].difficulty) != (cell.env_id, cell.difficulty)]
+        home = (cell.env_id, cell.difficulty)
+        misplaced = [t for t in cell.task_ids if t in task_by_id and (task_by_id[t].env_id, task_by_id[t].difficulty) != home]
         if misplaced:
-            add("cell_size", f"cell ({cell.env_id}, {cell.difficulty}) lists tasks of another cell: {', '.join(misplaced)}")
+            add("cell_size", f"cell ({cell.env_id}, {cell.difficulty}) lists tasks of other cells: {', '.join(misplaced)}")
     for env_id, difficulty in sorted(scope):
         size = sum(len(set(c.task_ids)) for c in plan.panel if (c.env_id, c.difficulty) == (env_id, difficulty))
         if size != per_cell or seen_cells[env_id, difficulty] > 1:
@@ -149,13 +157,14 @@ def check_plan(
             problems = [f"{n} used {k} times" for n, k in sorted(numbers.items()) if k > 1]
             problems += [f"{n} missing" for n in expected if n not in numbers]
             problems += [f"{n} out of range" for n in sorted(numbers) if n not in expected]
-            add("order", f"{code}'s {len(group)} assignments must be numbered 1..{len(group)}: {', '.join(problems)}", group)
+            add("order", f"{code}'s {len(group)} assignments must be numbered 1..{len(group)}: {', '.join(problems)}",
+                group)
 
     rank = {rule: i for i, rule in enumerate(RULES)}
     return sorted(out, key=lambda v: rank[v.rule])
 
 
-def _check_balance(plan: Plan, who: dict[str, PlanAnnotator], per_cell: int, tolerance: int, add) -> None:
+def _check_balance(plan: Plan, who: dict[str, PlanAnnotator], per_cell: int, tolerance: int, add: Report) -> None:
     """primary_balance (floor/ceil in total) and difficulty_balance (floor/ceil per difficulty)."""
     primaries = sorted(code for code, a in who.items() if a.active and a.tier == "primary")
     if not primaries:
@@ -167,16 +176,24 @@ def _check_balance(plan: Plan, who: dict[str, PlanAnnotator], per_cell: int, tol
     for code in primaries:
         mine = [r for r in rows if r.annotator == code]
         if not total // count <= len(mine) <= -(-total // count):
-            add("primary_balance", f"{code} records {len(mine)} primary task-conditions; a balanced load of {total} over {count} is {total // count}-{-(-total // count)}", mine)
+            add(
+                "primary_balance",
+                f"{code} records {len(mine)} primary task-conditions; a balanced load of {total} over {count} "
+                f"is {total // count}-{-(-total // count)}",
+                mine,
+            )
         for difficulty in plan.difficulties:
             d_total = 2 * per_cell * len(plan.envs)
             d_mine = [r for r in mine if r.difficulty == difficulty]
             low, high = d_total // count - tolerance, -(-d_total // count) + tolerance
             if not low <= len(d_mine) <= high:
-                add("difficulty_balance", f"{code} records {len(d_mine)} {difficulty} task-conditions; allowed {low}-{high}", d_mine)
+                add("difficulty_balance", f"{code} records {len(d_mine)} {difficulty} task-conditions; allowed {low}-{high}",
+                    d_mine)
 
 
-def _check_audit(plan: Plan, primary_of, duplicates_per_cell: int, add) -> None:
+def _check_audit(
+    plan: Plan, primary_of: dict[tuple[str, str], list[PlannedAssignment]], duplicates_per_cell: int, add: Report
+) -> None:
     """duplicate_audit (the right number of duplicated task-conditions per cell) and
     duplicate_independence (the duplicate recorder is not the primary recorder)."""
     dups = [r for r in plan.assignments if r.tier == "duplicate"]
@@ -184,10 +201,15 @@ def _check_audit(plan: Plan, primary_of, duplicates_per_cell: int, add) -> None:
         here = [r for r in dups if (r.env_id, r.difficulty) == (cell.env_id, cell.difficulty)]
         duplicated = {(r.task_id, r.condition) for r in here}
         if len(duplicated) != duplicates_per_cell:
-            add("duplicate_audit", f"cell ({cell.env_id}, {cell.difficulty}) has {len(duplicated)} duplicated task-conditions; the audit needs {duplicates_per_cell}", here)
+            add(
+                "duplicate_audit",
+                f"cell ({cell.env_id}, {cell.difficulty}) has {len(duplicated)} duplicated task-conditions; "
+                f"the audit needs {duplicates_per_cell}",
+                here,
+            )
         orphans = [r for r in here if not primary_of.get((r.task_id, r.condition))]
         if orphans:
-            add("duplicate_audit", f"duplicated task-conditions without a primary recording: {'; '.join(map(_label, orphans))}", orphans)
+            add("duplicate_audit", f"duplicated without a primary recording: {'; '.join(map(_label, orphans))}", orphans)
     for row in dups:
         same = [p for p in primary_of.get((row.task_id, row.condition), []) if p.annotator == row.annotator]
         if same:

@@ -100,11 +100,6 @@ def check_duplicates(problem: PlanningProblem, *, per_cell: int) -> None:
     wanted = problem.duplicates_per_cell
     if wanted == 0:
         return
-    if wanted > 2 * per_cell:
-        raise PlanInfeasible(
-            "invalid_request",
-            f"duplicates_per_cell {wanted} exceeds the {2 * per_cell} task-conditions of a cell (--per-cell {per_cell})",
-        )
     if not problem.duplicates:
         raise PlanInfeasible(
             "duplicate_audit",

@@ -91,6 +91,12 @@ def _validate(
         raise PlanInfeasible("invalid_request", f"--per-cell must be at least 1, got {per_cell}")
     if duplicates_per_cell < 0:
         raise PlanInfeasible("invalid_request", f"duplicates_per_cell must be 0 or more, got {duplicates_per_cell}")
+    if duplicates_per_cell > 2 * per_cell:
+        raise PlanInfeasible(
+            "invalid_request",
+            f"duplicates_per_cell {duplicates_per_cell} exceeds the {2 * per_cell} task-conditions of a cell "
+            f"(--per-cell {per_cell})",
+        )
     repeated_tasks = sorted(k for k, n in Counter(t.task_id for t in tasks).items() if n > 1)
     if repeated_tasks:
         raise PlanInfeasible("invalid_request", f"task_id given more than once: {', '.join(repeated_tasks)}")
@@ -140,5 +146,7 @@ def summarise(
         duplicate_attempts=2 * duplicate,
         loads=tuple(loads),
         difficulty_excess=excess,
-        condition_imbalance=max(abs(load.by_condition["clean"] - load.by_condition["intervention"]) for load in primary_loads),
+        condition_imbalance=max(
+            abs(load.by_condition["clean"] - load.by_condition["intervention"]) for load in primary_loads
+        ),
     )

@@ -83,7 +83,8 @@ class _Model:
             # Task-conditions come in (clean, intervention) pairs at indexes 2j, 2j+1.
             for j in range(0, len(tcs), 2):
                 for code in [a.code for a in problem.primaries] + [d.code for d in problem.duplicates]:
-                    pair = [v for key in ((code, j), (code, j + 1)) for v in (self.x.get(key), self.y.get(key)) if v is not None]
+                    keys = ((code, j), (code, j + 1))
+                    pair = [v for key in keys for v in (self.x.get(key), self.y.get(key)) if v is not None]
                     # Two or more: one person never holds both conditions of a base task, nor a
                     # primary and a duplicate recording of one task-condition.
                     if len(pair) >= 2:
@@ -205,20 +206,21 @@ def solve(problem: PlanningProblem) -> Solution:
     status = solver.solve(m)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         raise PlanInfeasible("solver", "the solver lost the plan it had found while breaking ties; please report this")
-    rows = [
-        SolvedRow(code, problem.task_conditions[i], "primary") for (code, i), v in built.x.items() if solver.boolean_value(v)
-    ] + [SolvedRow(code, problem.task_conditions[i], "duplicate") for (code, i), v in built.y.items() if solver.boolean_value(v)]
+    tcs = problem.task_conditions
+    rows = [SolvedRow(code, tcs[i], "primary") for (code, i), v in built.x.items() if solver.boolean_value(v)]
+    rows += [SolvedRow(code, tcs[i], "duplicate") for (code, i), v in built.y.items() if solver.boolean_value(v)]
     return Solution(rows=tuple(rows), goals=values)
 
 
 def diagnose(problem: PlanningProblem) -> PlanInfeasible:
     """Name the rule group whose removal alone makes the request feasible (re-solving each time)."""
     culprits = [group for group in RULE_GROUPS if _feasible(problem, frozenset({group}))]
+    def who(people: tuple) -> str:
+        return "; ".join(f"{p.code} designed {', '.join(sorted(p.designed)) or 'nothing'}" for p in people) or "none"
+
     inputs = (
         f"{len(problem.panel)} cells x {len(problem.panel[0].task_ids)} base tasks; primary annotators "
-        + "; ".join(f"{a.code} designed {', '.join(sorted(a.designed)) or 'nothing'}" for a in problem.primaries)
-        + "; duplicate-tier annotators "
-        + ("; ".join(f"{d.code} designed {', '.join(sorted(d.designed)) or 'nothing'}" for d in problem.duplicates) or "none")
+        f"{who(problem.primaries)}; duplicate-tier annotators {who(problem.duplicates)}"
     )
     if culprits:
         others = f" (or without {', '.join(culprits[1:])})" if culprits[1:] else ""

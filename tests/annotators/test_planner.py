@@ -173,3 +173,22 @@ def test_two_duplicates_per_cell(demo_tasks):
         dups = [r for r in plan.assignments if r.tier == "duplicate" and r.task_id == cell.task_ids[0]]
         assert sorted(r.condition for r in dups) == ["clean", "intervention"]
         assert {r.annotator for r in dups} == {"D1", "D2"}
+
+
+def test_inputs_read_from_database_rows(demo_plan, demo_tasks):
+    """The lead passes ORM rows: attributes are read, unrelated columns ignored, enums coerced."""
+    from enum import StrEnum
+    from types import SimpleNamespace
+
+    class TierColumn(StrEnum):
+        primary = "primary"
+        duplicate = "duplicate"
+
+    rows = [
+        SimpleNamespace(id=i, code=code, role="annotator", tier=TierColumn.duplicate if code == "D1" else TierColumn.primary, designed=[], active=True)
+        for i, code in enumerate(("A1", "A2", "A3", "A4", "D1"))
+    ]
+    task_rows = [SimpleNamespace(**t.model_dump(), title="ignored") for t in demo_tasks]
+    annotators = [PlanAnnotator.model_validate(r) for r in rows]
+    tasks = [PlanTask.model_validate(r) for r in task_rows]
+    assert plan_panel(tasks=tasks, annotators=annotators, per_cell=1, seed=7) == demo_plan

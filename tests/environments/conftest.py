@@ -44,6 +44,7 @@ def load_lab_module() -> ModuleType:
 
 LAB_LOADER = f"""
 import importlib.util, sys
+sys.path.insert(0, {str(Path(__file__).resolve().parents[2])!r})
 spec = importlib.util.spec_from_file_location("ht_labsite", {str(LAB_DIR / "site.py")!r})
 module = importlib.util.module_from_spec(spec); sys.modules["ht_labsite"] = module; spec.loader.exec_module(module)
 from environments import registry; registry.register(module.ENVIRONMENT, replace=True)
@@ -52,7 +53,14 @@ from environments import registry; registry.register(module.ENVIRONMENT, replace
 
 @pytest.fixture
 def lab() -> ModuleType:
+    """The lab test site, registered."""
     return load_lab_module()
+
+
+@pytest.fixture
+def lab_loader_code() -> str:
+    """Python source that registers the lab site (for subprocesses)."""
+    return LAB_LOADER
 
 
 def oracle_cases() -> list[tuple[str, str, str, str]]:

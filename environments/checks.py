@@ -1,0 +1,85 @@
+"""`humantrace tasks check`: validate every task and variant of every registered site.
+
+Checks, per file: the schema (errors name file, field and expectation), every builder and
+mutation name and its parameters, every template, the instruction's placeholders, the canonical
+diff as the evaluator reads it, and determinism (each task and condition built twice with the
+same seed gives the same sha256).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from environments import catalog, registry
+from environments.schemas import display_path
+from environments.seeding import SeedError, build_session_state
+from environments.state import state_sha256
+
+CHECK_SEEDS = (42, 7)
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with one file."""
+
+    file: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.file}: {self.message}" if self.file else self.message
+
+
+def check_all(*, seeds: tuple[int, ...] = CHECK_SEEDS) -> list[Problem]:
+    """Every problem in every site's tasks and variants (an empty list means all is well)."""
+    envs = registry.all_environments()
+    loaded, load_problems = catalog.build_catalog(envs)
+    problems = [_split(line) for line in load_problems]
+    for task_id, task in sorted(loaded.tasks.items()):
+        label = display_path(loaded.files[task_id])
+        stem = loaded.files[task_id].stem
+        if stem != task_id:
+            problems.append(Problem(label, f"file name should be {task_id}.yaml (the task_id)"))
+        variant_id = loaded.variant_of_task.get(task_id)
+        variant = loaded.variants.get(variant_id) if variant_id else None
+        conditions = ["clean"] + (["intervention"] if variant else [])
+        for condition in conditions:
+            where = display_path(loaded.files[variant_id]) if condition == "intervention" else label
+            problems.extend(_check_build(task, condition, variant, seeds, where))
+        problems.extend(_check_canonical_diff(task, label))
+    return problems
+
+
+def _split(line: str) -> Problem:
+    file, _, message = line.partition(": ")
+    return Problem(file, message) if message else Problem("", line)
+
+
+def _check_build(task, condition, variant, seeds, where) -> list[Problem]:
+    found: list[Problem] = []
+    for seed in seeds:
+        try:
+            first = build_session_state(task, condition, seed, variant)
+            second = build_session_state(task, condition, seed, variant)
+        except SeedError as exc:
+            return [Problem(where, f"{condition} seed {seed}: {exc}")]
+        except Exception as exc:  # a builder crashed: report it like any other problem
+            return [Problem(where, f"{condition} seed {seed}: {type(exc).__name__}: {exc}")]
+        if state_sha256(first.state) != state_sha256(second.state) or first.targets != second.targets:
+            found.append(Problem(where, f"{condition} seed {seed}: two builds differ (not deterministic)"))
+        try:
+            catalog.render_instruction(task, first.targets)
+        except catalog.InstructionError as exc:
+            found.append(Problem(where, str(exc)))
+    return found
+
+
+def _check_canonical_diff(task, label) -> list[Problem]:
+    try:
+        from environments.evaluator import CanonicalDiffError, parse_canonical_diff
+    except ImportError:  # the evaluator is optional for loading tasks
+        return []
+    try:
+        parse_canonical_diff(task.evaluator_view()["canonical_diff"])
+    except CanonicalDiffError as exc:
+        return [Problem(label, str(exc))]
+    return []

@@ -124,7 +124,10 @@ class RecorderInjectionMiddleware:
         if tag is None:
             await self.app(scope, receive, send)
             return
-        await self.app(scope, receive, _Injector(send, tag.encode("utf-8")))
+        # A 304 would make the browser reuse a cached copy carrying an older (maybe ended) token:
+        # ask the app for the full page, and forbid caching the injected one.
+        headers = [(k, v) for k, v in scope.get("headers", []) if k not in (b"if-none-match", b"if-modified-since")]
+        await self.app({**scope, "headers": headers}, receive, _Injector(send, tag.encode("utf-8")))
 
     def _token(self, scope: Scope) -> str | None:
         for name, value in scope.get("headers", []):
@@ -182,5 +185,9 @@ class _Injector:
         assert self.start is not None
         headers = MutableHeaders(raw=list(self.start.get("headers", [])))
         headers["content-length"] = str(len(body))
+        headers["cache-control"] = "no-store"
+        for name in ("etag", "last-modified"):
+            if name in headers:
+                del headers[name]
         await self.send({**self.start, "headers": headers.raw})
         await self.send({"type": "http.response.body", "body": body, "more_body": False})

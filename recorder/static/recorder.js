@@ -15,6 +15,7 @@
 
   var w = window;
   if (w.top !== w) return; // record the top document only
+  if (!/^(https?|file):$/.test(location.protocol)) return; // not about:blank and the like
   var MARK = typeof Symbol === 'function' ? Symbol.for('humantrace.recorder') : '__humantrace_recorder';
   if (w[MARK]) return; // loaded twice (init script and script tag): the first one records
   try { Object.defineProperty(w, MARK, { value: true }); } catch (e) { return; }
@@ -311,17 +312,19 @@
 
   function countMutations(records) {
     if (!records.length) return;
+    var counting = document.readyState !== 'loading'; // the parser building the page is not a change
     for (var i = 0; i < records.length; i++) {
       var r = records[i];
       if (r.type === 'childList') {
+        xpathCache = new WeakMap(); // sibling indices may have changed
+        if (!counting) continue;
         mutations.added += r.addedNodes.length;
         mutations.removed += r.removedNodes.length;
-        xpathCache = new WeakMap(); // sibling indices may have changed
-      } else if (r.type === 'attributes') {
+      } else if (r.type === 'attributes' && counting) {
         mutations.attributes += 1;
       }
     }
-    if (!domTimer) {
+    if (counting && !domTimer) {
       domTimer = setTimeout(emitDomChange, Math.max(0, DOM_CHANGE_MS - (Date.now() - lastDomChangeAt)));
     }
   }

@@ -10,6 +10,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -187,3 +188,87 @@ def live_server_any_db(db_url: str, port: int) -> Iterator[LiveServer]:
     """The recorder app on SQLite and on PostgreSQL."""
     with running_server(db_url, port) as server:
         yield server
+
+
+# --------------------------------------------------------------------------- browser helpers
+
+RESOLVE_JS = """(xpaths) => xpaths.map((xp) => {
+  const node = document.evaluate(xp, document, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null).singleNodeValue;
+  if (!node) return null;
+  return {id: node.id || null, tag: node.localName};
+})"""
+
+
+def recorder_state(page, token: str) -> dict | None:
+    """The recorder's sessionStorage record for this token (what survives reloads in the tab)."""
+    raw = page.evaluate("(key) => sessionStorage.getItem(key)", f"humantrace:{token}")
+    return json.loads(raw) if raw else None
+
+
+@pytest.fixture
+def wait_all_acked() -> Callable[..., dict]:
+    """wait_all_acked(page, token, server, rid): block until every recorded event is acknowledged."""
+
+    def wait(page, token: str, server, recording_id: int, timeout: float = 30.0) -> dict:
+        # Settled for a whole second: longer than the recorder's throttles (250 ms) plus its flush
+        # interval (500 ms), so events still waiting in a timer have been numbered and sent too.
+        deadline = time.monotonic() + timeout
+        state, settled_since, settled_state = None, None, None
+        while time.monotonic() < deadline:
+            state = recorder_state(page, token)
+            done = bool(state) and not state["events"] and state["acked"] == state["next"] - 1
+            if done and server.acked(recording_id) == state["acked"]:
+                if settled_state != state:
+                    settled_since, settled_state = time.monotonic(), state
+                elif time.monotonic() - settled_since >= 1.0:
+                    return state
+            else:
+                settled_since, settled_state = None, None
+            time.sleep(0.1)
+        raise AssertionError(f"events not acknowledged in time: {state}, server ack {server.acked(recording_id)}")
+
+    return wait
+
+
+@pytest.fixture
+def resolve_xpaths() -> Callable[..., list]:
+    """resolve_xpaths(page, xpaths) -> [{id, tag} | None] as document.evaluate finds them."""
+
+    def resolve(page, xpaths: list[str]) -> list:
+        return page.evaluate(RESOLVE_JS, xpaths)
+
+    return resolve
+
+
+@pytest.fixture
+def foreign_site() -> Iterator[Callable[[str, str], str]]:
+    """serve(path, html) -> URL of a page on another origin (a plain HTTP server, no middleware).
+
+    It listens on 127.0.0.1 like the recorder server, so Chromium's local-network-access checks
+    (which block public pages from reaching loopback) do not apply.
+    """
+    pages: dict[str, bytes] = {}
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # noqa: N802 (http.server naming)
+            body = pages.get(self.path.split("?")[0])
+            self.send_response(200 if body else 404)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(body or b"")))
+            self.end_headers()
+            self.wfile.write(body or b"")
+
+        def log_message(self, *args) -> None:  # keep test output (and addresses) out of stderr
+            pass
+
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+
+    def serve(path: str, html: str) -> str:
+        pages[path] = html.encode("utf-8")
+        return f"http://127.0.0.1:{httpd.server_address[1]}{path}"
+
+    yield serve
+    httpd.shutdown()
+    httpd.server_close()

@@ -27,6 +27,12 @@ def test_environment_page_gets_the_script_before_head_close(live_server):
     assert 'src="/recorder/recorder.js"' in tag and f'data-token="{token}"' in tag
     assert 'data-server=""' in tag and 'data-mask-all="true"' in tag and 'data-mousemove-ms="40"' in tag
     assert "Hello from a plain environment page." in r.text
+    # Never cached or revalidated: a cached copy would carry an older attempt's token.
+    assert r.headers["cache-control"] == "no-store" and "etag" not in r.headers and "last-modified" not in r.headers
+    untouched = get(live_server, "/env/plain.html")
+    with httpx.Client(base_url=live_server.base_url, cookies={"htrec": token}, timeout=10) as client:
+        again = client.get("/env/plain.html", headers={"If-None-Match": untouched.headers["etag"]})
+    assert again.status_code == 200 and tag in again.text
 
 
 def test_page_without_head_gets_the_script_after_body_open(live_server):

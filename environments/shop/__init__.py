@@ -1,0 +1,27 @@
+"""Brightcart, the shop environment: catalogue, cart, checkout, orders, returns, wishlist, account.
+
+Importing this package registers its seed builders and server mutations (`builders`, `mutations`)
+and defines `ENVIRONMENT` for the registry.
+"""
+
+from __future__ import annotations
+
+from environments.registry import Environment
+from environments.shop import builders, mutations  # noqa: F401  (registers builders and mutations)
+from environments.shop.api import router as api_router
+from environments.shop.models import ShopState
+from environments.shop.pages import router as page_router
+from environments.shop.seed import build_default_state
+
+ENVIRONMENT = Environment(
+    env_id="shop",
+    title="Brightcart",
+    state_model=ShopState,
+    package="environments.shop",
+    api_router=api_router,
+    page_router=page_router,
+    build_default_state=build_default_state,
+    # Stock moves with every order and cancellation; the order and its lines carry the meaning.
+    # `signed_in` flips when someone signs out and back in, which is not a task outcome.
+    ignore_fields={"products": {"stock"}, "variants": {"stock"}, "account": {"signed_in"}},
+)

@@ -77,10 +77,9 @@ RAW_DTYPES: dict[str, str] = {
 
 def raw_frame(records: list[dict]) -> pd.DataFrame:
     """A raw event frame from event dicts; a missing key is a null field, extra keys are kept."""
-    frame = pd.DataFrame.from_records(records, columns=None if records else list(RAW_COLUMNS))
-    for name in RAW_COLUMNS:
-        if name not in frame.columns:
-            frame[name] = None
-    extra = [c for c in frame.columns if c not in RAW_DTYPES]
-    frame = frame[[*RAW_COLUMNS, *extra]]
-    return frame.astype(RAW_DTYPES)
+    extra = list(dict.fromkeys(k for rec in records for k in rec if k not in RAW_DTYPES))
+    columns = {
+        name: pd.Series([rec.get(name) for rec in records], dtype=RAW_DTYPES.get(name))
+        for name in (*RAW_COLUMNS, *extra)
+    }
+    return pd.DataFrame(columns)

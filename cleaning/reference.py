@@ -135,11 +135,11 @@ def clean_reference(raw: pd.DataFrame, config: CleaningConfig | None = None) -> 
     extra = [c for c in raw.columns if c not in RAW_COLUMNS and c not in CLEAN_COLUMNS]
     columns = [*RAW_COLUMNS, *extra]
     out = pd.DataFrame({
-        c: pd.Series([row[c] for row in cleaned], dtype=object).astype(raw[c].dtype)
+        c: pd.Series([row[c] for row in cleaned], dtype=raw[c].dtype)
         for c in columns
     })
     triggers = [row["trigger"] if row["type"] == "mousemove" else None for row in cleaned]
-    out["trigger"] = pd.Series(triggers, dtype=object).astype("str")
+    out["trigger"] = pd.Series(triggers, dtype="str")
     out["source_seqs"] = pd.Series(pd.arrays.ArrowExtensionArray(
         pa.array([row["source_seqs"] for row in cleaned], type=pa.list_(pa.int64()))))
     out["step"] = pd.Series([row["step"] for row in cleaned], dtype="int64")

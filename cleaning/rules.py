@@ -37,7 +37,7 @@ NO_TRIGGER, TRIGGER_CLICK, TRIGGER_FOCUS, TRIGGER_SELECT, TRIGGER_HOVER = range(
 def _same_as_previous(*arrays: np.ndarray) -> np.ndarray:
     """Element i is True when every array holds the same value at i and at i - 1 (False at 0)."""
     same = np.ones(len(arrays[0]), dtype=bool)
-    same[0] = False
+    same[:1] = False
     for values in arrays:
         same[1:] &= values[1:] == values[:-1]
     return same

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
-
 import numpy as np
 import pandas as pd
 import pytest
@@ -28,18 +26,20 @@ KEYS = [None, "a", "b", " ", "é", "Enter", "Tab", "Shift", "Backspace", "ArrowL
 VALUES = [None, "", "a", "ab", "abc", "x y"]
 DELTAS = [None, 0.0, 100.0, -50.0, 12.5]
 
-event = st.fixed_dictionaries({
-    "type": st.sampled_from(WEIGHTED),
-    "xpath": st.sampled_from(XPATHS),
-    "gap": st.sampled_from(GAPS),
-    "key": st.sampled_from(KEYS),
-    "value": st.sampled_from(VALUES),
-    "dx": st.sampled_from(DELTAS),
-    "dy": st.sampled_from(DELTAS),
-    "scroll_y": st.sampled_from([None, 0.0, 300.0]),
-    "x": st.sampled_from([1.0, 2.5]),
-    "added": st.sampled_from([None, 3]),
-})
+FIELDS = {  # each generated event draws one option per field from a single integer
+    "type": WEIGHTED, "xpath": XPATHS, "gap": GAPS, "key": KEYS, "value": VALUES,
+    "dx": DELTAS, "dy": DELTAS, "scroll_y": [None, 0.0, 300.0], "added": [None, 3],
+}
+CHOICES = int(np.prod([len(options) for options in FIELDS.values()]))
+
+
+def decode(number: int) -> dict:
+    """An event's fields from one integer (small integers shrink to the first options)."""
+    event = {}
+    for name, options in FIELDS.items():
+        number, index = divmod(number, len(options))
+        event[name] = options[index]
+    return event
 
 
 def as_raw(attempt: int, seq: int, t_ms: int, e: dict) -> dict:
@@ -49,7 +49,7 @@ def as_raw(attempt: int, seq: int, t_ms: int, e: dict) -> dict:
     if kind not in {"dom_change", "visibility", "resize", "navigation"}:
         row["xpath"] = e["xpath"]
     if kind in {"click", "dblclick", "contextmenu", "mousemove"}:
-        row.update(x=e["x"], y=e["x"])
+        row.update(x=1.5, y=2.0)
     if kind == "keydown":
         row["key"] = e["key"]
     if kind in {"input", "change", "select"}:
@@ -63,11 +63,14 @@ def as_raw(attempt: int, seq: int, t_ms: int, e: dict) -> dict:
 
 @st.composite
 def raw_traces(draw) -> pd.DataFrame:
-    """One to three attempts of up to 60 events each, rows shuffled."""
+    """One to three attempts of up to 80 events each, rows shuffled."""
     records = []
     for attempt in range(draw(st.integers(1, 3))):
         t = T0 + draw(st.integers(0, 10_000))
-        for seq, e in enumerate(draw(st.lists(event, max_size=60))):
+        size = draw(st.integers(0, 80))  # drawn first: plain lists stay short
+        events = draw(st.lists(st.integers(0, CHOICES - 1), min_size=size, max_size=size))
+        for seq, number in enumerate(events):
+            e = decode(number)
             t += e["gap"]
             records.append(as_raw(attempt + 7, seq, t, e))
     draw(st.randoms(use_true_random=False)).shuffle(records)
@@ -76,7 +79,10 @@ def raw_traces(draw) -> pd.DataFrame:
 
 configs = st.builds(CleaningConfig, scroll_window_ms=st.sampled_from([0, 400, 1000]),
                     hover_window_ms=st.sampled_from([0, 500]))
-fast = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# The oracle comparison gets the most examples; the properties below check the meaning of the
+# output directly, so a bug shared by both implementations still shows, and need fewer.
+oracle = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+fast = settings(oracle, max_examples=60)
 
 
 def source_of(cleaned: pd.DataFrame) -> dict[tuple[int, int], int]:
@@ -85,7 +91,7 @@ def source_of(cleaned: pd.DataFrame) -> dict[tuple[int, int], int]:
             enumerate(zip(cleaned["attempt_id"], cleaned["source_seqs"])) for s in seqs}
 
 
-@fast
+@oracle
 @given(raw_traces(), configs)
 def test_pipeline_equals_reference(raw, config):
     cleaned = clean(raw, config)
@@ -93,7 +99,7 @@ def test_pipeline_equals_reference(raw, config):
     assert cleaned.attrs["cleaning_config"] == config.to_dict()
 
 
-@fast
+@settings(oracle, max_examples=100)
 @given(raw_traces(), configs)
 def test_cleaning_is_idempotent(raw, config):
     once = clean(raw, config)
@@ -135,8 +141,6 @@ def test_other_operations_are_kept_one_to_one(raw):
 @given(raw_traces(), configs)
 def test_scrolled_distance_per_container_is_unchanged(raw, config):
     cleaned = clean(raw, config)
-    for frame in (raw, cleaned):
-        assert set(frame["type"]) <= set(TYPES) | {"fill"}
 
     def totals(frame):
         scrolls = frame[frame["type"] == "scroll"]
@@ -235,10 +239,8 @@ def test_missing_columns_are_named():
 
 
 def test_grouping_is_per_attempt_and_runs_never_span_attempts(trace):
-    defaults = defaultdict(int)
     for attempt in (1, 2):
         trace.type_text("/i", "ab", 0, attempt=attempt)
-        defaults[attempt] += 1
     cleaned = clean(trace.frame())
     assert cleaned["attempt_id"].tolist() == [1, 2]
     assert cleaned["value"].tolist() == ["ab", "ab"]

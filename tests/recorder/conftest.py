@@ -98,6 +98,12 @@ def batch_json() -> Callable[..., str]:
 PAGES_DIR = Path(__file__).parent / "pages"
 
 
+@pytest.fixture
+def pages_dir() -> Path:
+    """The test pages served under /env/."""
+    return PAGES_DIR
+
+
 @dataclass
 class LiveServer:
     """A real uvicorn server (in a thread) running the standalone recorder app."""
@@ -139,6 +145,18 @@ class LiveServer:
     def frame(self, recording_id: int):
         with Session(self.engine) as s:
             return service.events_frame(s, recording_ids=[recording_id])
+
+
+@pytest.fixture
+def server_handle() -> Callable[[str, Engine], LiveServer]:
+    """server_handle(base_url, engine) -> a LiveServer view of a server started some other way."""
+    return lambda base_url, engine: LiveServer(base_url=base_url, engine=engine, log=io.StringIO())
+
+
+@pytest.fixture
+def recorder_secret() -> str:
+    """The secret key every test server signs recorder tokens with."""
+    return SECRET
 
 
 @contextmanager

@@ -16,8 +16,34 @@ from exports.schema import CONDITIONS, PHASES, PRIMITIVES
 from exports.stats import mean_with_ci, paired_difference
 
 
+_TASK_VALUE_COLUMNS = ["pass_clean", "score_clean", "pass_intervention", "score_intervention", "pass_drop", "score_drop"]
+AGENTS_BY_MODEL_COLUMNS = [
+    "scope", "model", "n_clean_runs", "n_intervention_runs", "clean_pass_rate", "intervention_pass_rate",
+    "pass_drop", "pass_drop_ci_low", "pass_drop_ci_high", "clean_mean_score", "intervention_mean_score",
+    "score_drop", "score_drop_ci_low", "score_drop_ci_high", "n_paired_tasks",
+    "median_elapsed_s_clean", "median_elapsed_s_intervention",
+]
+PRIMITIVE_COLUMNS = [
+    "primitive", "n_tasks", "human_cold_drop", "human_cold_ci_low", "human_cold_ci_high", "human_warm_drop",
+    "human_warm_ci_low", "human_warm_ci_high", "agent_pass_drop", "agent_pass_ci_low", "agent_pass_ci_high",
+    "agent_score_drop", "agent_score_ci_low", "agent_score_ci_high", "gap_vs_warm",
+]
+GROUP_COLUMNS = [
+    "dimension", "group", "population", "scope", "clean_pass_rate", "intervention_pass_rate",
+    "drop", "ci_low", "ci_high", "n_tasks",
+]
+FAILURE_COLUMNS = ["population", "condition", "phase", "n_failed", "mode", "mode_class", "count", "share"]
+
+
+def _median(values: pd.Series) -> float:
+    values = pd.to_numeric(values, errors="coerce").dropna()
+    return float(values.median()) if len(values) else np.nan
+
+
 def agent_task_values(runs: pd.DataFrame) -> pd.DataFrame:
     """Per (model, task): mean pass and mean score in each condition, and the paired drops."""
+    if runs.empty:
+        return pd.DataFrame(columns=["model", "task", *_TASK_VALUE_COLUMNS])
     data = runs.assign(pass_value=runs["passed"].astype(float))
     means = data.groupby(["model", "task", "condition"])[["pass_value", "score"]].mean().unstack("condition")
     out = pd.DataFrame(index=means.index)
@@ -37,11 +63,12 @@ def agents_by_model(runs: pd.DataFrame, *, panel_tasks: set[str], n_boot: int, s
         for model, part in scoped.groupby("model", sort=True):
             per_task = agent_task_values(part)
             clean, inter = part[part["condition"] == "clean"], part[part["condition"] == "intervention"]
+            boot = {"n_boot": n_boot, "seed": seed}
             pass_drop = paired_difference(
-                per_task["pass_clean"], per_task["pass_intervention"], n_boot=n_boot, seed=seed, key=f"agent/{scope}/{model}/pass"
+                per_task["pass_clean"], per_task["pass_intervention"], **boot, key=f"agent/{scope}/{model}/pass"
             )
             score_drop = paired_difference(
-                per_task["score_clean"], per_task["score_intervention"], n_boot=n_boot, seed=seed, key=f"agent/{scope}/{model}/score"
+                per_task["score_clean"], per_task["score_intervention"], **boot, key=f"agent/{scope}/{model}/score"
             )
             rows.append(
                 {
@@ -60,16 +87,19 @@ def agents_by_model(runs: pd.DataFrame, *, panel_tasks: set[str], n_boot: int, s
                     "score_drop_ci_low": score_drop.ci_low,
                     "score_drop_ci_high": score_drop.ci_high,
                     "n_paired_tasks": pass_drop.n,
-                    "median_elapsed_s_clean": float(clean["elapsed_s"].median()) if clean["elapsed_s"].notna().any() else np.nan,
-                    "median_elapsed_s_intervention": float(inter["elapsed_s"].median()) if inter["elapsed_s"].notna().any() else np.nan,
+                    "median_elapsed_s_clean": _median(clean["elapsed_s"]),
+                    "median_elapsed_s_intervention": _median(inter["elapsed_s"]),
                 }
             )
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows, columns=AGENTS_BY_MODEL_COLUMNS)
 
 
 def agent_task_means(runs: pd.DataFrame) -> pd.DataFrame:
     """Per task: the pass and score drops averaged over the models that ran it in both conditions."""
     per_model = agent_task_values(runs).dropna(subset=["pass_drop"])
+    if per_model.empty:
+        columns = ["agent_pass_drop", "agent_score_drop", "n_models"]
+        return pd.DataFrame(columns=columns, index=pd.Index([], name="task"), dtype=float)
     grouped = per_model.groupby("task")
     return pd.DataFrame(
         {
@@ -85,7 +115,8 @@ def primitive_drops(
 ) -> pd.DataFrame:
     """Figure 6(b): per primitive, human cold/warm pass drops against the mean agent pass drop.
 
-    Tasks of a primitive: panel base tasks with a warm human pair and at least one agent pair.
+    Tasks of a primitive: panel base tasks with a warm human pair and, when any agent ran panel
+    tasks in both conditions, at least one agent pair (so both sides use the same tasks).
     """
     passed = task_level(primary, "passed", "mean").rename("passed")
     warm = pairs(passed, level="condition", a="clean", b="intervention", fixed={"phase": "warm"})
@@ -95,9 +126,11 @@ def primitive_drops(
     present += sorted(set(meta["primitive"].dropna()) - set(PRIMITIVES))
     rows = []
     for primitive in present:
-        tasks = meta.index[meta["primitive"] == primitive]
-        tasks = [t for t in tasks if t in warm.index and t in agents.index]
-        w, c, a = warm.loc[tasks], cold.loc[[t for t in tasks if t in cold.index]], agents.loc[tasks]
+        tasks = [t for t in meta.index[meta["primitive"] == primitive] if t in warm.index]
+        if not agents.empty:  # compare both sides on the same tasks
+            tasks = [t for t in tasks if t in agents.index]
+        w, c = warm.loc[tasks], cold.loc[[t for t in tasks if t in cold.index]]
+        a = agents.reindex(tasks)
         key = f"primitive/{primitive}"
         hw = paired_difference(w["clean"], w["intervention"], n_boot=n_boot, seed=seed, key=key + "/warm")
         hc = paired_difference(c["clean"], c["intervention"], n_boot=n_boot, seed=seed, key=key + "/cold")
@@ -122,7 +155,7 @@ def primitive_drops(
                 "gap_vs_warm": ap.estimate - hw.estimate,
             }
         )
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows, columns=PRIMITIVE_COLUMNS)
 
 
 def task_time_vs_agent_drop(primary: pd.DataFrame, runs: pd.DataFrame, meta: pd.DataFrame) -> pd.DataFrame:
@@ -148,7 +181,8 @@ def task_time_vs_agent_drop(primary: pd.DataFrame, runs: pd.DataFrame, meta: pd.
 
 
 def _group_row(dimension, group, population, scope, clean, inter, per_task_a, per_task_b, *, n_boot, seed):
-    est = paired_difference(per_task_a, per_task_b, n_boot=n_boot, seed=seed, key=f"group/{dimension}/{group}/{population}/{scope}")
+    key = f"group/{dimension}/{group}/{population}/{scope}"
+    est = paired_difference(per_task_a, per_task_b, n_boot=n_boot, seed=seed, key=key)
     return {
         "dimension": dimension,
         "group": group,
@@ -179,7 +213,8 @@ def by_group(
             rows.append(
                 _group_row(
                     dimension, group, f"human_{phase}", "panel",
-                    cell.loc[cell["condition"] == "clean", "passed"], cell.loc[cell["condition"] == "intervention", "passed"],
+                    cell.loc[cell["condition"] == "clean", "passed"],
+                    cell.loc[cell["condition"] == "intervention", "passed"],
                     p["clean"], p["intervention"], n_boot=n_boot, seed=seed,
                 )
             )
@@ -201,7 +236,7 @@ def by_group(
                     per_task["pass_clean"], per_task["pass_intervention"], n_boot=n_boot, seed=seed,
                 )
             )
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows, columns=GROUP_COLUMNS)
 
 
 def agent_failure_modes(runs: pd.DataFrame) -> pd.DataFrame:
@@ -231,4 +266,4 @@ def agent_failure_modes(runs: pd.DataFrame) -> pd.DataFrame:
                     "share": count / denominator if counted and denominator else np.nan,
                 }
             )
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows, columns=FAILURE_COLUMNS)

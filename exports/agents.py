@@ -36,7 +36,7 @@ class ImportIssue:
     file: str
     line: int | None
     reason: str
-    unit: str = "line"  # "line" for CSV/JSONL, "row" for Parquet
+    unit: str = "line"  # "line" (CSV, JSONL), "row" (Parquet) or "file" (a file-level problem)
 
     def __str__(self) -> str:
         where = self.file if self.line is None else f"{self.file}:{self.unit} {self.line}"
@@ -55,7 +55,9 @@ class AgentImport:
 
 
 def _blank(value: Any) -> bool:
-    return value is None or (isinstance(value, float) and math.isnan(value)) or (isinstance(value, str) and not value.strip())
+    if isinstance(value, str):
+        return not value.strip()
+    return value is None or (isinstance(value, float) and math.isnan(value))
 
 
 def _number(value: Any) -> float | None:
@@ -217,16 +219,16 @@ def import_agent_runs(paths: Iterable[str | Path] | str | Path, *, human_tasks=N
     for raw_path in paths:
         path = Path(raw_path)
         if not path.is_file():
-            errors.append(ImportIssue(str(path), None, "file not found"))
+            errors.append(ImportIssue(str(path), None, "file not found", "file"))
             continue
         try:
             header, records, unit = _records(path)
         except (ValueError, OSError) as exc:
-            errors.append(ImportIssue(str(path), None, str(exc)))
+            errors.append(ImportIssue(str(path), None, str(exc), "file"))
             continue
         missing = [c for c in REQUIRED_COLUMNS if c not in header]
         for column in missing:
-            errors.append(ImportIssue(path.name, None, f"missing required column {column!r}"))
+            errors.append(ImportIssue(path.name, None, f"missing required column {column!r}", "file"))
         if missing:
             continue
         ignored.update(c for c in header if c not in REQUIRED_COLUMNS + OPTIONAL_COLUMNS)

@@ -91,7 +91,8 @@ class BundleWriter:
         self.out_dir.mkdir(parents=True, exist_ok=True)
         existing = [p.name for p in self.out_dir.iterdir()]
         if existing:
-            raise BundleError(f"{self.out_dir} is not empty ({', '.join(sorted(existing)[:5])}); a bundle needs a fresh directory")
+            listed = ", ".join(sorted(existing)[:5])
+            raise BundleError(f"{self.out_dir} is not empty ({listed}); a bundle needs a fresh directory")
         self._schemas = {n: s.arrow_schema(include_comments=include_comments) for n, s in TABLES.items()}
         self._parquet: dict[str, pq.ParquetWriter] = {}
         self._csv: dict[str, pacsv.CSVWriter] = {}

@@ -121,7 +121,8 @@ def compare(
     if agent_import.errors:
         warnings.append(f"{len(agent_import.errors)} agent bundle problem(s); see import_errors.csv")
     if agent_import.unmatched_tasks:
-        warnings.append(f"{len(agent_import.unmatched_tasks)} agent task(s) not in the human study: " + ", ".join(agent_import.unmatched_tasks[:20]))
+        listed = ", ".join(agent_import.unmatched_tasks[:20]) + (", ..." if len(agent_import.unmatched_tasks) > 20 else "")
+        warnings.append(f"{len(agent_import.unmatched_tasks)} agent task(s) not in the human study: {listed}")
     if agent_import.unmatched_task_conditions:
         listed = ", ".join(f"{t}/{c}" for t, c in agent_import.unmatched_task_conditions[:20])
         warnings.append(f"agent task-conditions the human study lacks: {listed}")
@@ -149,7 +150,8 @@ def compare(
     tables["by_difficulty"] = at.by_group(primary, runs, meta, dimension="difficulty", **boot)
     human_modes = ht.human_failure_modes(primary, bundle.verdicts).assign(source="human")
     agent_modes = at.agent_failure_modes(runs).assign(source="agent")
-    tables["failure_modes"] = pd.concat([human_modes, agent_modes], ignore_index=True)
+    modes = pd.concat([human_modes, agent_modes], ignore_index=True)
+    tables["failure_modes"] = modes.astype({"n_failed": int, "count": int, "share": float})
     tables["agent_runs"] = runs
     tables["import_errors"] = pd.DataFrame(
         [{"file": e.file, "unit": e.unit, "line": e.line, "reason": e.reason} for e in agent_import.errors],

@@ -43,7 +43,10 @@ def task_primitive(attempts: pd.DataFrame) -> pd.Series:
     primary primitives.
     """
     tasks = pd.Index(sorted(attempts["task_id"].unique()), name="task_id")
-    target = attempts["target_primitive"] if "target_primitive" in attempts else pd.Series(index=attempts.index, dtype=object)
+    if "target_primitive" in attempts:
+        target = attempts["target_primitive"]
+    else:
+        target = pd.Series(None, index=attempts.index, dtype=object)
     target = target.astype(object).where(target.notna() & (target.astype(str) != ""))
     by_target = target.groupby(attempts["task_id"]).first()
     first_listed = attempts["primitives"].astype(object).map(lambda v: (split_list(v) or [None])[0])
@@ -192,7 +195,10 @@ def full_benchmark(
     weights = counts.merge(k, on=["env", "difficulty"], how="outer")
     missing = weights[weights["n_tasks"].isna()]
     for _, row in missing.iterrows():
-        warnings.append(f"panel cell ({row['env']}, {row['difficulty']}) is not in the task-count table; its tasks are left out of the weighted estimates")
+        warnings.append(
+            f"panel cell ({row['env']}, {row['difficulty']}) is not in the task-count table; "
+            "its tasks are left out of the weighted estimates"
+        )
     uncovered = weights[weights["k"].isna() & weights["n_tasks"].gt(0)]
     if len(uncovered):
         warnings.append(

@@ -122,7 +122,7 @@ def failure_chart(modes: pd.DataFrame) -> str | None:
     left = np.zeros(len(order))
     for mode_class, colour in CLASS_COLOURS.items():
         if mode_class in shares:
-            values = shares[mode_class].to_numpy() * 100
+            values = shares[mode_class].to_numpy(dtype=float) * 100
             ax.barh(order, values, left=left, color=colour, label=mode_class.replace("_", "-"))
             left += values
     ax.invert_yaxis()
@@ -141,7 +141,7 @@ def _pp(value) -> str:
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "–"
     points = round(value * 100, 1)
-    return f"{points + 0.0:+.1f}" if points != 0 else "0.0"  # no "-0.0" from rounding noise
+    return "0.0" if points == 0 else f"{points:+.1f}"  # never "-0.0" from rounding noise
 
 
 def _num(value, digits: int = 1) -> str:

@@ -123,7 +123,7 @@ def test_comments_are_withheld_unless_asked_for(tmp_path: Path):
     plain.append("attempts", pd.DataFrame([_attempt(clarity=2)]))
     plain.close()
     for table in ("ratings", "attempts"):
-        assert "comments" not in read_bundle(tmp_path / "plain", tables=[table]).__dict__[table].columns
+        assert "comments" not in getattr(read_bundle(tmp_path / "plain", tables=[table]), table).columns
         assert "comments" not in (tmp_path / "plain" / f"{table}.csv").read_text().splitlines()[0]
 
     full = BundleWriter(tmp_path / "full", include_comments=True)

@@ -212,3 +212,15 @@ def test_a_corrupted_bundle_is_refused(tmp_path, study_bundle, agent_files):
     (study_bundle / "verdicts.csv").write_text("tampered")
     with pytest.raises(BundleError, match="verdicts.csv: sha256 mismatch"):
         compare(study_bundle, agent_files, tmp_path / "out")
+
+
+def test_human_only_comparison_still_reports_human_tables(tmp_path, study_bundle):
+    from exports.compare import compare
+
+    result = compare(study_bundle, [], tmp_path / "out", bootstrap=200)
+    prims = csv(result, "primitive_drops").set_index("primitive")
+    # without agents the per-primitive human drops still use every task with a warm pair
+    assert prims.loc["verification", ["n_tasks", "human_warm_drop"]].tolist() == approx([3, 1 / 3])
+    assert prims["agent_pass_drop"].isna().all()
+    assert csv(result, "agents_by_model").empty
+    assert "Humans vs. agents" in result.report_path.read_text()

@@ -184,7 +184,8 @@ def migrated_url(db_url: str) -> str:
 
 @pytest.fixture
 def app_settings(make_settings, migrated_url: str):
-    return make_settings(migrated_url)
+    """Settings for in-process apps; the presence monitor is off so tests control time."""
+    return make_settings(migrated_url, run_monitor=False)
 
 
 @pytest.fixture

@@ -1,0 +1,153 @@
+"""Atomic pairing: a closed tab rolls back after the grace period; downtime is not counted.
+
+Time is simulated: heartbeats and the cluster clock are written with chosen timestamps, and the
+sweep is run `now=` a chosen moment, exactly as the monitor would run it once a second.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from sqlmodel import Session, select
+
+from annotators.models import utcnow
+from dashboard import flow, presence
+from dashboard.models import Assignment, Attempt, ClusterClock, Outcome, TabPresence
+
+@pytest.fixture
+def engine(client):
+    return client.app.state.engine
+
+
+@pytest.fixture(autouse=True)
+def _t0():
+    global T0
+    T0 = utcnow()
+
+
+def seen(engine, assignment_id: int, tab: str, at) -> None:
+    with Session(engine) as db:
+        presence.touch(db, assignment_id=assignment_id, tab=tab)
+        row = db.exec(select(TabPresence).where(TabPresence.assignment_id == assignment_id, TabPresence.tab == tab)).one()
+        row.last_seen_at = at
+        db.add(row)
+        db.commit()
+
+
+def server_was_up_until(engine, moment) -> None:
+    """The monitor ticked a second before `moment` (the server was up all along)."""
+    with Session(engine) as db:
+        clock = db.get(ClusterClock, 1) or ClusterClock(id=1)
+        clock.last_tick_at = moment - timedelta(seconds=1)
+        db.add(clock)
+        db.commit()
+
+
+def sweep_at(engine, moment, *, server_up=True):
+    if server_up:
+        server_was_up_until(engine, moment)
+    return presence.sweep(engine, now=moment)
+
+
+def state_of(engine, assignment_id):
+    with Session(engine) as db:
+        return db.get(Assignment, assignment_id).state
+
+
+@pytest.fixture
+def running(engine, make_assignment, person):
+    """An assignment in its cold attempt with both tabs seen at T0."""
+    a1 = person("A1")
+    assignment_id = make_assignment("A1")
+    with Session(engine, expire_on_commit=False) as db:
+        attempt = flow.start_assignment(db, assignment_id=assignment_id, annotator=a1)
+    seen(engine, assignment_id, "control", T0)
+    seen(engine, assignment_id, "environment", T0)
+    return assignment_id, attempt.id
+
+
+def test_connected_tabs_are_left_alone(engine, running):
+    assignment_id, _ = running
+    result = sweep_at(engine, T0 + timedelta(seconds=5))
+    assert result.rolled_back == [] and state_of(engine, assignment_id) == "cold_active"
+
+
+def test_closed_environment_tab_rolls_back_after_the_grace_period(engine, running):
+    assignment_id, attempt_id = running
+    later = T0 + timedelta(seconds=11)  # grace: 10 s
+    seen(engine, assignment_id, "control", later)  # the control tab keeps beating
+    result = sweep_at(engine, later)
+    assert result.rolled_back == [assignment_id]
+    assert state_of(engine, assignment_id) == "not_started"
+    with Session(engine) as db:
+        attempt = db.get(Attempt, attempt_id)
+        assert attempt.status == "rolled_back" and attempt.rollback_reason == "environment tab closed"
+
+
+def test_not_yet_past_the_grace_period(engine, running):
+    assignment_id, _ = running
+    seen(engine, assignment_id, "control", T0 + timedelta(seconds=9))
+    assert sweep_at(engine, T0 + timedelta(seconds=9)).rolled_back == []
+    assert state_of(engine, assignment_id) == "cold_active"
+
+
+def test_a_reload_within_the_grace_period_is_not_a_close(engine, running):
+    assignment_id, _ = running
+    # the environment tab reloaded: its socket came back after 6 s
+    seen(engine, assignment_id, "environment", T0 + timedelta(seconds=6))
+    seen(engine, assignment_id, "control", T0 + timedelta(seconds=14))
+    result = sweep_at(engine, T0 + timedelta(seconds=14))
+    assert result.rolled_back == [] and state_of(engine, assignment_id) == "cold_active"
+
+
+def test_server_downtime_inside_the_grace_period_is_not_counted(engine, running):
+    assignment_id, _ = running
+    server_was_up_until(engine, T0 + timedelta(seconds=3))
+    # every process was down from T0+2 s to T0+62 s: the first sweep after the restart sees the gap
+    result = sweep_at(engine, T0 + timedelta(seconds=62), server_up=False)
+    assert result.downtime_seconds >= 59
+    assert result.rolled_back == [] and state_of(engine, assignment_id) == "cold_active"
+    # a tab that stays away after the restart is still caught once the grace period has passed
+    seen(engine, assignment_id, "control", T0 + timedelta(seconds=80))
+    result = sweep_at(engine, T0 + timedelta(seconds=80))
+    assert result.rolled_back == [assignment_id]
+
+
+def test_closed_control_tab_during_the_warm_attempt_rolls_back(engine, running, person):
+    assignment_id, attempt_id = running
+    a1 = person("A1")
+    with Session(engine) as db:
+        flow.end_attempt(db, attempt_id=attempt_id, annotator=a1, outcome=Outcome.evaluated)
+        flow.start_warm(db, assignment_id=assignment_id, annotator=a1)
+    later = T0 + timedelta(seconds=12)
+    seen(engine, assignment_id, "environment", later)
+    result = sweep_at(engine, later)
+    assert result.rolled_back == [assignment_id]
+    with Session(engine) as db:
+        attempts = flow.attempts_of(db, assignment_id=assignment_id, include_rolled_back=True)
+        assert [a.status for a in attempts] == ["rolled_back", "rolled_back"]
+        assert attempts[-1].rollback_reason == "control tab closed"
+
+
+def test_a_tab_that_never_connected_is_not_judged(engine, make_assignment, person):
+    a1 = person("A1")
+    assignment_id = make_assignment("A1")
+    with Session(engine) as db:
+        flow.start_assignment(db, assignment_id=assignment_id, annotator=a1)
+    seen(engine, assignment_id, "control", T0 + timedelta(seconds=30))
+    # the browser blocked the pop-up and the person has not opened the website yet
+    assert sweep_at(engine, T0 + timedelta(seconds=30)).rolled_back == []
+
+
+def test_hard_time_limit_ends_the_attempt_as_timed_out(engine, running):
+    assignment_id, attempt_id = running
+    beyond = T0 + timedelta(minutes=31)
+    seen(engine, assignment_id, "control", beyond)
+    seen(engine, assignment_id, "environment", beyond)
+    result = sweep_at(engine, beyond)
+    assert result.timed_out == [attempt_id]
+    with Session(engine) as db:
+        attempt = db.get(Attempt, attempt_id)
+        assert attempt.outcome == "timed_out" and attempt.score is not None
+    assert state_of(engine, assignment_id) == "warm_ready"

@@ -44,6 +44,8 @@ def script_tag(config: dict[str, Any]) -> Markup:
 
 def inject(html: str, tag: str) -> str:
     """`html` with `tag` placed just before `</body>` (appended when there is none)."""
+    # Plain strings on both sides: str + Markup would escape the whole page.
+    html, tag = str(html), str(tag)
     index = html.lower().rfind("</body>")
     if index < 0:
         return html + tag

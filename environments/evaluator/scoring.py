@@ -15,6 +15,7 @@ from .positives import Context, Ledger, resolve_collection, score_entry
 from .predicates import Scope
 from .sandbox import to_datetime
 from .spec import Block, parse_canonical_diff
+from .templates import resolve_templates
 from .verdict import AlternativeResult, Verdict
 from .views import MappingView, StateView
 
@@ -139,6 +140,9 @@ def evaluate(task: Any, session: Any, *, ignore_fields: Mapping[str, Iterable[st
     )
     conditions = _get(task, "event_conditions")
     if conditions:
-        result = check_event_conditions(conditions, _get(session, "events") or [])
+        # Conditions name targets the way canonical diffs do ('{target.note_id}'): resolve them first.
+        plain = [c.model_dump(exclude_none=True) if hasattr(c, "model_dump") else c for c in conditions]
+        resolved = resolve_templates(plain, _get(session, "targets") or {})
+        result = check_event_conditions(resolved, _get(session, "events") or [])
         verdict = verdict.model_copy(update={"event_match_score": result.score, "event_checks": result.conditions})
     return verdict

@@ -126,6 +126,7 @@ def live(app_settings, lab, port):
     """A real uvicorn server (in a thread) for the app on the migrated test database."""
     from dashboard.app import create_app
 
-    server = LiveServer(create_app(app_settings), port).start()
+    # A live server behaves like production: its presence monitor runs in real time.
+    server = LiveServer(create_app(app_settings.model_copy(update={"run_monitor": True})), port).start()
     yield server
     server.stop()

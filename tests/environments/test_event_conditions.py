@@ -168,3 +168,24 @@ def test_quantity_like_param_names(name: str, quantity: bool) -> None:
 def test_identity_params_are_ids_skus_and_slugs() -> None:
     assert all(map(is_identity_param, ["id", "product_id", "cityId", "sku", "item_slug"]))
     assert not any(map(is_identity_param, ["paid", "identity", "name"]))
+
+
+def test_evaluate_resolves_target_templates_in_event_conditions():
+    """A task's event conditions name targets ('{target.note_id}') exactly as its canonical diff does."""
+    from types import SimpleNamespace
+
+    from environments.evaluator import evaluate
+
+    task = SimpleNamespace(
+        canonical_diff={"update": [{"entity": "notes", "where": {"id": {"eq": "{target.note_id}"}}, "changes": {"pinned": {"eq": True}}}]},
+        event_conditions=[{"event": "note_pin", "params": {"note_id": "{target.note_id}", "pinned": True}}],
+    )
+    initial = {"notes": [{"id": "n-1", "pinned": False}, {"id": "n-2", "pinned": False}]}
+    session = SimpleNamespace(
+        initial_state=initial, state={"notes": [{"id": "n-1", "pinned": True}, {"id": "n-2", "pinned": False}]},
+        targets={"note_id": "n-1"}, session_start=None,
+        events=[{"event": "note_pin", "params": {"note_id": "n-1", "pinned": True}}],
+    )
+    assert evaluate(task, session).event_match_score == 1
+    session.events = [{"event": "note_pin", "params": {"note_id": "n-2", "pinned": True}}]
+    assert evaluate(task, session).event_match_score == 0

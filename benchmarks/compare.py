@@ -117,11 +117,12 @@ def main() -> None:
     parser.add_argument("--events", type=int, default=500)
     parser.add_argument("--formats", default="parquet,csv")
     parser.add_argument("--chunk-attempts", type=int, default=50, help="attempts per events chunk")
+    parser.add_argument("--keep", type=Path, help="write the bundle and the report here instead of a temporary directory")
     args = parser.parse_args()
     rng = np.random.default_rng(7)
     tasks = _tasks(max(1, args.attempts // 4))
     with tempfile.TemporaryDirectory(prefix="ht-bench-") as tmp:
-        root = Path(tmp)
+        root = args.keep or Path(tmp)
         attempts = _attempts(tasks, rng, args.events)
         start = time.perf_counter()
         with BundleWriter(root / "bundle", formats=tuple(args.formats.split(","))) as writer:

@@ -17,6 +17,8 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
+from exports.schema import PRIMITIVES
+
 TEMPLATES = Path(__file__).parent / "templates"
 CLEAN, INTERVENTION = "#4c72b0", "#dd8452"
 CLASS_COLOURS = {
@@ -28,6 +30,15 @@ CLASS_COLOURS = {
     "unclassified": "#bbbbbb",
 }
 MODELS_SHOWN = 12
+CLASS_ORDER = ("belief", "action", "overreach", "abandon", "time_out", "unclassified", "abandoned_run", "no_features")
+_PALETTE = ("#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860", "#da8bc3", "#8c8c8c", "#ccb974", "#64b5cd")
+
+
+def _primitive_colour(primitive: str) -> str:
+    """The same colour for a primitive in every chart."""
+    order = list(PRIMITIVES)
+    index = order.index(primitive) if primitive in order else len(order) + sum(map(ord, str(primitive)))
+    return _PALETTE[index % len(_PALETTE)]
 
 
 def _png(fig: Figure) -> str:
@@ -75,21 +86,22 @@ def primitive_chart(prims: pd.DataFrame) -> str | None:
         return None
     fig, ax = _figure(4.2, 3.4)
     x, y = prims["human_warm_drop"] * 100, prims["agent_pass_drop"] * 100
-    xerr = [x - prims["human_warm_ci_low"] * 100, prims["human_warm_ci_high"] * 100 - x]
-    yerr = [y - prims["agent_pass_ci_low"] * 100, prims["agent_pass_ci_high"] * 100 - y]
-    ax.errorbar(x, y, xerr=xerr, yerr=yerr, fmt="o", color="#333333", ecolor="#bbbbbb", elinewidth=1, ms=5)
     for row, xi, yi in zip(prims.itertuples(), x, y, strict=True):
-        ax.annotate(f"{row.primitive} (n={row.n_tasks})", (xi, yi), xytext=(4, 4), textcoords="offset points", fontsize=7)
+        xerr = [[xi - row.human_warm_ci_low * 100], [row.human_warm_ci_high * 100 - xi]]
+        yerr = [[yi - row.agent_pass_ci_low * 100], [row.agent_pass_ci_high * 100 - yi]]
+        colour = _primitive_colour(row.primitive)
+        ax.errorbar([xi], [yi], xerr=xerr, yerr=yerr, fmt="o", color=colour, ecolor=colour, alpha=0.9,
+                    elinewidth=0.8, capsize=0, ms=5, label=f"{row.primitive} (n={row.n_tasks})")
     lo = min(-10.0, float(np.nanmin(np.concatenate([x, y]))) - 5)
     hi = max(60.0, float(np.nanmax(np.concatenate([x, y]))) + 5)
-    ax.plot([lo, hi], [lo, hi], ls="--", lw=1, color="#888888", label="1:1")
+    ax.plot([lo, hi], [lo, hi], ls="--", lw=1, color="#888888", label="1:1 diagonal")
     ax.axhline(0, lw=0.5, color="#cccccc")
     ax.axvline(0, lw=0.5, color="#cccccc")
     ax.set_xlim(lo, hi)
     ax.set_ylim(lo, hi)
     ax.set_xlabel("warm human pass drop (pp)", fontsize=8)
     ax.set_ylabel("mean agent pass drop (pp)", fontsize=8)
-    ax.legend(fontsize=7, frameon=False, loc="lower right")
+    ax.legend(fontsize=6.5, frameon=False, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     return _png(fig)
 
 
@@ -100,7 +112,8 @@ def task_chart(tasks: pd.DataFrame) -> str | None:
         return None
     fig, ax = _figure(4.2, 3.4)
     for primitive, part in tasks.groupby(tasks["primitive"].fillna("unknown")):
-        ax.scatter(part["log_time_ratio"], part["agent_score_drop"], s=14, alpha=0.8, label=primitive)
+        ax.scatter(part["log_time_ratio"], part["agent_score_drop"], s=14, alpha=0.8, label=primitive,
+                   color=_primitive_colour(primitive))
     ax.axvline(0, lw=0.8, ls="--", color="#888888")
     ax.axhline(0, lw=0.5, color="#cccccc")
     ax.set_xlabel("warm human log-time ratio  ln(t_int / t_clean)", fontsize=8)
@@ -162,6 +175,51 @@ def _records(frame: pd.DataFrame | None) -> list[dict]:
     return frame.astype(object).where(frame.notna(), None).to_dict("records")
 
 
+def _annotator_pivot(annotators: pd.DataFrame) -> tuple[list[dict], list[str]]:
+    if annotators.empty:
+        return [], []
+    cells = annotators.assign(cell=annotators["condition"] + " " + annotators["phase"])
+    wide = cells.pivot_table(index="annotator", columns="cell", values="pass_rate", aggfunc="first").reset_index()
+    return _records(wide), [c for c in wide.columns if c != "annotator"]
+
+
+def _failure_pivot(modes: pd.DataFrame) -> tuple[list[dict], list[str]]:
+    """Intervention failures: one row per population, counts and shares per failure class."""
+    inter = modes[modes["condition"] == "intervention"]
+    if inter.empty:
+        return [], []
+    present = set(inter["mode_class"].dropna())
+    classes = [c for c in CLASS_ORDER if c in present] + sorted(present - set(CLASS_ORDER))
+    rows = []
+    keys = inter[["source", "population", "phase"]].drop_duplicates()
+    for key in keys.itertuples(index=False):
+        part = inter[(inter["source"] == key.source) & (inter["population"] == key.population) & (inter["phase"] == key.phase)]
+        by_class = part.groupby("mode_class", sort=False).agg(count=("count", "sum"), share=("share", "sum"))
+        shares_known = part.groupby("mode_class", sort=False)["share"].apply(lambda v: v.notna().any())
+        label = f"humans {key.phase}" if key.source == "human" else key.population
+        row = {"population": label, "n_failed": int(part["n_failed"].iloc[0])}
+        for cls in classes:
+            count = int(by_class.loc[cls, "count"]) if cls in by_class.index else 0
+            share = by_class.loc[cls, "share"] if cls in by_class.index and shares_known.get(cls, False) else None
+            row[cls] = {"count": count, "share": share}
+        rows.append(row)
+    return rows, classes
+
+
+def _group_pivot(groups: pd.DataFrame) -> tuple[list[dict], list[str]]:
+    """Panel-scope drops per group: one row per group, one column per population."""
+    panel = groups[groups["scope"] == "panel"]
+    populations = list(dict.fromkeys(panel["population"]))
+    rows = []
+    for group in dict.fromkeys(panel["group"]):
+        part = panel[panel["group"] == group].set_index("population")
+        row = {"group": group}
+        for pop in populations:
+            row[pop] = _records(part.loc[[pop]])[0] if pop in part.index else None
+        rows.append(row)
+    return rows, populations
+
+
 def render_report(tables: dict[str, pd.DataFrame], *, warnings: list[str], context: dict) -> str:
     """The report HTML for the tables computed by `exports.compare.compare`."""
     env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(["html", "j2"]))
@@ -173,18 +231,12 @@ def render_report(tables: dict[str, pd.DataFrame], *, warnings: list[str], conte
         "tasks": task_chart(tables["task_time_vs_agent_drop"]),
         "failures": failure_chart(tables["failure_modes"]),
     }
-    modes = tables["failure_modes"]
-    failure_rows = modes[(modes["count"] > 0)]
-    annotators = tables["annotators"]
-    annotator_wide = (
-        annotators.assign(cell=annotators["condition"] + " " + annotators["phase"])
-        .pivot_table(index="annotator", columns="cell", values="pass_rate", aggfunc="first")
-        .reset_index()
-    )
-    data = {name: _records(frame) for name, frame in tables.items() if name not in ("agent_runs",)}
-    data["annotator_wide"] = _records(annotator_wide)
-    data["annotator_cells"] = [c for c in annotator_wide.columns if c != "annotator"]
-    data["failure_rows"] = _records(failure_rows)
+    data = {name: _records(frame) for name, frame in tables.items() if name != "agent_runs"}
+    data["annotator_wide"], data["annotator_cells"] = _annotator_pivot(tables["annotators"])
+    data["failure_classes"], data["failure_class_names"] = _failure_pivot(tables["failure_modes"])
+    data["failure_rows"] = _records(tables["failure_modes"][tables["failure_modes"]["count"] > 0])
+    for name in ("by_environment", "by_difficulty"):
+        data[name + "_wide"], data[name + "_populations"] = _group_pivot(tables[name])
     data["task_count"] = len(tables["task_time_vs_agent_drop"])
     return env.get_template("report.html.j2").render(
         tables=data, charts=charts, warnings=warnings, ctx=context, has_full="full_benchmark" in tables

@@ -11,6 +11,7 @@ from rich.table import Table
 from sqlmodel import Session
 
 from dashboard.commands import bots as bots_command
+from dashboard.commands import data as data_commands
 from dashboard.commands import panel as panel_commands
 
 app = typer.Typer(help="humantrace: run human studies on web tasks and compare people with AI web agents.", no_args_is_help=True)
@@ -20,6 +21,11 @@ app.add_typer(db_app, name="db")
 app.add_typer(annotators_app, name="annotators")
 app.add_typer(panel_commands.app, name="panel")
 app.command("bots")(bots_command.bots)
+app.add_typer(data_commands.export_app, name="export")
+app.add_typer(data_commands.recordings_app, name="recordings")
+app.add_typer(data_commands.tasks_app, name="tasks")
+app.command("compare")(data_commands.compare)
+app.command("clean")(data_commands.clean_command)
 
 console = Console()
 err = Console(stderr=True)

@@ -1,0 +1,139 @@
+"""The human reference bundle from a study: round trip, verify, privacy, rolled-back attempts."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pandas as pd
+import pytest
+from sqlmodel import Session
+from typer.testing import CliRunner
+
+from dashboard import flow
+from dashboard.cli import app
+from dashboard.export import export_bundle
+from dashboard.models import Attempt, Outcome
+from exports.bundle import read_bundle, verify_bundle
+from recorder import service as recorder
+from recorder.models import Recording
+from recorder.schemas import BatchMessage
+
+
+def type_into_page(db, recording_id: int, text: str) -> None:
+    """What the recorder would send for a click then typing `text` into one field."""
+    now = int(time.time() * 1000)
+    events = [{"seq": 0, "t_ms": now, "type": "click", "xpath": "/html/body/input[1]", "url": "http://x/env/lab/", "x": 5, "y": 5}]
+    for i, _ in enumerate(text, start=1):
+        events.append({"seq": i, "t_ms": now + 100 * i, "type": "input", "xpath": "/html/body/input[1]", "url": "http://x/env/lab/", "value": text[:i]})
+    recorder.ingest_batch(db, recording=db.get(Recording, recording_id), batch=BatchMessage.model_validate({"type": "batch", "events": events}))
+
+
+@pytest.fixture
+def finished_study(client, make_assignment, person):
+    """A1 completed one assignment (with typing and a comment); A2's assignment was rolled back."""
+    engine = client.app.state.engine
+    a1, a2 = person("A1"), person("A2")
+    done, rolled = make_assignment("A1"), make_assignment("A2", condition="intervention")
+    with Session(engine, expire_on_commit=False) as db:
+        cold = flow.start_assignment(db, assignment_id=done, annotator=a1)
+        type_into_page(db, cold.recording_id, "hello")
+        flow.end_attempt(db, attempt_id=cold.id, annotator=a1, outcome=Outcome.evaluated)
+        warm = flow.start_warm(db, assignment_id=done, annotator=a1)
+        flow.end_attempt(db, attempt_id=warm.id, annotator=a1, outcome=Outcome.abandoned)
+        flow.submit_rating(db, assignment_id=done, annotator=a1,
+                           form=flow.RatingForm(clarity=5, suspected_bug=True, comments="secret remark about the site"))
+        other = flow.start_assignment(db, assignment_id=rolled, annotator=a2)
+        flow.end_attempt(db, attempt_id=other.id, annotator=a2, outcome=Outcome.evaluated)
+        flow.rollback(db, assignment_id=rolled, reason="control tab closed")
+        session_ids = [cold.env_session_id, warm.env_session_id, other.env_session_id]
+    return engine, done, rolled, session_ids
+
+
+def all_text(path) -> str:
+    return "\n".join(p.read_bytes().decode("latin-1") for p in sorted(path.iterdir()))
+
+
+def test_round_trip_verifies_and_holds_the_study(finished_study, tmp_path):
+    engine, done, rolled, _ = finished_study
+    out = tmp_path / "bundle"
+    export_bundle(engine, out, formats=("parquet", "csv"))
+    assert verify_bundle(out) == []
+    bundle = read_bundle(out)
+    attempts = bundle.attempts.sort_values("attempt_id")
+    assert list(attempts["phase"]) == ["cold", "warm"] and set(attempts["annotator"]) == {"A1"}
+    assert list(attempts["outcome"]) == ["evaluated", "abandoned"]
+    assert list(attempts["raw_events"]) == [6, 0]
+    assert list(attempts["clean_steps"]) == [2, 0]  # the click, then one fill
+    fill = bundle.events_clean[bundle.events_clean["type"] == "fill"].iloc[0]
+    assert fill["value"] == "hello" and fill["source_seqs"] == "1;2;3;4;5"
+    assert len(bundle.events_raw) == 6
+    assert set(bundle.verdicts["attempt_id"]) == set(attempts["attempt_id"])
+    assert bundle.ratings.iloc[0]["clarity"] == 5
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["study_settings"]["rollback_grace_seconds"] == 10
+    assert manifest["cleaning_config"]["scroll_window_ms"] == 400
+
+
+def test_editing_one_byte_fails_verification(finished_study, tmp_path):
+    engine, *_ = finished_study
+    out = tmp_path / "bundle"
+    export_bundle(engine, out, formats=("csv",))
+    target = out / "attempts.csv"
+    data = bytearray(target.read_bytes())
+    data[-2] = ord("9") if data[-2] != ord("9") else ord("8")
+    target.write_bytes(bytes(data))
+    problems = verify_bundle(out)
+    assert problems and any("attempts.csv" in p for p in problems)
+    result = CliRunner().invoke(app, ["export", "verify", str(out)])
+    assert result.exit_code == 1 and "attempts.csv" in result.output
+
+
+def test_bundle_holds_no_address_token_session_or_comment(finished_study, tmp_path, person):
+    engine, _done, _rolled, session_ids = finished_study
+    out = tmp_path / "bundle"
+    export_bundle(engine, out, formats=("csv",))
+    text = all_text(out)
+    assert "127.0.0.1" not in text and "testclient" not in text
+    assert "secret remark" not in text and "comments" not in text
+    for session_id in session_ids:
+        assert session_id not in text
+    with Session(engine) as db:
+        for attempt in db.query(Attempt).all():
+            assert recorder.issue_token(secret_key="test-secret-key-" + "k" * 32, recording_id=attempt.recording_id) not in text
+    assert person("A1").display_name not in text.replace("A1", "") or person("A1").display_name == "A1"
+
+
+def test_comments_only_when_asked(finished_study, tmp_path):
+    engine, *_ = finished_study
+    out = tmp_path / "bundle"
+    export_bundle(engine, out, formats=("csv",), include_comments=True)
+    assert "secret remark about the site" in (out / "ratings.csv").read_text()
+
+
+def test_rolled_back_attempts_only_when_asked(finished_study, tmp_path):
+    engine, done, rolled, _ = finished_study
+    default, everything = tmp_path / "a", tmp_path / "b"
+    export_bundle(engine, default)
+    export_bundle(engine, everything, include_rolled_back=True)
+    assert set(read_bundle(default).attempts["assignment_id"]) == {done}
+    rows = read_bundle(everything).attempts
+    assert set(rows["assignment_id"]) == {done, rolled}
+    assert bool(rows[rows["assignment_id"] == rolled]["rolled_back"].all())
+    assert not bool(rows[rows["assignment_id"] == done]["rolled_back"].any())
+
+
+def test_export_cli_refuses_a_directory_with_files(finished_study, tmp_path, monkeypatch, migrated_url):
+    monkeypatch.setenv("HUMANTRACE_DATABASE_URL", migrated_url)
+    monkeypatch.setenv("HUMANTRACE_DATA_DIR", str(tmp_path / "data"))
+    out = tmp_path / "busy"
+    out.mkdir()
+    (out / "notes.txt").write_text("keep me")
+    result = CliRunner().invoke(app, ["export", "bundle", str(out)])
+    assert result.exit_code == 1 and "not empty" in result.output
+    assert (out / "notes.txt").read_text() == "keep me"
+    fresh = tmp_path / "fresh"
+    result = CliRunner().invoke(app, ["export", "bundle", str(fresh), "--format", "both"])
+    assert result.exit_code == 0, result.output
+    assert (fresh / "attempts.parquet").exists() and (fresh / "attempts.csv").exists()
+    assert isinstance(pd.read_csv(fresh / "attempts.csv"), pd.DataFrame)

@@ -8,7 +8,7 @@ import environments.db  # noqa: F401  (constraint naming convention, before any 
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, Column, DateTime, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy import JSON, BigInteger, Column, DateTime, ForeignKey, Integer, String, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 
@@ -73,7 +73,7 @@ class EnvSemanticEvent(SQLModel, table=True):
         sa_column=Column(String(64), ForeignKey("env_session.session_id", ondelete="CASCADE"), index=True, nullable=False)
     )
     seq: int
-    t_ms: int
+    t_ms: int = Field(sa_column=Column(BigInteger, nullable=False))  # epoch milliseconds
     event: str = Field(max_length=64)
     params: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from environments.sites import SITES
+from environments import sites
 
 if TYPE_CHECKING:
     from fastapi import APIRouter
@@ -83,7 +83,7 @@ def discover() -> None:
     with _lock:
         if _discovered:
             return
-        for name in SITES:
+        for name in sites.SITES:
             module_name = f"environments.{name}"
             if importlib.util.find_spec(module_name) is None:
                 continue
@@ -96,6 +96,17 @@ def discover() -> None:
             if _registry.get(env.env_id) is not env:
                 register(env)
         _discovered = True
+
+
+def forget_discovery() -> None:
+    """Unregister every discovered site so the next lookup discovers again (tests that change
+    `environments.sites.SITES`). Environments registered by hand stay."""
+    global _discovered
+    with _lock:
+        for env_id in [key for key, env in _registry.items() if env.package.startswith("environments.")]:
+            del _registry[env_id]
+        _discovered = False
+    _invalidate_catalog()
 
 
 def get(env_id: str) -> Environment:

@@ -43,12 +43,37 @@ def load_lab_module() -> ModuleType:
 
 
 LAB_LOADER = f"""
-import importlib.util, sys
+import importlib.util, os, sys
+LAB_ONLY = os.environ.get("HT_LAB_ONLY") == "1"
 sys.path.insert(0, {str(Path(__file__).resolve().parents[2])!r})
 spec = importlib.util.spec_from_file_location("ht_labsite", {str(LAB_DIR / "site.py")!r})
 module = importlib.util.module_from_spec(spec); sys.modules["ht_labsite"] = module; spec.loader.exec_module(module)
-from environments import registry; registry.register(module.ENVIRONMENT, replace=True)
+from environments import registry, sites
+if LAB_ONLY:
+    sites.SITES = []
+registry.register(module.ENVIRONMENT, replace=True)
 """
+
+
+@pytest.fixture(autouse=True)
+def only_the_lab_site(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Framework tests see only the lab site, so a site under construction cannot break them.
+    Tests marked `all_sites` (oracles, determinism) see every registered site as well."""
+    from environments import registry, sites
+
+    if request.node.get_closest_marker("all_sites"):
+        yield
+        return
+    monkeypatch.setattr(sites, "SITES", [])
+    registry.forget_discovery()
+    load_lab_module()
+    yield
+    monkeypatch.undo()
+    registry.forget_discovery()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "all_sites: sees every registered site, not only the lab test site")
 
 
 @pytest.fixture

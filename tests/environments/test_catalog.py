@@ -98,6 +98,7 @@ def every_task_condition(lab) -> list[tuple[str, str]]:
     return pairs
 
 
+@pytest.mark.all_sites
 def test_every_task_builds_identically_twice_and_in_another_process(every_task_condition, lab_loader_code):
     here = {}
     for task_id, condition in every_task_condition:

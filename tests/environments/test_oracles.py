@@ -12,7 +12,7 @@ import pytest
 from environments import catalog, registry
 from environments.oracles import OracleContext, load_oracles
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.all_sites]
 
 
 def test_oracle(oracle_case, lab_server, context):

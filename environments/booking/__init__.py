@@ -1,0 +1,27 @@
+"""Staywell, the booking environment: destination search, hotel pages with rooms and rates,
+booking with saved cards, trips to change or cancel under their policy, saved lists and reviews.
+
+Importing this package registers its seed builders and server mutations (`builders`, `mutations`)
+and defines `ENVIRONMENT` for the registry.
+"""
+
+from __future__ import annotations
+
+from environments.booking import builders, mutations  # noqa: F401  (registers builders and mutations)
+from environments.booking.api import router as api_router
+from environments.booking.models import BookingState
+from environments.booking.pages import router as page_router
+from environments.booking.seed import build_default_state
+from environments.registry import Environment
+
+ENVIRONMENT = Environment(
+    env_id="booking",
+    title="Staywell",
+    state_model=BookingState,
+    package="environments.booking",
+    api_router=api_router,
+    page_router=page_router,
+    build_default_state=build_default_state,
+    # `signed_in` flips when someone signs out and back in, which is not a task outcome.
+    ignore_fields={"account": {"signed_in"}},
+)

@@ -1,0 +1,364 @@
+"""Staywell's public JSON API (mounted at /api/env/booking): the only surface pages and agents touch.
+
+Handlers are thin: they call the service functions, turn `BookingError` into an HTTP error with
+the same message, and emit one typed semantic event per meaningful action (`EVENTS` below; the
+same table is in environments/booking/README.md and docs/sites/booking.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Annotated, Any, TypeVar
+
+from fastapi import APIRouter, HTTPException, Query
+
+from environments.booking import account_service as accounts
+from environments.booking import search_service as search
+from environments.booking import trip_service as trips
+from environments.booking.errors import BookingError
+from environments.booking.models import BookingState
+from environments.booking.schemas import (
+    BookingChange,
+    NewBooking,
+    NewCard,
+    NewList,
+    NewReview,
+    ProfileChanges,
+    Quote,
+    SaveHotel,
+)
+from environments.booking.views import card_label, trip_view
+from environments.sessions import EnvSessionDep
+
+T = TypeVar("T")
+
+# Semantic events: name -> params.
+EVENTS: dict[str, tuple[str, ...]] = {
+    "search": ("destination_id", "check_in", "check_out", "guests", "rooms", "sort", "filters"),
+    "hotel_view": ("hotel_id", "check_in", "check_out"),
+    "booking_created": ("booking_id", "hotel_id", "room_id", "rate_plan", "check_in", "check_out", "guests", "rooms",
+                        "total_cents", "card_id"),
+    "booking_modified": ("booking_id", "changed", "total_cents", "difference_cents"),
+    "booking_cancelled": ("booking_id", "refund_cents", "fee_cents"),
+    "list_created": ("list_id", "name"),
+    "list_deleted": ("list_id", "name"),
+    "list_item_added": ("list_id", "hotel_id"),
+    "list_item_removed": ("list_id", "hotel_id"),
+    "review_posted": ("review_id", "hotel_id", "booking_id", "rating"),
+    "card_added": ("card_id", "last4", "is_default"),
+    "default_card_set": ("card_id", "last4"),
+    "card_removed": ("card_id", "last4"),
+    "profile_updated": ("fields",),
+    "signed_in": (),
+}
+
+router = APIRouter()
+
+
+def run(fn: Callable[[], T]) -> T:
+    """Call a service function, turning `BookingError` into the HTTP error a page can show."""
+    try:
+        return fn()
+    except BookingError as error:
+        raise HTTPException(status_code=error.status_code, detail=error.detail) from None
+
+
+def state_of(env: Any) -> BookingState:
+    return env.state
+
+
+# ---------------------------------------------------------------- session, home, search
+
+
+@router.get("/me")
+def me(env: EnvSessionDep) -> dict[str, Any]:
+    """Header data: who is signed in and how many upcoming trips they have."""
+    state = state_of(env)
+    person = accounts.account(state)
+    today = env.now().date().isoformat()
+    upcoming = sum(1 for b in state.bookings if b.status == "confirmed" and b.check_out > today)
+    return {"signed_in": person.signed_in, "name": person.full_name, "first_name": person.full_name.split(" ")[0],
+            "email": person.email, "upcoming_trips": upcoming, "today": today}
+
+
+@router.post("/auth/login")
+def login(env: EnvSessionDep) -> dict[str, Any]:
+    """Sign in again after a session expiry (the device remembers the traveller)."""
+    person = accounts.account(state_of(env))
+    person.signed_in = True
+    env.emit("signed_in")
+    return {"signed_in": True, "name": person.full_name}
+
+
+@router.get("/home")
+def home(env: EnvSessionDep) -> dict[str, Any]:
+    return search.home(state_of(env), now=env.now())
+
+
+@router.get("/destinations")
+def destinations(env: EnvSessionDep, q: str = "") -> dict[str, Any]:
+    """Autocomplete suggestions for the destination field."""
+    return {"suggestions": search.suggest(state_of(env), q=q)}
+
+
+def _stay(check_in: str | None, check_out: str | None, guests: int, rooms: int) -> search.Stay:
+    return search.Stay(check_in=check_in or None, check_out=check_out or None, guests=guests, rooms=rooms)
+
+
+@router.get("/hotels")
+def hotels(
+    env: EnvSessionDep,
+    destination: str | None = None,
+    q: str = "",
+    check_in: str | None = None,
+    check_out: str | None = None,
+    guests: int = 2,
+    rooms: int = 1,
+    sort: str = "recommended",
+    min_price: float | None = None,
+    max_price: float | None = None,
+    min_rating: float | None = None,
+    stars: Annotated[list[int] | None, Query()] = None,
+    amenity: Annotated[list[str] | None, Query()] = None,
+    free_cancellation: bool = False,
+    max_distance: float | None = None,
+) -> dict[str, Any]:
+    """Results: one destination, the stay, sort and filters (prices are per night, in dollars)."""
+    query = search.SearchQuery(
+        destination_id=destination or None,
+        q=q,
+        stay=_stay(check_in, check_out, guests, rooms),
+        sort=sort,
+        min_price_cents=round(min_price * 100) if min_price is not None else None,
+        max_price_cents=round(max_price * 100) if max_price is not None else None,
+        min_rating=min_rating,
+        stars=tuple(stars or ()),
+        amenities=tuple(amenity or ()),
+        free_cancellation=free_cancellation,
+        max_distance_km=max_distance,
+    )
+    result = run(lambda: search.search(state_of(env), query=query, now=env.now()))
+    filters = {
+        key: value
+        for key, value in (
+            ("min_price", min_price), ("max_price", max_price), ("min_rating", min_rating),
+            ("stars", sorted(stars) if stars else None), ("amenities", sorted(amenity) if amenity else None),
+            ("free_cancellation", free_cancellation or None), ("max_distance", max_distance),
+        )
+        if value is not None
+    }
+    env.emit("search", destination_id=result["destination"]["id"], check_in=query.stay.check_in,
+             check_out=query.stay.check_out, guests=guests, rooms=rooms, sort=sort, filters=filters)
+    return result
+
+
+@router.get("/hotels/{hotel_id}")
+def hotel(
+    hotel_id: str,
+    env: EnvSessionDep,
+    check_in: str | None = None,
+    check_out: str | None = None,
+    guests: int = 2,
+    rooms: int = 1,
+) -> dict[str, Any]:
+    """A hotel page: rooms and rates priced for the stay, reviews, the lists it is on."""
+    stay = _stay(check_in, check_out, guests, rooms)
+    result = run(lambda: search.hotel_detail(state_of(env), hotel_id=hotel_id, stay=stay, now=env.now()))
+    env.emit("hotel_view", hotel_id=hotel_id, check_in=stay.check_in, check_out=stay.check_out)
+    return result
+
+
+# ---------------------------------------------------------------- booking
+
+
+def _selection(body: Quote | NewBooking, env: Any) -> trips.Selection:
+    stay = search.Stay(check_in=body.check_in, check_out=body.check_out, guests=body.guests, rooms=body.rooms)
+    return run(lambda: trips.select(state_of(env), hotel_id=body.hotel_id, room_id=body.room_id,
+                                    rate_code=body.rate_plan, stay=stay, now=env.now()))
+
+
+@router.post("/quote")
+def quote(body: Quote, env: EnvSessionDep) -> dict[str, Any]:
+    """The price and policy of a room and rate for a stay, and the cards to pay with."""
+    return trips.quote_view(_selection(body, env), state_of(env), env.now())
+
+
+@router.post("/bookings", status_code=201)
+def create_booking(body: NewBooking, env: EnvSessionDep) -> dict[str, Any]:
+    state = state_of(env)
+    selection = _selection(body, env)
+    booking = run(lambda: trips.book(
+        state, selection=selection, guest_name=body.guest_name, email=body.email, phone=body.phone,
+        special_requests=body.special_requests, card_id=body.card_id, expected_total_cents=body.expected_total_cents,
+        now=env.now(), new_id=env.new_id,
+    ))
+    env.emit("booking_created", booking_id=booking.id, hotel_id=booking.hotel_id, room_id=booking.room_id,
+             rate_plan=booking.rate_plan, check_in=booking.check_in, check_out=booking.check_out,
+             guests=booking.guests, rooms=booking.rooms, total_cents=booking.total_cents, card_id=booking.card_id)
+    return {"booking": trip_view(state, booking, env.now()), "message": "Your booking is confirmed."}
+
+
+@router.get("/trips")
+def list_trips(env: EnvSessionDep) -> dict[str, Any]:
+    return trips.trips(state_of(env), now=env.now())
+
+
+@router.get("/bookings/{booking_id}")
+def get_booking(booking_id: str, env: EnvSessionDep) -> dict[str, Any]:
+    state = state_of(env)
+    booking = run(lambda: trips.find_booking(state, booking_id))
+    return {"booking": trip_view(state, booking, env.now())}
+
+
+def _change(body: BookingChange) -> trips.Change:
+    return trips.Change(**body.model_dump())
+
+
+@router.post("/bookings/{booking_id}/change-quote")
+def change_quote(booking_id: str, body: BookingChange, env: EnvSessionDep) -> dict[str, Any]:
+    """What a change would cost, without making it."""
+    state = state_of(env)
+    booking = run(lambda: trips.find_booking(state, booking_id))
+    planned = run(lambda: trips.plan_change(state, booking=booking, change=_change(body), now=env.now()))
+    sel = planned.selection
+    return {
+        "changed": planned.changed,
+        "new_total_cents": planned.new_total_cents,
+        "difference_cents": planned.difference_cents,
+        "nightly_cents": sel.cost.nightly_cents if sel else booking.nightly_cents,
+        "nights": sel.cost.nights if sel else None,
+        "rate_name": sel.rate.name if sel else None,
+        "room_type": sel.room.type if sel else None,
+        "card_label": card_label(state.find("cards", booking.card_id)),
+    }
+
+
+@router.patch("/bookings/{booking_id}")
+def change_booking(booking_id: str, body: BookingChange, env: EnvSessionDep) -> dict[str, Any]:
+    state = state_of(env)
+    booking = run(lambda: trips.find_booking(state, booking_id))
+    planned = run(lambda: trips.apply_change(state, booking=booking, change=_change(body), now=env.now()))
+    env.emit("booking_modified", booking_id=booking.id, changed=planned.changed, total_cents=booking.total_cents,
+             difference_cents=planned.difference_cents)
+    return {"booking": trip_view(state, booking, env.now()), "message": "Your booking has been updated."}
+
+
+@router.post("/bookings/{booking_id}/cancel")
+def cancel_booking(booking_id: str, env: EnvSessionDep) -> dict[str, Any]:
+    state = state_of(env)
+    booking = run(lambda: trips.find_booking(state, booking_id))
+    run(lambda: trips.cancel(state, booking=booking, now=env.now()))
+    env.emit("booking_cancelled", booking_id=booking.id, refund_cents=booking.refund_cents,
+             fee_cents=booking.cancellation_fee_cents)
+    return {"booking": trip_view(state, booking, env.now()), "message": "Your booking has been cancelled."}
+
+
+# ---------------------------------------------------------------- saved lists
+
+
+@router.get("/lists")
+def get_lists(env: EnvSessionDep) -> dict[str, Any]:
+    return accounts.lists_view(state_of(env))
+
+
+@router.post("/lists", status_code=201)
+def create_list(body: NewList, env: EnvSessionDep) -> dict[str, Any]:
+    saved = run(lambda: accounts.create_list(state_of(env), name=body.name, now=env.now(), new_id=env.new_id))
+    env.emit("list_created", list_id=saved.id, name=saved.name)
+    return {"list": saved.model_dump(), "message": f"Created \u201c{saved.name}\u201d."}
+
+
+@router.delete("/lists/{list_id}")
+def delete_list(list_id: str, env: EnvSessionDep) -> dict[str, Any]:
+    saved = run(lambda: accounts.delete_list(state_of(env), list_id=list_id))
+    env.emit("list_deleted", list_id=saved.id, name=saved.name)
+    return {"removed": saved.id, "message": f"Deleted \u201c{saved.name}\u201d."}
+
+
+@router.post("/lists/{list_id}/items", status_code=201)
+def add_list_item(list_id: str, body: SaveHotel, env: EnvSessionDep) -> dict[str, Any]:
+    state = state_of(env)
+    item = run(lambda: accounts.save_hotel(state, list_id=list_id, hotel_id=body.hotel_id, now=env.now(),
+                                           new_id=env.new_id))
+    env.emit("list_item_added", list_id=list_id, hotel_id=body.hotel_id)
+    name = accounts.find_list(state, list_id).name
+    return {"item": item.model_dump(), "message": f"Saved to \u201c{name}\u201d."}
+
+
+@router.delete("/lists/{list_id}/items/{item_id}")
+def remove_list_item(list_id: str, item_id: str, env: EnvSessionDep) -> dict[str, Any]:
+    state = state_of(env)
+    item = run(lambda: accounts.unsave_hotel(state, list_id=list_id, item_id=item_id))
+    env.emit("list_item_removed", list_id=list_id, hotel_id=item.hotel_id)
+    name = accounts.find_list(state, list_id).name
+    return {"removed": item.id, "message": f"Removed from \u201c{name}\u201d."}
+
+
+# ---------------------------------------------------------------- reviews
+
+
+@router.get("/reviews/mine")
+def my_reviews(env: EnvSessionDep) -> dict[str, Any]:
+    return {"reviews": accounts.my_reviews(state_of(env))}
+
+
+@router.post("/reviews", status_code=201)
+def post_review(body: NewReview, env: EnvSessionDep) -> dict[str, Any]:
+    review = run(lambda: accounts.post_review(
+        state_of(env), booking_id=body.booking_id, rating=body.rating, title=body.title, body=body.body,
+        traveler_type=body.traveler_type, now=env.now(), new_id=env.new_id,
+    ))
+    env.emit("review_posted", review_id=review.id, hotel_id=review.hotel_id, booking_id=review.booking_id,
+             rating=review.rating)
+    return {"review": review.model_dump(), "message": "Thanks! Your review has been published."}
+
+
+# ---------------------------------------------------------------- account and cards
+
+
+@router.get("/account")
+def get_account(env: EnvSessionDep) -> dict[str, Any]:
+    state = state_of(env)
+    return {"account": accounts.account(state).model_dump(), "cards": accounts.cards_view(state, env.now())}
+
+
+@router.patch("/account")
+def update_account(body: ProfileChanges, env: EnvSessionDep) -> dict[str, Any]:
+    state = state_of(env)
+    changed = run(lambda: accounts.update_profile(state, full_name=body.full_name, email=body.email, phone=body.phone))
+    if changed:
+        env.emit("profile_updated", fields=changed)
+    return {"account": accounts.account(state).model_dump(), "message": "Your profile has been saved."}
+
+
+@router.get("/cards")
+def get_cards(env: EnvSessionDep) -> dict[str, Any]:
+    return {"cards": accounts.cards_view(state_of(env), env.now())}
+
+
+@router.post("/cards", status_code=201)
+def add_card(body: NewCard, env: EnvSessionDep) -> dict[str, Any]:
+    state = state_of(env)
+    card = run(lambda: accounts.add_card(
+        state, number=body.number, exp_month=body.exp_month, exp_year=body.exp_year, holder=body.holder,
+        make_default=body.make_default, now=env.now(), new_id=env.new_id,
+    ))
+    env.emit("card_added", card_id=card.id, last4=card.last4, is_default=card.is_default)
+    return {"card": card.model_dump(), "cards": accounts.cards_view(state, env.now()),
+            "message": f"{card_label(card)} saved."}
+
+
+@router.post("/cards/{card_id}/default")
+def default_card(card_id: str, env: EnvSessionDep) -> dict[str, Any]:
+    state = state_of(env)
+    card = run(lambda: accounts.set_default_card(state, card_id=card_id))
+    env.emit("default_card_set", card_id=card.id, last4=card.last4)
+    return {"cards": accounts.cards_view(state, env.now()), "message": f"{card_label(card)} is now your default card."}
+
+
+@router.delete("/cards/{card_id}")
+def delete_card(card_id: str, env: EnvSessionDep) -> dict[str, Any]:
+    state = state_of(env)
+    card = run(lambda: accounts.remove_card(state, card_id=card_id, now=env.now()))
+    env.emit("card_removed", card_id=card.id, last4=card.last4)
+    return {"cards": accounts.cards_view(state, env.now()), "message": f"{card_label(card)} removed."}

@@ -59,15 +59,20 @@ def move_triggers(trace: Trace, *, hover_window_ms: int) -> np.ndarray:
         return triggers
     positions = np.arange(n)
     is_op = (trace.kind != DOM_CHANGE) & (trace.kind != CONTEXT)
-    ops = np.flatnonzero(is_op)
 
-    # The next operation after each operation, within the same attempt.
-    op_moves = np.flatnonzero(trace.kind[ops[:-1]] == MOVE)
-    move_rows, next_rows = ops[op_moves], ops[op_moves + 1]
-    same_group = trace.group[move_rows] == trace.group[next_rows]
-    move_rows, next_kind = move_rows[same_group], trace.kind[next_rows[same_group]]
+    # The first operation after each row (n when none), then the one after each move.
+    op_at = np.where(is_op, positions, n)
+    next_op = np.empty(n, dtype=np.int64)
+    next_op[:-1] = np.minimum.accumulate(op_at[:0:-1])[::-1]
+    next_op[-1] = n
+    moves = np.flatnonzero(trace.kind == MOVE)
+    following = next_op[moves]
+    has_next = following < n
+    moves, following = moves[has_next], following[has_next]
+    same_group = trace.group[following] == trace.group[moves]
+    moves, next_kind = moves[same_group], trace.kind[following[same_group]]
     for kind, code in ((CLICK, TRIGGER_CLICK), (FOCUS, TRIGGER_FOCUS), (SELECT, TRIGGER_SELECT)):
-        triggers[move_rows[next_kind == kind]] = code
+        triggers[moves[next_kind == kind]] = code
 
     # Each dom_change is attributed to the last operation at or before it.
     last_op = np.maximum.accumulate(np.where(is_op, positions, -1))

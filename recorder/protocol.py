@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from pydantic import ValidationError
 from sqlmodel import Session
 
+from recorder.models import Recording
+
 from recorder.schemas import (
     MAX_FRAME_BYTES,
     AckMessage,
@@ -28,7 +30,6 @@ from recorder.service import (
     RecordingNotFound,
     SeqGap,
     check_sequence,
-    get_recording,
     ingest_batch,
     store_meta,
 )
@@ -100,18 +101,17 @@ def parse_frame(raw: str | bytes):
     return message
 
 
-async def apply_message(*, writer: IngestWriter, recording_id: int, message) -> FrameOutcome:
-    """Store a validated batch or meta message for this recording through the group writer."""
+async def apply_message(*, writer: IngestWriter, recording: Recording, message) -> FrameOutcome:
+    """Store a validated batch or meta message for this (detached) recording through the group writer."""
+    recording_id = recording.id
     if isinstance(message, BatchMessage):
 
         def job(session: Session):
-            recording = get_recording(session, recording_id=recording_id)
             return ingest_batch(session, recording=recording, batch=message, commit=False).acked_seq
 
     else:
 
         def job(session: Session):
-            recording = get_recording(session, recording_id=recording_id)
             store_meta(session, recording=recording, meta=message, commit=False)
             return recording.acked_seq
 
@@ -131,10 +131,10 @@ async def apply_message(*, writer: IngestWriter, recording_id: int, message) -> 
     return FrameOutcome(AckMessage(seq=acked))
 
 
-async def process_frame(*, writer: IngestWriter, recording_id: int, raw: str | bytes) -> FrameOutcome:
+async def process_frame(*, writer: IngestWriter, recording: Recording, raw: str | bytes) -> FrameOutcome:
     """Validate and store one frame; the outcome is the reply to send."""
     parsed = parse_frame(raw)
     if isinstance(parsed, FrameOutcome):
         return parsed
-    return await apply_message(writer=writer, recording_id=recording_id, message=parsed)
+    return await apply_message(writer=writer, recording=recording, message=parsed)
 

@@ -17,6 +17,7 @@ from sqlmodel import Session
 from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocketDisconnect
 
+from recorder.models import Recording
 from recorder.protocol import POLICY_VIOLATION, FrameOutcome, apply_message, error, parse_frame, process_frame
 from recorder.schemas import MAX_FRAME_BYTES, AckMessage
 from recorder.service import RecorderError, RecordingEnded, TokenInvalid, resolve_token
@@ -36,10 +37,10 @@ def _script() -> tuple[bytes, str]:
     return body, '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
 
 
-def _resolve(engine, secret_key: str, token: str) -> tuple[int, int]:
+def _resolve(engine, secret_key: str, token: str) -> Recording:
+    """The token's active recording, loaded and detached (its id and settings stay readable)."""
     with Session(engine) as session:
-        recording = resolve_token(session, secret_key=secret_key, token=token)
-        return recording.id, recording.acked_seq
+        return resolve_token(session, secret_key=secret_key, token=token)
 
 
 @router.get("/recorder/recorder.js", include_in_schema=False)
@@ -61,13 +62,13 @@ async def recorder_socket(websocket: WebSocket) -> None:
     # without the close code and reason that tell the recorder to stop retrying.
     await websocket.accept()
     try:
-        recording_id, acked = await run_in_threadpool(_resolve, state.engine, state.settings.secret_key, token)
+        recording = await run_in_threadpool(_resolve, state.engine, state.settings.secret_key, token)
     except (TokenInvalid, RecordingEnded) as exc:
         await _refuse(websocket, exc.code, str(exc))
         return
     writer = get_writer(state)
     try:
-        await websocket.send_text(AckMessage(seq=acked).model_dump_json())
+        await websocket.send_text(AckMessage(seq=recording.acked_seq).model_dump_json())
         while True:
             message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
@@ -75,7 +76,7 @@ async def recorder_socket(websocket: WebSocket) -> None:
             raw = message.get("text")
             if raw is None:
                 raw = message.get("bytes") or b""
-            outcome = await process_frame(writer=writer, recording_id=recording_id, raw=raw)
+            outcome = await process_frame(writer=writer, recording=recording, raw=raw)
             if outcome.close:
                 await _refuse(websocket, outcome.reply.code, outcome.reply.message)
                 return
@@ -111,10 +112,10 @@ async def recorder_events(request: Request) -> JSONResponse:
     if not token:
         return _reply(error("token_invalid", "no recorder token: send Authorization: Bearer <token> or a token field"))
     try:
-        recording_id, _ = await run_in_threadpool(_resolve, state.engine, state.settings.secret_key, token)
+        recording = await run_in_threadpool(_resolve, state.engine, state.settings.secret_key, token)
     except RecorderError as exc:
         return _reply(error(exc.code, str(exc)))
-    return _reply(await apply_message(writer=get_writer(state), recording_id=recording_id, message=parsed))
+    return _reply(await apply_message(writer=get_writer(state), recording=recording, message=parsed))
 
 
 @router.options("/recorder/events", include_in_schema=False)

@@ -9,14 +9,17 @@ after a reconnect, a reload or a server restart never duplicates a row. The ack 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import lru_cache
 
 import pandas as pd
 from itsdangerous import BadData, URLSafeSerializer
-from sqlalchemy import select, update
+from sqlalchemy import Connection, bindparam, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import dialect as sqlite_dialect
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session
@@ -130,17 +133,21 @@ def end_recording(session: Session, *, recording_id: int) -> Recording:
 
 def store_meta(session: Session, *, recording: Recording, meta: MetaMessage, commit: bool = True) -> Recording:
     """Record the browser context (user agent, viewport, screen) of a recording."""
-    _require_active(session, recording_id=recording.id)
-    recording.user_agent = meta.user_agent
-    recording.viewport_w = meta.viewport_w
-    recording.viewport_h = meta.viewport_h
-    recording.screen_w = meta.screen_w
-    recording.screen_h = meta.screen_h
-    session.add(recording)
+    connection = session.connection()
+    _require_active(connection, recording_id=recording.id)
+    values = {
+        "user_agent": meta.user_agent,
+        "viewport_w": meta.viewport_w,
+        "viewport_h": meta.viewport_h,
+        "screen_w": meta.screen_w,
+        "screen_h": meta.screen_h,
+    }
+    # A Core UPDATE: the same recording may arrive as different detached objects from several sockets.
+    connection.execute(update(Recording.__table__).where(Recording.__table__.c.id == recording.id).values(**values))
+    for name, value in values.items():
+        set_committed_value(recording, name, value)
     if commit:
         session.commit()
-    else:
-        session.flush()
     return recording
 
 
@@ -196,10 +203,54 @@ def _first_repeat(events: Sequence[EventIn]) -> int:
     raise AssertionError("no repeated seq")
 
 
-def _require_active(session: Session, *, recording_id: int | None) -> int:
-    row = session.execute(
-        select(Recording.acked_seq, Recording.status).where(Recording.id == recording_id)
-    ).one_or_none()
+# Statements of the hot path, built once: building SQL expressions costs more than running them.
+_RECORDING = Recording.__table__
+_RAW_EVENT = RawEvent.__table__
+_SELECT_ACK = select(_RECORDING.c.acked_seq, _RECORDING.c.status).where(_RECORDING.c.id == bindparam("rid"))
+# Conditional so that a concurrent writer that got further is never moved backwards.
+_ADVANCE_ACK = (
+    update(_RECORDING)
+    .where(_RECORDING.c.id == bindparam("rid"), _RECORDING.c.acked_seq < bindparam("last"))
+    .values(acked_seq=bindparam("last"))
+)
+
+
+_INSERT_COLUMNS = ("recording_id", *RAW_EVENT_FIELDS)
+
+
+@lru_cache(maxsize=4)
+def _insert_ignoring_duplicates(dialect: str):
+    """The dialect's INSERT ... ON CONFLICT (recording_id, seq) DO NOTHING for raw events."""
+    if dialect == "sqlite":
+        return sqlite_insert(_RAW_EVENT).on_conflict_do_nothing(index_elements=["recording_id", "seq"])
+    if dialect == "postgresql":
+        # executemany rowcount is unreliable under psycopg: RETURNING counts the rows really written.
+        stmt = pg_insert(_RAW_EVENT).on_conflict_do_nothing(index_elements=["recording_id", "seq"])
+        return stmt.returning(_RAW_EVENT.c.seq)
+    raise NotImplementedError(f"recorder ingestion supports SQLite and PostgreSQL, not {dialect}")
+
+
+@lru_cache(maxsize=64)
+def _sqlite_insert_sql(rows: int) -> str:
+    """The SQLite statement for `rows` rows in one multi-row VALUES, positional in `_INSERT_COLUMNS` order.
+
+    One statement per batch rather than an executemany: sqlite3 releases the GIL around every
+    statement step, and on a busy event loop each re-acquisition can wait a whole switch interval.
+    Plain tuples also skip SQLAlchemy's per-row parameter processing.
+    """
+    compiled = _insert_ignoring_duplicates("sqlite").compile(dialect=sqlite_dialect(), column_keys=list(_INSERT_COLUMNS))
+    if tuple(compiled.positiontup) != _INSERT_COLUMNS:
+        raise AssertionError(f"unexpected parameter order {compiled.positiontup}")
+    head, placeholders, tail = re.fullmatch(r"(.* VALUES )(\([?, ]+\))( ON CONFLICT .*)", str(compiled), re.S).groups()
+    return head + ", ".join([placeholders] * rows) + tail
+
+
+# SQLite's default limit is 32766 bound variables per statement; stay well below it.
+_SQLITE_ROWS_PER_STATEMENT = 1000
+
+
+def _require_active(connection: Connection, *, recording_id: int | None) -> int:
+    row = connection.execute(_SELECT_ACK, {"rid": recording_id}).one_or_none()
     if row is None:
         raise RecordingNotFound(f"no recording {recording_id}")
     if row.status == "ended":
@@ -210,16 +261,6 @@ def _require_active(session: Session, *, recording_id: int | None) -> int:
 _EMPTY_ROW = dict.fromkeys(RAW_EVENT_FIELDS)
 
 
-def _insert_ignoring_duplicates(session: Session):
-    table = RawEvent.__table__
-    dialect = session.get_bind().dialect.name
-    if dialect == "sqlite":
-        return sqlite_insert(table).on_conflict_do_nothing(index_elements=["recording_id", "seq"])
-    if dialect == "postgresql":
-        return pg_insert(table).on_conflict_do_nothing(index_elements=["recording_id", "seq"])
-    raise NotImplementedError(f"recorder ingestion supports SQLite and PostgreSQL, not {dialect}")
-
-
 def ingest_batch(
     session: Session, *, recording: Recording, batch: BatchMessage, commit: bool = True
 ) -> IngestResult:
@@ -228,29 +269,36 @@ def ingest_batch(
     Raises `RepeatedSeq` / `NotContiguous` for a malformed sequence, `SeqGap` when the batch starts
     beyond the ack, `RecordingEnded` for an ended recording; in each case nothing is written.
     With `commit=False` the caller commits (the group writer batches many calls in one commit).
+    Only `recording.id` is read; the new ack is set on the object without marking it dirty.
     """
     events = batch.events
     check_sequence(events)
-    acked = _require_active(session, recording_id=recording.id)
+    connection = session.connection()
+    acked = _require_active(connection, recording_id=recording.id)
     fresh = [e for e in events if e.seq > acked]
     if not fresh:
         return IngestResult(acked_seq=acked, stored=0, duplicates=len(events))
     if fresh[0].seq > acked + 1:
         raise SeqGap(acked_seq=acked, first_seq=fresh[0].seq)
-    rows = []
-    for event in fresh:
-        row = dict(_EMPTY_ROW)
-        row.update(event.__dict__)
-        row["recording_id"] = recording.id
-        rows.append(row)
-    # RETURNING counts the rows really written (executemany rowcount is -1 under psycopg).
-    stmt = _insert_ignoring_duplicates(session).returning(RawEvent.__table__.c.seq)
-    stored = len(session.execute(stmt, rows).all())
+    if connection.dialect.name == "sqlite":
+        fields = _INSERT_COLUMNS[1:]
+        stored = 0
+        for start in range(0, len(fresh), _SQLITE_ROWS_PER_STATEMENT):
+            chunk = fresh[start : start + _SQLITE_ROWS_PER_STATEMENT]
+            params = tuple(value for event in chunk for value in (recording.id, *map(event.__dict__.get, fields)))
+            result = connection.exec_driver_sql(_sqlite_insert_sql(len(chunk)), params)
+            stored += max(int(result.rowcount), 0)
+    else:
+        rows = []
+        for event in fresh:
+            row = dict(_EMPTY_ROW)
+            row.update(event.__dict__)
+            row["recording_id"] = recording.id
+            rows.append(row)
+        result = connection.execute(_insert_ignoring_duplicates(connection.dialect.name), rows)  # one executemany
+        stored = len(result.all())
     last = fresh[-1].seq
-    # Conditional so that a concurrent writer that got further is never moved backwards.
-    session.execute(
-        update(Recording).where(Recording.id == recording.id, Recording.acked_seq < last).values(acked_seq=last)
-    )
+    connection.execute(_ADVANCE_ACK, {"rid": recording.id, "last": last})
     new_acked = max(acked, last)
     set_committed_value(recording, "acked_seq", new_acked)
     if commit:

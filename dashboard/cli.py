@@ -6,11 +6,11 @@ import os
 from typing import Annotated, Optional
 
 import typer
-from rich.console import Console
 from rich.table import Table
-from sqlmodel import Session
 
 from dashboard.commands import bots as bots_command
+from dashboard.commands.common import console, fail, open_db
+from dashboard.commands.common import settings as load_settings
 from dashboard.commands import data as data_commands
 from dashboard.commands import panel as panel_commands
 
@@ -27,8 +27,6 @@ app.add_typer(data_commands.tasks_app, name="tasks")
 app.command("compare")(data_commands.compare)
 app.command("clean")(data_commands.clean_command)
 
-console = Console()
-err = Console(stderr=True)
 
 LOG_CONFIG = {
     "version": 1,
@@ -43,21 +41,6 @@ LOG_CONFIG = {
         "humantrace": {"handlers": ["stderr"], "level": "INFO", "propagate": False},
     },
 }
-
-
-def _settings(**overrides):
-    from dashboard.settings import InsecureSettings, get_settings
-
-    try:
-        return get_settings(**{k: v for k, v in overrides.items() if v is not None})
-    except InsecureSettings as exc:
-        err.print(f"[red]Refusing to start:[/red] {exc}")
-        raise typer.Exit(2) from None
-
-
-def _fail(message: str) -> None:
-    err.print(f"[red]Error:[/red] {message}")
-    raise typer.Exit(1)
 
 
 @app.command()
@@ -78,7 +61,7 @@ def serve(
         os.environ["HUMANTRACE_HOST"] = host
     if port:
         os.environ["HUMANTRACE_PORT"] = str(port)
-    settings = _settings()
+    settings = load_settings()
     if demo:
         from dashboard.demo import ensure_demo, ensure_demo_plan
 
@@ -97,7 +80,7 @@ def serve(
         try:
             migrate.check_schema(engine, settings.database_url)
         except migrate.SchemaOutdated as exc:
-            _fail(str(exc))
+            fail(str(exc))
         finally:
             engine.dispose()
     console.print(f"Serving on {settings.public_url}", highlight=False)
@@ -145,7 +128,7 @@ def db_upgrade(revision: Annotated[str, typer.Argument(help="Target revision.")]
     """Upgrade the database schema (default: to the latest revision)."""
     from dashboard import migrate
 
-    settings = _settings()
+    settings = load_settings()
     migrate.upgrade(settings.database_url, revision)
     console.print(f"Database at {revision}.")
 
@@ -155,7 +138,7 @@ def db_downgrade(revision: Annotated[str, typer.Argument(help="Target revision, 
     """Downgrade the database schema (default: one revision)."""
     from dashboard import migrate
 
-    settings = _settings()
+    settings = load_settings()
     migrate.downgrade(settings.database_url, revision)
     console.print(f"Database downgraded to {revision}.")
 
@@ -166,7 +149,7 @@ def db_current() -> None:
     from dashboard import migrate
     from dashboard.db import make_engine
 
-    settings = _settings()
+    settings = load_settings()
     engine = make_engine(settings.database_url)
     current = migrate.current_revision(engine)
     engine.dispose()
@@ -174,19 +157,6 @@ def db_current() -> None:
     console.print(f"current: {current or '(empty database)'}\nlatest:  {head}")
     if current != head:
         console.print("Run `humantrace db upgrade` to bring the database up to date.")
-
-
-def _db_session():
-    from dashboard import migrate
-    from dashboard.db import make_engine
-
-    settings = _settings()
-    engine = make_engine(settings.database_url)
-    try:
-        migrate.check_schema(engine, settings.database_url)
-    except migrate.SchemaOutdated as exc:
-        _fail(str(exc))
-    return settings, Session(engine)
 
 
 @annotators_app.command("add")
@@ -200,12 +170,12 @@ def annotators_add(
     """Add a person to the study."""
     from annotators import service as accounts
 
-    _settings_, db = _db_session()
+    _settings_, db = open_db()
     with db:
         try:
             person = accounts.add_annotator(db, code=code, role=role, tier=tier, designed=designed, display_name=name)
         except accounts.AccountError as exc:
-            _fail(str(exc))
+            fail(str(exc))
         console.print(f"Added {person.code} ({person.role}, {person.tier}).")
 
 
@@ -214,7 +184,7 @@ def annotators_list() -> None:
     """List everybody in the study."""
     from annotators import service as accounts
 
-    _settings_, db = _db_session()
+    _settings_, db = open_db()
     with db:
         table = Table("code", "role", "tier", "designed", "active")
         for p in accounts.list_annotators(db):
@@ -227,12 +197,12 @@ def annotators_link(code: Annotated[str, typer.Argument(help="The person's coded
     """Print a new single-use login link for a person."""
     from annotators import service as accounts
 
-    settings, db = _db_session()
+    settings, db = open_db()
     with db:
         try:
             url = accounts.create_login_link(db, secret_key=settings.secret_key, code=code, base_url=settings.public_url)
         except accounts.AccountError as exc:
-            _fail(str(exc))
+            fail(str(exc))
         console.print(url, soft_wrap=True, highlight=False)
 
 

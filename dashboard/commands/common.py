@@ -11,7 +11,7 @@ err = Console(stderr=True)
 
 
 def fail(message: str, code: int = 1) -> None:
-    err.print(f"[red]Error:[/red] {message}", highlight=False)
+    err.print(f"[red]Error:[/red] {message}", highlight=False, soft_wrap=True)
     raise typer.Exit(code)
 
 

@@ -82,7 +82,7 @@ configs = st.builds(CleaningConfig, scroll_window_ms=st.sampled_from([0, 400, 10
 # The oracle comparison gets the most examples; the properties below check the meaning of the
 # output directly, so a bug shared by both implementations still shows, and need fewer.
 oracle = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-fast = settings(oracle, max_examples=60)
+fast = settings(oracle, max_examples=50)
 
 
 def source_of(cleaned: pd.DataFrame) -> dict[tuple[int, int], int]:

@@ -1,0 +1,27 @@
+"""Parcel Mail, the webmail environment: folders, labels, conversations, compose, contacts,
+filters and settings for one person's mailbox.
+
+Importing this package registers its seed builders and server mutations (`builders`, `mutations`)
+and defines `ENVIRONMENT` for the registry.
+"""
+
+from __future__ import annotations
+
+from environments.mail import builders, mutations  # noqa: F401  (registers builders and mutations)
+from environments.mail.api import router as api_router
+from environments.mail.models import MailState
+from environments.mail.pages import router as page_router
+from environments.mail.seed import build_default_state
+from environments.registry import Environment
+
+ENVIRONMENT = Environment(
+    env_id="mail",
+    title="Parcel Mail",
+    state_model=MailState,
+    package="environments.mail",
+    api_router=api_router,
+    page_router=page_router,
+    build_default_state=build_default_state,
+    # `previous_folder` is bookkeeping for Restore; the folder itself carries the meaning.
+    ignore_fields={"emails": {"previous_folder"}},
+)

@@ -136,3 +136,38 @@ def plan_submit(request: Request, person: RequireLead, db: DbDep, per_cell: int 
     except (PlanInfeasible, planning.PlanRefused) as exc:
         context["error"] = str(exc)
     return render(request, "lead_plan.html", **context)
+
+
+@router.get("/exports")
+def exports_page(request: Request, person: RequireLead, db: DbDep):
+    from dashboard.export import count_attempts
+
+    study, page = _study_or_page(request, db)
+    if page:
+        return page
+    return render(request, "lead_exports.html", study=study, attempts=count_attempts(db, study=study),
+                  everything=count_attempts(db, study=study, include_rolled_back=True))
+
+
+@router.post("/exports/bundle.zip", dependencies=[CsrfProtect])
+def export_zip(request: Request, person: RequireLead, db: DbDep, format: str = Form("parquet"),
+               include_comments: str = Form(""), include_rolled_back: str = Form("")):
+    """The same bundle as `humantrace export bundle`, as one zip download."""
+    import shutil
+    import tempfile
+    from pathlib import Path
+
+    from starlette.background import BackgroundTask
+    from starlette.responses import FileResponse
+
+    from dashboard.export import export_bundle
+
+    formats = {"parquet": ("parquet",), "csv": ("csv",), "both": ("parquet", "csv")}.get(format)
+    if formats is None:
+        return render(request, "error.html", status_code=400, title="Unknown format", message="Choose parquet, csv or both.")
+    work = Path(tempfile.mkdtemp(prefix="humantrace-export-"))
+    export_bundle(db.get_bind(), work / "bundle", formats=formats, include_comments=include_comments == "on",
+                  include_rolled_back=include_rolled_back == "on")
+    archive = shutil.make_archive(str(work / "humantrace-bundle"), "zip", root_dir=work / "bundle")
+    return FileResponse(archive, media_type="application/zip", filename="humantrace-bundle.zip",
+                        background=BackgroundTask(shutil.rmtree, work, ignore_errors=True))

@@ -139,3 +139,23 @@ def test_export_cli_refuses_a_directory_with_files(finished_study, tmp_path, mon
     assert result.exit_code == 0, result.output
     assert (fresh / "attempts.parquet").exists() and (fresh / "attempts.csv").exists()
     assert isinstance(pd.read_csv(fresh / "attempts.csv"), pd.DataFrame)
+
+
+def test_lead_downloads_the_bundle_as_a_zip(finished_study, client, login_as, tmp_path):
+    import io
+    import zipfile
+
+    login_as(client, "L1")
+    page = client.get("/lead/exports")
+    assert page.status_code == 200 and "2 finished attempts" in page.text
+    csrf = page.text.split('name="csrf_token" value="')[1].split('"')[0]
+    response = client.post("/lead/exports/bundle.zip", data={"csrf_token": csrf, "format": "csv"})
+    assert response.status_code == 200 and response.headers["content-type"] == "application/zip"
+    zipfile.ZipFile(io.BytesIO(response.content)).extractall(tmp_path / "unzipped")
+    assert verify_bundle(tmp_path / "unzipped") == []
+    assert client.post("/lead/exports/bundle.zip", data={"format": "csv"}).status_code == 403  # no CSRF token
+
+
+def test_annotators_cannot_export(finished_study, client, login_as):
+    login_as(client, "A1")
+    assert client.get("/lead/exports").status_code == 403

@@ -26,10 +26,8 @@ def _study_or_page(request, db):
 
 @router.get("")
 def overview(request: Request, person: RequireLead, db: DbDep):
-    study, page = _study_or_page(request, db)
-    if page:
-        return page
-    return render(request, "lead_home.html", study=study, progress=lead.progress(db, study=study),
+    study = current_study(db)
+    return render(request, "lead_home.html", study=study, progress=lead.progress(db, study=study) if study else lead.Progress(),
                   people=accounts.list_annotators(db))
 
 

@@ -1,0 +1,54 @@
+"""Bots play assignments through the real pages in Chromium; the lead's progress page shows them."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from sqlmodel import Session, select
+
+from dashboard.bots import run_bots
+from dashboard.models import Assignment, Attempt
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(params=["sqlite"])
+def db_url(request, sqlite_url):
+    return sqlite_url
+
+
+def test_two_bots_finish_six_assignments(live, study, make_assignment, context, screenshot_dir):
+    from annotators import service as accounts
+
+    with Session(live.app.state.engine) as db:
+        row = db.get(type(study), study.id)
+        row.reading_countdown_seconds = 60  # the bots press "Start now"
+        db.add(row)
+        db.commit()
+    for code in ("A1", "A2"):
+        make_assignment(code, "lab-001", "clean")
+        make_assignment(code, "lab-002", "clean")
+        make_assignment(code, "lab-002", "intervention")
+    reports = []
+    # Playwright's sync API runs its own loop: give the bots a thread of their own.
+    worker = threading.Thread(target=lambda: reports.extend(run_bots(
+        engine=live.app.state.engine, secret_key=live.app.state.settings.secret_key, base_url=live.url,
+        codes=["A1", "A2"], assignments=3, seed=3)))
+    worker.start()
+    worker.join(timeout=600)
+    assert [(r.code, len(r.completed), r.failed) for r in reports] == [("A1", 3, []), ("A2", 3, [])]
+
+    with Session(live.app.state.engine) as db:
+        states = db.exec(select(Assignment.state)).all()
+        assert states.count("completed") == 6
+        attempts = db.exec(select(Attempt)).all()
+        assert len(attempts) == 12 and all(a.passed for a in attempts), [(a.id, a.score) for a in attempts]
+        assert all(a.raw_events and a.raw_events > 0 for a in attempts)
+        link = accounts.create_login_link(db, secret_key=live.app.state.settings.secret_key, code="L1", base_url=live.url)
+    lead = context.new_page()
+    lead.goto(link)
+    assert lead.locator(".stat-n").first.inner_text() == "6"
+    people = lead.locator("#progress-people").inner_text()
+    assert "3 / 3" in people and "A1" in people and "A2" in people
+    lead.screenshot(path=str(screenshot_dir / "lead_progress_bots.png"), full_page=True)

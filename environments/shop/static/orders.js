@@ -15,7 +15,7 @@
   }
 
   function options(item) {
-    return [item.color, item.size ? "Size " + item.size : ""].filter(Boolean).map(esc).join(" · ");
+    return [item.product && item.product.brand, item.color, item.size ? "Size " + item.size : ""].filter(Boolean).map(esc).join(" · ");
   }
 
   function itemRow(item, extra) {

@@ -8,7 +8,7 @@
 
   function lineHtml(item) {
     const left = item.quantity - item.returned_quantity;
-    const options = [item.color, item.size ? "Size " + item.size : ""].filter(Boolean).map(esc).join(" · ");
+    const options = [item.product && item.product.brand, item.color, item.size ? "Size " + item.size : ""].filter(Boolean).map(esc).join(" · ");
     let why = "";
     if (!item.can_return) {
       if (item.final_sale) why = "Final sale: this item can't be returned.";

@@ -117,7 +117,11 @@ class SeedContext:
     _counters: dict[str, int] = field(default_factory=dict, repr=False)
 
     def new_id(self, prefix: str) -> str:
-        """A fresh id `<prefix>-NNNN`, one above the highest such id already in the state."""
+        """A fresh id `<prefix>-NNNN`, one above the highest such id already in the state.
+
+        The state is scanned once per prefix; later ids come from the counter, so builders should
+        make every `<prefix>-N` id through `new_id` (the build rejects duplicate ids anyway).
+        """
         if prefix not in self._counters:
             self._counters[prefix] = highest_id_number(self.state, prefix)
         self._counters[prefix] += 1
@@ -139,14 +143,30 @@ def to_iso(moment: datetime) -> str:
 
 def highest_id_number(state: EnvState, prefix: str) -> int:
     """The largest N among ids `<prefix>-N` in any collection of `state` (0 when none)."""
-    pattern = re.compile(rf"^{re.escape(prefix)}-(\d+)$")
+    start = prefix + "-"
     best = 0
     for name in type(state).model_fields:
         for entity in getattr(state, name):
-            found = pattern.match(getattr(entity, "id", ""))
-            if found:
-                best = max(best, int(found.group(1)))
+            entity_id = entity.id
+            if entity_id.startswith(start) and entity_id[len(start) :].isdigit():
+                best = max(best, int(entity_id[len(start) :]))
     return best
+
+
+def check_built_state(state: EnvState, what: str) -> None:
+    """Every item is an entity of its collection's model and ids are unique per collection.
+
+    (Cheaper than re-validating the whole state: entities were validated when constructed and on
+    every field assignment.)"""
+    for name in type(state).model_fields:
+        model = state.entity_model(name)
+        seen: set[str] = set()
+        for item in getattr(state, name):
+            if not isinstance(item, model):
+                raise SeedError(f"{what}: {name} holds a {type(item).__name__}, expected {model.__name__}")
+            if item.id in seen:
+                raise SeedError(f"{what}: {name} has two entities with id {item.id!r}")
+            seen.add(item.id)
 
 
 def session_start_for(seed: int) -> datetime:
@@ -262,10 +282,9 @@ def build_session_state(
     network: list[dict[str, Any]] = []
     if condition == "intervention" and variant is not None:
         _apply_variant(ctx, variant, targets, client, network)
-    # Validate the finished state once: builders may append entities without assignment checks.
-    state = env.state_model.model_validate(ctx.state.to_collections())
+    check_built_state(ctx.state, f"{task.task_id} ({condition}, seed {seed})")
     return BuiltSession(
-        state=state,
+        state=ctx.state,
         targets=targets,
         session_start=session_start,
         outputs=dict(ctx.outputs),

@@ -7,13 +7,12 @@ use `EnvSessionDep` (re-exported from `environments.deps`).
 
 from __future__ import annotations
 
-import copy
 import secrets
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, select, update
 from sqlmodel import Session
 
 from environments import catalog, registry
@@ -84,7 +83,8 @@ def create(db: Session, *, task_id: str, condition: str, seed: int) -> str:
         created_at=now,
         clock_origin=now,
         initial_state=initial,
-        state=copy.deepcopy(initial),
+        # The same dict for both is fine: stored rows are never mutated in place, only replaced.
+        state=initial,
         targets=built.targets,
         initial_sha256=state_sha256(initial),
         client_dispatches=built.client_dispatches,
@@ -104,18 +104,28 @@ def get_session(db: Session, *, session_id: str) -> EnvSession:
 
 
 def reset(db: Session, *, session_id: str) -> None:
-    """Put the session back to its initial snapshot; clear events, audit log and counters."""
-    row = get_session(db, session_id=session_id)
-    row.state = copy.deepcopy(row.initial_state)
-    row.previous_state = None
-    row.auth_expired = False
-    row.event_seq = 0
-    row.reset_count += 1
-    row.clock_origin = utcnow()
+    """Put the session back to its initial snapshot; clear events, audit log and counters.
+
+    The state is copied inside the database (no JSON round trip through Python)."""
+    result = db.execute(
+        update(EnvSession)
+        .where(EnvSession.session_id == session_id)
+        .values(
+            state=EnvSession.initial_state,
+            previous_state=None,
+            auth_expired=False,
+            event_seq=0,
+            reset_count=EnvSession.reset_count + 1,
+            clock_origin=utcnow(),
+        )
+        .execution_options(synchronize_session=False)
+    )
+    if result.rowcount == 0:
+        raise SessionNotFound(f"no env session {session_id!r}")
     for table in (EnvSemanticEvent, EnvAuditEntry, InterventionCounter):
         db.execute(delete(table).where(table.session_id == session_id))
-    db.add(row)
     db.flush()
+    db.expire_all()
 
 
 def set_interventions(

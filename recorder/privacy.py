@@ -8,6 +8,9 @@ nor any handler can see the address. Install it as the outermost middleware.
 
 from __future__ import annotations
 
+import logging
+import re
+
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 
@@ -22,3 +25,21 @@ class ForgetClientAddressMiddleware:
             # Mutate in place: the server logs from this very dict.
             scope["client"] = None
         await self.app(scope, receive, send)
+
+
+_TOKEN_IN_URL = re.compile(r"(token=)[^&\s\"']+")
+
+
+class RedactTokensFilter(logging.Filter):
+    """Logging filter that replaces `token=...` in log messages by `token=[redacted]`.
+
+    uvicorn logs each websocket handshake with its path and query string, and the recorder
+    socket carries its token there (`/recorder/ws?token=...`). Attach it to `uvicorn.error`.
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        if "token=" in message:
+            record.msg = _TOKEN_IN_URL.sub(r"\1[redacted]", message)
+            record.args = ()
+        return True

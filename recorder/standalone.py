@@ -9,6 +9,7 @@ dashboard. The full platform mounts `recorder.router` inside `dashboard.create_a
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -21,7 +22,7 @@ from sqlmodel import SQLModel, create_engine
 
 from recorder.inject import RecorderInjectionMiddleware
 from recorder.models import RawEvent, Recording
-from recorder.privacy import ForgetClientAddressMiddleware
+from recorder.privacy import ForgetClientAddressMiddleware, RedactTokensFilter
 from recorder.router import router
 from recorder.sqlite_tuning import tune_sqlite
 
@@ -37,9 +38,13 @@ def create_app(*, database_url: str, secret_key: str, pages_dir: Path | None = N
         tune_sqlite(engine)
         SQLModel.metadata.create_all(engine, tables=[Recording.__table__, RawEvent.__table__])
         app.state.engine = engine
+        redact = RedactTokensFilter()
+        uvicorn_log = logging.getLogger("uvicorn.error")
+        uvicorn_log.addFilter(redact)
         try:
             yield
         finally:
+            uvicorn_log.removeFilter(redact)
             writer = getattr(app.state, "recorder_writer", None)
             if writer is not None:
                 writer.close()

@@ -182,8 +182,8 @@ def test_script_is_served_with_type_and_cache_headers(live_server):
         assert again.status_code == 304 and again.content == b""
 
 
-def test_no_client_address_in_logs(live_server, batch_json):
-    """uvicorn logs every websocket handshake with the peer address unless the scope forgets it."""
+def test_no_client_address_or_token_in_logs(live_server, batch_json):
+    """uvicorn logs every websocket handshake with the peer address and query string."""
     rid, token = live_server.new_recording()
     # Only what is logged while serving clients (the startup line names the server's own address).
     start = len(live_server.log.getvalue())
@@ -198,3 +198,4 @@ def test_no_client_address_in_logs(live_server, batch_json):
     text = live_server.log.getvalue()[start:]
     assert '"WebSocket /recorder/ws' in text, "the handshake log line should have been captured"
     assert "127.0.0.1" not in text
+    assert token not in text and "token=[redacted]" in text

@@ -241,7 +241,7 @@ def check_database(database_url: str, recording_ids: list[int], acked: list[int]
             "SELECT recording_id, COUNT(*), COUNT(DISTINCT seq), MIN(seq), MAX(seq) FROM raw_event GROUP BY recording_id"
         )).all()
         by_id = {r[0]: r[1:] for r in rows}
-        for rid, ack in zip(recording_ids, acked):
+        for rid, ack in zip(recording_ids, acked, strict=True):
             count, distinct, low, high = by_id.get(rid, (0, 0, None, None))
             stored += count
             duplicated += count - distinct

@@ -234,7 +234,7 @@ def main() -> None:
     }
     for name in ("without", "with"):
         print(f"{name:>7} recorder: main thread " + ", ".join(f"{r['task_ms']:.0f} ms" for r in runs[name])
-              + f" (script " + ", ".join(f"{r['script_ms']:.0f}" for r in runs[name]) + " ms)")
+              + " (script " + ", ".join(f"{r['script_ms']:.0f}" for r in runs[name]) + " ms)")
     print(f"recorded {recorded_per_run:.0f} events per run from {result['input_events']} input events; "
           f"overhead ratio {result['overhead_ratio']}, {result['per_event_ms']} ms per recorded event")
     print(json.dumps(result))

@@ -14,7 +14,6 @@ from pydantic import ValidationError
 from sqlmodel import Session
 
 from recorder.models import Recording
-
 from recorder.schemas import (
     MAX_FRAME_BYTES,
     AckMessage,

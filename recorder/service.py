@@ -183,7 +183,7 @@ def resolve_token(session: Session, *, secret_key: str, token: str) -> Recording
 # ---------------------------------------------------------------------------- ingestion
 def check_sequence(events: Sequence[EventIn]) -> None:
     """Refuse a batch whose seqs repeat or skip (`RepeatedSeq`, `NotContiguous`)."""
-    for prev, cur in zip(events, events[1:]):
+    for prev, cur in zip(events, events[1:], strict=False):
         if cur.seq == prev.seq + 1:
             continue
         seen = {e.seq for e in events}

@@ -52,7 +52,7 @@ class IngestWriter:
                 outcomes = await loop.run_in_executor(self._executor, self._write_group, [job for job, _ in group])
             except BaseException as exc:  # the executor itself failed: fail this group, keep serving
                 outcomes = [exc] * len(group)
-            for (_, future), outcome in zip(group, outcomes):
+            for (_, future), outcome in zip(group, outcomes, strict=True):
                 if future.done():  # the waiting connection went away
                     continue
                 if isinstance(outcome, BaseException):

@@ -190,7 +190,7 @@ def running_server(database_url: str, port: int) -> Iterator[LiveServer]:
         thread.join(timeout=15)
         engine.dispose()
         root.removeHandler(handler)
-        for lg, level in zip(watched, old_levels):
+        for lg, level in zip(watched, old_levels, strict=True):
             lg.setLevel(level)
 
 

@@ -71,12 +71,12 @@ def test_scripted_session_records_every_event_type(live_server, context, wait_al
 
     # Every XPath resolves, in the page, to an element; the acted-on ones to the right element.
     xpaths = frame["xpath"].dropna()
-    resolved = dict(zip(xpaths.index, resolve_xpaths(page, xpaths.tolist())))
+    resolved = dict(zip(xpaths.index, resolve_xpaths(page, xpaths.tolist()), strict=True))
     assert all(resolved[i] is not None for i in xpaths.index), [frame.loc[i, "xpath"] for i in xpaths.index if resolved[i] is None]
     frame["target"] = [resolved[i]["id"] if i in resolved else None for i in frame.index]
 
     pointer = frame[frame["type"].isin(["click", "dblclick", "contextmenu", "submit"])]
-    assert list(zip(pointer["type"], pointer["target"])) == [
+    assert list(zip(pointer["type"], pointer["target"], strict=True)) == [
         ("click", "buy"),
         ("click", "dbl"), ("click", "dbl"), ("dblclick", "dbl"),
         ("contextmenu", "ctx"),

@@ -133,6 +133,49 @@ def recordings_new(
     console.print(inject.snippet(server_url=settings.public_url, token=token, mask_all_text=mask_all_text), highlight=False, soft_wrap=True)
 
 
+@recordings_app.command("list")
+def recordings_list() -> None:
+    """List standalone recordings with their event counts."""
+    from sqlmodel import select
+
+    from recorder.models import Recording
+
+    _settings, db = open_db()
+    with db:
+        table = Table("id", "label", "status", "created", "events")
+        for rec in db.exec(select(Recording).where(Recording.kind == "standalone").order_by(Recording.id)):
+            table.add_row(str(rec.id), rec.label or "", rec.status, rec.created_at.strftime("%Y-%m-%d %H:%M"), str(rec.acked_seq + 1))
+        console.print(table)
+
+
+@recordings_app.command("export")
+def recordings_export(
+    recording_id: Annotated[int, typer.Argument(help="The standalone recording's id (see `humantrace recordings list`).")],
+    out: Annotated[Path, typer.Argument(help="Directory for events_raw.csv and events_clean.csv.")],
+    end: Annotated[bool, typer.Option(help="End the recording first (its token stops working).")] = False,
+) -> None:
+    """Export a standalone recording's raw and cleaned events, in the bundle's column layout."""
+    from cleaning import CleaningConfig, clean
+    from recorder import service
+
+    _settings, db = open_db()
+    with db:
+        try:
+            recording = service.get_recording(db, recording_id=recording_id)
+        except service.RecorderError as exc:
+            fail(str(exc))
+        if recording.kind != "standalone":
+            fail(f"recording {recording_id} belongs to an attempt; attempts are exported with `humantrace export bundle`.")
+        if end:
+            service.end_recording(db, recording_id=recording_id)
+        raw = service.events_frame(db, recording_ids=[recording_id])
+    cleaned = clean(raw, CleaningConfig())
+    out.mkdir(parents=True, exist_ok=True)
+    raw.to_csv(out / "events_raw.csv", index=False)
+    cleaned.assign(source_seqs=cleaned["source_seqs"].map(lambda s: ";".join(map(str, s)))).to_csv(out / "events_clean.csv", index=False)
+    console.print(f"{len(raw)} raw events and {len(cleaned)} cleaned steps written to {out}", highlight=False)
+
+
 @tasks_app.command("list")
 def tasks_list(as_json: Annotated[bool, typer.Option("--json", help="One JSON object per task.")] = False) -> None:
     """List every task with its difficulty, primitives and variant."""

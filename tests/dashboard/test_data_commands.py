@@ -1,0 +1,82 @@
+"""`humantrace recordings` and `humantrace clean` on a real database."""
+
+from __future__ import annotations
+
+import time
+
+import pandas as pd
+import pytest
+from sqlmodel import Session
+from typer.testing import CliRunner
+
+from dashboard import flow
+from dashboard.cli import app
+from dashboard.models import Attempt, Outcome
+from recorder import service as recorder
+from recorder.models import Recording
+from recorder.schemas import BatchMessage
+
+runner = CliRunner()
+
+
+@pytest.fixture
+def cli_env(monkeypatch, tmp_path, migrated_url, client):
+    monkeypatch.setenv("HUMANTRACE_DATABASE_URL", migrated_url)
+    monkeypatch.setenv("HUMANTRACE_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("HUMANTRACE_SECRET_KEY", client.app.state.settings.secret_key)
+    return client.app.state.engine
+
+
+def scrolls(db, recording_id: int, gap_ms: int) -> None:
+    now = int(time.time() * 1000)
+    events = [{"seq": i, "t_ms": now + gap_ms * i, "type": "scroll", "xpath": "/html", "url": "http://x/", "dy": 100.0,
+               "dx": 0.0, "scroll_x": 0.0, "scroll_y": 100.0 * (i + 1)} for i in range(5)]
+    recorder.ingest_batch(db, recording=db.get(Recording, recording_id), batch=BatchMessage.model_validate({"type": "batch", "events": events}))
+
+
+def test_standalone_recording_new_list_export(cli_env, tmp_path):
+    result = runner.invoke(app, ["recordings", "new", "--label", "pilot on example.org"])
+    assert result.exit_code == 0, result.output
+    assert "token:" in result.output and "<script" in result.output and "data-token" in result.output
+    recording_id = int(result.output.split("Recording ")[1].split()[0])
+    token = result.output.split("token:")[1].split()[0]
+    with Session(cli_env) as db:
+        secret = cli_env_settings_secret(db)
+        assert recorder.resolve_token(db, secret_key=secret, token=token).id == recording_id
+        scrolls(db, recording_id, gap_ms=100)
+    assert "pilot on example.org" in runner.invoke(app, ["recordings", "list"]).output
+    out = tmp_path / "pilot"
+    result = runner.invoke(app, ["recordings", "export", str(recording_id), str(out), "--end"])
+    assert result.exit_code == 0, result.output
+    raw, cleaned = pd.read_csv(out / "events_raw.csv"), pd.read_csv(out / "events_clean.csv")
+    assert len(raw) == 5 and len(cleaned) == 1 and cleaned.iloc[0]["dy"] == 500
+    with Session(cli_env) as db:
+        assert db.get(Recording, recording_id).status == "ended"
+
+
+def cli_env_settings_secret(db) -> str:
+    import os
+
+    return os.environ["HUMANTRACE_SECRET_KEY"]
+
+
+def test_clean_recleans_stored_attempts_without_touching_raw_events(cli_env, make_assignment, person):
+    a1 = person("A1")
+    assignment_id = make_assignment("A1")
+    with Session(cli_env, expire_on_commit=False) as db:
+        cold = flow.start_assignment(db, assignment_id=assignment_id, annotator=a1)
+        scrolls(db, cold.recording_id, gap_ms=150)  # 5 scrolls, 150 ms apart: 600 ms from first to last
+        flow.end_attempt(db, attempt_id=cold.id, annotator=a1, outcome=Outcome.evaluated)
+        assert db.get(Attempt, cold.id).clean_steps == 2  # 400 ms window: 0,150,300 | 450,600
+    result = runner.invoke(app, ["clean", "--scroll-window-ms", "1000"])
+    assert result.exit_code == 0, result.output
+    assert "1 changed" in result.output
+    with Session(cli_env) as db:
+        attempt = db.get(Attempt, cold.id)
+        assert attempt.clean_steps == 1 and attempt.cleaning_config["scroll_window_ms"] == 1000
+        assert len(recorder.events_frame(db, recording_ids=[cold.recording_id])) == 5
+
+
+def test_clean_a_bundle_needs_an_out_directory(cli_env, tmp_path):
+    result = runner.invoke(app, ["clean", "--bundle", str(tmp_path)])
+    assert result.exit_code == 1 and "--out" in result.output

@@ -202,6 +202,12 @@ def start_sink(port: int) -> subprocess.Popen:
     return proc
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process (all its threads) so far, from /proc."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def stop(proc: subprocess.Popen) -> None:
     proc.send_signal(signal.SIGTERM)
     try:
@@ -272,7 +278,9 @@ def main() -> None:
         server = start_recorder_server(port, database_url)
         try:
             ws = f"ws://127.0.0.1:{port}/recorder/ws?token="
+            cpu_before = cpu_seconds(server.pid)
             saturated = run_clients([ws + t for _, t in saturation_recs], args.duration, paced=False)
+            server_cpu = cpu_seconds(server.pid) - cpu_before
             paced = run_clients([ws + t for _, t in paced_recs], args.duration, paced=True)
         finally:
             stop(server)
@@ -284,7 +292,9 @@ def main() -> None:
         sink_port = free_port()
         sink = start_sink(sink_port)
         try:
+            cpu_before = cpu_seconds(sink.pid)
             sink_run = run_clients([f"ws://127.0.0.1:{sink_port}/"] * args.clients, args.duration, paced=False)
+            sink_cpu = cpu_seconds(sink.pid) - cpu_before
         finally:
             stop(sink)
 
@@ -304,7 +314,11 @@ def main() -> None:
         "saturated_ack_p50_ms": round(percentile(saturated["latencies"], 50), 2),
         "saturated_ack_p99_ms": round(percentile(saturated["latencies"], 99), 2),
         "stored_rows": checks["stored"],
+        # CPU time per event does not depend on how busy the machine is, unlike the rates above.
+        "server_cpu_us_per_event": round(server_cpu / saturated["sent"] * 1e6, 1),
+        "sink_cpu_us_per_event": round(sink_cpu / sink_run["sent"] * 1e6, 1),
         "cpus": os.cpu_count(),
+        "load_avg_1m": round(os.getloadavg()[0], 2),
     }
     print(f"recorder server, saturated: {result['events_per_s']:.0f} events/s "
           f"(ack p50 {result['saturated_ack_p50_ms']} ms, p99 {result['saturated_ack_p99_ms']} ms)")
@@ -312,6 +326,8 @@ def main() -> None:
           f"ack p50 {result['ack_p50_ms']} ms, p99 {result['ack_p99_ms']} ms")
     print(f"bare websockets sink, saturated: {result['sink_events_per_s']:.0f} events/s; ratio {result['ratio_to_sink']}")
     print(f"stored rows {checks['stored']}, lost {checks['lost']}, duplicated {checks['duplicated']}")
+    print(f"CPU per event: recorder server {result['server_cpu_us_per_event']} us, sink {result['sink_cpu_us_per_event']} us "
+          f"(load average {result['load_avg_1m']} on {result['cpus']} CPUs)")
     print(json.dumps(result))
 
 

@@ -18,7 +18,7 @@ def db_url(request, sqlite_url):
     return sqlite_url
 
 
-def test_two_bots_finish_six_assignments(live, study, make_assignment, context, screenshot_dir):
+def test_two_bots_finish_six_assignments(live, study, make_assignment, context, screenshot_dir, tmp_path):
     from annotators import service as accounts
 
     with Session(live.app.state.engine) as db:
@@ -52,3 +52,27 @@ def test_two_bots_finish_six_assignments(live, study, make_assignment, context, 
     people = lead.locator("#progress-people").inner_text()
     assert "3 / 3" in people and "A1" in people and "A2" in people
     lead.screenshot(path=str(screenshot_dir / "lead_progress_bots.png"), full_page=True)
+
+    # The study's output: export, verify, compare with agent runs (issue 7's round trip)
+    from dashboard.export import export_bundle
+    from exports.bundle import verify_bundle
+    from exports.compare import compare
+
+    bundle = tmp_path / "bundle"
+    export_bundle(live.app.state.engine, bundle)
+    assert verify_bundle(bundle) == []
+    agents = tmp_path / "agents.csv"
+    agents.write_text(
+        "model,task,env,difficulty,condition,score,steps,elapsed_s,source_variant\n"
+        "m1,lab-001,lab,easy,clean,1,4,20,\n"
+        "m1,lab-002,lab,easy,clean,1,6,30,\n"
+        "m1,lab-002,lab,easy,intervention,0.4,12,70,lab-002-v1\n"
+    )
+    result = compare(bundle, [agents], tmp_path / "report", bootstrap=200)
+    assert result.report_path.exists() and result.csv_paths
+    report = context.new_page()
+    errors = []
+    report.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    report.goto(result.report_path.as_uri())
+    assert errors == []
+    report.screenshot(path=str(screenshot_dir / "compare_report_bots.png"), full_page=False)

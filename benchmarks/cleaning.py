@@ -179,8 +179,10 @@ def _current_rss_mb() -> float:
     return float("nan")
 
 
-def run(events: int, attempts: int, sample_attempts: int) -> Figures:
+def run(events: int, attempts: int, sample_attempts: int, shuffle: bool) -> Figures:
     raw = synthetic_raw(events, attempts)
+    if shuffle:  # as if read from storage in no particular order: the pipeline must sort
+        raw = raw.sample(frac=1.0, random_state=1).reset_index(drop=True)
     print(f"raw: {len(raw):,} events, {attempts:,} attempts, "
           f"{raw.memory_usage(deep=True).sum() / 2**20:,.0f} MB in memory")
     print("type mix:", ", ".join(f"{k} {v:.1%}" for k, v in
@@ -223,8 +225,10 @@ def main() -> None:
     parser.add_argument("--attempts", type=int, default=5_000)
     parser.add_argument("--sample-attempts", type=int, default=50,
                         help="attempts the reference loop cleans (it is timed, then scaled)")
+    parser.add_argument("--shuffle", action="store_true",
+                        help="shuffle the rows first (default: stored order, attempt then seq)")
     args = parser.parse_args()
-    f = run(args.events, args.attempts, args.sample_attempts)
+    f = run(args.events, args.attempts, args.sample_attempts, args.shuffle)
     print(f"pipeline   {f.pipeline_s:8.2f} s  {f.events_per_s:12,.0f} events/s  "
           f"({f.clean_steps:,} clean steps, {f.clean_steps / f.events:.1%} of raw)")
     print(f"reference             {f.reference_events_per_s:12,.0f} events/s  "

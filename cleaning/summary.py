@@ -12,7 +12,8 @@ from cleaning.events import raw_frame
 from cleaning.pipeline import clean
 
 
-def summarise(raw: pd.DataFrame, cleaned: pd.DataFrame, *, group_by: str | None = None) -> pd.DataFrame:
+def summarise(raw: pd.DataFrame, cleaned: pd.DataFrame, *,
+              group_by: str | None = None) -> pd.DataFrame:
     """Per attempt: `raw_events` (every raw event, context included) and `clean_steps`.
 
     `group_by` defaults to the one recorded in `cleaned.attrs`, else `attempt_id`. An attempt

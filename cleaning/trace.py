@@ -54,7 +54,7 @@ class Trace:
     group: np.ndarray  # int64, equal within one attempt
     t: np.ndarray  # int64 t_ms
     kind: np.ndarray  # int8 event kind (constants above)
-    xpath: np.ndarray  # int64 codes of xpath, -1 for null
+    xpath: np.ndarray  # int64 codes of xpath (-1 for null) on keystroke and scroll rows only
     typing: np.ndarray  # bool: a keydown whose key is part of typing text
     trigger: np.ndarray  # int8: 0, or 1 + index into TRIGGERS of an already recorded trigger
 
@@ -114,12 +114,19 @@ def read_trace(raw: pd.DataFrame, *, group_by: str) -> Trace:
         trigger_codes = pd.Categorical(raw["trigger"], categories=list(TRIGGERS)).codes
         trigger = (trigger_codes[order] + 1).astype(np.int8)
 
+    # Only keystrokes and scrolls are ever compared by target; coding just them saves hashing
+    # the xpath of every mousemove.
+    xpath = np.full(len(order), -2, dtype=np.int64)
+    targeted = np.flatnonzero((kind == KEYDOWN) | (kind == VALUE) | (kind == SCROLL))
+    if targeted.size:
+        xpath[targeted] = _codes(raw["xpath"].take(order[targeted]))
+
     return Trace(
         order=order,
         group=group[order],
         t=_int_column(raw, "t_ms")[order],
         kind=kind,
-        xpath=_codes(raw["xpath"])[order],
+        xpath=xpath,
         typing=typing,
         trigger=trigger,
     )

@@ -60,8 +60,12 @@ def ensure_demo_plan(engine: Engine) -> int:
         study = db.exec(select(Study).order_by(Study.id.desc())).first()
         if db.exec(select(Assignment).where(Assignment.study_id == study.id)).first() is not None:
             return 0
+        envs = planning.complete_environments(per_cell=1)
+        if not envs:
+            logging.getLogger("humantrace.demo").warning("no demo panel: no environment has a task with a variant at every difficulty")
+            return 0
         try:
-            plan = planning.make_plan(db, per_cell=1, seed=study.seed)
+            plan = planning.make_plan(db, per_cell=1, seed=study.seed, envs=envs)
         except PlanInfeasible as exc:
             logging.getLogger("humantrace.demo").warning("no demo panel: %s", exc)
             return 0

@@ -35,6 +35,18 @@ def roster(db: Session) -> list[PlanAnnotator]:
     return [PlanAnnotator(code=p.code, tier=str(p.tier), designed=frozenset(p.designed), active=p.active) for p in people]
 
 
+def complete_environments(*, per_cell: int) -> list[str]:
+    """Environments with at least `per_cell` tasks with a variant at every difficulty."""
+    from annotators.planning import DIFFICULTIES
+
+    counts: dict[tuple[str, str], int] = {}
+    for task in catalogue_tasks():
+        if task.has_variant:
+            counts[(task.env_id, str(task.difficulty))] = counts.get((task.env_id, str(task.difficulty)), 0) + 1
+    envs = sorted({env for env, _ in counts})
+    return [env for env in envs if all(counts.get((env, str(d)), 0) >= per_cell for d in DIFFICULTIES)]
+
+
 def session_seed(study_seed: int, task_id: str, condition: str) -> int:
     """The env seed of a task-condition: fixed by the study seed, shared by cold, warm and the duplicate."""
     return zlib.crc32(f"{study_seed}:{task_id}:{condition}".encode()) & 0x7FFFFFFF

@@ -125,6 +125,10 @@ def test_one_assignment_end_to_end(live_study, context, make_assignment, screens
     lead.goto(live.url + "/lead/pass-rates")
     assert "100%" in lead.locator("#pass-rates").inner_text()
     lead.screenshot(path=str(screenshot_dir / "lead_pass_rates.png"), full_page=True)
+    for name in ("assignments", "plan", "exports"):
+        assert lead.goto(f"{live.url}/lead/{name}").status == 200
+        lead.screenshot(path=str(screenshot_dir / f"lead_{name}.png"), full_page=True)
+    assert "2 finished attempts" in lead.content()
     lead.context.close()
 
 

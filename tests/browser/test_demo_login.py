@@ -70,6 +70,9 @@ def test_demo_prints_a_link_per_person_and_each_logs_in(demo_server, context, sc
     assert page.url.endswith("/assignments")
     assert page.locator("h1").inner_text() == "My assignments"
     assert page.locator(".who .badge").inner_text() == "A1"
+    # the demo planned a panel: A1 can start recording at once
+    assert page.locator("#assignments tbody tr").count() >= 5
+    assert page.locator("#assignments button", has_text="Start").count() >= 5
     page.screenshot(path=str(screenshot_dir / "annotator_home.png"), full_page=True)
 
     page.goto(base + "/lead")

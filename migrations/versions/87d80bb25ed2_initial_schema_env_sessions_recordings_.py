@@ -1,8 +1,8 @@
 """initial schema: env sessions, recordings and raw events, people, study flow
 
-Revision ID: 7a9d381c5c57
+Revision ID: 87d80bb25ed2
 Revises: 
-Create Date: 2026-12-02 17:19:42.275839
+Create Date: 2026-12-02 17:53:44.845475
 """
 
 from alembic import op
@@ -10,7 +10,7 @@ import sqlalchemy as sa
 import sqlmodel
 
 
-revision = '7a9d381c5c57'
+revision = '87d80bb25ed2'
 down_revision = None
 branch_labels = None
 depends_on = None
@@ -151,7 +151,7 @@ def upgrade() -> None:
     sa.Column('id', sa.Integer(), nullable=False),
     sa.Column('session_id', sa.String(length=64), nullable=False),
     sa.Column('seq', sa.Integer(), nullable=False),
-    sa.Column('t_ms', sa.Integer(), nullable=False),
+    sa.Column('t_ms', sa.BigInteger(), nullable=False),
     sa.Column('event', sqlmodel.sql.sqltypes.AutoString(length=64), nullable=False),
     sa.Column('params', sa.JSON(), nullable=False),
     sa.ForeignKeyConstraint(['session_id'], ['env_session.session_id'], name=op.f('fk_env_semantic_event_session_id_env_session'), ondelete='CASCADE'),

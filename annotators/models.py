@@ -39,7 +39,7 @@ class Annotator(SQLModel, table=True):
 
     @property
     def is_lead(self) -> bool:
-        return self.role == Role.lead
+        return str(self.role) == Role.lead.value
 
 
 class LoginLink(SQLModel, table=True):

@@ -414,7 +414,14 @@
   function connect() {
     if (stopped || leaving || socket) return;
     var ws;
-    try { ws = new WebSocket(SOCKET_URL); } catch (e) { scheduleReconnect(); return; }
+    try {
+      ws = new WebSocket(SOCKET_URL);
+    } catch (e) { // no websockets here (blocked, or not available): counts as a failed attempt
+      failures++;
+      scheduleReconnect();
+      tryHttp();
+      return;
+    }
     socket = ws;
     ready = false;
     inFlight = [];

@@ -224,3 +224,22 @@ def test_ended_recording_stops_the_recorder(live_server, context, wait_all_acked
     # With an ended token, environment pages no longer get the recorder at all.
     page.reload()
     assert page.locator("script[src='/recorder/recorder.js']").count() == 0
+
+
+def test_http_fallback_when_websockets_cannot_open(live_server, context, wait_all_acked):
+    """A network that blocks websockets: the recorder delivers everything through POST /recorder/events."""
+    rid, token = live_server.new_recording()
+    context.add_init_script("window.WebSocket = function () { throw new Error('websockets blocked'); };")
+    page = open_env_page(context, live_server, token, "/env/page1.html")
+    page.click("#name")
+    page.keyboard.type("via http")
+    page.click("#to-page2")
+    page.wait_for_url("**/page2.html")
+    page.click("#other")
+    page.keyboard.type("ok")
+    state = wait_all_acked(page, token, live_server, rid)
+    frame = live_server.frame(rid)
+    assert frame["seq"].tolist() == list(range(state["next"]))
+    assert "".join(frame[frame["type"] == "keydown"]["key"]) == "via httpok"
+    assert frame[frame["type"] == "navigation"]["nav"].tolist() == ["load", "unload", "load"]
+    assert '"WebSocket /recorder/ws' not in live_server.log.getvalue()

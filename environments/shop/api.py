@@ -107,7 +107,9 @@ def me(env: EnvSessionDep) -> dict[str, Any]:
 
 
 @router.post("/login")
+@router.post("/auth/login")
 def login(body: SignIn, env: EnvSessionDep) -> dict[str, Any]:
+    """Sign in (the remembered device needs only the email); `/auth/login` also ends an expiry."""
     customer = run(lambda: accounts.sign_in(state_of(env), email=body.email))
     env.emit("signed_in")
     return {"signed_in": True, "name": customer.full_name}

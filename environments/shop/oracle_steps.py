@@ -127,6 +127,9 @@ def write_with_toast(page: Page, action: Any, attempts: int = 4) -> Toast:
         close_popups(page)
         action()
         last = wait_toast(page, before, timeout_ms=4000)
+        if last is None and page.locator(".btn .spinner").count():
+            # Still saving (the button shows a spinner): wait for the answer instead of clicking again.
+            last = wait_toast(page, before)
         if last is None:
             # Nothing happened: a pop-up or an unresponsive button swallowed the click.
             close_popups(page)

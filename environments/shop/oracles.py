@@ -204,26 +204,25 @@ def checkout_cart(coupon: str | None) -> Any:
 def wishlist_to_cart(remove: bool) -> Any:
     def oracle(page: Page, ctx: Ctx) -> None:
         s.open_header(page, "/wishlist")
-        moved: set[str] = set()
+        moved: list[str] = []
         for _ in range(12):
             page.locator("main h1").wait_for()
             s.settle(page)
-            cards = page.locator(".product-card").filter(has=page.locator(".add-to-cart"))
-            pending = [c for c in cards.all() if c.get_attribute("data-product") not in moved or remove]
+            in_stock = page.locator(".product-card").filter(has=page.locator(".add-to-cart"))
+            products = in_stock.evaluate_all("cards => cards.map(c => c.dataset.product)")
+            pending = [p for p in products if remove or p not in moved]
             if not pending:
                 break
-            card = pending[0]
-            product = card.get_attribute("data-product")
-            if product not in moved:
+            card = page.locator(f'.product-card[data-product="{pending[0]}"]')
+            if pending[0] not in moved:
                 s.write_with_toast(page, lambda: card.locator(".add-to-cart").click())
-                moved.add(product)
+                moved.append(pending[0])
             if not remove:
                 continue
-            toast = s.Toast("error", "")
             before = s.toast_count(page)
             s.click(page, card.locator(".remove-entry"))
-            toast = s.wait_toast(page, before) or toast
-            if toast.kind == "error":
+            toast = s.wait_toast(page, before)
+            if toast is not None and toast.kind == "error":
                 # Someone changed the list meanwhile: reload it and try again.
                 page.reload()
         s.open_cart(page)

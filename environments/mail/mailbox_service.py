@@ -141,7 +141,7 @@ def thread_rows(state: MailState, emails: list[Email], *, page: int = 1, page_si
                 "thread_id": thread_id,
                 "message_ids": [m.id for m in members],
                 "latest_id": latest.id,
-                "subject": latest.subject,
+                "subject": ordered[0].subject,
                 "snippet": " ".join(latest.body.split())[:140],
                 "from_name": latest.from_name,
                 "from_addr": latest.from_addr,

@@ -24,8 +24,8 @@
     if (folder === "spam") return [["not_spam", "Not spam"], ["delete_forever", "Delete forever"]];
     if (folder === "drafts") return [];
     const list = [];
-    if (folder === "inbox") list.push(["archive", "Archive"]);
-    if (folder === "archive") list.push(["move_to_inbox", "Move to Inbox"]);
+    if (folder === "inbox" || !folder) list.push(["archive", "Archive"]);
+    if (folder === "archive" || !folder) list.push(["move_to_inbox", "Move to Inbox"]);
     if (folder !== "sent") list.push(["spam", "Report spam"]);
     list.push(["trash", "Delete"]);
     list.push(["read", "Mark as read"], ["unread", "Mark as unread"]);
@@ -177,7 +177,7 @@
         () => M.api("POST", `/messages/actions/${action}`, payload));
       M.toast(answer.toast || answer.message || "Done.");
       selected.clear();
-      if (LEAVES[action] && folder !== "starred" && !(action === "move_to_inbox" && folder === "inbox")) {
+      if (LEAVES[action] && folder && folder !== "starred") {
         // The conversations leave this view at once; the next load shows the server's list.
         result.threads = result.threads.filter((row) => !ids.includes(row.thread_id));
         result.total = Math.max(0, result.total - ids.length);

@@ -19,7 +19,7 @@
 
   function general(s) {
     main.innerHTML = `${tabs()}<div class="page-pad" style="max-width:760px">
-      <form id="settings-form" novalidate>
+      <form id="settings-form" novalidate data-loaded="true">
         <section class="card"><h2>Your name</h2>
           <div class="field"><label for="display-name">Name shown to people you write to</label><input id="display-name" value="${M.esc(s.display_name)}"></div></section>
         <section class="card"><h2>Signature</h2>
@@ -65,7 +65,7 @@
   function labels(list) {
     const colorOptions = (chosen) => COLORS.map(([value, name]) => `<option value="${value}"${value === chosen ? " selected" : ""}>${name}</option>`).join("");
     main.innerHTML = `${tabs()}<div class="page-pad" style="max-width:820px">
-      <form class="editor" id="label-form" novalidate><h2>Create a label</h2>
+      <form class="editor" id="label-form" novalidate data-loaded="true"><h2>Create a label</h2>
         <div class="row-fields"><div class="field"><label for="label-name">Label name</label><input id="label-name" autocomplete="off"></div>
         <div class="field"><label for="label-color">Colour</label><select id="label-color">${colorOptions("#2f6fde")}</select></div></div>
         <div id="label-error"></div>

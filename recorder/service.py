@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import lru_cache
+from itertools import chain
 
 import pandas as pd
 from itsdangerous import BadData, URLSafeSerializer
@@ -285,7 +286,7 @@ def ingest_batch(
         stored = 0
         for start in range(0, len(fresh), _SQLITE_ROWS_PER_STATEMENT):
             chunk = fresh[start : start + _SQLITE_ROWS_PER_STATEMENT]
-            params = tuple(value for event in chunk for value in (recording.id, *map(event.__dict__.get, fields)))
+            params = tuple(chain.from_iterable((recording.id, *map(event.__dict__.get, fields)) for event in chunk))
             result = connection.exec_driver_sql(_sqlite_insert_sql(len(chunk)), params)
             stored += max(int(result.rowcount), 0)
     else:

@@ -90,7 +90,11 @@ def get_attempt(db: Session, *, attempt_id: int, annotator: Annotator | None) ->
     attempt = db.get(Attempt, attempt_id)
     if attempt is None:
         raise NotFound("No such attempt.")
-    get_assignment(db, assignment_id=attempt.assignment_id, annotator=annotator)
+    try:
+        get_assignment(db, assignment_id=attempt.assignment_id, annotator=annotator)
+    except NotFound:
+        # The same words as for a missing id: another person's attempt must not show that it exists.
+        raise NotFound("No such attempt.") from None
     return attempt
 
 

@@ -106,7 +106,9 @@ def enter(request: Request, session_id: str) -> Response:
         env_id, task_id = row.env_id, row.task_id
     start_path = catalog.get_task(task_id).start_path
     response = RedirectResponse(f"/env/{env_id}{start_path}", status_code=303)
-    response.set_cookie(COOKIE_NAME, session_id, httponly=True, samesite="lax", path="/")
+    # Secure behind HTTPS like the dashboard's cookies (settings may be a bare namespace in tests).
+    secure = bool(getattr(request.app.state.settings, "cookie_secure", False))
+    response.set_cookie(COOKIE_NAME, session_id, httponly=True, samesite="lax", secure=secure, path="/")
     return response
 
 

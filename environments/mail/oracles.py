@@ -70,9 +70,10 @@ def mark_boiler_unread(page: Page, ctx: Ctx) -> None:
     settle(page)
     for _ in range(3):
         open_conversation(page, "Boiler service next Tuesday")
-        toolbar(page, "Mark as unread").click()
-        if not wait_for(page, lambda: "/thread/" not in page.url, timeout=3):
-            continue  # nothing happened: press it again
+        for _ in range(3):
+            toolbar(page, "Mark as unread").click()
+            if wait_for(page, lambda: "/thread/" not in page.url, timeout=3):
+                break  # back in the list; otherwise nothing happened: press it again
         settle(page)
         if "unread" in (rows(page, "Boiler service next Tuesday").first.get_attribute("class") or ""):
             return

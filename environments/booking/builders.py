@@ -168,6 +168,7 @@ def trip(
         "hotel_id": found.id,
         "hotel_name": found.name,
         "city": found.city,
+        "rating": found.rating,
         "room_id": room.id,
         "rate_plan": booking.rate_plan,
         "card_id": booking.card_id,
@@ -215,14 +216,59 @@ def saved_list(ctx: SeedContext, *, name: str, hotels: list[str], days_ago: int 
 
 
 @builder("booking.list_items")
-def list_items(ctx: SeedContext, *, list_name: str) -> dict[str, Any]:
-    """The saved items of a list by name, split by hotel rating (for clean-up tasks)."""
+def list_items(ctx: SeedContext, *, list_name: str, below_rating: float | None = None) -> dict[str, Any]:
+    """The saved items of a list by name; `below_ids` are those whose hotel is rated under `below_rating`."""
     state = state_of(ctx)
     saved = next((s for s in state.saved_lists if s.name == list_name), None)
     if saved is None:
         raise SeedError(f"no saved list {list_name!r}")
     items = [i for i in state.saved_items if i.list_id == saved.id]
-    return {"list_id": saved.id, "item_ids": [i.id for i in items], "hotel_ids": [i.hotel_id for i in items]}
+    below = [i.id for i in items if below_rating is not None and hotel(ctx, i.hotel_id).rating < below_rating]
+    return {"list_id": saved.id, "item_ids": [i.id for i in items], "hotel_ids": [i.hotel_id for i in items],
+            "below_ids": below}
+
+
+@builder("booking.save_to_list")
+def save_to_list(ctx: SeedContext, *, list_name: str, hotel_ref: str, days_ago: int = 15) -> dict[str, Any]:
+    """Put a hotel on an existing list (by name)."""
+    from environments.booking.models import SavedItem
+
+    state = state_of(ctx)
+    saved = next((s for s in state.saved_lists if s.name == list_name), None)
+    if saved is None:
+        raise SeedError(f"no saved list {list_name!r}")
+    found = hotel(ctx, hotel_ref)
+    item = SavedItem(id=ctx.new_id("si"), list_id=saved.id, hotel_id=found.id, added_at=ctx.ago(days=days_ago),
+                     saved_price_cents=found.price_from_cents)
+    state.saved_items.append(item)
+    return {"item_id": item.id, "list_id": saved.id}
+
+
+@builder("booking.rate_change")
+def rate_change(ctx: SeedContext, *, hotel_ref: str, percent: int) -> dict[str, Any]:
+    """Change every rate of a hotel by `percent` (after it was saved to lists) and refresh the index."""
+    from environments.booking.seed import dollars
+
+    found = hotel(ctx, hotel_ref)
+    for room in rooms_of(ctx, found.id):
+        for rate in room.rate_plans:
+            rate.price_cents = dollars(rate.price_cents * (100 + percent) / 10000)
+    reindex(ctx, found.id)
+    return {"changed_hotel_id": found.id, "price_from_cents": found.price_from_cents}
+
+
+@builder("booking.assignments")
+def assignments(ctx: SeedContext, *, hotels: list[dict[str, Any]], guests: list[list[str]],
+                email: str = TRAVELLER_EMAIL) -> dict[str, Any]:
+    """One booking slot per guest: `guests[i]` stay at `hotels[i]` on that hotel's chosen room and rate."""
+    if len(hotels) != len(guests):
+        raise SeedError(f"{len(hotels)} hotels but {len(guests)} guest groups")
+    slots = []
+    for picked, names in zip(hotels, guests, strict=True):
+        for name in names:
+            slots.append({"hotel_id": picked["hotel_id"], "room_id": picked["room_id"], "rate_plan": picked["rate_plan"],
+                          "guest_name": name, "email": email})
+    return {"slots": slots}
 
 
 def _best_rate(
@@ -297,12 +343,13 @@ def pick_hotels(
     room_types: list[str] | None = None,
     max_total: float | None = None,
     max_nightly: float | None = None,
+    hotel_ids: list[str] | None = None,
 ) -> dict[str, Any]:
     """The `count` best hotels of a city that meet every condition (by `price` of their cheapest
     qualifying rate, or by `rating`), each with that rate. Outputs `hotels` (list) and `hotel_ids`."""
     picked = []
     for found in state_of(ctx).hotels:
-        if found.city != city:
+        if found.city != city or (hotel_ids is not None and found.id not in hotel_ids):
             continue
         if min_rating is not None and found.rating < min_rating:
             continue

@@ -241,7 +241,10 @@ def hotel_detail(state: BookingState, *, hotel_id: str, stay: Stay, now: datetim
     dest = state.find("destinations", hotel.destination_id)
     return {
         "hotel": {**hotel_card(hotel), "description": hotel.description, "check_in_from": hotel.check_in_from,
-                  "check_out_until": hotel.check_out_until, "destination_id": hotel.destination_id},
+                  "check_out_until": hotel.check_out_until, "destination_id": hotel.destination_id,
+                  # The hotel page reads the live rates, not the search index's flag.
+                  "offers_free_cancellation": any(p.refundable for r in state.rooms if r.hotel_id == hotel_id
+                                                  for p in r.rate_plans)},
         "destination": dest.model_dump() if dest else None,
         "stay": {**stay.__dict__, "nights": night_count(stay.check_in, stay.check_out) if stay.dated else None},
         "rooms": rooms,

@@ -46,7 +46,7 @@
         <div class="panel"><h3>Good to know</h3><table class="summary-table">
           <tr><th>Check-in</th><td>from ${esc(h.check_in_from)}</td></tr><tr><th>Check-out</th><td>until ${esc(h.check_out_until)}</td></tr>
           <tr><th>Neighbourhood</th><td>${esc(h.neighborhood)}</td></tr><tr><th>City centre</th><td>${h.distance_km.toFixed(1)} km</td></tr></table>
-          ${h.free_cancellation ? `<p class="good small">✓ Free cancellation on selected rates</p>` : `<p class="warn small">Only non-refundable rates are offered.</p>`}</div>
+          ${h.offers_free_cancellation ? `<p class="good small">✓ Free cancellation on selected rates</p>` : `<p class="warn small">Only non-refundable rates are offered.</p>`}</div>
       </aside></div>`;
     const bar = document.getElementById("staybar");
     const dates = SW.DateRange(bar.querySelector("[data-dates]"), { checkIn: stay.check_in, checkOut: stay.check_out });

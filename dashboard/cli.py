@@ -32,7 +32,10 @@ LOG_CONFIG = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
-    "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": "plain", "stream": "ext://sys.stderr"}},
+    # uvicorn logs websocket handshakes with their query string, which carries recorder tokens.
+    "filters": {"redact_tokens": {"()": "recorder.privacy.RedactTokensFilter"}},
+    "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": "plain", "stream": "ext://sys.stderr",
+                            "filters": ["redact_tokens"]}},
     "loggers": {
         "uvicorn": {"handlers": ["stderr"], "level": "INFO", "propagate": False},
         "uvicorn.error": {"handlers": ["stderr"], "level": "INFO", "propagate": False},

@@ -43,6 +43,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         yield
         if monitor is not None:
             monitor.cancel()
+        writer = getattr(app.state, "recorder_writer", None)
+        if writer is not None:
+            await run_in_threadpool(writer.close)  # finish queued event writes before exiting
         engine.dispose()
 
     app = FastAPI(title="humantrace", lifespan=lifespan, docs_url=None, redoc_url=None)

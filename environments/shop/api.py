@@ -1,8 +1,8 @@
 """The shop's public JSON API (mounted at /api/env/shop): the only surface pages and agents touch.
 
 Handlers are thin: they call the service functions, turn `ShopError` into an HTTP error with the
-same message, and emit one typed semantic event per meaningful action (the table is in
-docs/environments/shop.md and in `EVENTS` below).
+same message, and emit one typed semantic event per meaningful action (`EVENTS` below lists
+every event and its params).
 """
 
 from __future__ import annotations

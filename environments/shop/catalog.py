@@ -6,7 +6,7 @@ the session RNG by `seed.build_default_state`, always in the order listed here.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 
 @dataclass(frozen=True)
@@ -229,9 +229,3 @@ REVIEW_LINES: dict[int, tuple[tuple[str, str], ...]] = {
     1: (("Returned it", "Arrived damaged and customer service was slow."),),
 }
 
-
-@dataclass
-class CatalogIndex:
-    """Lookups the seed builders need after the catalogue is generated."""
-
-    category_ids: dict[str, str] = field(default_factory=dict)  # slug -> id

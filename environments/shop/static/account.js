@@ -138,6 +138,7 @@
 
   /* ---------------- payment methods */
   const BRAND_COLOR = { Visa: "#1a3d8f", Mastercard: "#c2410c", "American Express": "#0f766e", Discover: "#a16207" };
+  const BRAND_SHORT = { Visa: "VISA", Mastercard: "MC", "American Express": "AMEX", Discover: "DISC" };
 
   async function loadPayments() {
     const content = shell("Payment methods", "");
@@ -146,7 +147,7 @@
       const data = await api("GET", "/payment-methods");
       const year = data.current_year;
       content.innerHTML = `<section class="panel">${data.payment_methods.map((p) => `<div class="line" style="grid-template-columns:60px 1fr auto;align-items:center" data-card="${esc(p.id)}" aria-label="${esc(p.label)}">
-          <span class="card-brand" style="background:${BRAND_COLOR[p.brand] || "#475569"}">${esc(p.brand.split(" ")[0].toUpperCase())}</span>
+          <span class="card-brand" style="background:${BRAND_COLOR[p.brand] || "#475569"}">${esc(BRAND_SHORT[p.brand] || "CARD")}</span>
           <div><strong>${esc(p.label)}</strong>${p.nickname ? ` <span class="muted small">${esc(p.nickname)}</span>` : ""} ${p.is_default ? '<span class="tag blue">Default</span>' : ""} ${p.expired ? '<span class="tag danger">Expired</span>' : ""}
             <div class="small muted">${esc(p.holder)} · Expires ${String(p.exp_month).padStart(2, "0")}/${p.exp_year}</div></div>
           <div class="row">${p.is_default ? "" : '<button type="button" class="btn-link default-card">Make default</button>'}<button type="button" class="btn-link remove-card">Remove</button></div></div>`).join("")}</section>

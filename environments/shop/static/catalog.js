@@ -1,10 +1,9 @@
 /* Category and search pages: filters, sorting and paging over GET /products. */
 (function () {
   "use strict";
-  const { api, esc, productCard, errorPanel, loading, main, BASE, params, money } = window.Shop;
+  const { api, esc, productCard, errorPanel, loading, main, BASE, params } = window.Shop;
   const category = document.body.dataset.category || null;
   const isSearch = document.body.dataset.page === "search";
-  let facets = null;
 
   function currentQuery() {
     const p = params();

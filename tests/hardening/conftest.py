@@ -190,8 +190,8 @@ def make_study(engine) -> int:
 # --------------------------------------------------------------------------- humantrace serve subprocesses
 
 # Registers the lab site (only it, so sites under construction cannot break these servers), then
-# runs the real `humantrace serve` command in this process.
-SERVE_SCRIPT = f"""
+# runs the real `humantrace` command line (`serve`, `export bundle`, ...) in this process.
+CLI_SCRIPT = f"""
 import importlib.util, sys
 sys.path.insert(0, {str(ROOT)!r})
 spec = importlib.util.spec_from_file_location("ht_labsite", {str(LAB_SITE)!r})
@@ -210,7 +210,7 @@ class ServeProcess:
     def __init__(self, *, port: int, env: dict[str, str], host: str = "127.0.0.1"):
         self.port = port
         self.host = host
-        self.url = f"http://127.0.0.1:{port}"
+        self.url = f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
         self.env = env
         self.lines: list[str] = []
         self.proc: subprocess.Popen | None = None
@@ -218,7 +218,7 @@ class ServeProcess:
 
     def start(self, timeout: float = 60) -> "ServeProcess":
         self.proc = subprocess.Popen(
-            [sys.executable, "-c", SERVE_SCRIPT, "serve", "--host", self.host, "--port", str(self.port)],
+            [sys.executable, "-c", CLI_SCRIPT, "serve", "--host", self.host, "--port", str(self.port)],
             env=self.env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=str(ROOT),
         )
         self._reader = threading.Thread(target=self._read, daemon=True)
@@ -357,5 +357,182 @@ def kit():
     return SimpleNamespace(
         register_lab=register_lab, copy_template=copy_template, settings=hardening_settings, CastMaker=CastMaker,
         make_study=make_study, SECRET_KEY=SECRET_KEY, CONTROLLER_SECRET=CONTROLLER_SECRET, WS=WS_METHOD,
-        ServeProcess=ServeProcess, serve_env=serve_env, free_port=free_port,
+        ServeProcess=ServeProcess, serve_env=serve_env, free_port=free_port, FlowAnnotator=FlowAnnotator,
+        login_link=login_link, make_event=make_event, CLI_SCRIPT=CLI_SCRIPT,
     )
+
+
+# --------------------------------------------------------------------------- an annotator without a browser
+
+
+@dataclass
+class Played:
+    """What one attempt sent and got: its id, the events sent and the highest seq acknowledged."""
+
+    attempt_id: int
+    sent: int
+    acked: int
+    outcome: dict
+
+
+class FlowAnnotator:
+    """An annotator driven over HTTP and websockets exactly as the pages do (no browser).
+
+    `base_url` is the dashboard for the control tab; `env_url` (default the same) serves the
+    environment tab: its pages, API calls and the recorder's websocket.
+    """
+
+    def __init__(self, base_url: str, *, env_url: str | None = None, address: str | None = None, timeout: float = 30):
+        self.base_url = base_url.rstrip("/")
+        self.env_url = (env_url or base_url).rstrip("/")
+        # `address`: connect there (e.g. "::1") while every URL and Host header names `base_url`,
+        # as a browser does when a name resolves to that address.
+        self.address = address
+        self.http = self._client(self.base_url, timeout)
+        self.env = self._client(self.env_url, timeout)
+        self.csrf = ""
+
+    def _client(self, url: str, timeout: float) -> httpx.Client:
+        if self.address is None:
+            return httpx.Client(base_url=url, timeout=timeout, follow_redirects=False)
+        parsed = httpx.URL(url)
+        host = f"[{self.address}]" if ":" in self.address else self.address
+        return httpx.Client(base_url=f"{parsed.scheme}://{host}:{parsed.port}", timeout=timeout, follow_redirects=False,
+                            headers={"Host": f"{parsed.host}:{parsed.port}"})
+
+    def _connect(self, url: str):
+        from websockets.sync.client import connect
+
+        if self.address is None:
+            return connect(url, open_timeout=20)
+        parsed = httpx.URL(url)
+        return connect(url, sock=socket.create_connection((self.address, parsed.port), timeout=20), open_timeout=20)
+
+    def close(self) -> None:
+        self.http.close()
+        self.env.close()
+
+    def login(self, link: str) -> None:
+        path = link[link.index("/login/"):]
+        response = self.http.get(path)
+        assert response.status_code == 303, response.text
+        self.env.cookies.set("ht_session", self.http.cookies["ht_session"])
+
+    def control(self, assignment_id: int) -> dict[str, str]:
+        """The control tab's data attributes (attempt id, state, CSRF token) and its instruction."""
+        import html as html_lib
+        import re
+
+        page = self.http.get(f"/assignments/{assignment_id}/control")
+        assert page.status_code == 200, page.status_code
+        found = {k: v for k, v in re.findall(r'data-([a-z-]+)="([^"]*)"', page.text)}
+        self.csrf = found.get("csrf", self.csrf)
+        instruction = re.search(r'id="instruction">([^<]*)<', page.text)
+        found["instruction"] = html_lib.unescape(instruction.group(1)) if instruction else ""
+        return found
+
+    def post(self, path: str, data: dict | None = None, *, client: httpx.Client | None = None) -> httpx.Response:
+        return (client or self.http).post(path, data=data or {}, headers={"X-CSRF-Token": self.csrf, "Accept": "application/json"})
+
+    def start(self, assignment_id: int) -> int:
+        home = self.http.get("/assignments")
+        import re
+
+        self.csrf = re.search(r'name="csrf_token" value="([^"]+)"', home.text).group(1)
+        response = self.http.post(f"/assignments/{assignment_id}/start", data={"csrf_token": self.csrf})
+        assert response.status_code == 303, response.text
+        return int(self.control(assignment_id)["attempt"])
+
+    def open_environment(self, attempt_id: int) -> str:
+        """The environment tab's entry (on `env_url`): recorder token and env session cookies; the start page."""
+        response = self.env.get(f"/attempts/{attempt_id}/environment")
+        assert response.status_code == 303, response.status_code
+        entered = self.env.get(response.headers["location"])
+        assert entered.status_code == 303, entered.status_code
+        page = self.env.get(entered.headers["location"])
+        assert page.status_code == 200 and 'data-token="' in page.text, page.status_code
+        return self.env_url + entered.headers["location"]
+
+    @property
+    def recorder_token(self) -> str:
+        return self.env.cookies["htrec"]
+
+    def ws_url(self, path: str, base: str | None = None) -> str:
+        return (base or self.env_url).replace("http://", "ws://", 1) + path
+
+    def record(self, *, url: str, count: int, first_seq: int = 0, batch: int = 20, base: str | None = None) -> int:
+        """Send `count` events (in batches) on one recorder connection; the highest seq acknowledged."""
+        import json
+
+        acked = first_seq - 1
+        with self._connect(self.ws_url(f"/recorder/ws?token={self.recorder_token}", base)) as socket:
+            hello = json.loads(socket.recv(timeout=20))
+            assert hello["type"] == "ack", hello
+            acked = hello["seq"]
+            if first_seq == 0 and acked == -1:
+                socket.send(json.dumps({"type": "meta", "user_agent": "flow-annotator", "viewport_w": 1280, "viewport_h": 800,
+                                        "screen_w": 1920, "screen_h": 1080}))
+                assert json.loads(socket.recv(timeout=20))["type"] == "ack"
+            seq = acked + 1
+            end = first_seq + count
+            while seq < end:
+                events = [make_event(s, url) for s in range(seq, min(seq + batch, end))]
+                socket.send(json.dumps({"type": "batch", "events": events}))
+                reply = json.loads(socket.recv(timeout=20))
+                assert reply["type"] == "ack", reply
+                acked = reply["seq"]
+                seq = acked + 1
+        return acked
+
+    def pin_target(self, instruction: str) -> None:
+        """What a person does on the lab site: find the note named in the instruction and pin it."""
+        import re
+
+        title = re.search(r'"(.+)"', instruction).group(1)
+        notes = self.env.get("/api/env/lab/notes")
+        assert notes.status_code == 200, notes.text
+        note = next(n for n in notes.json()["notes"] if n["title"] == title)
+        changed = self.env.patch(f"/api/env/lab/notes/{note['id']}", json={"pinned": True})
+        assert changed.status_code == 200, changed.text
+
+    def play_attempt(self, assignment_id: int, attempt_id: int, *, events: int = 30) -> Played:
+        control = self.control(assignment_id)
+        assert self.post(f"/attempts/{attempt_id}/begin").status_code == 200
+        url = self.open_environment(attempt_id)
+        acked = self.record(url=url, count=events)
+        self.pin_target(control["instruction"])
+        ended = self.post(f"/attempts/{attempt_id}/end", {"outcome": "evaluated"})
+        assert ended.status_code == 200, ended.text
+        return Played(attempt_id=attempt_id, sent=events, acked=acked, outcome=ended.json())
+
+    def play_assignment(self, assignment_id: int, *, events: int = 30) -> list[Played]:
+        """Start, cold attempt, warm attempt, rating: the whole assignment."""
+        cold = self.play_attempt(assignment_id, self.start(assignment_id), events=events)
+        self.control(assignment_id)
+        warm_id = self.post(f"/assignments/{assignment_id}/warm").json()["attempt_id"]
+        warm = self.play_attempt(assignment_id, warm_id, events=events)
+        self.control(assignment_id)
+        rated = self.http.post(f"/assignments/{assignment_id}/rating",
+                               data={"csrf_token": self.csrf, "clarity": "4", "realism": "4", "fun_value": "3"})
+        assert rated.status_code == 303, rated.text
+        return [cold, warm]
+
+
+def make_event(seq: int, url: str) -> dict:
+    """A plausible raw event of a few kinds, by seq."""
+    t_ms = 1_700_000_000_000 + seq * 250
+    kind = seq % 4
+    if kind == 0:
+        return {"seq": seq, "t_ms": t_ms, "type": "mousemove", "x": 10.0 + seq, "y": 20.0, "xpath": "/html/body", "url": url}
+    if kind == 1:
+        return {"seq": seq, "t_ms": t_ms, "type": "click", "x": 12.0, "y": 30.0, "xpath": "/html/body/ul/li[1]/button", "url": url}
+    if kind == 2:
+        return {"seq": seq, "t_ms": t_ms, "type": "keydown", "key": "a", "xpath": "/html/body/form/input[1]", "url": url}
+    return {"seq": seq, "t_ms": t_ms, "type": "input", "value": f"text {seq}", "xpath": "/html/body/form/input[1]", "url": url}
+
+
+def login_link(engine, code: str, base_url: str) -> str:
+    from annotators import service as accounts
+
+    with Session(engine) as db:
+        return accounts.create_login_link(db, secret_key=SECRET_KEY, code=code, base_url=base_url)

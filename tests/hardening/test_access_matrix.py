@@ -8,6 +8,8 @@ Routes are enumerated from `app.routes`: a route added without an expectation fa
 
 from __future__ import annotations
 
+import base64
+import difflib
 import json
 import re
 from dataclasses import dataclass, field
@@ -275,3 +277,157 @@ def test_access(app_route, role, world):
     cell = cell_for(app_route.method, app_route.path) if app_route.probe is None else Cell(same(200), shared=True)
     assert cell is not None, f"{app_route.id} has no expected status per role: add it to the access matrix"
     assert call(world, app_route, cell, role) == cell.expect[role]
+
+
+def test_no_existence_leak_across_annotators(world):
+    """Another annotator's assignment or attempt answers exactly like one that does not exist."""
+    maker = world.maker
+    owner, other = maker.person("A"), maker.person("B")
+    ids = maker.assignment(owner, state="cold_active")
+    routes = [r for r in (key for key in DASHBOARD) if re.search(r"\{(assignment_id|attempt_id)\}", r[1])]
+    assert len(routes) >= 10
+    client = world.client
+    client.cookies.clear()
+    client.cookies.set("ht_session", other.session_token)
+    client.headers.clear()
+    client.headers.update({"Accept": "text/html", "X-CSRF-Token": other.csrf})
+    for method, template in routes:
+        cell = DASHBOARD[(method, template)]
+        answers = []
+        for value in (ids, {"assignment_id": MISSING, "attempt_id": MISSING}):
+            path = re.sub(r"\{(\w+)\}", lambda m, v=value: str(v[m.group(1)]), template)
+            if method == WS:
+                try:
+                    with client.websocket_connect(path) as socket:
+                        answers.append(("open", socket.receive_text()))
+                except WebSocketDisconnect as closed:
+                    answers.append((closed.code, closed.reason))
+                continue
+            response = client.request(method, path, data=cell.form)
+            body = response.text
+            for number in {str(value.get("assignment_id")), str(value.get("attempt_id"))}:
+                body = re.sub(rf"\b{number}\b", "ID", body)
+            answers.append((response.status_code, response.headers.get("content-type"), body))
+        difference = "\n".join(difflib.unified_diff(str(answers[0][-1]).splitlines(), str(answers[1][-1]).splitlines(), lineterm="", n=0))
+        assert answers[0] == answers[1], f"{method} {template}: another's object answers unlike a missing one:\n{difference}"
+        assert answers[0][0] in (404, 403, 1008), (method, template, answers[0][:2])
+    # and the owner's objects are untouched by all that
+    with Session(world.app.state.engine) as db:
+        from dashboard.models import Assignment
+
+        assert db.get(Assignment, ids["assignment_id"]).state == "cold_active"
+
+
+FORBIDDEN_IN_PAGES = ("lab-001-v1", "lab-001", "canonical_diff", "verdict", "positive_checks", "target_primitive",
+                      "misleading_success", "decoy_notes", "shuffle_list", "grounding", "verification")
+
+
+def test_environment_page_reads_no_target_verdict_or_variant(world):
+    """Everything an environment tab of an intervention session can fetch is free of benchmark internals."""
+    from environments import sessions
+    from recorder import service as recorder
+
+    maker = world.maker
+    tab = maker.assignment(maker.person("E"), state="cold_active", condition="intervention")
+    with Session(world.app.state.engine) as db:
+        row = sessions.get_session(db, session_id=tab["session_id"])
+        assert row.variant_id == "lab-001-v1" and row.targets["marker"].startswith("tgtmark")
+        note_id = row.targets["note_id"]
+        forbidden = FORBIDDEN_IN_PAGES + (row.targets["marker"], str(row.seed))
+    token = recorder.issue_token(secret_key=world.kit.SECRET_KEY, recording_id=tab["recording_id"])
+    client = world.client
+    client.cookies.clear()
+    client.headers.clear()
+    seen: dict[str, str] = {}
+
+    def keep(label: str, response) -> None:
+        text = response.text + " " + " ".join(f"{k}: {v}" for k, v in response.headers.items())
+        # The client layer's config travels base64-encoded: a page can decode it, so we do too.
+        for payload in re.findall(r'data-c="([A-Za-z0-9+/=]+)"', response.text):
+            text += base64.b64decode(payload).decode()
+        seen[label] = text
+
+    entered = client.get(f"/env/enter/{tab['session_id']}")
+    keep("enter", entered)
+    client.cookies.set("htrec", token)
+    pages = [r.path for r in world.app.routes if getattr(r, "path", "").startswith("/env/lab/")]
+    for path in ["/env/lab/", "/env/lab/relogin", "/recorder/recorder.js", "/env-static/ux.js", "/env-static/lab/lab.css", *pages]:
+        keep(path, client.get(path))
+    keep("list", client.get("/api/env/lab/notes"))
+    keep("create", client.post("/api/env/lab/notes", json={"title": "mine"}))
+    keep("pin", client.patch(f"/api/env/lab/notes/{note_id}", json={"pinned": True}))
+    keep("pin again", client.patch(f"/api/env/lab/notes/{note_id}", json={"pinned": True}))
+    keep("login", client.post("/api/env/lab/auth/login", json={}))
+    keep("bad", client.post("/api/env/lab/notes", json={"title": ""}))
+    keep("missing", client.get("/api/env/lab/nothing-here"))
+    batch = {"type": "batch", "events": [{"seq": 0, "t_ms": 1, "type": "click", "x": 1.0, "y": 2.0}]}
+    keep("fallback", client.post("/recorder/events", content=json.dumps(batch), headers={"Authorization": f"Bearer {token}"}))
+    with client.websocket_connect(f"/recorder/ws?token={token}") as socket:
+        seen["ws"] = socket.receive_text()
+        socket.send_text(json.dumps({**batch, "events": [{**batch["events"][0], "seq": 1}]}))
+        seen["ws"] += socket.receive_text()
+    assert 'data-token="' in seen["/env/lab/"], "the page carries the recorder"
+    assert '"misleading_success"' not in seen["pin"] and '"pinned":true' in seen["pin"].replace(" ", "")
+    leaks = {label: [word for word in forbidden if word in text] for label, text in seen.items()}
+    assert not {label: words for label, words in leaks.items() if words}, leaks
+
+
+def test_csrf_refused_on_every_state_changing_form(world):
+    """Every dashboard POST needs the token of its own login session; a refusal changes nothing."""
+    from dashboard.models import Assignment
+
+    maker = world.maker
+    forms = [(m, p) for (m, p) in DASHBOARD if m == "POST" and not p.startswith(("/recorder/", "/control/", "/env/"))]
+    assert len(forms) >= 10
+    client = world.client
+    for method, template in forms:
+        cell = DASHBOARD[(method, template)]
+        owner, lead, stranger = maker.person("A"), maker.person("L", role="lead"), maker.person("S")
+        ids = maker.assignment(owner, state=cell.scene)
+        acting = lead if template.startswith("/lead/") else owner
+        path = re.sub(r"\{(\w+)\}", lambda m: str(ids[m.group(1)]), template)
+        for presented in (None, "", "0" * 64, stranger.csrf):
+            client.cookies.clear()
+            client.cookies.set("ht_session", acting.session_token)
+            client.headers.clear()
+            client.headers.update({"Accept": "text/html"})
+            form = dict(cell.form or {})
+            if presented is not None:
+                form["csrf_token"] = presented
+            response = client.post(path, data=form)
+            assert response.status_code == 403 and "security token" in response.text, (template, presented)
+        with Session(world.app.state.engine) as db:
+            assert db.get(Assignment, ids["assignment_id"]).state == cell.scene, template
+    # the token of the right session in the form field (as the pages send it) is accepted
+    owner = maker.person("A")
+    ids = maker.assignment(owner)
+    client.cookies.clear()
+    client.cookies.set("ht_session", owner.session_token)
+    assert client.post(f"/assignments/{ids['assignment_id']}/start", data={"csrf_token": owner.csrf}).status_code == 303
+
+
+@pytest.mark.parametrize("secure", [False, True], ids=["http", "https"])
+def test_session_cookies_are_httponly_and_samesite(kit, sqlite_template, tmp_path, secure):
+    """Login, recorder and environment cookies: HttpOnly, SameSite=Lax, and Secure behind HTTPS."""
+    from annotators import service as accounts
+    from dashboard.app import create_app
+
+    kit.register_lab()
+    url = kit.copy_template(sqlite_template, tmp_path)
+    app = create_app(kit.settings(url, tmp_path / "data", cookie_secure=secure))
+    with TestClient(app, base_url="https://testserver" if secure else "http://testserver", follow_redirects=False) as client:
+        maker = kit.CastMaker(app.state.engine, kit.make_study(app.state.engine))
+        person = maker.person("A")
+        ids = maker.assignment(person, state="cold_active")
+        with Session(app.state.engine) as db:
+            link = accounts.create_login_link(db, secret_key=kit.SECRET_KEY, code=person.code, base_url="")
+        issued = [client.get(link).headers.get("set-cookie")]
+        issued.append(client.get(f"/attempts/{ids['attempt_id']}/environment").headers.get("set-cookie"))
+        issued.append(client.get(f"/env/enter/{ids['session_id']}").headers.get("set-cookie"))
+    names = [cookie.split("=", 1)[0] for cookie in issued]
+    assert names == ["ht_session", "htrec", "htenv"]
+    for cookie in issued:
+        attributes = [part.strip().lower() for part in cookie.split(";")]
+        assert "httponly" in attributes, cookie
+        assert "samesite=lax" in attributes, cookie
+        assert ("secure" in attributes) == secure, cookie

@@ -170,7 +170,10 @@
       const ok = await M.confirmDialog("Delete forever?", `${ids.length === 1 ? "This conversation" : ids.length + " conversations"} will be deleted permanently. This can't be undone.`, "Delete forever", true);
       if (!ok) return;
     }
-    const payload = { thread_ids: ids, folder: folder === "trash" || folder === "spam" ? folder : null };
+    // Search results act on the messages they show (which may sit in Trash or Spam with `in:`).
+    const payload = query !== null
+      ? { message_ids: result.threads.filter((row) => ids.includes(row.thread_id)).flatMap((row) => row.message_ids) }
+      : { thread_ids: ids, folder: folder === "trash" || folder === "spam" ? folder : null };
     if (labelName) payload.label = labelName;
     try {
       const answer = await M.busy(control && control.tagName === "BUTTON" ? control : null,

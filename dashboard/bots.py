@@ -88,16 +88,16 @@ def play_attempt(control, engine: Engine, *, assignment_id: int, base_url: str, 
     _solution(task_id, wrong=wrong)(env_page, context)
     env_page.wait_for_timeout(700)  # let the recorder flush its last batch before the attempt ends
     control.bring_to_front()
-    with control.expect_navigation():
-        control.click("#evaluate")
+    control.click("#evaluate")
+    control.wait_for_selector("#start-warm, #rating-form", timeout=60_000)
     return env_page
 
 
 def play_assignment(page, engine: Engine, *, assignment_id: int, base_url: str, rng: random.Random, mistakes: float) -> None:
     """Start (or continue) an assignment on the assignment list page and play it to completion."""
     row = page.locator(f'tr[data-assignment="{assignment_id}"]')
-    with page.expect_navigation():
-        row.locator("button, a.btn").first.click()
+    row.locator("button, a.btn").first.click()
+    page.wait_for_url(f"**/assignments/{assignment_id}/control", timeout=60_000)
     env_page = play_attempt(page, engine, assignment_id=assignment_id, base_url=base_url, wrong=rng.random() < mistakes)
     page.wait_for_selector("#start-warm")
     page.click("#start-warm")
@@ -114,13 +114,12 @@ def play_assignment(page, engine: Engine, *, assignment_id: int, base_url: str, 
     )
     env_page.wait_for_timeout(700)
     page.bring_to_front()
-    with page.expect_navigation():
-        page.click("#evaluate")
-    page.wait_for_selector("#rating-form")
+    page.click("#evaluate")
+    page.wait_for_selector("#rating-form", timeout=60_000)
     for name in ("clarity", "realism", "intervention_naturalness", "fun_value"):
         page.check(f'input[name="{name}"][value="{rng.randint(3, 5)}"]')
-    with page.expect_navigation():
-        page.click('button[value="submit"]')
+    page.click('button[value="submit"]')
+    page.wait_for_url("**/assignments?notice=completed", timeout=60_000)
     env_page.close()
 
 

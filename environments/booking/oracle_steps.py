@@ -59,8 +59,10 @@ def choose_destination(page: Page, city: str, *, sublabel: str | None = None, te
 def pick_dates(page: Page, check_in_text: str, check_out_text: str, *, scope: Any = None) -> None:
     """Open the calendar and click the check-in then the check-out day (paging months as needed)."""
     root = scope or page
-    root.get_by_role("button", name=re.compile(r"^Check-in date")).first.click()
     calendar = page.get_by_role("dialog", name="Choose your dates")
+    page.wait_for_timeout(150)  # the calendar opens by itself after a destination is picked
+    if not calendar.count() or not calendar.is_visible():
+        root.get_by_role("button", name=re.compile(r"^Check-in date")).first.click()
     for day in (check_in_text, check_out_text):
         for _ in range(14):
             button = calendar.get_by_role("button", name=day, exact=True)
@@ -93,6 +95,7 @@ def search(page: Page, city: str, check_in_text: str | None = None, check_out_te
     """Run a search from the search bar of the current page and wait for the results."""
     choose_destination(page, city)
     calendar = page.get_by_role("dialog", name="Choose your dates")
+    page.wait_for_timeout(150)  # the calendar opens by itself after a destination is picked
     if calendar.is_visible() and not check_in_text:
         calendar.get_by_role("button", name="Done").click()
     if check_in_text and check_out_text:

@@ -102,7 +102,8 @@ class LiveServer:
         self.app = app
         self.port = port
         self.url = f"http://127.0.0.1:{port}"
-        self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", access_log=False))
+        # log_config=None: leave the process's logging alone (other tests capture uvicorn's log lines)
+        self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, access_log=False, log_config=None))
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
     def start(self) -> "LiveServer":

@@ -24,7 +24,7 @@
         <div class="field"><label for="phone">Phone number</label><input id="phone" name="phone" type="tel" value="${esc(account.phone)}"></div>
         <button class="btn btn-brand" type="submit">Save profile</button></form></section>
       <section class="panel" id="cards"><h2>Payment cards</h2>
-        ${cards.map((c) => `<div class="card-line"><span class="card-art" aria-hidden="true">${esc(c.brand.split(" ")[0].toUpperCase())}</span>
+        ${cards.map((c) => `<div class="card-line"><span class="card-art" aria-hidden="true">${esc(SW.brandCode(c.brand))}</span>
           <div style="flex:1"><strong>${esc(c.label)}</strong><div class="small muted">${c.expired ? "Expired" : "Expires"} ${esc(c.expiry)} · ${esc(c.holder)}</div></div>
           ${c.is_default ? `<span class="chip">Default</span>` : `<button class="btn" type="button" data-default="${esc(c.id)}" aria-label="Make ${esc(c.label)} your default card">Make default</button>`}
           <button class="btn btn-danger" type="button" data-remove="${esc(c.id)}" aria-label="Remove ${esc(c.label)}">Remove</button></div>`).join("")}

@@ -70,7 +70,7 @@
     if (!chosenCard || !usable.some((c) => c.id === chosenCard)) chosenCard = (usable.find((c) => c.is_default) || usable[0] || {}).id;
     document.getElementById("cards").innerHTML = cards.map((c) => `<label class="card-option${c.expired ? " disabled" : ""}">
         <input type="radio" name="card" value="${esc(c.id)}"${c.id === chosenCard ? " checked" : ""}${c.expired ? " disabled" : ""}>
-        <span class="card-art" aria-hidden="true">${esc(c.brand.split(" ")[0].toUpperCase())}</span>
+        <span class="card-art" aria-hidden="true">${esc(SW.brandCode(c.brand))}</span>
         <span><span class="brand">${esc(c.label)}</span><br><span class="small muted">${c.expired ? "Expired" : "Expires"} ${esc(c.expiry)}${c.is_default ? " · Default card" : ""}</span></span>
       </label>`).join("") || `<p class="muted">No saved cards yet.</p>`;
     document.querySelectorAll('input[name="card"]').forEach((radio) => radio.addEventListener("change", () => { chosenCard = radio.value; }));

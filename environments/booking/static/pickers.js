@@ -251,7 +251,8 @@
       text: opts.destinationName, destinationId: opts.destinationId,
       onPick: (item) => {
         if (item.kind === "hotel") location.href = hotelUrl(item.id, stay);
-        else if (!dates.checkIn) dates.root.querySelector(".sb-trigger").click();
+        // Next step: the dates (after this click has finished, so it doesn't close the calendar).
+        else if (!dates.checkIn) setTimeout(() => dates.root.querySelector(".sb-trigger").click(), 0);
       },
     });
     const dates = DateRange(form.querySelector("[data-dates]"), { checkIn: opts.checkIn, checkOut: opts.checkOut });

@@ -33,8 +33,8 @@
     document.getElementById("filters").innerHTML = `
       <h3>Your budget per night</h3>
       <form class="price-range" id="price-form">
-        <div class="field"><label class="small" for="min-price">Min per night ($)</label><input id="min-price" type="number" min="0" step="10" placeholder="$ min" value="${esc(query.get("min_price") || "")}"></div>
-        <div class="field"><label class="small" for="max-price">Max per night ($)</label><input id="max-price" type="number" min="0" step="10" placeholder="$ max" value="${esc(query.get("max_price") || "")}"></div>
+        <div class="field"><label class="small" for="min-price">Min price</label><input id="min-price" type="number" min="0" step="10" placeholder="$ / night" value="${esc(query.get("min_price") || "")}"></div>
+        <div class="field"><label class="small" for="max-price">Max price</label><input id="max-price" type="number" min="0" step="10" placeholder="$ / night" value="${esc(query.get("max_price") || "")}"></div>
         <button class="btn" type="submit" style="grid-column:1/-1">Apply budget</button></form>
       <h3>Cancellation</h3>
       <label class="opt"><input type="checkbox" id="free-cancellation"${query.get("free_cancellation") === "true" ? " checked" : ""}> Free cancellation</label>

@@ -219,6 +219,7 @@
   }
 
   function params() { return new URLSearchParams(location.search); }
+  function brandCode(brand) { return { Visa: "VISA", Mastercard: "MC", "American Express": "AMEX" }[brand] || brand.slice(0, 4).toUpperCase(); }
 
   /* Header: the traveller's name and their number of upcoming trips. */
   async function loadHeader() {
@@ -241,7 +242,7 @@
   const SW = {
     BASE, API, ApiError, api, reportError, errorPanel, loading, toast, confirmDialog, busy, esc, money,
     parseDate, isoDate, addDays, nightsBetween, longDate, shortDate, dateTime, plural, stars, score, photo,
-    params, loadHeader, today: null, MONTHS, DAYS,
+    params, brandCode, loadHeader, today: null, MONTHS, DAYS,
   };
   SW.ready = loadHeader();
   window.SW = SW;

@@ -179,12 +179,26 @@ def complete_booking(page: Page, *, card_label: str, guest_name: str | None = No
     if email is not None:
         page.get_by_label("Email for the confirmation").fill(email)
     page.get_by_role("radio", name=re.compile(re.escape(card_label))).check()
+    confirmed = re.compile(r"/trips/bk-\d+\?booked=1")
+    button = page.get_by_role("button", name="Complete booking")
     for _ in range(attempts):
         dismiss_toasts(page)
-        page.get_by_role("button", name="Complete booking").click()
+        button.click()
         try:
-            page.wait_for_url(re.compile(r"/trips/bk-\d+\?booked=1"), timeout=8000)
-        except Exception:  # refused or slow: read what the page says, then try again
+            page.wait_for_url(confirmed, timeout=8000)
+        except Exception:  # refused or slow: read what the page says before trying again
+            # Still sending (the button is busy): wait for it rather than booking twice.
+            try:
+                page.wait_for_function(
+                    "() => !/Complete booking/.test(document.body.innerText) || "
+                    "[...document.querySelectorAll('button')].some(b => /Complete booking/.test(b.textContent) && !b.disabled)",
+                    timeout=LONG,
+                )
+            except Exception:  # the page moved on while we looked
+                page.wait_for_load_state("load")
+            if confirmed.search(page.url):
+                loaded(page)
+                return page.url
             page.wait_for_timeout(3500)
             continue
         loaded(page)

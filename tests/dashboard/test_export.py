@@ -7,7 +7,7 @@ import time
 
 import pandas as pd
 import pytest
-from sqlmodel import Session
+from sqlmodel import Session, select
 from typer.testing import CliRunner
 
 from dashboard import flow
@@ -101,7 +101,7 @@ def test_bundle_holds_no_address_token_session_or_comment(finished_study, tmp_pa
     for session_id in session_ids:
         assert session_id not in text
     with Session(engine) as db:
-        for attempt in db.query(Attempt).all():
+        for attempt in db.exec(select(Attempt)).all():
             assert recorder.issue_token(secret_key="test-secret-key-" + "k" * 32, recording_id=attempt.recording_id) not in text
     assert person("A1").display_name not in text.replace("A1", "") or person("A1").display_name == "A1"
 

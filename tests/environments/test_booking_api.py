@@ -21,8 +21,9 @@ TASK = "booking-001"
 
 
 @pytest.fixture
-def site(server_factory, sqlite_url, port):
-    server = server_factory(sqlite_url, port)
+def site(server_factory, db_url, port):
+    """A live server on SQLite and on PostgreSQL with a session of booking-001."""
+    server = server_factory(db_url, port)
     info = server.create(TASK, "clean", seed=42)
     client = server.public(info["session_id"])
     yield server, info, client

@@ -102,7 +102,8 @@ def test_archive_trash_restore_and_spam_move_whole_conversations(server):
     folders = {e["id"]: e["folder"] for e in state(server, info["session_id"])["emails"] if e["thread_id"] == thread_id}
     assert sorted(folders.values()) == ["archive", "archive", "sent"]  # Jamie's reply stays in Sent
     api.post(f"{API}/messages/actions/trash", json={"thread_ids": [thread_id]})
-    assert api.get(f"{API}/threads/{thread_id}").status_code == 200  # Jamie's sent reply is still visible
+    assert api.get(f"{API}/threads/{thread_id}").status_code == 404  # the whole conversation, Sent too
+    assert len(api.get(f"{API}/threads/{thread_id}", params={"folder": "trash"}).json()["messages"]) == 3
     trash = api.get(f"{API}/messages", params={"folder": "trash"}).json()
     assert thread_id in {row["thread_id"] for row in trash["threads"]}
     api.post(f"{API}/messages/actions/restore", json={"thread_ids": [thread_id], "folder": "trash"})

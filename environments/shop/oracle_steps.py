@@ -79,22 +79,53 @@ class Toast:
     text: str
 
 
-def wait_toast(page: Page, before: int, timeout_ms: int = WRITE_TIMEOUT_MS) -> Toast | None:
-    """The toast that appears after `before` toasts were shown (None if none comes)."""
+def wait_toast(page: Page, before: int = 0, timeout_ms: int = WRITE_TIMEOUT_MS) -> Toast | None:
+    """The first toast shown since `toast_count` was last called (None if none comes in time).
+
+    Toasts come and go on their own timers, so counting them is unreliable: the ones already on
+    screen are marked as seen by `toast_count`, and only an unmarked one counts as the answer.
+    """
+    fresh = page.locator(".toast:not([data-seen])")
     deadline = time.monotonic() + timeout_ms / 1000
     while time.monotonic() < deadline:
-        toasts = page.locator(".toast")
-        if toasts.count() > before:
-            last = toasts.last
-            classes = (last.get_attribute("class") or "").split()
-            kind = "error" if "error" in classes else "success"
-            return Toast(kind=kind, text=last.inner_text())
+        if fresh.count() > before:
+            last = fresh.last
+            try:
+                classes = (last.get_attribute("class", timeout=1000) or "").split()
+                text = last.inner_text(timeout=1000)
+            except Exception:  # it closed while being read: wait for the next one
+                continue
+            return Toast(kind="error" if "error" in classes else "success", text=text)
         page.wait_for_timeout(100)
     return None
 
 
+def poll(page: Page, condition: Any, timeout_ms: int = 10_000) -> bool:
+    """Wait until `condition()` is true (False if it never becomes true in time)."""
+    deadline = time.monotonic() + timeout_ms / 1000
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        page.wait_for_timeout(100)
+    return bool(condition())
+
+
+def cart_badge(page: Page) -> int:
+    """The item count on the header's cart badge (0 when hidden)."""
+    badge = page.locator("#cart-count")
+    text = badge.inner_text().strip() if badge.is_visible() else ""
+    return int(text) if text.isdigit() else 0
+
+
+def new_toasts(page: Page) -> int:
+    """How many toasts appeared since `toast_count` was last called."""
+    return page.locator(".toast:not([data-seen])").count()
+
+
 def toast_count(page: Page) -> int:
-    return page.locator(".toast").count()
+    """Mark the toasts on screen as seen (so `wait_toast` waits for a new one); returns 0."""
+    page.evaluate("document.querySelectorAll('.toast').forEach(t => t.setAttribute('data-seen', ''))")
+    return 0
 
 
 def dismiss_toasts(page: Page) -> None:
@@ -294,7 +325,7 @@ def apply_coupon(page: Page, code: str) -> int:
         before = toast_count(page)
         click(page, page.locator("#apply-coupon"))
         deadline = time.monotonic() + WRITE_TIMEOUT_MS / 1000
-        while time.monotonic() < deadline and not status.inner_text().strip() and toast_count(page) <= before:
+        while time.monotonic() < deadline and not status.inner_text().strip() and not new_toasts(page):
             page.wait_for_timeout(100)
         settle(page)
         if "applied" in status.inner_text():

@@ -204,29 +204,37 @@ def checkout_cart(coupon: str | None) -> Any:
 def wishlist_to_cart(remove: bool) -> Any:
     def oracle(page: Page, ctx: Ctx) -> None:
         s.open_header(page, "/wishlist")
-        moved: list[str] = []
-        for _ in range(12):
-            page.locator("main h1").wait_for()
-            s.settle(page)
-            in_stock = page.locator(".product-card").filter(has=page.locator(".add-to-cart"))
-            products = in_stock.evaluate_all("cards => cards.map(c => c.dataset.product)")
-            pending = [p for p in products if remove or p not in moved]
-            if not pending:
-                break
-            card = page.locator(f'.product-card[data-product="{pending[0]}"]')
-            if pending[0] not in moved:
-                s.write_with_toast(page, lambda: card.locator(".add-to-cart").click())
-                moved.append(pending[0])
+        page.locator("main h1").wait_for()
+        s.settle(page)
+        in_stock = page.locator(".product-card").filter(has=page.locator(".add-to-cart"))
+        products = in_stock.evaluate_all("cards => cards.map(c => c.dataset.product)")
+        for product in products:
+            card = page.locator(f'.product-card[data-product="{product}"]')
+            # Add: the cart badge in the header must go up by one.
+            for _ in range(4):
+                before = s.cart_badge(page)
+                s.click(page, card.locator(".add-to-cart"))
+                if s.poll(page, lambda: s.cart_badge(page) > before):
+                    break
+            else:
+                raise AssertionError(f"{product} never reached the cart")
             if not remove:
                 continue
-            before = s.toast_count(page)
-            s.click(page, card.locator(".remove-entry"))
-            toast = s.wait_toast(page, before)
-            if toast is not None and toast.kind == "error":
-                # Someone changed the list meanwhile: reload it and try again.
+            # Remove: the card must leave the list; after an error, reload and try again.
+            for _ in range(4):
+                errors = page.locator(".toast.error").count()
+                s.click(page, card.locator(".remove-entry"))
+                s.poll(page, lambda: card.count() == 0 or page.locator(".toast.error").count() > errors)
+                s.settle(page)
+                if card.count() == 0:
+                    break
                 page.reload()
+                page.locator("main h1").wait_for()
+                s.settle(page)
+            else:
+                raise AssertionError(f"{product} stayed on the wishlist")
         s.open_cart(page)
-        assert len(s.cart_names(page)) == len(moved)
+        assert len(s.cart_names(page)) == len(products)
 
     return oracle
 

@@ -78,16 +78,21 @@ class RatingForm:
 # --------------------------------------------------------------------------- lookups
 
 
+# Ids are 32-bit integer columns on PostgreSQL (64-bit on SQLite): a larger id in a URL names nothing,
+# and must say so rather than overflow the driver.
+MAX_ID = 2**31 - 1
+
+
 def get_assignment(db: Session, *, assignment_id: int, annotator: Annotator | None) -> Assignment:
     """The assignment, when it exists and belongs to `annotator` (None: any, for leads and the monitor)."""
-    assignment = db.get(Assignment, assignment_id)
+    assignment = db.get(Assignment, assignment_id) if 0 < assignment_id <= MAX_ID else None
     if assignment is None or (annotator is not None and assignment.annotator_id != annotator.id):
         raise NotFound("No such assignment.")
     return assignment
 
 
 def get_attempt(db: Session, *, attempt_id: int, annotator: Annotator | None) -> Attempt:
-    attempt = db.get(Attempt, attempt_id)
+    attempt = db.get(Attempt, attempt_id) if 0 < attempt_id <= MAX_ID else None
     if attempt is None:
         raise NotFound("No such attempt.")
     try:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
 
 # ---------------------------------------------------------------------------- limits
 MAX_FRAME_BYTES = 256 * 1024
@@ -57,8 +57,17 @@ Count = Annotated[int, Field(ge=0, le=MAX_COUNT)]
 Pixels = Annotated[int, Field(ge=0, le=MAX_PIXELS)]
 
 
+def _replace_nul(data: object) -> object:
+    """PostgreSQL text cannot hold NUL, so a NUL typed into a page would make its batch unstorable
+    there (and the recorder resend it forever): U+FFFD stands in for it, on every backend alike."""
+    if isinstance(data, dict):
+        return {k: v.replace("\x00", "\ufffd") if isinstance(v, str) else v for k, v in data.items()}
+    return data
+
+
 class _EventIn(BaseModel):
     model_config = _STRICT
+    _no_nul = model_validator(mode="before")(_replace_nul)
 
     seq: int = Field(ge=0, le=MAX_SEQ)
     t_ms: int = Field(ge=0, le=MAX_T_MS)
@@ -157,6 +166,7 @@ class MetaMessage(BaseModel):
     """The browser context, sent once per recording."""
 
     model_config = _STRICT
+    _no_nul = model_validator(mode="before")(_replace_nul)
 
     type: Literal["meta"]
     user_agent: str = Field(max_length=MAX_USER_AGENT_CHARS)

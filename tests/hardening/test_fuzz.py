@@ -215,6 +215,8 @@ def frames(draw) -> tuple[str, object]:
 
 
 def _same(stored, sent) -> bool:
+    if isinstance(sent, str):
+        sent = sent.replace("\x00", "\ufffd")  # NUL cannot be stored on PostgreSQL: the recorder stores U+FFFD
     if isinstance(sent, float) or isinstance(stored, float):
         return stored is not None and sent is not None and math.isclose(float(stored), float(sent), rel_tol=1e-12, abs_tol=1e-300)
     return stored == sent
@@ -275,3 +277,28 @@ def test_recorder_websocket_survives_any_frame_and_stores_only_valid_events(fuzz
         sent = accepted[row.seq]
         for name, value in sent.items():
             assert _same(getattr(row, name), value), (row.seq, name, getattr(row, name), value)
+
+
+def test_nul_in_typed_text_is_stored_on_every_backend(kit, migrated_url, tmp_path):
+    """A NUL in a value or URL must not make a batch unstorable (PostgreSQL text refuses NUL)."""
+    from dashboard.app import create_app
+    from recorder import service as recorder
+    from recorder.models import RawEvent
+
+    kit.register_lab()
+    app = create_app(kit.settings(migrated_url, tmp_path / "data"))
+    with TestClient(app) as client:
+        maker = kit.CastMaker(app.state.engine, kit.make_study(app.state.engine))
+        ids = maker.assignment(maker.person("A"), state="cold_active")
+        token = recorder.issue_token(secret_key=kit.SECRET_KEY, recording_id=ids["recording_id"])
+        events = [{"seq": 0, "t_ms": 1, "type": "input", "value": "a\u0000b", "url": "http://x/\u0000"},
+                  {"seq": 1, "t_ms": 2, "type": "keydown", "key": "\u0000"}]
+        with client.websocket_connect(f"/recorder/ws?token={token}") as socket:
+            socket.receive_text()
+            socket.send_text(json.dumps({"type": "batch", "events": events}))
+            assert json.loads(socket.receive_text()) == {"type": "ack", "seq": 1}
+        with Session(app.state.engine) as db:
+            from sqlmodel import select
+
+            rows = db.exec(select(RawEvent).where(RawEvent.recording_id == ids["recording_id"]).order_by(RawEvent.seq)).all()
+    assert [(r.value, r.url, r.key) for r in rows] == [("a\ufffdb", "http://x/\ufffd", None), (None, None, "\ufffd")]

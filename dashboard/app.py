@@ -10,8 +10,9 @@ from pathlib import Path
 from urllib.parse import quote
 
 from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse, RedirectResponse
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy.exc import InterfaceError, OperationalError
 from starlette.concurrency import run_in_threadpool
 
 from dashboard import migrate
@@ -66,6 +67,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(EnvironmentPresenceMiddleware)
     _install_error_pages(app)
     _install_request_log(app)
+    app.add_middleware(DatabaseUnavailableMiddleware)
     app.add_middleware(ForgetClientAddressMiddleware)
     return app
 
@@ -101,12 +103,60 @@ def _install_error_pages(app: FastAPI) -> None:
             return JSONResponse({"detail": "This is for study leads only."}, status_code=403)
         return render(request, "forbidden.html", status_code=403)
 
+    @app.exception_handler(OperationalError)
+    @app.exception_handler(InterfaceError)
+    async def _database_unreachable(request: Request, _exc: Exception):
+        log.warning("%s %s: database unreachable", request.method, request.url.path)
+        return _database_unreachable_response(_wants_json(request))
+
     @app.exception_handler(CsrfFailed)
     async def _csrf_failed(request: Request, _exc: CsrfFailed):
         message = "This form was not sent from a current humantrace page (missing or stale security token). Reload the page and try again."
         if _wants_json(request):
             return JSONResponse({"detail": message}, status_code=403)
         return render(request, "error.html", status_code=403, title="Form expired", message=message)
+
+
+DATABASE_UNREACHABLE = "The server cannot reach its database right now. Nothing was lost: try again in a moment."
+
+
+def _database_unreachable_response(as_json: bool):
+    """503 and Retry-After instead of a bare 500 while the database is down or restarting.
+
+    Plain HTML: the usual page template would need the database to show who is logged in.
+    """
+    if as_json:
+        return JSONResponse({"detail": DATABASE_UNREACHABLE}, status_code=503, headers={"Retry-After": "2"})
+    return HTMLResponse(f"<!doctype html><title>Try again in a moment</title><p>{DATABASE_UNREACHABLE}</p>",
+                        status_code=503, headers={"Retry-After": "2"})
+
+
+class DatabaseUnavailableMiddleware:
+    """The same 503 for database failures in middleware (network interventions, recorder injection),
+    which run outside the app's exception handlers."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def watched(message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, watched)
+        except (OperationalError, InterfaceError):
+            if started:
+                raise
+            request = Request(scope)
+            log.warning("%s %s: database unreachable", request.method, request.url.path)
+            await _database_unreachable_response(_wants_json(request))(scope, receive, send)
 
 
 def _install_request_log(app: FastAPI) -> None:

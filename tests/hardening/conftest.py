@@ -358,7 +358,7 @@ def kit():
         register_lab=register_lab, copy_template=copy_template, settings=hardening_settings, CastMaker=CastMaker,
         make_study=make_study, SECRET_KEY=SECRET_KEY, CONTROLLER_SECRET=CONTROLLER_SECRET, WS=WS_METHOD,
         ServeProcess=ServeProcess, serve_env=serve_env, free_port=free_port, FlowAnnotator=FlowAnnotator,
-        login_link=login_link, make_event=make_event, CLI_SCRIPT=CLI_SCRIPT,
+        login_link=login_link, make_event=make_event, CLI_SCRIPT=CLI_SCRIPT, ControlTab=ControlTab,
     )
 
 
@@ -536,3 +536,147 @@ def login_link(engine, code: str, base_url: str) -> str:
 
     with Session(engine) as db:
         return accounts.create_login_link(db, secret_key=SECRET_KEY, code=code, base_url=base_url)
+
+
+# --------------------------------------------------------------------------- faults: a switchable TCP proxy
+
+
+class TcpProxy:
+    """A TCP proxy on 127.0.0.1 whose upstream can be switched, or cut (`down`) and restored (`up`).
+
+    Stands in for a load balancer that moves clients to a surviving process, or for a network
+    path to the database that goes away.
+    """
+
+    def __init__(self, upstream: tuple[str, int]):
+        self.upstream = upstream
+        self.listener = socket.socket()
+        self.listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen(256)
+        self.port = self.listener.getsockname()[1]
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.cut = False
+        self._open: set[socket.socket] = set()
+        self._lock = threading.Lock()
+        self._closed = False
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while not self._closed:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            if self.cut:
+                client.close()
+                continue
+            try:
+                server = socket.create_connection(self.upstream, timeout=5)
+                server.settimeout(None)
+            except OSError:
+                client.close()
+                continue
+            with self._lock:
+                self._open.update((client, server))
+            for a, b in ((client, server), (server, client)):
+                threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
+
+    def _pipe(self, source: socket.socket, target: socket.socket) -> None:
+        try:
+            while True:
+                data = source.recv(65536)
+                if not data:
+                    break
+                target.sendall(data)
+        except OSError:
+            pass
+        finally:
+            for sock in (source, target):
+                try:
+                    sock.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+                sock.close()
+            with self._lock:
+                self._open.difference_update((source, target))
+
+    def drop_connections(self) -> None:
+        with self._lock:
+            live = list(self._open)
+        for sock in live:
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    def switch(self, upstream: tuple[str, int]) -> None:
+        """New connections go to `upstream`; open ones are dropped (their server is gone)."""
+        self.upstream = upstream
+        self.drop_connections()
+
+    def down(self) -> None:
+        self.cut = True
+        self.drop_connections()
+
+    def up(self) -> None:
+        self.cut = False
+
+    def close(self) -> None:
+        self._closed = True
+        self.down()
+        self.listener.close()
+
+
+@pytest.fixture
+def tcp_proxy():
+    """tcp_proxy((host, port)) -> a started TcpProxy, closed afterwards."""
+    made: list[TcpProxy] = []
+
+    def _make(upstream: tuple[str, int]) -> TcpProxy:
+        proxy = TcpProxy(upstream)
+        made.append(proxy)
+        return proxy
+
+    yield _make
+    for proxy in made:
+        proxy.close()
+
+
+class ControlTab:
+    """The control tab's live channel (`/ws/control/{id}`) held open in a thread; every snapshot kept."""
+
+    def __init__(self, base_url: str, assignment_id: int, session_cookie: str):
+        self.url = base_url.replace("http://", "ws://", 1) + f"/ws/control/{assignment_id}"
+        self.cookie = session_cookie
+        self.snapshots: list[dict] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        import json
+
+        from websockets.sync.client import connect
+
+        with connect(self.url, additional_headers={"Cookie": f"ht_session={self.cookie}"}, open_timeout=20) as channel:
+            while not self._stop.is_set():
+                try:
+                    self.snapshots.append(json.loads(channel.recv(timeout=0.5)))
+                except TimeoutError:
+                    continue
+                except Exception:
+                    return
+
+    def wait_for(self, predicate, timeout: float = 60) -> dict:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for snapshot in list(self.snapshots):
+                if predicate(snapshot):
+                    return snapshot
+            time.sleep(0.2)
+        raise AssertionError(f"no such snapshot within {timeout}s; last: {self.snapshots[-3:]}")
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=5)

@@ -1,0 +1,415 @@
+"""Load: many annotators at once on PostgreSQL, through the real flow, against `humantrace serve`.
+
+Starts `--processes` `humantrace serve` processes (default 2) on one PostgreSQL database
+(`HUMANTRACE_DATABASE_URL`, or a private schema in the test database that is dropped afterwards),
+creates a study with `--annotators` simulated annotators (4 shop assignments each) plus
+`--bots` bot annotators, then for `--duration` seconds:
+
+* every simulated annotator (asyncio, no browser; annotator i uses process i mod N) follows the
+  real flow: login link, assignment list, Start, control tab and its live websocket, begin,
+  environment tab entry, shop API calls every few seconds, recorder batches over the recorder
+  websocket at a human rate (about 3 events/s, a batch per second, the next batch after the ack),
+  Evaluate, warm attempt likewise, rating; then the next assignment;
+* `--bots` real Chromium bots (`dashboard.bots`) play shop assignments through the pages.
+
+At the end every annotator finishes its batch in flight; then the database is counted.
+`lost` = events acknowledged to a client but missing from the database. `api_p95_ms` is over the
+environment API calls, `ack_p99_ms` over recorder batches (send to ack). Prints figures, then one
+JSON line:
+
+    .venv/bin/python benchmarks/load.py [--duration 180] [--annotators 100] [--bots 3] [--processes 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import re
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+DEFAULT_PG = "postgresql://postgres@127.0.0.1:5432/test"
+SECRET_KEY = "load-benchmark-secret-" + "k" * 32
+CONTROLLER_SECRET = "load-benchmark-controller-" + "c" * 32
+SHOP_READS = ["/api/env/shop/products", "/api/env/shop/cart", "/api/env/shop/home", "/api/env/shop/categories",
+              "/api/env/shop/orders", "/api/env/shop/me"]
+
+
+@dataclass
+class Figures:
+    """Counters shared by every simulated annotator."""
+
+    events_sent: int = 0
+    events_acked: int = 0
+    http_5xx: int = 0
+    http_errors: list[str] = field(default_factory=list)
+    api_ms: list[float] = field(default_factory=list)
+    ack_ms: list[float] = field(default_factory=list)
+    attempts_completed: int = 0
+    assignments_completed: int = 0
+    recordings: set[int] = field(default_factory=set)
+    acked_per_recording: dict[int, int] = field(default_factory=dict)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+# --------------------------------------------------------------------------- database and servers
+
+
+def prepare_database(url: str | None) -> tuple[str, str | None]:
+    """(SQLAlchemy URL, private schema to drop or None), migrated to the latest revision."""
+    from dashboard import migrate
+    from dashboard.settings import normalise_database_url
+
+    schema = None
+    if url is None:
+        import psycopg
+
+        schema = "ht_load_" + uuid.uuid4().hex[:10]
+        with psycopg.connect(DEFAULT_PG, autocommit=True) as conn:
+            conn.execute(f'CREATE SCHEMA "{schema}"')
+        url = DEFAULT_PG + f"?options=-csearch_path%3D{schema}"
+    url = normalise_database_url(url)
+    migrate.upgrade(url)
+    return url, schema
+
+
+def drop_schema(schema: str) -> None:
+    import psycopg
+
+    with psycopg.connect(DEFAULT_PG, autocommit=True) as conn:
+        conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+
+
+def make_study(engine, *, annotators: int, bots: int) -> tuple[list[str], list[str]]:
+    """A study with simulated annotators S* and bot annotators R*, 4 shop assignments each."""
+    from sqlmodel import Session
+
+    from annotators import service as accounts
+    from dashboard.models import Assignment, Study
+    from dashboard.planning import session_seed
+    from environments import catalog
+
+    tasks = sorted(t.task_id for t in catalog.load_catalog().tasks.values() if t.env_id == "shop")
+    with Session(engine) as db:
+        study = Study(name="Load benchmark", seed=11, reading_countdown_seconds=0, rollback_grace_seconds=60)
+        db.add(study)
+        db.commit()
+        db.refresh(study)
+        codes = [f"S{i:03d}" for i in range(annotators)], [f"R{i}" for i in range(bots)]
+        rng = random.Random(5)
+        for code in codes[0] + codes[1]:
+            person = accounts.add_annotator(db, code=code, role="annotator", tier="primary")
+            for order, task_id in enumerate(rng.sample(tasks, 4)):
+                condition = rng.choice(["clean", "intervention"]) if catalog.variant_for(task_id) else "clean"
+                db.add(Assignment(study_id=study.id, annotator_id=person.id, task_id=task_id, env_id="shop",
+                                  difficulty=catalog.get_task(task_id).difficulty, condition=condition,
+                                  order_index=order, seed=session_seed(study.seed, task_id, condition)))
+        db.commit()
+    return codes
+
+
+def start_servers(count: int, url: str, data_dir: Path) -> list[tuple[subprocess.Popen, str]]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HUMANTRACE_")}
+    env.update(HUMANTRACE_DATABASE_URL=url, HUMANTRACE_DATA_DIR=str(data_dir), HUMANTRACE_SECRET_KEY=SECRET_KEY,
+               HUMANTRACE_CONTROLLER_SECRET=CONTROLLER_SECRET)
+    cli = Path(sys.executable).with_name("humantrace")
+    servers = []
+    for _ in range(count):
+        port = free_port()
+        log = open(data_dir / f"serve-{port}.log", "w")
+        proc = subprocess.Popen([str(cli), "serve", "--port", str(port)], env=env, stdout=log, stderr=subprocess.STDOUT)
+        servers.append((proc, f"http://127.0.0.1:{port}"))
+    import httpx
+
+    for proc, base in servers:
+        deadline = time.monotonic() + 120
+        while True:
+            if proc.poll() is not None:
+                raise SystemExit(f"humantrace serve exited; see {data_dir}")
+            try:
+                httpx.get(base + "/login", timeout=2)
+                break
+            except httpx.HTTPError:
+                if time.monotonic() > deadline:
+                    raise SystemExit(f"humantrace serve on {base} did not answer")
+                time.sleep(0.3)
+    return servers
+
+
+# --------------------------------------------------------------------------- one simulated annotator
+
+
+def event(seq: int, url: str, rng: random.Random) -> dict:
+    t_ms = int(time.time() * 1000)
+    kind = rng.choice(["mousemove", "mousemove", "click", "keydown", "input", "scroll", "dom_change"])
+    base = {"seq": seq, "t_ms": t_ms, "type": kind, "url": url, "xpath": "/html/body/main/div[2]/button[1]"}
+    extra = {"mousemove": {"x": rng.uniform(0, 1200), "y": rng.uniform(0, 800)}, "click": {"x": 100.0, "y": 200.0},
+             "keydown": {"key": "a"}, "input": {"value": "wireless headphones"},
+             "scroll": {"scroll_x": 0.0, "scroll_y": 400.0, "dx": 0.0, "dy": 120.0},
+             "dom_change": {"added": 3, "removed": 1, "attributes": 2}}[kind]
+    return {**base, **extra}
+
+
+class Annotator:
+    """One person: the control tab on `base`, the environment tab on the same process."""
+
+    def __init__(self, code: str, base: str, link: str, figures: Figures, stop: asyncio.Event, seed: int):
+        import httpx
+
+        self.code, self.base, self.link, self.figures, self.stop = code, base, link, figures, stop
+        self.http = httpx.AsyncClient(base_url=base, timeout=60, follow_redirects=False)
+        self.rng = random.Random(seed)
+        self.csrf = ""
+
+    async def request(self, method: str, path: str, *, timed: bool = False, **kwargs):
+        started = time.perf_counter()
+        response = await self.http.request(method, path, **kwargs)
+        if timed:
+            self.figures.api_ms.append((time.perf_counter() - started) * 1000)
+        if response.status_code >= 500:
+            self.figures.http_5xx += 1
+            self.figures.http_errors.append(f"{method} {path} {response.status_code}")
+        return response
+
+    async def post(self, path: str, data: dict | None = None):
+        return await self.request("POST", path, data=data or {}, headers={"X-CSRF-Token": self.csrf, "Accept": "application/json"})
+
+    async def run(self) -> None:
+        await asyncio.sleep(self.rng.uniform(0, 10))  # people do not all arrive in the same second
+        await self.request("GET", self.link[self.link.index("/login/"):])
+        try:
+            while not self.stop.is_set():
+                home = await self.request("GET", "/assignments")
+                pending = re.findall(r'action="/assignments/(\d+)/start"', home.text)
+                token = re.search(r'name="csrf_token" value="([^"]+)"', home.text)
+                if not pending or token is None:
+                    return
+                self.csrf = token.group(1)
+                await self.assignment(int(pending[0]))
+        finally:
+            await self.http.aclose()
+
+    async def assignment(self, assignment_id: int) -> None:
+        started = await self.request("POST", f"/assignments/{assignment_id}/start", data={"csrf_token": self.csrf})
+        if started.status_code != 303:
+            return
+        control = asyncio.create_task(self.control_channel(assignment_id))
+        try:
+            attempt_id = await self.attempt_id(assignment_id)
+            if not await self.attempt(attempt_id):
+                return
+            warm = await self.post(f"/assignments/{assignment_id}/warm")
+            if warm.status_code != 200:
+                return
+            if not await self.attempt(warm.json()["attempt_id"]):
+                return
+            rated = await self.request("POST", f"/assignments/{assignment_id}/rating",
+                                       data={"csrf_token": self.csrf, "clarity": "4", "realism": "4", "fun_value": "3"})
+            if rated.status_code == 303:
+                self.figures.assignments_completed += 1
+        finally:
+            control.cancel()
+
+    async def attempt_id(self, assignment_id: int) -> int:
+        page = await self.request("GET", f"/assignments/{assignment_id}/control")
+        return int(re.search(r'data-attempt="(\d+)"', page.text).group(1))
+
+    async def control_channel(self, assignment_id: int) -> None:
+        import websockets
+
+        url = self.base.replace("http://", "ws://") + f"/ws/control/{assignment_id}"
+        cookie = f"ht_session={self.http.cookies.get('ht_session')}"
+        try:
+            async with websockets.connect(url, additional_headers={"Cookie": cookie}, open_timeout=60) as channel:
+                async for _ in channel:
+                    pass
+        except (asyncio.CancelledError, Exception):
+            return
+
+    async def attempt(self, attempt_id: int) -> bool:
+        """Begin, enter the website, browse and record for 20-40 s (less if time is up), Evaluate."""
+        import websockets
+
+        await self.post(f"/attempts/{attempt_id}/begin")
+        entry = await self.request("GET", f"/attempts/{attempt_id}/environment")
+        if entry.status_code != 303:
+            return False
+        entered = await self.request("GET", entry.headers["location"])
+        start_page = entered.headers.get("location", "/env/shop/")
+        await self.request("GET", start_page)
+        token = self.http.cookies.get("htrec")
+        url = self.base + start_page
+        ends_at = time.monotonic() + self.rng.uniform(20, 40)
+        next_api = time.monotonic()
+        seq = 0
+        ws_url = self.base.replace("http://", "ws://") + f"/recorder/ws?token={token}"
+        async with websockets.connect(ws_url, open_timeout=60, max_size=2**20) as recorder:
+            hello = json.loads(await recorder.recv())
+            await recorder.send(json.dumps({"type": "meta", "user_agent": "load-benchmark", "viewport_w": 1366,
+                                            "viewport_h": 800, "screen_w": 1920, "screen_h": 1080}))
+            await recorder.recv()
+            seq = hello["seq"] + 1
+            while time.monotonic() < ends_at and not self.stop.is_set():
+                if time.monotonic() >= next_api:
+                    await self.request("GET", self.rng.choice(SHOP_READS), timed=True)
+                    next_api = time.monotonic() + self.rng.uniform(2, 5)
+                count = self.rng.randint(1, 5)  # about 3 events a second
+                batch = [event(s, url, self.rng) for s in range(seq, seq + count)]
+                sent_at = time.perf_counter()
+                await recorder.send(json.dumps({"type": "batch", "events": batch}))
+                self.figures.events_sent += count
+                reply = json.loads(await recorder.recv())
+                self.figures.ack_ms.append((time.perf_counter() - sent_at) * 1000)
+                if reply.get("type") == "ack":
+                    self.figures.events_acked += reply["seq"] + 1 - seq
+                    seq = reply["seq"] + 1
+                else:
+                    self.figures.http_errors.append(f"recorder {reply}")
+                await asyncio.sleep(1.0)
+        self.figures.acked_per_recording[attempt_id] = seq
+        ended = await self.post(f"/attempts/{attempt_id}/end", {"outcome": "evaluated"})
+        if ended.status_code == 200:
+            self.figures.attempts_completed += 1
+            return not self.stop.is_set()
+        return False
+
+
+# --------------------------------------------------------------------------- the run
+
+
+async def simulate(links: list[tuple[str, str, str]], figures: Figures, duration: float) -> None:
+    stop = asyncio.Event()
+    people = [Annotator(code, base, link, figures, stop, seed=i) for i, (code, base, link) in enumerate(links)]
+    tasks = [asyncio.create_task(person.run()) for person in people]
+    await asyncio.sleep(duration)
+    stop.set()  # everyone finishes the batch in flight and Evaluates
+    done, pending = await asyncio.wait(tasks, timeout=240)
+    for task in pending:
+        task.cancel()
+    for task in done:
+        if task.exception() is not None:
+            figures.http_errors.append(f"annotator crashed: {task.exception()!r}")
+
+
+def run_bots(engine, codes: list[str], base: str, results: list) -> None:
+    from dashboard.bots import run_bots as play
+
+    try:
+        results.extend(play(engine=engine, secret_key=SECRET_KEY, base_url=base, codes=codes, assignments=2, seed=3))
+    except Exception as exc:  # reported, never hides the rest of the figures
+        results.append(exc)
+
+
+def count_stored(engine) -> tuple[int, dict[int, list[int]]]:
+    from sqlalchemy import text
+
+    with engine.connect() as conn:
+        rows = conn.execute(text(
+            "SELECT a.id, count(e.seq), coalesce(max(e.seq), -1) FROM attempt a "
+            "JOIN raw_event e ON e.recording_id = a.recording_id GROUP BY a.id")).all()
+    return sum(r[1] for r in rows), {r[0]: [r[1], r[2]] for r in rows}
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    return round(statistics.quantiles(values, n=100, method="inclusive")[q - 1], 1) if len(values) > 1 else round(values[0], 1)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--duration", type=float, default=180)
+    parser.add_argument("--annotators", type=int, default=100)
+    parser.add_argument("--bots", type=int, default=3)
+    parser.add_argument("--processes", type=int, default=2)
+    parser.add_argument("--keep", action="store_true", help="keep the private schema and the server logs")
+    args = parser.parse_args()
+
+    from dashboard.db import make_engine
+    from sqlmodel import Session
+
+    from annotators import service as accounts
+
+    url, schema = prepare_database(os.environ.get("HUMANTRACE_DATABASE_URL"))
+    data_dir = Path(tempfile.mkdtemp(prefix="ht-load-"))
+    engine = make_engine(url)
+    servers = []
+    try:
+        simulated, bot_codes = make_study(engine, annotators=args.annotators, bots=args.bots)
+        servers = start_servers(args.processes, url, data_dir)
+        bases = [base for _, base in servers]
+        with Session(engine) as db:
+            links = [(code, bases[i % len(bases)],
+                      accounts.create_login_link(db, secret_key=SECRET_KEY, code=code, base_url=bases[i % len(bases)]))
+                     for i, code in enumerate(simulated)]
+        figures = Figures()
+        bot_results: list = []
+        bots = threading.Thread(target=run_bots, args=(engine, bot_codes, bases[0], bot_results), daemon=True)
+        started = time.monotonic()
+        if bot_codes:
+            bots.start()
+        asyncio.run(simulate(links, figures, args.duration))
+        if bot_codes:
+            bots.join(timeout=300)
+        elapsed = time.monotonic() - started
+        _, per_attempt = count_stored(engine)
+        # the simulated annotators' attempts (the bots' events are not in events_sent)
+        stored = sum(per_attempt.get(attempt_id, [0, -1])[0] for attempt_id in figures.acked_per_recording)
+        lost = sum(max(0, acked - per_attempt.get(attempt_id, [0, -1])[0])
+                   for attempt_id, acked in figures.acked_per_recording.items())
+        bot_done = sum(len(r.completed) for r in bot_results if hasattr(r, "completed"))
+        print(f"{args.annotators} simulated annotators + {args.bots} Chromium bots on {args.processes} processes, "
+              f"{elapsed:.0f} s (load for {args.duration:.0f} s)")
+        print(f"events sent {figures.events_sent}, acknowledged {figures.events_acked}, stored {stored}, lost {lost}")
+        print(f"environment API p50 {percentile(figures.api_ms, 50)} ms, p95 {percentile(figures.api_ms, 95)} ms "
+              f"over {len(figures.api_ms)} calls; recorder ack p50 {percentile(figures.ack_ms, 50)} ms, "
+              f"p99 {percentile(figures.ack_ms, 99)} ms over {len(figures.ack_ms)} batches")
+        print(f"attempts completed {figures.attempts_completed} (+ bots: {bot_done} assignments), "
+              f"assignments completed {figures.assignments_completed}, HTTP 5xx {figures.http_5xx}")
+        for problem in figures.http_errors[:10]:
+            print("  problem:", problem)
+        for result in bot_results:
+            if isinstance(result, Exception) or getattr(result, "failed", None):
+                print("  bot:", result)
+        print(json.dumps({
+            "annotators": args.annotators + args.bots, "duration_s": round(elapsed, 1), "events_stored": stored,
+            "events_sent": figures.events_sent, "lost": lost, "http_5xx": figures.http_5xx,
+            "api_p95_ms": percentile(figures.api_ms, 95), "ack_p99_ms": percentile(figures.ack_ms, 99),
+            "attempts_completed": figures.attempts_completed + 2 * bot_done,
+        }))
+    finally:
+        for proc, _ in servers:
+            proc.terminate()
+        for proc, _ in servers:
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+        engine.dispose()
+        if schema and not args.keep:
+            drop_schema(schema)
+        if args.keep:
+            print(f"kept schema {schema} and logs in {data_dir}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

@@ -15,6 +15,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
@@ -680,3 +681,54 @@ class ControlTab:
     def close(self) -> None:
         self._stop.set()
         self._thread.join(timeout=5)
+
+
+# --------------------------------------------------------------------------- a private PostgreSQL server
+
+
+class PrivatePostgres:
+    """A throw-away PostgreSQL cluster (initdb in a temp dir, its own port), so restarting it in a
+    test disturbs nobody else's database."""
+
+    def __init__(self, bindir: Path, root: Path, port: int):
+        self.bindir, self.root, self.port = bindir, root, port
+        self.data = root / "data"
+        self.url = f"postgresql+psycopg://postgres@127.0.0.1:{port}/postgres"
+
+    def _pg(self, *args: str) -> None:
+        command = [str(self.bindir / args[0]), *args[1:]]
+        if os.geteuid() == 0:  # PostgreSQL refuses to run as root
+            command = ["runuser", "-u", "postgres", "--", *command]
+        subprocess.run(command, check=True, capture_output=True, timeout=120)
+
+    def init(self) -> "PrivatePostgres":
+        self._pg("initdb", "-D", str(self.data), "-A", "trust", "-U", "postgres", "--no-sync")
+        return self.start()
+
+    def start(self) -> "PrivatePostgres":
+        options = f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=100"
+        self._pg("pg_ctl", "-D", str(self.data), "-l", str(self.root / "server.log"), "-o", options, "-w", "start")
+        return self
+
+    def stop(self, mode: str = "fast") -> None:
+        self._pg("pg_ctl", "-D", str(self.data), "-m", mode, "-w", "stop")
+
+
+@pytest.fixture
+def private_postgres():
+    versions = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"))
+    if not versions:
+        pytest.skip("no PostgreSQL server binaries under /usr/lib/postgresql (apt-get install postgresql)")
+    root = Path(tempfile.mkdtemp(prefix="ht-pg-"))
+    if os.geteuid() == 0:
+        import pwd
+
+        postgres = pwd.getpwnam("postgres")
+        os.chown(root, postgres.pw_uid, postgres.pw_gid)
+    server = PrivatePostgres(versions[-1].parent, root, free_port()).init()
+    yield server
+    try:
+        server.stop("immediate")
+    except subprocess.CalledProcessError:
+        pass  # already stopped
+    shutil.rmtree(root, ignore_errors=True)

@@ -240,3 +240,62 @@ def test_database_unreachable_at_evaluate_then_retry_scores_once(kit, cluster, s
     assert moves == 1
     ended = _attempt(engine, attempt_id)
     assert ended.outcome == "evaluated" and ended.raw_events == 15 and ended.score is not None
+
+
+@pytest.mark.heavy
+def test_database_restart_mid_attempt(kit, private_postgres, serve, tmp_path):
+    """The database goes away and comes back during an attempt: requests answer 503, the recorder's
+    batch is refused (not lost), then everything works again and the trace is complete."""
+    from dashboard import migrate
+    from dashboard.db import make_engine
+
+    kit.register_lab()
+    migrate.upgrade(private_postgres.url)
+    engine = make_engine(private_postgres.url)
+    maker = kit.CastMaker(engine, kit.make_study(engine))
+    env = kit.serve_env(data_dir=tmp_path / "data", database_url=private_postgres.url)
+    first = serve(port=kit.free_port(), env=env)
+    second = serve(port=kit.free_port(), env=env)
+    person = maker.person("P")
+    ids = maker.assignment(person)
+    annotator = kit.FlowAnnotator(first.url, env_url=second.url)
+    annotator.login(kit.login_link(engine, person.code, first.url))
+    engine.dispose()
+    try:
+        attempt_id = annotator.start(ids["assignment_id"])
+        url = annotator.open_environment(attempt_id)
+        from websockets.sync.client import connect
+
+        with connect(annotator.ws_url(f"/recorder/ws?token={annotator.recorder_token}"), open_timeout=20) as socket:
+            assert json.loads(socket.recv(timeout=20))["seq"] == -1
+            socket.send(json.dumps({"type": "batch", "events": [kit.make_event(s, url) for s in range(20)]}))
+            assert json.loads(socket.recv(timeout=20)) == {"type": "ack", "seq": 19}
+
+            private_postgres.stop()  # the restart's first half: the database is gone
+            socket.send(json.dumps({"type": "batch", "events": [kit.make_event(s, url) for s in range(20, 30)]}))
+            refused = json.loads(socket.recv(timeout=60))
+            assert refused["type"] == "error" and refused["code"] == "internal", refused
+            down = [annotator.env.get("/api/env/lab/notes"), annotator.http.get(f"/assignments/{ids['assignment_id']}/control"),
+                    annotator.post(f"/attempts/{attempt_id}/end", {"outcome": "evaluated"})]
+            assert [r.status_code for r in down] == [503, 503, 503], [(r.status_code, r.text[:200]) for r in down]
+
+            private_postgres.start()  # ... and its second half
+            for _ in range(60):  # the recorder resends the refused batch until it is acknowledged
+                socket.send(json.dumps({"type": "batch", "events": [kit.make_event(s, url) for s in range(20, 30)]}))
+                reply = json.loads(socket.recv(timeout=60))
+                if reply["type"] == "ack":
+                    break
+                time.sleep(0.5)
+            assert reply == {"type": "ack", "seq": 29}
+        assert annotator.record(url=url, count=45) == 44
+        assert annotator.env.get("/api/env/lab/notes").status_code == 200
+        ended = annotator.post(f"/attempts/{attempt_id}/end", {"outcome": "evaluated"})
+        assert ended.status_code == 200, ended.text
+    finally:
+        annotator.close()
+    engine = make_engine(private_postgres.url)
+    try:
+        assert _events(engine, _attempt(engine, attempt_id).recording_id) == list(range(45))
+        assert _state(engine, ids["assignment_id"]) == "warm_ready", "the downtime did not roll the assignment back"
+    finally:
+        engine.dispose()

@@ -110,7 +110,8 @@ def make_study(engine, *, annotators: int, bots: int) -> tuple[list[str], list[s
 
     tasks = sorted(t.task_id for t in catalog.load_catalog().tasks.values() if t.env_id == "shop")
     with Session(engine) as db:
-        study = Study(name="Load benchmark", seed=11, reading_countdown_seconds=0, rollback_grace_seconds=60)
+        # A reading countdown, as in a real study: the bots press "Start now"; the simulated annotators begin at once.
+        study = Study(name="Load benchmark", seed=11, reading_countdown_seconds=60, rollback_grace_seconds=60)
         db.add(study)
         db.commit()
         db.refresh(study)
@@ -181,8 +182,14 @@ class Annotator:
         self.csrf = ""
 
     async def request(self, method: str, path: str, *, timed: bool = False, **kwargs):
+        import httpx
+
         started = time.perf_counter()
-        response = await self.http.request(method, path, **kwargs)
+        try:
+            response = await self.http.request(method, path, **kwargs)
+        except (httpx.RemoteProtocolError, httpx.ReadError):
+            # A keep-alive connection the server closed just as we reused it: browsers retry once too.
+            response = await self.http.request(method, path, **kwargs)
         if timed:
             self.figures.api_ms.append((time.perf_counter() - started) * 1000)
         if response.status_code >= 500:
@@ -282,10 +289,10 @@ class Annotator:
                 if reply.get("type") == "ack":
                     self.figures.events_acked += reply["seq"] + 1 - seq
                     seq = reply["seq"] + 1
+                    self.figures.acked_per_recording[attempt_id] = seq  # events 0..seq-1 must be stored
                 else:
                     self.figures.http_errors.append(f"recorder {reply}")
                 await asyncio.sleep(1.0)
-        self.figures.acked_per_recording[attempt_id] = seq
         ended = await self.post(f"/attempts/{attempt_id}/end", {"outcome": "evaluated"})
         if ended.status_code == 200:
             self.figures.attempts_completed += 1

@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib.util
 import itertools
 import os
+import re
 import shutil
 import signal
 import socket
@@ -422,7 +423,6 @@ class FlowAnnotator:
     def control(self, assignment_id: int) -> dict[str, str]:
         """The control tab's data attributes (attempt id, state, CSRF token) and its instruction."""
         import html as html_lib
-        import re
 
         page = self.http.get(f"/assignments/{assignment_id}/control")
         assert page.status_code == 200, page.status_code
@@ -437,8 +437,6 @@ class FlowAnnotator:
 
     def start(self, assignment_id: int) -> int:
         home = self.http.get("/assignments")
-        import re
-
         self.csrf = re.search(r'name="csrf_token" value="([^"]+)"', home.text).group(1)
         response = self.http.post(f"/assignments/{assignment_id}/start", data={"csrf_token": self.csrf})
         assert response.status_code == 303, response.text
@@ -487,8 +485,6 @@ class FlowAnnotator:
 
     def pin_target(self, instruction: str) -> None:
         """What a person does on the lab site: find the note named in the instruction and pin it."""
-        import re
-
         title = re.search(r'"(.+)"', instruction).group(1)
         notes = self.env.get("/api/env/lab/notes")
         assert notes.status_code == 200, notes.text

@@ -57,6 +57,7 @@ def fuzz_world(kit, sqlite_template, tmp_path_factory):
                 for task_id in tasks[:1]:
                     env_sessions[env.env_id] = sessions.create(db, task_id=task_id, condition="clean", seed=5)
             db.commit()
+        app.state.cast_maker = maker  # tests that change an attempt make their own
         yield app, client, person, ids, env_sessions
 
 
@@ -226,7 +227,9 @@ def test_recorder_websocket_survives_any_frame_and_stores_only_valid_events(fuzz
     from recorder import service as recorder
     from recorder.models import RawEvent
 
-    app, client, _person, ids, _ = fuzz_world
+    app, client, _person, _ids, _ = fuzz_world
+    maker = app.state.cast_maker
+    ids = maker.assignment(maker.person("W"), state="cold_active")  # its own attempt: independent of the other tests
     token = recorder.issue_token(secret_key=app.state.settings.secret_key, recording_id=ids["recording_id"])
     accepted: dict[int, dict] = {}
     with client.websocket_connect(f"/recorder/ws?token={token}") as socket:

@@ -125,6 +125,8 @@ def study_of(db: Session, assignment: Assignment) -> Study:
 
 
 def _lock(db: Session, assignment_id: int) -> Assignment:
+    if not 0 < assignment_id <= MAX_ID:
+        raise NotFound("No such assignment.")
     assignment = db.exec(select(Assignment).where(Assignment.id == assignment_id).with_for_update()).one()
     db.refresh(assignment)
     return assignment

@@ -124,7 +124,7 @@ def resolve_rating(db: Session, *, rating_id: int, resolution: str, note: str, l
     """Close a flagged rating; `exclude_attempt` marks the assignment's attempts excluded."""
     if resolution not in RESOLUTIONS:
         raise ReviewError(f"unknown resolution {resolution!r}: expected one of {', '.join(RESOLUTIONS)}.")
-    rating = db.get(Rating, rating_id)
+    rating = db.get(Rating, rating_id) if 0 < rating_id <= 2**31 - 1 else None  # beyond the id column: none
     if rating is None:
         raise ReviewError("No such rating.")
     rating.resolution, rating.review_note = resolution, note.strip()[:4000]

@@ -70,7 +70,7 @@ def reopen(assignment_id: int, request: Request, person: RequireLead, db: DbDep,
 
 @router.get("/attempts/{attempt_id}")
 def inspector(attempt_id: int, request: Request, person: RequireLead, db: DbDep):
-    attempt = db.get(Attempt, attempt_id)
+    attempt = db.get(Attempt, attempt_id) if 0 < attempt_id <= flow.MAX_ID else None
     if attempt is None:
         return render(request, "error.html", status_code=404, title="Not found", message="No such attempt.")
     assignment = db.get(Assignment, attempt.assignment_id)

@@ -431,3 +431,30 @@ def test_session_cookies_are_httponly_and_samesite(kit, sqlite_template, tmp_pat
         assert "httponly" in attributes, cookie
         assert "samesite=lax" in attributes, cookie
         assert ("secure" in attributes) == secure, cookie
+
+
+@pytest.mark.parametrize("number", [0, -1, 2**31, 2**70], ids=["zero", "negative", "int32+1", "huge"])
+def test_ids_out_of_range_name_nothing_and_never_fail(world, number):
+    """Every route with an id in its path answers an id no column can hold as "not found", never 500."""
+    maker = world.maker
+    owner, lead = maker.person("A"), maker.person("L", role="lead")
+    routes = [key for key in DASHBOARD if re.search(r"\{(assignment_id|attempt_id|rating_id)\}", key[1])]
+    assert len(routes) >= 12
+    client = TestClient(world.app, base_url="http://testserver", follow_redirects=False, raise_server_exceptions=False)
+    for method, template in routes:
+        acting = lead if template.startswith("/lead/") else owner
+        client.cookies.clear()
+        client.cookies.set("ht_session", acting.session_token)
+        client.headers.update({"Accept": "text/html", "X-CSRF-Token": acting.csrf})
+        path = re.sub(r"\{\w+\}", str(number), template)
+        if method == WS:
+            try:
+                with client.websocket_connect(path) as socket:
+                    socket.receive_text()
+                outcome = "open"
+            except WebSocketDisconnect as closed:
+                outcome = closed.code
+            assert outcome == 1008, (template, outcome)
+            continue
+        response = client.request(method, path, data=DASHBOARD[(method, template)].form)
+        assert response.status_code in (303, 400, 404, 422), (method, template, response.status_code)

@@ -190,7 +190,7 @@ def server_factory(engine_factory) -> Iterator[Callable[..., LiveServer]]:
         load_lab_module()
         engine = engine_factory(url)
         app = build_app(engine)
-        config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", access_log=False, lifespan="off")
+        config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", access_log=False, log_config=None, lifespan="off")
         server = uvicorn.Server(config)
         thread = threading.Thread(target=server.run, daemon=True)
         thread.start()

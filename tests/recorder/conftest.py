@@ -169,9 +169,12 @@ def running_server(database_url: str, port: int) -> Iterator[LiveServer]:
     root = logging.getLogger()
     root.addHandler(handler)
     watched = [logging.getLogger(name) for name in ("recorder", "uvicorn", "uvicorn.error")]
-    old_levels = [lg.level for lg in watched]
+    old_levels = [(lg.level, lg.propagate) for lg in watched]
     for lg in watched:
+        # An earlier in-process uvicorn with its default log config sets propagate=False on
+        # "uvicorn"; the lines must still reach the root handler this fixture reads.
         lg.setLevel(logging.INFO)
+        lg.propagate = True
     app = create_app(database_url=database_url, secret_key=SECRET, pages_dir=PAGES_DIR)
     config = uvicorn.Config(app, host="127.0.0.1", port=port, access_log=False, log_config=None, log_level="info", lifespan="on")
     server = uvicorn.Server(config)
@@ -190,8 +193,9 @@ def running_server(database_url: str, port: int) -> Iterator[LiveServer]:
         thread.join(timeout=15)
         engine.dispose()
         root.removeHandler(handler)
-        for lg, level in zip(watched, old_levels, strict=True):
+        for lg, (level, propagate) in zip(watched, old_levels, strict=True):
             lg.setLevel(level)
+            lg.propagate = propagate
 
 
 @pytest.fixture

@@ -15,7 +15,7 @@ from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import InterfaceError, OperationalError
 from starlette.concurrency import run_in_threadpool
 
-from dashboard import migrate
+from dashboard import migrate, presence
 from dashboard.db import make_engine
 from dashboard.deps import CsrfFailed, LeadOnly, LoginRequired
 from dashboard.pages import render
@@ -52,6 +52,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app = FastAPI(title="humantrace", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.settings = settings
     app.state.engine = engine
+    app.state.presence_beat = presence.PresenceBeat(engine)
 
     app.mount("/static", StaticFiles(directory=str(Path(__file__).parent / "static")), name="static")
     app.include_router(auth.router)
@@ -74,8 +75,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
 async def _presence_monitor(engine) -> None:
     """Every process sweeps; the conditional updates in the flow make concurrent sweeps safe."""
-    from dashboard import presence
-
     while True:
         try:
             await run_in_threadpool(presence.sweep, engine)

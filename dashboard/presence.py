@@ -6,6 +6,11 @@ Each tab's connection leaves a heartbeat in the database: the control tab throug
 (`TabPresence` "environment"). A tab is closed when its heartbeat is older than the study's grace
 period. Reloads and navigations reconnect well within it.
 
+Heartbeats are written by one `PresenceBeat` per process: every open tab of that process is
+touched in a single transaction every `HEARTBEAT_SECONDS` (so 100 open tabs cost one commit every
+two seconds, not a hundred a second), and the sweep reads every active assignment's heartbeats in
+three queries.
+
 The grace period counts only while the server is up: every process ticks `ClusterClock`; when the
 tick finds the whole cluster was silent for a while (all processes down, or the database down),
 every heartbeat of an active assignment is moved forward by that gap before anything is judged.
@@ -14,18 +19,21 @@ The same sweep ends attempts that pass the study's hard time limit as `timed_out
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 
 from sqlalchemy import update
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
+from starlette.concurrency import run_in_threadpool
 
 from annotators.models import utcnow
 from dashboard import flow
-from dashboard.models import ACTIVE_STATES, Assignment, AttemptStatus, ClusterClock, Outcome, Study, TabPresence
-from recorder.models import Recording
+from dashboard.models import ACTIVE_STATES, Assignment, Attempt, AttemptStatus, ClusterClock, Outcome, Study, TabPresence
 
 log = logging.getLogger("humantrace.presence")
 
@@ -50,12 +58,77 @@ def _aware(moment: datetime | None) -> datetime | None:
 
 def touch(db: Session, *, assignment_id: int, tab: str) -> None:
     """Record that `tab` ("control" or "environment") of an assignment is connected now."""
-    moved = db.execute(
-        update(TabPresence).where(TabPresence.assignment_id == assignment_id, TabPresence.tab == tab).values(last_seen_at=utcnow())
-    )
-    if moved.rowcount == 0:
-        db.add(TabPresence(assignment_id=assignment_id, tab=tab))
-    db.commit()
+    touch_many(db, [(assignment_id, tab)])
+
+
+def touch_many(db: Session, keys: list[tuple[int, str]]) -> None:
+    """Record that every (assignment id, tab) in `keys` is connected now: one transaction."""
+    now = utcnow()
+    by_tab: dict[str, set[int]] = {}
+    for assignment_id, tab in keys:
+        by_tab.setdefault(tab, set()).add(assignment_id)
+    for attempt in (1, 2):
+        try:
+            for tab, ids in by_tab.items():
+                moved = db.execute(
+                    update(TabPresence).where(TabPresence.tab == tab, TabPresence.assignment_id.in_(ids)).values(last_seen_at=now)
+                )
+                if moved.rowcount < len(ids):
+                    present = set(db.exec(select(TabPresence.assignment_id).where(TabPresence.tab == tab, TabPresence.assignment_id.in_(ids))))
+                    db.add_all(TabPresence(assignment_id=i, tab=tab, last_seen_at=now) for i in sorted(ids - present))
+            db.commit()
+            return
+        except IntegrityError:
+            # Another process created the same row first; the second pass updates it.
+            db.rollback()
+            if attempt == 2:
+                raise
+
+
+class PresenceBeat:
+    """This process's heartbeat writer for every open control and environment tab.
+
+    A connection `join`s (its tab is touched at once) and `leave`s when it closes; while any is
+    open, one transaction every `HEARTBEAT_SECONDS` touches them all.
+    """
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self._open: Counter[tuple[int, str]] = Counter()
+        self._task: asyncio.Task | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def _write(self, keys: list[tuple[int, str]]) -> None:
+        with Session(self.engine) as db:
+            touch_many(db, keys)
+
+    async def join(self, assignment_id: int, tab: str) -> None:
+        self._open[(assignment_id, tab)] += 1
+        loop = asyncio.get_running_loop()
+        if self._task is None or self._task.done() or self._loop is not loop:
+            self._loop = loop
+            self._task = loop.create_task(self._run())
+        try:
+            await run_in_threadpool(self._write, [(assignment_id, tab)])
+        except Exception:  # database briefly away: the next beat writes it
+            log.warning("presence heartbeat not written (database unreachable?)")
+
+    def leave(self, assignment_id: int, tab: str) -> None:
+        key = (assignment_id, tab)
+        self._open[key] -= 1
+        if self._open[key] <= 0:
+            del self._open[key]
+
+    async def _run(self) -> None:
+        while True:
+            await asyncio.sleep(HEARTBEAT_SECONDS)
+            keys = list(self._open)
+            if not keys:
+                continue
+            try:
+                await run_in_threadpool(self._write, keys)
+            except Exception:  # the monitor forgives cluster downtime
+                log.warning("presence heartbeat not written (database unreachable?)")
 
 
 def _tick_clock(db: Session, now: datetime) -> float:
@@ -72,37 +145,12 @@ def _tick_clock(db: Session, now: datetime) -> float:
     return gap if won.rowcount == 1 and gap > DOWNTIME_SECONDS else 0.0
 
 
-def _forgive_downtime(db: Session, assignments: list[Assignment], gap: float) -> None:
+def _forgive_downtime(db: Session, ids: list[int], gap: float) -> None:
     shift = timedelta(seconds=gap)
-    ids = [a.id for a in assignments]
     for row in db.exec(select(TabPresence).where(TabPresence.assignment_id.in_(ids))):
         row.last_seen_at = _aware(row.last_seen_at) + shift
         db.add(row)
-    for assignment in assignments:
-        for attempt in flow.attempts_of(db, assignment_id=assignment.id):
-            recording = db.get(Recording, attempt.recording_id)
-            if recording is not None and getattr(recording, "last_seen_at", None) is not None:
-                recording.last_seen_at = _aware(recording.last_seen_at) + shift
-                db.add(recording)
     db.commit()
-
-
-def environment_last_seen(db: Session, assignment: Assignment) -> datetime | None:
-    """The latest sign of life of the environment tab (None: it has not connected yet)."""
-    seen = []
-    row = db.exec(select(TabPresence).where(TabPresence.assignment_id == assignment.id, TabPresence.tab == "environment")).first()
-    if row is not None:
-        seen.append(_aware(row.last_seen_at))
-    for attempt in flow.attempts_of(db, assignment_id=assignment.id):
-        recording = db.get(Recording, attempt.recording_id)
-        if recording is not None and getattr(recording, "last_seen_at", None) is not None:
-            seen.append(_aware(recording.last_seen_at))
-    return max(seen) if seen else None
-
-
-def control_last_seen(db: Session, assignment: Assignment) -> datetime | None:
-    row = db.exec(select(TabPresence).where(TabPresence.assignment_id == assignment.id, TabPresence.tab == "control")).first()
-    return _aware(row.last_seen_at) if row is not None else None
 
 
 def sweep(engine: Engine, *, now: datetime | None = None) -> SweepResult:
@@ -111,36 +159,53 @@ def sweep(engine: Engine, *, now: datetime | None = None) -> SweepResult:
     result = SweepResult()
     with Session(engine) as db:
         result.downtime_seconds = _tick_clock(db, now)
-        active = list(db.exec(select(Assignment).where(Assignment.state.in_([s.value for s in ACTIVE_STATES]))))
+        active_states = [s.value for s in ACTIVE_STATES]
+        active = db.exec(
+            select(Assignment.id, Assignment.state, Study.rollback_grace_seconds, Study.hard_time_limit_seconds)
+            .join(Study, Study.id == Assignment.study_id)
+            .where(Assignment.state.in_(active_states))
+        ).all()
         if not active:
             return result
+        ids = [row[0] for row in active]
         if result.downtime_seconds:
-            _forgive_downtime(db, active, result.downtime_seconds)
-        for assignment in active:
-            study = db.get(Study, assignment.study_id)
-            grace = timedelta(seconds=study.rollback_grace_seconds)
+            _forgive_downtime(db, ids, result.downtime_seconds)
+        seen = {
+            (assignment_id, tab): _aware(moment)
+            for assignment_id, tab, moment in db.exec(
+                select(TabPresence.assignment_id, TabPresence.tab, TabPresence.last_seen_at).where(TabPresence.assignment_id.in_(ids))
+            )
+        }
+        running = {
+            (assignment_id, phase): (attempt_id, _aware(started or created))
+            for attempt_id, assignment_id, phase, started, created in db.exec(
+                select(Attempt.id, Attempt.assignment_id, Attempt.phase, Attempt.recording_started_at, Attempt.created_at)
+                .where(Attempt.assignment_id.in_(ids), Attempt.status == AttemptStatus.active.value)
+            )
+        }
+        live_phase = {"cold_active": "cold", "warm_active": "warm"}
+        for assignment_id, state, grace_seconds, limit_seconds in active:
+            grace = timedelta(seconds=grace_seconds)
             closed = None
-            control = control_last_seen(db, assignment)
-            environment = environment_last_seen(db, assignment)
+            control = seen.get((assignment_id, "control"))
+            environment = seen.get((assignment_id, "environment"))
             if control is not None and now - control > grace:
                 closed = "control tab closed"
             elif environment is not None and now - environment > grace:
                 closed = "environment tab closed"
             if closed:
                 try:
-                    flow.rollback(db, assignment_id=assignment.id, reason=closed)
-                    result.rolled_back.append(assignment.id)
-                    log.info("assignment %s rolled back: %s", assignment.id, closed)
+                    flow.rollback(db, assignment_id=assignment_id, reason=closed)
+                    result.rolled_back.append(assignment_id)
+                    log.info("assignment %s rolled back: %s", assignment_id, closed)
                 except flow.FlowError:
                     db.rollback()  # another process got there first, or it just moved on
                 continue
-            attempt = flow.current_attempt(db, assignment=assignment)
-            if attempt is not None and attempt.status == AttemptStatus.active.value:
-                started = _aware(attempt.recording_started_at or attempt.created_at)
-                if now - started > timedelta(seconds=study.hard_time_limit_seconds):
-                    try:
-                        flow.end_attempt(db, attempt_id=attempt.id, annotator=None, outcome=Outcome.timed_out, actor="time limit")
-                        result.timed_out.append(attempt.id)
-                    except flow.FlowError:
-                        db.rollback()
+            attempt = running.get((assignment_id, live_phase.get(state)))
+            if attempt is not None and now - attempt[1] > timedelta(seconds=limit_seconds):
+                try:
+                    flow.end_attempt(db, attempt_id=attempt[0], annotator=None, outcome=Outcome.timed_out, actor="time limit")
+                    result.timed_out.append(attempt[0])
+                except flow.FlowError:
+                    db.rollback()
     return result

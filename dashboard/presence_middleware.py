@@ -1,21 +1,19 @@
 """Environment-tab presence from the recorder's websocket, without touching the recorder.
 
-While a recorder websocket of an attempt is open, this middleware touches the assignment's
-"environment" presence every `HEARTBEAT_SECONDS`, so the presence monitor knows the environment
+While a recorder websocket of an attempt is open, this middleware keeps the assignment's
+"environment" presence beating (`dashboard.presence.PresenceBeat`), so the presence monitor knows the environment
 tab is alive even while the person only reads. A navigation closes and reopens the socket within
 a second, well inside the grace period.
 """
 
 from __future__ import annotations
 
-import asyncio
 from urllib.parse import parse_qs
 
 from sqlmodel import Session, select
 from starlette.concurrency import run_in_threadpool
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from dashboard import presence
 from dashboard.models import Attempt
 from recorder import service as recorder
 
@@ -34,11 +32,6 @@ def _assignment_for(engine, secret_key: str, token: str) -> int | None:
         return attempt.assignment_id
 
 
-def _touch(engine, assignment_id: int) -> None:
-    with Session(engine) as db:
-        presence.touch(db, assignment_id=assignment_id, tab="environment")
-
-
 class EnvironmentPresenceMiddleware:
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -53,26 +46,21 @@ class EnvironmentPresenceMiddleware:
         if assignment_id is None:
             await self.app(scope, receive, send)
             return
-        beating: asyncio.Task | None = None
-
-        async def heartbeat() -> None:
-            while True:
-                try:
-                    await run_in_threadpool(_touch, state.engine, assignment_id)
-                except Exception:  # database briefly away: the monitor forgives cluster downtime
-                    pass
-                await asyncio.sleep(presence.HEARTBEAT_SECONDS)
+        beat = state.presence_beat
+        joined = False
 
         async def watched_send(message) -> None:
-            nonlocal beating
-            if message["type"] == "websocket.accept" and beating is None:
-                beating = asyncio.create_task(heartbeat())
-            elif message["type"] == "websocket.close" and beating is not None:
-                beating.cancel()
+            nonlocal joined
+            if message["type"] == "websocket.accept" and not joined:
+                joined = True
+                await beat.join(assignment_id, "environment")
+            elif message["type"] == "websocket.close" and joined:
+                joined = False
+                beat.leave(assignment_id, "environment")
             await send(message)
 
         try:
             await self.app(scope, receive, watched_send)
         finally:
-            if beating is not None:
-                beating.cancel()
+            if joined:
+                beat.leave(assignment_id, "environment")

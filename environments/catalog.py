@@ -49,13 +49,16 @@ class TaskSummary:
 
 _lock = threading.Lock()
 _cache: Catalog | None = None
+# Bumped by every clear, so caches derived from the catalog (built session states) can key on it.
+generation = 0
 
 
 def clear_cache() -> None:
     """Forget the loaded catalog (after registering a site or editing files)."""
-    global _cache
+    global _cache, generation
     with _lock:
         _cache = None
+        generation += 1
 
 
 def task_files(env: registry.Environment) -> list[Path]:

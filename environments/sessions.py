@@ -10,7 +10,10 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import lru_cache
 from typing import Any
+
+import orjson
 
 from sqlalchemy import delete, select, update
 from sqlmodel import Session
@@ -65,30 +68,52 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
-def create(db: Session, *, task_id: str, condition: str, seed: int) -> str:
-    """Build a session of `task_id` in `condition` with `seed`; returns its opaque session id."""
+@lru_cache(maxsize=128)
+def _built(generation: int, task_id: str, condition: str, seed: int) -> tuple[bytes, datetime]:
+    """The seed builders' output for (task, condition, seed), serialised once per process.
+
+    Builders are deterministic (`humantrace tasks check` proves it), so a study that starts the
+    same task-condition for many annotators builds it once; every session still gets fresh objects.
+    `generation` is the catalog's: registering a site or editing task files starts afresh.
+    """
     task = catalog.get_task(task_id)
     variant = catalog.variant_for(task_id) if condition == "intervention" else None
     built = build_session_state(task, condition, seed, variant)
     initial = built.state.to_collections()
+    parts = {
+        "env_id": task.env_id,
+        "variant_id": variant.variant_id if variant else None,
+        "initial": initial,
+        "sha256": state_sha256(initial),
+        "targets": built.targets,
+        "client_dispatches": built.client_dispatches,
+        "network_rules": built.network_rules,
+    }
+    return orjson.dumps(parts, option=orjson.OPT_NON_STR_KEYS), built.session_start
+
+
+def create(db: Session, *, task_id: str, condition: str, seed: int) -> str:
+    """Build a session of `task_id` in `condition` with `seed`; returns its opaque session id."""
+    blob, session_start = _built(catalog.generation, task_id, condition, seed)
+    parts = orjson.loads(blob)
     now = utcnow()
     row = EnvSession(
         session_id=secrets.token_urlsafe(24),
-        env_id=task.env_id,
+        env_id=parts["env_id"],
         task_id=task_id,
         condition=condition,
         seed=seed,
-        variant_id=variant.variant_id if variant else None,
-        session_start=built.session_start,
+        variant_id=parts["variant_id"],
+        session_start=session_start,
         created_at=now,
         clock_origin=now,
-        initial_state=initial,
+        initial_state=parts["initial"],
         # The same dict for both is fine: stored rows are never mutated in place, only replaced.
-        state=initial,
-        targets=built.targets,
-        initial_sha256=state_sha256(initial),
-        client_dispatches=built.client_dispatches,
-        network_rules=built.network_rules,
+        state=parts["initial"],
+        targets=parts["targets"],
+        initial_sha256=parts["sha256"],
+        client_dispatches=parts["client_dispatches"],
+        network_rules=parts["network_rules"],
     )
     db.add(row)
     db.flush()
@@ -172,12 +197,15 @@ def event_log(db: Session, *, session_id: str) -> list[EnvSemanticEvent]:
 
 def snapshot(db: Session, *, session_id: str) -> SessionSnapshot:
     """Initial and live state, targets, clock and events: everything evaluation reads."""
-    row = get_session(db, session_id=session_id)
+    columns = (EnvSession.session_id, EnvSession.task_id, EnvSession.env_id, EnvSession.initial_state,
+               EnvSession.state, EnvSession.targets, EnvSession.session_start)
+    # Only these columns: the previous state and intervention settings are not decoded.
+    row = db.execute(select(*columns).where(EnvSession.session_id == session_id)).one_or_none()
+    if row is None:
+        raise SessionNotFound(f"no env session {session_id!r}")
     env = registry.get(row.env_id)
-    events = [
-        {"seq": e.seq, "t_ms": e.t_ms, "event": e.event, "params": e.params}
-        for e in event_log(db, session_id=session_id)
-    ]
+    query = select(EnvSemanticEvent).where(EnvSemanticEvent.session_id == session_id).order_by(EnvSemanticEvent.seq)
+    events = [{"seq": e.seq, "t_ms": e.t_ms, "event": e.event, "params": e.params} for e in db.execute(query).scalars()]
     return SessionSnapshot(
         session_id=row.session_id,
         task_id=row.task_id,

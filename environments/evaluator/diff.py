@@ -151,6 +151,8 @@ def compute_diff(
                 entries.append(Create(collection, entity_id, dict(fields)))
                 continue
             old = before[entity_id]
+            if old == fields:  # most entities are untouched: one C-level comparison
+                continue
             changes = {
                 name: (old.get(name), fields.get(name))
                 for name in list(old) + [n for n in fields if n not in old]

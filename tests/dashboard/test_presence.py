@@ -151,3 +151,54 @@ def test_hard_time_limit_ends_the_attempt_as_timed_out(engine, running):
         attempt = db.get(Attempt, attempt_id)
         assert attempt.outcome == "timed_out" and attempt.score is not None
     assert state_of(engine, assignment_id) == "warm_ready"
+
+
+def presence_rows(engine, assignment_id):
+    with Session(engine) as db:
+        rows = db.exec(select(TabPresence).where(TabPresence.assignment_id == assignment_id)).all()
+        return {row.tab: row.last_seen_at for row in rows}
+
+
+def test_touch_many_writes_new_and_existing_rows_in_one_go(engine, running, make_assignment):
+    assignment_id, _ = running
+    other = make_assignment("A1", task_id="lab-002")
+    before = presence_rows(engine, assignment_id)
+    with Session(engine) as db:
+        presence.touch_many(db, [(assignment_id, "control"), (other, "control"), (other, "environment")])
+    after = presence_rows(engine, assignment_id)
+    assert after["control"] > before["control"] and after["environment"] == before["environment"]
+    assert set(presence_rows(engine, other)) == {"control", "environment"}
+
+
+def test_an_open_control_tab_keeps_beating_and_stops_when_closed(client, engine, running, login_as, monkeypatch):
+    """The live channel's heartbeat is what keeps a reading annotator's assignment alive."""
+    import time
+
+    monkeypatch.setattr(presence, "HEARTBEAT_SECONDS", 0.2)
+    assignment_id, attempt_id = running
+    login_as(client, "A1")
+    with client.websocket_connect(f"/ws/control/{assignment_id}") as ws:
+        first = ws.receive_json()
+        assert first["state"] == "cold_active" and first["attempt_id"] == attempt_id and first["phase"] == "cold"
+        joined = presence_rows(engine, assignment_id)["control"]
+        assert joined > T0  # touched at once on connect
+        time.sleep(0.8)
+        assert presence_rows(engine, assignment_id)["control"] > joined  # and again while open
+        # The channel pushes a new snapshot when the state changes, not before.
+        with Session(engine) as db:
+            flow.end_attempt(db, attempt_id=attempt_id, annotator=None, outcome=Outcome.evaluated, actor="test")
+        assert ws.receive_json()["state"] == "warm_ready"
+    closed = presence_rows(engine, assignment_id)["control"]
+    time.sleep(0.8)
+    assert presence_rows(engine, assignment_id)["control"] == closed
+
+
+def test_the_control_channel_refuses_another_persons_assignment(client, running, login_as, person):
+    from starlette.websockets import WebSocketDisconnect
+
+    assignment_id, _ = running
+    person("A2")
+    login_as(client, "A2")
+    with client.websocket_connect(f"/ws/control/{assignment_id}") as ws, pytest.raises(WebSocketDisconnect) as closed:
+        ws.receive_json()
+    assert closed.value.code == 1008

@@ -17,6 +17,7 @@ from typing import Annotated, Any
 
 from fastapi import Depends, HTTPException, Request
 from sqlalchemy import select, update
+from sqlalchemy.orm import defer
 from sqlmodel import Session
 
 from environments import registry
@@ -42,14 +43,18 @@ def env_id_from_path(path: str) -> str | None:
     return found.group(1) if found else None
 
 
+# Read only when a handler needs them (fresh ids, stale-data interventions): ~100 KB of JSON each.
+_LAZY_STATES = (defer(EnvSession.initial_state), defer(EnvSession.previous_state))
+
+
 def lock_session_row(db: Session, session_id: str) -> EnvSession | None:
     """Load the session row and hold a write lock on it until the transaction ends."""
+    query = select(EnvSession).where(EnvSession.session_id == session_id).options(*_LAZY_STATES)
     if db.get_bind().dialect.name == "sqlite":
         # A write as the first statement makes SQLite take its (database-wide) write lock now.
         db.execute(update(EnvSession).where(EnvSession.session_id == session_id).values(event_seq=EnvSession.event_seq))
-        return db.execute(select(EnvSession).where(EnvSession.session_id == session_id)).scalar_one_or_none()
-    query = select(EnvSession).where(EnvSession.session_id == session_id).with_for_update()
-    return db.execute(query).scalar_one_or_none()
+        return db.execute(query).scalar_one_or_none()
+    return db.execute(query.with_for_update()).scalar_one_or_none()
 
 
 def virtual_now(row: EnvSession) -> datetime:

@@ -8,9 +8,10 @@ recorder bug shows up as a clear error frame instead of a silently odd row.
 
 from __future__ import annotations
 
+import json
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 # ---------------------------------------------------------------------------- limits
 MAX_FRAME_BYTES = 256 * 1024
@@ -57,17 +58,8 @@ Count = Annotated[int, Field(ge=0, le=MAX_COUNT)]
 Pixels = Annotated[int, Field(ge=0, le=MAX_PIXELS)]
 
 
-def _replace_nul(data: object) -> object:
-    """PostgreSQL text cannot hold NUL, so a NUL typed into a page would make its batch unstorable
-    there (and the recorder resend it forever): U+FFFD stands in for it, on every backend alike."""
-    if isinstance(data, dict):
-        return {k: v.replace("\x00", "\ufffd") if isinstance(v, str) else v for k, v in data.items()}
-    return data
-
-
 class _EventIn(BaseModel):
     model_config = _STRICT
-    _no_nul = model_validator(mode="before")(_replace_nul)
 
     seq: int = Field(ge=0, le=MAX_SEQ)
     t_ms: int = Field(ge=0, le=MAX_T_MS)
@@ -166,7 +158,6 @@ class MetaMessage(BaseModel):
     """The browser context, sent once per recording."""
 
     model_config = _STRICT
-    _no_nul = model_validator(mode="before")(_replace_nul)
 
     type: Literal["meta"]
     user_agent: str = Field(max_length=MAX_USER_AGENT_CHARS)
@@ -209,8 +200,29 @@ def describe_validation_error(exc: ValidationError, *, limit: int = 5) -> str:
     return "; ".join(parts)
 
 
+def _without_nul(value: object) -> object:
+    if isinstance(value, str):
+        return value.replace("\x00", "\ufffd")
+    if isinstance(value, list):
+        return [_without_nul(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _without_nul(item) for key, item in value.items()}
+    return value
+
+
 def parse_client_message(text: str | bytes) -> BatchMessage | MetaMessage:
-    """Validate one frame; raises `pydantic.ValidationError` (malformed JSON included)."""
+    """Validate one frame; raises `pydantic.ValidationError` (malformed JSON included).
+
+    PostgreSQL text cannot hold NUL, so a NUL typed into a page would make its batch unstorable
+    there (and the recorder resend it forever): U+FFFD stands in for it, on every backend alike.
+    JSON can only carry NUL escaped, so frames without the six characters `\\u0000` (nearly all)
+    go straight to the validator.
+    """
+    if (b"\\u0000" if isinstance(text, bytes) else "\\u0000") in text:
+        try:
+            text = json.dumps(_without_nul(json.loads(text)), allow_nan=False)
+        except ValueError:
+            pass  # not JSON after all: the validator names the problem
     return CLIENT_MESSAGE.validate_json(text)
 
 

@@ -30,6 +30,46 @@ class OracleContext:
 
 OracleFn = Callable[[Any, OracleContext], None]
 
+# Counts the page's fetches in flight (until their bodies are read). Installed into the browser
+# context by `settle_network` the first time, so every later page of the context carries it.
+NETWORK_TRACKER_JS = """
+(() => {
+  if (window.__htNet || !window.fetch) return;
+  const net = window.__htNet = { pending: 0, last: performance.now() };
+  const done = () => { net.pending -= 1; net.last = performance.now(); };
+  const original = window.fetch;
+  window.fetch = function (...args) {
+    net.pending += 1;
+    net.last = performance.now();
+    return original.apply(this, args).then(
+      (response) => response.clone().arrayBuffer().then(() => { done(); return response; }, () => { done(); return response; }),
+      (error) => { done(); throw error; });
+  };
+})();
+"""
+QUIET_MS = 150
+_IDLE = f"() => !window.__htNet || (window.__htNet.pending === 0 && performance.now() - window.__htNet.last > {QUIET_MS})"
+
+
+def settle_network(page: Any, timeout_ms: float = 30_000) -> None:
+    """Wait until the page has loaded and no fetch has been in flight for `QUIET_MS`.
+
+    Playwright's "networkidle" waits for 500 ms of silence after every step; counting the page's
+    own fetches needs only a short quiet spell. Pages opened before the tracker was installed
+    fall back to "networkidle".
+    """
+    context = page.context
+    if not getattr(context, "_ht_network_tracker", False):
+        context.add_init_script(NETWORK_TRACKER_JS)
+        context._ht_network_tracker = True
+    page.wait_for_load_state("load")
+    if page.evaluate("() => !!window.__htNet"):
+        page.wait_for_function(_IDLE, polling=50, timeout=timeout_ms)
+    else:
+        # This document started before the tracker: it cannot know the fetches already in flight.
+        page.wait_for_load_state("networkidle")
+        page.evaluate(NETWORK_TRACKER_JS)
+
 
 @dataclass(frozen=True)
 class SiteOracles:

@@ -13,6 +13,8 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from environments.oracles import settle_network
+
 Page = Any  # playwright.sync_api.Page (imported lazily by the oracle runner)
 
 WRITE_TIMEOUT_MS = 30_000
@@ -25,7 +27,7 @@ def exact(text: str) -> re.Pattern[str]:
 
 def settle(page: Page) -> None:
     """Wait until the page has finished its API calls."""
-    page.wait_for_load_state("networkidle")
+    settle_network(page)
 
 
 def close_popups(page: Page) -> None:

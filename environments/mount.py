@@ -9,13 +9,33 @@ from environments import control, pages, registry
 from environments.interventions.network import NetworkInterventionMiddleware
 
 
+# A site's handlers refuse a request with `HTTPException(422, "message for the person")`, while
+# FastAPI's own validation answers 422 with a list of errors: the API schema documents both.
+REFUSAL_RESPONSES = {
+    422: {
+        "description": "Refused: a message for the person (a string), or FastAPI's list of validation errors",
+        "content": {
+            "application/json": {
+                "schema": {
+                    "type": "object",
+                    "required": ["detail"],
+                    "properties": {
+                        "detail": {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "object"}}]}
+                    },
+                }
+            }
+        },
+    }
+}
+
+
 def mount_environments(app: FastAPI) -> None:
     """Add the framework routes, every registered site's API and pages, their static files and the
     network middleware. `app.state.engine` and `app.state.settings` must be set before requests."""
     app.include_router(pages.router)
     app.include_router(control.router)
     for env in registry.all_environments():
-        app.include_router(env.api_router, prefix=f"/api/env/{env.env_id}")
+        app.include_router(env.api_router, prefix=f"/api/env/{env.env_id}", responses=REFUSAL_RESPONSES)
         app.include_router(env.page_router, prefix=f"/env/{env.env_id}")
         static = env.directory / "static"
         if static.is_dir():

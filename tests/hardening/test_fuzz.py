@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import math
-import warnings
 
 import pytest
 from fastapi.testclient import TestClient
@@ -69,7 +68,6 @@ def _run_operations(schema, *, headers: dict, cookies: dict | None = None, path_
     from schemathesis.core.failures import FailureGroup
 
     failures: dict[str, None] = {}  # ordered and without the replay's duplicate
-    known: dict[str, None] = {}
     operations = [result.ok() for result in schema.get_all_operations()]
     # A site's logout ends its session for every later call: fuzz it last.
     for operation in sorted(operations, key=lambda op: "logout" in op.path):
@@ -89,9 +87,6 @@ def _run_operations(schema, *, headers: dict, cookies: dict | None = None, path_
                 except FailureGroup as failure:
                     described = (f"{case.method} {case.formatted_path} ({mode.value}) -> {response.status_code} "
                                  f"{str(failure).splitlines()[2:6]} [{case.as_curl_command()}]")
-                    if _string_detail_422(response, failure):
-                        known[described] = None
-                        return
                     failures[described] = None
                     raise
 
@@ -101,26 +96,7 @@ def _run_operations(schema, *, headers: dict, cookies: dict | None = None, path_
                 pass  # recorded above
             except Unsatisfiable:
                 pass  # nothing left to vary (e.g. negative data for an operation whose every input is fixed)
-    if known:
-        warnings.warn(f"{len(known)} responses: a handler's 422 carries a string `detail` where FastAPI documents "
-                      f"a list of validation errors, e.g. {next(iter(known))}", stacklevel=2)
     return list(failures)
-
-
-def _string_detail_422(response, failure) -> bool:
-    """A site's own refusal (`HTTPException(422, "message")`) against FastAPI's documented 422 shape.
-
-    Every site does this on purpose (its pages show `detail` to the person), so it is reported as a
-    warning, not a failure; anything else that violates the schema fails the test.
-    """
-    from schemathesis.openapi.checks import JsonSchemaError
-
-    if response.status_code != 422 or not all(isinstance(f, JsonSchemaError) for f in failure.exceptions):
-        return False
-    try:
-        return isinstance(json.loads(response.content)["detail"], str)
-    except (ValueError, KeyError, TypeError):
-        return False
 
 
 def test_environment_api_has_no_500_and_keeps_its_schema(fuzz_world, schemathesis):

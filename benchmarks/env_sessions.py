@@ -2,7 +2,9 @@
 
     .venv/bin/python benchmarks/env_sessions.py [--rounds 5] [--database-url sqlite:///...] [--only shop]
 
-Each round creates one session per (task, condition), changes its live state to a stored final
+Each round creates one session per (task, condition) with a new seed (`create`: the seed builders
+run), creates it once more with the same seed (`create_again`: a second annotator starting the same
+task-condition reuses the process's built state), changes its live state to a stored final
 state (the first create of the round's state with one entity's field touched, so the evaluator has
 a diff to score), evaluates it, and resets it. Times are wall-clock per call on the chosen database
 (default: a fresh SQLite file in a temporary folder, with the app's engine settings). Prints p50/p95 per operation, then one JSON
@@ -78,7 +80,9 @@ def main() -> None:
     if not pairs:
         raise SystemExit("no tasks registered")
 
-    timings: dict[str, list[float]] = {"create": [], "reset": [], "evaluate": []}
+    # create: a new seed every round, so the builders run; create_again: the same (task, condition,
+    # seed) once more, as when a second annotator starts it (the process keeps the built state).
+    timings: dict[str, list[float]] = {"create": [], "create_again": [], "reset": [], "evaluate": []}
     passed = 0
     for round_index in range(args.rounds):
         for task_id, condition in pairs:
@@ -87,6 +91,10 @@ def main() -> None:
                 session_id = sessions.create(db, task_id=task_id, condition=condition, seed=42 + round_index)
                 db.commit()
                 timings["create"].append((time.perf_counter() - started) * 1000)
+                started = time.perf_counter()
+                sessions.create(db, task_id=task_id, condition=condition, seed=42 + round_index)
+                db.commit()
+                timings["create_again"].append((time.perf_counter() - started) * 1000)
 
                 row = sessions.get_session(db, session_id=session_id)
                 row.state = touched(row.state)

@@ -53,6 +53,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.engine = engine
     app.state.presence_beat = presence.PresenceBeat(engine)
+    app.state.live_feed = live.LiveFeed(engine)
 
     app.mount("/static", StaticFiles(directory=str(Path(__file__).parent / "static")), name="static")
     app.include_router(auth.router)

@@ -97,6 +97,9 @@ def serve(
         workers=workers,
         access_log=False,
         log_config=LOG_CONFIG,
+        # Recorder batches are a few KB and acks a few bytes: compressing them costs the server
+        # ~10% of its CPU per event (benchmarks/ingest.py) and saves nothing that matters.
+        ws_per_message_deflate=False,
     )
 
 

@@ -37,6 +37,8 @@ from recorder import service as recorder
 from recorder.models import Recording
 
 S = AssignmentState
+# The attempt phase that is running in each active-attempt state.
+LIVE_PHASE = {S.cold_active.value: "cold", S.warm_active.value: "warm"}
 
 
 class FlowError(Exception):
@@ -113,7 +115,7 @@ def attempts_of(db: Session, *, assignment_id: int, include_rolled_back: bool = 
 def current_attempt(db: Session, *, assignment: Assignment) -> Attempt | None:
     """The live attempt of an active assignment (cold or warm), else None."""
     rows = attempts_of(db, assignment_id=assignment.id)
-    phase = {S.cold_active.value: "cold", S.warm_active.value: "warm"}.get(assignment.state)
+    phase = LIVE_PHASE.get(assignment.state)
     return next((a for a in reversed(rows) if a.phase == phase and a.status == AttemptStatus.active.value), None)
 
 

@@ -183,7 +183,6 @@ def sweep(engine: Engine, *, now: datetime | None = None) -> SweepResult:
                 .where(Attempt.assignment_id.in_(ids), Attempt.status == AttemptStatus.active.value)
             )
         }
-        live_phase = {"cold_active": "cold", "warm_active": "warm"}
         for assignment_id, state, grace_seconds, limit_seconds in active:
             grace = timedelta(seconds=grace_seconds)
             closed = None
@@ -201,7 +200,7 @@ def sweep(engine: Engine, *, now: datetime | None = None) -> SweepResult:
                 except flow.FlowError:
                     db.rollback()  # another process got there first, or it just moved on
                 continue
-            attempt = running.get((assignment_id, live_phase.get(state)))
+            attempt = running.get((assignment_id, flow.LIVE_PHASE.get(state)))
             if attempt is not None and now - attempt[1] > timedelta(seconds=limit_seconds):
                 try:
                     flow.end_attempt(db, attempt_id=attempt[0], annotator=None, outcome=Outcome.timed_out, actor="time limit")

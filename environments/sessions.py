@@ -183,14 +183,24 @@ def get_targets(db: Session, *, session_id: str) -> dict[str, Any]:
 
 def audit_log(db: Session, *, session_id: str) -> list[EnvAuditEntry]:
     """Every API call of the session since its last reset, oldest first."""
-    get_session(db, session_id=session_id)
+    _require(db, session_id)
     query = select(EnvAuditEntry).where(EnvAuditEntry.session_id == session_id).order_by(EnvAuditEntry.t, EnvAuditEntry.id)
     return list(db.execute(query).scalars())
 
 
 def event_log(db: Session, *, session_id: str) -> list[EnvSemanticEvent]:
     """The semantic events since the last reset, by sequence number."""
-    get_session(db, session_id=session_id)
+    _require(db, session_id)
+    return _events(db, session_id)
+
+
+def _require(db: Session, session_id: str) -> None:
+    """Raise `SessionNotFound` unless the session exists (reads its id only, not its states)."""
+    if db.execute(select(EnvSession.session_id).where(EnvSession.session_id == session_id)).first() is None:
+        raise SessionNotFound(f"no env session {session_id!r}")
+
+
+def _events(db: Session, session_id: str) -> list[EnvSemanticEvent]:
     query = select(EnvSemanticEvent).where(EnvSemanticEvent.session_id == session_id).order_by(EnvSemanticEvent.seq)
     return list(db.execute(query).scalars())
 
@@ -204,8 +214,7 @@ def snapshot(db: Session, *, session_id: str) -> SessionSnapshot:
     if row is None:
         raise SessionNotFound(f"no env session {session_id!r}")
     env = registry.get(row.env_id)
-    query = select(EnvSemanticEvent).where(EnvSemanticEvent.session_id == session_id).order_by(EnvSemanticEvent.seq)
-    events = [{"seq": e.seq, "t_ms": e.t_ms, "event": e.event, "params": e.params} for e in db.execute(query).scalars()]
+    events = [{"seq": e.seq, "t_ms": e.t_ms, "event": e.event, "params": e.params} for e in _events(db, session_id)]
     return SessionSnapshot(
         session_id=row.session_id,
         task_id=row.task_id,

@@ -41,7 +41,6 @@ def _authorise(engine, token: str | None, assignment_id: int) -> int | None:
 
 def _snapshots(engine, assignment_ids: list[int]) -> dict[int, dict]:
     """Each assignment's state and its live attempt's acknowledged event count: one query for all."""
-    live_phase = {"cold_active": "cold", "warm_active": "warm"}
     query = (
         select(Assignment.id, Assignment.state, Attempt.id, Attempt.phase, Recording.acked_seq)
         .select_from(Assignment)
@@ -54,7 +53,7 @@ def _snapshots(engine, assignment_ids: list[int]) -> dict[int, dict]:
     found: dict[int, dict] = {}
     for assignment_id, state, attempt_id, phase, acked in rows:
         snapshot = found.setdefault(assignment_id, {"state": state, "attempt_id": None, "phase": None, "events": None})
-        if attempt_id is not None and phase == live_phase.get(state):
+        if attempt_id is not None and phase == flow.LIVE_PHASE.get(state):
             snapshot.update(attempt_id=attempt_id, phase=phase, events=None if acked is None else acked + 1)
     return found
 

@@ -138,6 +138,9 @@
     });
   }
 
+  // A submitted form (the rating) is navigating away: a live-channel reload must not cancel it.
+  document.addEventListener("submit", function () { ending = true; });
+
   // ---------------------------------------------------------------- live channel
   if (state !== "completed") {
     var connect = function () {

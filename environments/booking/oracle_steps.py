@@ -37,9 +37,15 @@ def nav(page: Page, name: str) -> None:
 
 def dismiss_toasts(page: Page) -> None:
     """Close any toast that could cover a button."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     for button in page.get_by_role("button", name="Dismiss").all():
         if button.is_visible():
-            button.click()
+            try:
+                button.click(timeout=2_000)
+            except PlaywrightTimeout:
+                pass  # the toast closed by itself in between: what this step wanted
+
 
 
 # ---------------------------------------------------------------- search widgets

@@ -171,5 +171,9 @@ def _install_request_log(app: FastAPI) -> None:
 
 
 def create_app_from_env() -> FastAPI:
-    """Factory for `uvicorn --factory` and worker processes."""
-    return create_app()
+    """Factory for `uvicorn --factory` and worker processes (tunes this process's garbage collector)."""
+    from recorder.gc_tuning import tune_gc_for_serving
+
+    app = create_app()
+    tune_gc_for_serving()
+    return app

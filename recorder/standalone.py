@@ -20,6 +20,7 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 from sqlmodel import SQLModel, create_engine
 
+from recorder.gc_tuning import tune_gc_for_serving
 from recorder.inject import RecorderInjectionMiddleware
 from recorder.models import RawEvent, Recording
 from recorder.privacy import ForgetClientAddressMiddleware, RedactTokensFilter
@@ -66,4 +67,6 @@ def app_from_env() -> FastAPI:
     database_url = os.environ.get("HUMANTRACE_RECORDER_DATABASE_URL", "sqlite:///recorder.db")
     secret_key = os.environ.get("HUMANTRACE_RECORDER_SECRET", "")
     pages = os.environ.get("HUMANTRACE_RECORDER_PAGES")
-    return create_app(database_url=database_url, secret_key=secret_key, pages_dir=Path(pages) if pages else None)
+    app = create_app(database_url=database_url, secret_key=secret_key, pages_dir=Path(pages) if pages else None)
+    tune_gc_for_serving()
+    return app

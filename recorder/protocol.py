@@ -11,6 +11,7 @@ import logging
 from dataclasses import dataclass
 
 from pydantic import ValidationError
+from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session
 
 from recorder.models import Recording
@@ -26,13 +27,13 @@ from recorder.schemas import (
 from recorder.service import (
     BatchRefused,
     RecordingEnded,
+    IngestResult,
     RecordingNotFound,
     SeqGap,
     check_sequence,
-    ingest_batch,
     store_meta,
 )
-from recorder.writer import IngestWriter
+from recorder.writer import IngestWriter, StoreBatch
 
 logger = logging.getLogger("recorder")
 
@@ -104,10 +105,7 @@ async def apply_message(*, writer: IngestWriter, recording: Recording, message) 
     """Store a validated batch or meta message for this (detached) recording through the group writer."""
     recording_id = recording.id
     if isinstance(message, BatchMessage):
-
-        def job(session: Session):
-            return ingest_batch(session, recording=recording, batch=message, commit=False).acked_seq
-
+        job = StoreBatch(recording_id, message.events)
     else:
 
         def job(session: Session):
@@ -115,7 +113,7 @@ async def apply_message(*, writer: IngestWriter, recording: Recording, message) 
             return recording.acked_seq
 
     try:
-        acked = await writer.run(job)
+        outcome = await writer.run(job)
     except SeqGap as exc:
         return error(exc.code, str(exc), seq=exc.acked_seq)
     except BatchRefused as exc:
@@ -127,6 +125,8 @@ async def apply_message(*, writer: IngestWriter, recording: Recording, message) 
     except Exception as exc:
         logger.warning("recording %s: could not store a frame (%s)", recording_id, type(exc).__name__)
         return error("internal", "the server could not store this frame; resend it")
+    acked = outcome.acked_seq if isinstance(outcome, IngestResult) else outcome
+    set_committed_value(recording, "acked_seq", acked)
     return FrameOutcome(AckMessage(seq=acked))
 
 

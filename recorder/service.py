@@ -9,6 +9,7 @@ after a reconnect, a reload or a server restart never duplicates a row. The ack 
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -135,7 +136,8 @@ def end_recording(session: Session, *, recording_id: int) -> Recording:
 def store_meta(session: Session, *, recording: Recording, meta: MetaMessage, commit: bool = True) -> Recording:
     """Record the browser context (user agent, viewport, screen) of a recording."""
     connection = session.connection()
-    _require_active(connection, recording_id=recording.id)
+    acked = _require_active(connection, recording_id=recording.id)
+    set_committed_value(recording, "acked_seq", acked)
     values = {
         "user_agent": meta.user_agent,
         "viewport_w": meta.viewport_w,
@@ -247,7 +249,7 @@ def _sqlite_insert_sql(rows: int) -> str:
 
 
 # SQLite's default limit is 32766 bound variables per statement; stay well below it.
-_SQLITE_ROWS_PER_STATEMENT = 1000
+_SQLITE_ROWS_PER_STATEMENT = 1024
 
 
 def _require_active(connection: Connection, *, recording_id: int | None) -> int:
@@ -269,30 +271,73 @@ def ingest_batch(
 
     Raises `RepeatedSeq` / `NotContiguous` for a malformed sequence, `SeqGap` when the batch starts
     beyond the ack, `RecordingEnded` for an ended recording; in each case nothing is written.
-    With `commit=False` the caller commits (the group writer batches many calls in one commit).
-    Only `recording.id` is read; the new ack is set on the object without marking it dirty.
+    With `commit=False` the caller commits. Only `recording.id` is read; the new ack is set on the
+    object without marking it dirty.
     """
-    events = batch.events
-    check_sequence(events)
-    connection = session.connection()
-    if connection.dialect.name == "sqlite":
-        result = _ingest_sqlite(connection, recording.id, events)
-    else:
-        result = _ingest_core(connection, recording.id, events)
-    set_committed_value(recording, "acked_seq", result.acked_seq)
+    (outcome,) = ingest_batches(session, [(recording.id, batch.events)])
+    if isinstance(outcome, RecorderError):
+        raise outcome
+    set_committed_value(recording, "acked_seq", outcome.acked_seq)
     if commit:
         session.commit()
-    return result
+    return outcome
+
+
+def ingest_batches(
+    session: Session, items: Sequence[tuple[int, Sequence[EventIn]]]
+) -> list[IngestResult | RecorderError]:
+    """Store many batches (recording id, events) in the session's transaction; the caller commits.
+
+    One outcome per item, in order: its `IngestResult`, or the `RecorderError` that refused it
+    (nothing of a refused item is written; the others are). Items are applied in order, so two
+    batches of the same recording in one call behave as two calls. This is what the ingestion
+    writer runs for every group of batches it commits together.
+    """
+    outcomes: list[IngestResult | RecorderError | None] = [None] * len(items)
+    valid: list[int] = []
+    for i, (_, events) in enumerate(items):
+        try:
+            check_sequence(events)
+            valid.append(i)
+        except BatchRefused as exc:
+            outcomes[i] = exc
+    connection = session.connection()
+    if connection.dialect.name == "sqlite":
+        for i, outcome in zip(valid, _ingest_sqlite(connection, [items[i] for i in valid]), strict=True):
+            outcomes[i] = outcome
+        return outcomes
+    for i in valid:
+        try:
+            outcomes[i] = _ingest_core(connection, *items[i])
+        except RecorderError as exc:  # raised before anything of this item is written
+            outcomes[i] = exc
+    return outcomes
+
+
+def _fresh(
+    recording_id: int, events: Sequence[EventIn], acked: int | None, status: str | None
+) -> IngestResult | RecorderError | Sequence[EventIn]:
+    """The events of a batch still to store, or the outcome when there are none to store."""
+    if acked is None:
+        return RecordingNotFound(f"no recording {recording_id}")
+    if status == "ended":
+        return RecordingEnded()
+    fresh = [e for e in events if e.seq > acked] if events and events[0].seq <= acked else events
+    if not fresh:
+        return IngestResult(acked_seq=acked, stored=0, duplicates=len(events))
+    if fresh[0].seq > acked + 1:
+        return SeqGap(acked_seq=acked, first_seq=fresh[0].seq)
+    return fresh
 
 
 def _ingest_core(connection: Connection, recording_id: int, events: Sequence[EventIn]) -> IngestResult:
     """PostgreSQL: one executemany of INSERT ... ON CONFLICT DO NOTHING RETURNING seq, then the ack."""
-    acked = _require_active(connection, recording_id=recording_id)
-    fresh = [e for e in events if e.seq > acked]
-    if not fresh:
-        return IngestResult(acked_seq=acked, stored=0, duplicates=len(events))
-    if fresh[0].seq > acked + 1:
-        raise SeqGap(acked_seq=acked, first_seq=fresh[0].seq)
+    row = connection.execute(_SELECT_ACK, {"rid": recording_id}).one_or_none()
+    fresh = _fresh(recording_id, events, *(row if row is not None else (None, None)))
+    if isinstance(fresh, RecorderError):
+        raise fresh
+    if isinstance(fresh, IngestResult):
+        return fresh
     rows = []
     for event in fresh:
         row = dict(_EMPTY_ROW)
@@ -302,47 +347,86 @@ def _ingest_core(connection: Connection, recording_id: int, events: Sequence[Eve
     stored = len(connection.execute(_insert_ignoring_duplicates(connection.dialect.name), rows).all())
     last = fresh[-1].seq
     connection.execute(_ADVANCE_ACK, {"rid": recording_id, "last": last})
-    return IngestResult(acked_seq=max(acked, last), stored=stored, duplicates=len(events) - stored)
+    return IngestResult(acked_seq=last, stored=stored, duplicates=len(events) - stored)
 
 
-_SQLITE_SELECT_ACK = "SELECT acked_seq, status FROM recording WHERE id = ?"
-_SQLITE_ADVANCE_ACK = "UPDATE recording SET acked_seq = ? WHERE id = ? AND acked_seq < ?"
+def _ingest_sqlite(
+    connection: Connection, items: Sequence[tuple[int, Sequence[EventIn]]]
+) -> list[IngestResult | RecorderError]:
+    """SQLite: every batch of the group in a handful of statements, on the driver's cursor.
 
-
-def _ingest_sqlite(connection: Connection, recording_id: int, events: Sequence[EventIn]) -> IngestResult:
-    """SQLite: the same three statements as `_ingest_core`, run on the driver's cursor.
-
-    This is the ingestion hot path (one call per batch from every recorder): going through
-    SQLAlchemy's statement execution cost more than SQLite itself (benchmarks/ingest.py). The
-    statements run inside the session's transaction (same DBAPI connection), and sqlite3 caches
-    their prepared forms. The rows go in as one multi-row VALUES per 1000 events (see
-    `_sqlite_insert_sql`).
+    This is the ingestion hot path. Per batch, the three statements of `_ingest_core` through
+    SQLAlchemy cost more than SQLite's own work, and every statement hands the GIL back and forth
+    with the event loop; for a group they become one SELECT of all the acks, one multi-row INSERT
+    per 1000 events and one UPDATE of all the acks (benchmarks/ingest.py). The statements run in
+    the session's transaction (same DBAPI connection). The ack only grows (`max`), so a
+    concurrent writer that got further is never moved backwards. `stored` assumes no other
+    process stored the same rows meanwhile (the unique key drops them either way).
     """
     cursor = connection.connection.dbapi_connection.cursor()
     try:
-        row = cursor.execute(_SQLITE_SELECT_ACK, (recording_id,)).fetchone()
-        if row is None:
-            raise RecordingNotFound(f"no recording {recording_id}")
-        acked, status = row
-        if status == "ended":
-            raise RecordingEnded()
-        fresh = [e for e in events if e.seq > acked] if events[0].seq <= acked else events
-        if not fresh:
-            return IngestResult(acked_seq=acked, stored=0, duplicates=len(events))
-        if fresh[0].seq > acked + 1:
-            raise SeqGap(acked_seq=acked, first_seq=fresh[0].seq)
+        ids = list(dict.fromkeys(recording_id for recording_id, _ in items))
+        acks: dict[int, tuple[int, str]] = {
+            rid: (acked, status) for rid, acked, status in cursor.execute(_SQLITE_SELECT_ACKS, (json.dumps(ids),))
+        }
+        outcomes: list[IngestResult | RecorderError] = []
+        to_store: list[EventIn] = []
+        owners: list[int] = []
+        advanced: dict[int, int] = {}
+        for recording_id, events in items:
+            acked, status = acks.get(recording_id, (None, None))
+            fresh = _fresh(recording_id, events, acked, status)
+            if isinstance(fresh, (IngestResult, RecorderError)):
+                outcomes.append(fresh)
+                continue
+            last = fresh[-1].seq
+            acks[recording_id] = (last, status)
+            advanced[recording_id] = last
+            to_store.extend(fresh)
+            owners.extend([recording_id] * len(fresh))
+            outcomes.append(IngestResult(acked_seq=last, stored=len(fresh), duplicates=len(events) - len(fresh)))
         fields = _INSERT_COLUMNS[1:]
-        stored = 0
-        for start in range(0, len(fresh), _SQLITE_ROWS_PER_STATEMENT):
-            chunk = fresh[start : start + _SQLITE_ROWS_PER_STATEMENT]
-            params = tuple(chain.from_iterable((recording_id, *map(event.__dict__.get, fields)) for event in chunk))
-            cursor.execute(_sqlite_insert_sql(len(chunk)), params)
-            stored += max(cursor.rowcount, 0)
-        last = fresh[-1].seq
-        cursor.execute(_SQLITE_ADVANCE_ACK, (last, recording_id, last))
+        start = 0
+        for size in _statement_sizes(len(to_store)):
+            params = tuple(
+                chain.from_iterable(
+                    (rid, *map(event.__dict__.get, fields))
+                    for rid, event in zip(owners[start : start + size], to_store[start : start + size], strict=True)
+                )
+            )
+            cursor.execute(_sqlite_insert_sql(size), params)
+            start += size
+        if advanced:
+            cursor.execute(_SQLITE_ADVANCE_ACKS, (json.dumps(list(advanced.items())),))
     finally:
         cursor.close()
-    return IngestResult(acked_seq=max(acked, last), stored=stored, duplicates=len(events) - stored)
+    return outcomes
+
+
+# Constant SQL (so sqlite3 prepares each statement once): the ids and acks travel as one JSON array.
+_SQLITE_SELECT_ACKS = "SELECT id, acked_seq, status FROM recording WHERE id IN (SELECT value FROM json_each(?))"
+_SQLITE_ADVANCE_ACKS = (
+    "UPDATE recording SET acked_seq = max(recording.acked_seq, json_extract(v.value, '$[1]')) "
+    "FROM json_each(?) AS v WHERE recording.id = json_extract(v.value, '$[0]')"
+)
+
+
+def _statement_sizes(rows: int) -> list[int]:
+    """Rows per INSERT for `rows` rows: whole statements of the largest size, then powers of two.
+
+    Each distinct row count is a distinct statement for SQLite to prepare (a 1000-row VALUES list
+    is 21,000 placeholders to parse); with these sizes at most 11 distinct statements are ever
+    used, so they stay in sqlite3's statement cache.
+    """
+    sizes = [_SQLITE_ROWS_PER_STATEMENT] * (rows // _SQLITE_ROWS_PER_STATEMENT)
+    rest = rows % _SQLITE_ROWS_PER_STATEMENT
+    size = 512
+    while rest:
+        if rest >= size:
+            sizes.append(size)
+            rest -= size
+        size //= 2
+    return sizes
 
 
 def count_acked(session: Session, *, recording_id: int) -> int:

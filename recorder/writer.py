@@ -3,27 +3,41 @@
 Every connection hands its database work to the writer instead of opening its own transaction.
 While one group commits, new work queues up; the next group takes all of it in one transaction
 (group commit). This keeps the event loop free, keeps SQLite to a single writer (no lock waits),
-and turns hundreds of small commits a second into a few larger ones. If a group fails for a
-reason other than a recorder error, each job is retried alone so one bad job cannot sink others.
+and turns hundreds of small commits a second into a few larger ones. Event batches of a group
+are stored together (`service.ingest_batches`: a few statements for the whole group); other jobs
+are functions of the session. If a group fails for a reason other than a recorder error, each
+job is retried alone so one bad job cannot sink others.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from sqlalchemy import Engine
 from sqlmodel import Session
 
-from recorder.service import RecorderError
+from recorder.schemas import EventIn
+from recorder.service import IngestResult, RecorderError, ingest_batches
 
 logger = logging.getLogger("recorder.writer")
 
 T = TypeVar("T")
-Job = Callable[[Session], Any]
+
+
+@dataclass(frozen=True)
+class StoreBatch:
+    """A job that stores one validated batch of a recording; its result is an `IngestResult`."""
+
+    recording_id: int
+    events: Sequence[EventIn]
+
+
+Job = Callable[[Session], Any] | StoreBatch
 
 
 class IngestWriter:
@@ -35,8 +49,8 @@ class IngestWriter:
         self._pending: list[tuple[Job, asyncio.Future]] = []
         self._drain_task: asyncio.Task | None = None
 
-    async def run(self, job: Callable[[Session], T]) -> T:
-        """Queue `job(session)`; returns its result once its group is committed, or raises its error."""
+    async def run(self, job: Callable[[Session], T] | StoreBatch) -> T | IngestResult:
+        """Queue `job(session)` (or a batch to store); returns its result once its group is committed, or raises its error."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future = loop.create_future()
         self._pending.append((job, future))
@@ -70,14 +84,21 @@ class IngestWriter:
         return [self._write_group([job])[0] for job in jobs]
 
     def _run_in_one_transaction(self, jobs: list[Job]) -> list[Any]:
-        outcomes: list[Any] = []
+        outcomes: list[Any] = [None] * len(jobs)
+        batches = [(i, job) for i, job in enumerate(jobs) if isinstance(job, StoreBatch)]
         with Session(self.engine, expire_on_commit=False) as session:
-            for job in jobs:
+            for i, job in enumerate(jobs):
+                if isinstance(job, StoreBatch):
+                    continue
                 try:
-                    outcomes.append(job(session))
+                    outcomes[i] = job(session)
                 except RecorderError as exc:
                     # Recorder errors are raised before the job writes anything: the group goes on.
-                    outcomes.append(exc)
+                    outcomes[i] = exc
+            if batches:
+                stored = ingest_batches(session, [(job.recording_id, job.events) for _, job in batches])
+                for (i, _), outcome in zip(batches, stored, strict=True):
+                    outcomes[i] = outcome
             session.commit()
         return outcomes
 

@@ -116,6 +116,52 @@ def test_recordings_are_isolated(engine, session, make_batch):
     assert stored_seqs(engine, b.id) == [0, 1]
 
 
+def test_a_group_of_batches_is_stored_as_if_one_at_a_time(engine, session, make_batch):
+    """The writer stores every batch of a group together: each item gets its own outcome, in order."""
+    a = service.create_recording(session, kind="attempt")
+    b = service.create_recording(session, kind="attempt")
+    ended = service.create_recording(session, kind="attempt")
+    service.end_recording(session, recording_id=ended.id)
+    repeated = parse_client_message(json.dumps({"type": "batch", "events": [
+        {"seq": 0, "t_ms": 1, "type": "focus"}, {"seq": 0, "t_ms": 2, "type": "blur"}]})).events
+    items = [
+        (a.id, make_batch(0, 50).events),
+        (b.id, make_batch(0, 3).events),
+        (a.id, make_batch(40, 20).events),  # overlaps the first item: 10 duplicates, 10 new
+        (b.id, make_batch(9, 2).events),  # starts beyond b's ack (2): a gap
+        (ended.id, make_batch(0, 2).events),
+        (999_999, make_batch(0, 2).events),
+        (b.id, repeated),
+        (b.id, make_batch(3, 1).events),
+    ]
+    outcomes = service.ingest_batches(session, items)
+    session.commit()
+    assert outcomes[0] == service.IngestResult(acked_seq=49, stored=50, duplicates=0)
+    assert outcomes[1] == service.IngestResult(acked_seq=2, stored=3, duplicates=0)
+    assert outcomes[2] == service.IngestResult(acked_seq=59, stored=10, duplicates=10)
+    assert isinstance(outcomes[3], service.SeqGap) and outcomes[3].acked_seq == 2
+    assert isinstance(outcomes[4], service.RecordingEnded)
+    assert isinstance(outcomes[5], service.RecordingNotFound)
+    assert isinstance(outcomes[6], service.RepeatedSeq)
+    assert outcomes[7] == service.IngestResult(acked_seq=3, stored=1, duplicates=0)
+    assert stored_seqs(engine, a.id) == list(range(60))
+    assert stored_seqs(engine, b.id) == [0, 1, 2, 3]
+    assert stored_seqs(engine, ended.id) == []
+    assert (fresh_ack(engine, a.id), fresh_ack(engine, b.id), fresh_ack(engine, ended.id)) == (59, 3, -1)
+
+
+def test_a_group_never_moves_an_ack_backwards(engine, session, make_batch):
+    """Another process stored further meanwhile: a late group of older batches leaves the ack alone."""
+    rec = service.create_recording(session, kind="attempt")
+    with Session(engine) as other:
+        service.ingest_batch(other, recording=other.get(Recording, rec.id), batch=make_batch(0, 30))
+    outcomes = service.ingest_batches(session, [(rec.id, make_batch(0, 10).events)])
+    session.commit()
+    assert outcomes == [service.IngestResult(acked_seq=29, stored=0, duplicates=10)]
+    assert fresh_ack(engine, rec.id) == 29
+    assert stored_seqs(engine, rec.id) == list(range(30))
+
+
 def test_concurrent_overlapping_writers_never_lose_or_duplicate(engine, make_batch):
     """Two sessions (as two server processes would) resend overlapping batches at the same time."""
     with Session(engine) as s:

@@ -171,7 +171,7 @@ def wait_for_port(port: int, proc: subprocess.Popen, timeout: float = 30) -> Non
 
 def start_recorder_server(port: int, database_url: str) -> subprocess.Popen:
     env = {**os.environ, "HUMANTRACE_RECORDER_DATABASE_URL": database_url, "HUMANTRACE_RECORDER_SECRET": SECRET}
-    command = [sys.executable, "-m", "uvicorn", os.environ.get("HT_APP", "recorder.standalone:app_from_env"), "--factory", "--host", "127.0.0.1",
+    command = [sys.executable, "-m", "uvicorn", "recorder.standalone:app_from_env", "--factory", "--host", "127.0.0.1",
                "--port", str(port), "--no-access-log", "--log-level", "warning", "--ws-max-size", str(2**20),
                "--ws-per-message-deflate", "false"]  # as `humantrace serve` runs it
     proc = subprocess.Popen(command, env=env, cwd=REPO)

@@ -357,8 +357,8 @@ def _ingest_sqlite(
 
     This is the ingestion hot path. Per batch, the three statements of `_ingest_core` through
     SQLAlchemy cost more than SQLite's own work, and every statement hands the GIL back and forth
-    with the event loop; for a group they become one SELECT of all the acks, one multi-row INSERT
-    per 1000 events and one UPDATE of all the acks (benchmarks/ingest.py). The statements run in
+    with the event loop; for a group they become one SELECT of all the acks, multi-row INSERTs of
+    fixed sizes (`_statement_sizes`) and one UPDATE of all the acks (benchmarks/ingest.py). The statements run in
     the session's transaction (same DBAPI connection). The ack only grows (`max`), so a
     concurrent writer that got further is never moved backwards. `stored` assumes no other
     process stored the same rows meanwhile (the unique key drops them either way).

@@ -20,7 +20,6 @@ from itertools import chain
 import pandas as pd
 from itsdangerous import BadData, URLSafeSerializer
 from sqlalchemy import Connection, bindparam, select, update
-from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import dialect as sqlite_dialect
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm.attributes import set_committed_value
@@ -210,27 +209,13 @@ def _first_repeat(events: Sequence[EventIn]) -> int:
 _RECORDING = Recording.__table__
 _RAW_EVENT = RawEvent.__table__
 _SELECT_ACK = select(_RECORDING.c.acked_seq, _RECORDING.c.status).where(_RECORDING.c.id == bindparam("rid"))
-# Conditional so that a concurrent writer that got further is never moved backwards.
-_ADVANCE_ACK = (
-    update(_RECORDING)
-    .where(_RECORDING.c.id == bindparam("rid"), _RECORDING.c.acked_seq < bindparam("last"))
-    .values(acked_seq=bindparam("last"))
-)
-
-
 _INSERT_COLUMNS = ("recording_id", *RAW_EVENT_FIELDS)
 
 
-@lru_cache(maxsize=4)
-def _insert_ignoring_duplicates(dialect: str):
-    """The dialect's INSERT ... ON CONFLICT (recording_id, seq) DO NOTHING for raw events."""
-    if dialect == "sqlite":
-        return sqlite_insert(_RAW_EVENT).on_conflict_do_nothing(index_elements=["recording_id", "seq"])
-    if dialect == "postgresql":
-        # executemany rowcount is unreliable under psycopg: RETURNING counts the rows really written.
-        stmt = pg_insert(_RAW_EVENT).on_conflict_do_nothing(index_elements=["recording_id", "seq"])
-        return stmt.returning(_RAW_EVENT.c.seq)
-    raise NotImplementedError(f"recorder ingestion supports SQLite and PostgreSQL, not {dialect}")
+@lru_cache(maxsize=1)
+def _sqlite_insert_ignoring_duplicates():
+    """SQLite's INSERT ... ON CONFLICT (recording_id, seq) DO NOTHING for raw events."""
+    return sqlite_insert(_RAW_EVENT).on_conflict_do_nothing(index_elements=["recording_id", "seq"])
 
 
 @lru_cache(maxsize=64)
@@ -241,7 +226,7 @@ def _sqlite_insert_sql(rows: int) -> str:
     statement step, and on a busy event loop each re-acquisition can wait a whole switch interval.
     Plain tuples also skip SQLAlchemy's per-row parameter processing.
     """
-    compiled = _insert_ignoring_duplicates("sqlite").compile(dialect=sqlite_dialect(), column_keys=list(_INSERT_COLUMNS))
+    compiled = _sqlite_insert_ignoring_duplicates().compile(dialect=sqlite_dialect(), column_keys=list(_INSERT_COLUMNS))
     if tuple(compiled.positiontup) != _INSERT_COLUMNS:
         raise AssertionError(f"unexpected parameter order {compiled.positiontup}")
     head, placeholders, tail = re.fullmatch(r"(.* VALUES )(\([?, ]+\))( ON CONFLICT .*)", str(compiled), re.S).groups()
@@ -306,12 +291,11 @@ def ingest_batches(
         for i, outcome in zip(valid, _ingest_sqlite(connection, [items[i] for i in valid]), strict=True):
             outcomes[i] = outcome
         return outcomes
-    for i in valid:
-        try:
-            outcomes[i] = _ingest_core(connection, *items[i])
-        except RecorderError as exc:  # raised before anything of this item is written
-            outcomes[i] = exc
-    return outcomes
+    if connection.dialect.name == "postgresql":
+        for i, outcome in zip(valid, _ingest_postgres(connection, [items[i] for i in valid]), strict=True):
+            outcomes[i] = outcome
+        return outcomes
+    raise NotImplementedError(f"recorder ingestion supports SQLite and PostgreSQL, not {connection.dialect.name}")
 
 
 def _fresh(
@@ -330,32 +314,12 @@ def _fresh(
     return fresh
 
 
-def _ingest_core(connection: Connection, recording_id: int, events: Sequence[EventIn]) -> IngestResult:
-    """PostgreSQL: one executemany of INSERT ... ON CONFLICT DO NOTHING RETURNING seq, then the ack."""
-    row = connection.execute(_SELECT_ACK, {"rid": recording_id}).one_or_none()
-    fresh = _fresh(recording_id, events, *(row if row is not None else (None, None)))
-    if isinstance(fresh, RecorderError):
-        raise fresh
-    if isinstance(fresh, IngestResult):
-        return fresh
-    rows = []
-    for event in fresh:
-        row = dict(_EMPTY_ROW)
-        row.update(event.__dict__)
-        row["recording_id"] = recording_id
-        rows.append(row)
-    stored = len(connection.execute(_insert_ignoring_duplicates(connection.dialect.name), rows).all())
-    last = fresh[-1].seq
-    connection.execute(_ADVANCE_ACK, {"rid": recording_id, "last": last})
-    return IngestResult(acked_seq=last, stored=stored, duplicates=len(events) - stored)
-
-
 def _ingest_sqlite(
     connection: Connection, items: Sequence[tuple[int, Sequence[EventIn]]]
 ) -> list[IngestResult | RecorderError]:
     """SQLite: every batch of the group in a handful of statements, on the driver's cursor.
 
-    This is the ingestion hot path. Per batch, the three statements of `_ingest_core` through
+    This is the ingestion hot path. Per batch, three statements (ack, insert, ack) through
     SQLAlchemy cost more than SQLite's own work, and every statement hands the GIL back and forth
     with the event loop; for a group they become one SELECT of all the acks, multi-row INSERTs of
     fixed sizes (`_statement_sizes`) and one UPDATE of all the acks (benchmarks/ingest.py). The statements run in
@@ -366,41 +330,112 @@ def _ingest_sqlite(
     cursor = connection.connection.dbapi_connection.cursor()
     try:
         ids = list(dict.fromkeys(recording_id for recording_id, _ in items))
-        acks: dict[int, tuple[int, str]] = {
-            rid: (acked, status) for rid, acked, status in cursor.execute(_SQLITE_SELECT_ACKS, (json.dumps(ids),))
-        }
-        outcomes: list[IngestResult | RecorderError] = []
-        to_store: list[EventIn] = []
-        owners: list[int] = []
-        advanced: dict[int, int] = {}
-        for recording_id, events in items:
-            acked, status = acks.get(recording_id, (None, None))
-            fresh = _fresh(recording_id, events, acked, status)
-            if isinstance(fresh, (IngestResult, RecorderError)):
-                outcomes.append(fresh)
-                continue
-            last = fresh[-1].seq
-            acks[recording_id] = (last, status)
-            advanced[recording_id] = last
-            to_store.extend(fresh)
-            owners.extend([recording_id] * len(fresh))
-            outcomes.append(IngestResult(acked_seq=last, stored=len(fresh), duplicates=len(events) - len(fresh)))
+        acks = {rid: (acked, status) for rid, acked, status in cursor.execute(_SQLITE_SELECT_ACKS, (json.dumps(ids),))}
+        outcomes, to_store, advanced = _plan_group(items, acks)
+        rows = [(items[index][0], event) for index, fresh in to_store for event in fresh]
         fields = _INSERT_COLUMNS[1:]
         start = 0
-        for size in _statement_sizes(len(to_store)):
+        for size in _statement_sizes(len(rows)):
             params = tuple(
-                chain.from_iterable(
-                    (rid, *map(event.__dict__.get, fields))
-                    for rid, event in zip(owners[start : start + size], to_store[start : start + size], strict=True)
-                )
+                chain.from_iterable((rid, *map(event.__dict__.get, fields)) for rid, event in rows[start : start + size])
             )
             cursor.execute(_sqlite_insert_sql(size), params)
             start += size
+        for index, fresh in to_store:
+            stored = len(fresh)
+            outcomes[index] = IngestResult(acked_seq=fresh[-1].seq, stored=stored, duplicates=len(items[index][1]) - stored)
         if advanced:
             cursor.execute(_SQLITE_ADVANCE_ACKS, (json.dumps(list(advanced.items())),))
     finally:
         cursor.close()
     return outcomes
+
+
+def _plan_group(
+    items: Sequence[tuple[int, Sequence[EventIn]]], acks: dict[int, tuple[int, str]]
+) -> tuple[list[IngestResult | RecorderError | None], list[tuple[int, Sequence[EventIn]]], dict[int, int]]:
+    """What a group stores, given the acks read for it (both group paths share this).
+
+    Returns one outcome per item (None for an item whose fresh events are stored, to be filled in),
+    the (item index, fresh events) to store, and the new ack of every recording that advances.
+    Items are taken in order, so a later batch of the same recording sees the earlier one's ack.
+    """
+    outcomes: list[IngestResult | RecorderError | None] = []
+    to_store: list[tuple[int, Sequence[EventIn]]] = []
+    advanced: dict[int, int] = {}
+    for index, (recording_id, events) in enumerate(items):
+        acked, status = acks.get(recording_id, (None, None))
+        fresh = _fresh(recording_id, events, acked, status)
+        if isinstance(fresh, (IngestResult, RecorderError)):
+            outcomes.append(fresh)
+            continue
+        last = fresh[-1].seq
+        acks[recording_id] = (last, status)
+        advanced[recording_id] = last
+        to_store.append((index, fresh))
+        outcomes.append(None)
+    return outcomes, to_store, advanced
+
+
+def _ingest_postgres(
+    connection: Connection, items: Sequence[tuple[int, Sequence[EventIn]]]
+) -> list[IngestResult | RecorderError]:
+    """PostgreSQL: every batch of the group in three statements, on the driver's cursor.
+
+    One SELECT of all the acks, one INSERT of all the rows from column arrays (`unnest`, so the
+    statement text is the same for every group and the server keeps it prepared) with ON CONFLICT
+    DO NOTHING RETURNING the rows really written, and one UPDATE of all the acks. Through
+    SQLAlchemy the same work took three statements per batch (request_cost.py measures a batch).
+    The ack only grows, so another process that stored further is never moved backwards; rows it
+    stored meanwhile are skipped by the unique key and not counted as stored here.
+    """
+    cursor = connection.connection.dbapi_connection.cursor()
+    try:
+        ids = list(dict.fromkeys(recording_id for recording_id, _ in items))
+        cursor.execute(_PG_SELECT_ACKS, (ids,))
+        acks = {rid: (acked, status) for rid, acked, status in cursor.fetchall()}
+        outcomes, to_store, advanced = _plan_group(items, acks)
+        if to_store:
+            columns: list[list] = [[] for _ in _INSERT_COLUMNS]
+            for index, fresh in to_store:
+                recording_id = items[index][0]
+                columns[0].extend([recording_id] * len(fresh))
+                for column, field in zip(columns[1:], _INSERT_COLUMNS[1:], strict=True):
+                    column.extend([event.__dict__.get(field) for event in fresh])
+            cursor.execute(_pg_insert_sql(), columns)
+            written = set(cursor.fetchall())
+            for index, fresh in to_store:
+                recording_id = items[index][0]
+                stored = sum((recording_id, event.seq) in written for event in fresh)
+                outcomes[index] = IngestResult(
+                    acked_seq=fresh[-1].seq, stored=stored, duplicates=len(items[index][1]) - stored
+                )
+            cursor.execute(_PG_ADVANCE_ACKS, (list(advanced), list(advanced.values())))
+    finally:
+        cursor.close()
+    return outcomes
+
+
+_PG_SELECT_ACKS = "SELECT id, acked_seq, status FROM recording WHERE id = ANY(%s)"
+_PG_ADVANCE_ACKS = (
+    "UPDATE recording SET acked_seq = v.last FROM unnest(%s::integer[], %s::integer[]) AS v(id, last) "
+    "WHERE recording.id = v.id AND recording.acked_seq < v.last"
+)
+
+
+@lru_cache(maxsize=1)
+def _pg_insert_sql() -> str:
+    """INSERT INTO raw_event (...) SELECT * FROM unnest(one typed array per column) ..."""
+    from sqlalchemy.dialects import postgresql
+
+    dialect = postgresql.dialect()
+    # Casts without a length: a too-long value must fail as it would in a plain INSERT, not be cut.
+    types = [re.sub(r"\(\d+\)", "", _RAW_EVENT.c[name].type.compile(dialect=dialect)) for name in _INSERT_COLUMNS]
+    arrays = ", ".join(f"%s::{name}[]" for name in types)
+    return (
+        f"INSERT INTO raw_event ({', '.join(_INSERT_COLUMNS)}) SELECT * FROM unnest({arrays}) "
+        "ON CONFLICT (recording_id, seq) DO NOTHING RETURNING recording_id, seq"
+    )
 
 
 # Constant SQL (so sqlite3 prepares each statement once): the ids and acks travel as one JSON array.

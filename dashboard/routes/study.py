@@ -7,6 +7,7 @@ from typing import Literal
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import JSONResponse, RedirectResponse
 from sqlmodel import select
+from starlette.concurrency import run_in_threadpool
 
 from annotators.models import utcnow
 from dashboard import envs, flow
@@ -178,7 +179,8 @@ async def rate(assignment_id: int, request: Request, person: CurrentAnnotator, d
             comments=str(form.get("comments") or ""),
         )
     try:
-        flow.submit_rating(db, assignment_id=assignment_id, annotator=person, form=data)
+        # The form is read on the event loop; the database work must not block it.
+        await run_in_threadpool(flow.submit_rating, db, assignment_id=assignment_id, annotator=person, form=data)
     except flow.FlowError as exc:
         return _flow_error(request, exc)
     return RedirectResponse("/assignments?notice=completed", status_code=303)

@@ -1,0 +1,177 @@
+"""Server CPU per request: what one annotator's actions cost a `humantrace serve` process.
+
+Starts one `humantrace serve` on PostgreSQL (`HUMANTRACE_DATABASE_URL`, or a private schema in the
+test database that is dropped afterwards), walks one simulated annotator into an attempt, then, one
+call at a time (no concurrency, so no queueing), measures the server process's CPU time
+(user + system, from /proc) per
+
+* environment API read (`GET /api/env/shop/products` and friends),
+* recorder batch of 3 events over the websocket (send, wait for the ack),
+* page (`GET /assignments`),
+* attempt cycle: Evaluate an attempt holding 120 events, then start the next attempt (the warm
+  one, or the next assignment after a skipped rating), open the website and record 120 events
+  (40 batches: subtract 40 batch costs to get the rest).
+
+CPU time of one process is far steadier than latency on a shared machine, so this is the figure
+to compare before and after a change to the request path. Prints figures, then one JSON line:
+
+    .venv/bin/python benchmarks/request_cost.py [--calls 600]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import re
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from benchmarks.load import SHOP_READS, make_study, prepare_database, drop_schema, start_servers, event, SECRET_KEY  # noqa: E402
+
+HZ = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid: int, part: slice = slice(11, 13)) -> float:
+    """CPU seconds of process `pid`: user + system by default (`slice(12, 13)`: system only)."""
+    stat = Path(f"/proc/{pid}/stat").read_text()
+    fields = stat[stat.rindex(")") + 2:].split()
+    return sum(int(f) for f in fields[part]) / HZ
+
+
+class Meter:
+    def __init__(self, pid: int):
+        self.pid, self.rows = pid, {}
+
+    async def measure(self, name: str, count: int, action) -> None:
+        walls = []
+        before, before_sys = cpu_seconds(self.pid), cpu_seconds(self.pid, slice(12, 13))
+        for i in range(count):
+            started = time.perf_counter()
+            await action(i)
+            walls.append((time.perf_counter() - started) * 1000)
+        await asyncio.sleep(0.3)  # let writes queued after the answer (audit, presence) finish
+        cpu_ms = (cpu_seconds(self.pid) - before) * 1000 / count
+        sys_ms = (cpu_seconds(self.pid, slice(12, 13)) - before_sys) * 1000 / count
+        self.rows[name] = {"cpu_ms": round(cpu_ms, 2), "wall_p50_ms": round(statistics.median(walls), 2)}
+        print(f"{name:<22} {count:>5} calls  server CPU {cpu_ms:6.2f} ms/call (system {sys_ms:5.2f})  "
+              f"wall p50 {statistics.median(walls):6.2f} ms", flush=True)
+
+
+async def walk(base: str, link: str, pid: int, calls: int, cycles: int) -> dict:
+    import httpx
+    import websockets
+
+    meter = Meter(pid)
+    async with httpx.AsyncClient(base_url=base, timeout=60) as http:
+        await http.get(link[link.index("/login/"):])
+        home = await http.get("/assignments")
+        csrf = re.search(r'name="csrf_token" value="([^"]+)"', home.text).group(1)
+        assignment = int(re.findall(r'action="/assignments/(\d+)/start"', home.text)[0])
+        await http.post(f"/assignments/{assignment}/start", data={"csrf_token": csrf})
+        page = await http.get(f"/assignments/{assignment}/control")
+        attempt = int(re.search(r'data-attempt="(\d+)"', page.text).group(1))
+        headers = {"X-CSRF-Token": csrf, "Accept": "application/json"}
+
+        async def enter(attempt_id: int) -> str:
+            await http.post(f"/attempts/{attempt_id}/begin", headers=headers)
+            entry = await http.get(f"/attempts/{attempt_id}/environment")
+            entered = await http.get(entry.headers["location"])
+            start_page = entered.headers.get("location", "/env/shop/")
+            await http.get(start_page)
+            return start_page
+
+        start_page = await enter(attempt)
+        await meter.measure("page /assignments", calls // 4, lambda i: http.get("/assignments"))
+        await meter.measure("env API read", calls, lambda i: http.get(SHOP_READS[i % len(SHOP_READS)]))
+
+        import random
+
+        rng = random.Random(1)
+
+        async def record(recorder, seq: int, count: int) -> int:
+            """Send `count` batches of 3 events, each after the previous ack; the next seq."""
+            for _ in range(count):
+                batch = [event(s, base + start_page, rng) for s in range(seq, seq + 3)]
+                await recorder.send(json.dumps({"type": "batch", "events": batch}))
+                seq = json.loads(await recorder.recv())["seq"] + 1
+            return seq
+
+        def recorder_socket():
+            token = http.cookies.get("htrec")
+            return websockets.connect(base.replace("http://", "ws://") + f"/recorder/ws?token={token}")
+
+        async with recorder_socket() as recorder:
+            seq = json.loads(await recorder.recv())["seq"] + 1
+
+            async def batch(i: int) -> None:
+                nonlocal seq
+                seq = await record(recorder, seq, 1)
+
+            await meter.measure("recorder batch (3 ev)", calls, batch)
+
+        async def cycle(i: int) -> None:
+            """Evaluate the attempt in progress, then start and enter the next one, with 120 events."""
+            nonlocal attempt, assignment
+            ended = await http.post(f"/attempts/{attempt}/end", data={"outcome": "evaluated"}, headers=headers)
+            assert ended.status_code == 200, ended.text
+            if i % 2 == 0:
+                warm = await http.post(f"/assignments/{assignment}/warm", headers=headers)
+                attempt = warm.json()["attempt_id"]
+            else:
+                await http.post(f"/assignments/{assignment}/rating", data={"csrf_token": csrf, "action": "skip"})
+                home = await http.get("/assignments")
+                assignment = int(re.findall(r'action="/assignments/(\d+)/start"', home.text)[0])
+                await http.post(f"/assignments/{assignment}/start", data={"csrf_token": csrf})
+                page = await http.get(f"/assignments/{assignment}/control")
+                attempt = int(re.search(r'data-attempt="(\d+)"', page.text).group(1))
+            await enter(attempt)
+            async with recorder_socket() as recorder:
+                await record(recorder, json.loads(await recorder.recv())["seq"] + 1, 40)
+
+        await meter.measure("attempt cycle", cycles, cycle)
+    return meter.rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--calls", type=int, default=600, help="calls per measured request kind")
+    parser.add_argument("--cycles", type=int, default=6, help="attempt cycles (at most 7: the annotator has 4 assignments)")
+    args = parser.parse_args()
+    from dashboard.db import make_engine
+    from sqlmodel import Session
+
+    from annotators import service as accounts
+
+    url, schema = prepare_database(os.environ.get("HUMANTRACE_DATABASE_URL"))
+    data_dir = Path(tempfile.mkdtemp(prefix="ht-cost-"))
+    engine = make_engine(url)
+    servers = []
+    try:
+        codes, _ = make_study(engine, annotators=1, bots=0)
+        servers = start_servers(1, url, data_dir)
+        proc, base = servers[0]
+        with Session(engine) as db:
+            link = accounts.create_login_link(db, secret_key=SECRET_KEY, code=codes[0], base_url=base)
+        rows = asyncio.run(walk(base, link, proc.pid, args.calls, args.cycles))
+        print(json.dumps({name.split(" (")[0].replace(" ", "_").replace("/", ""): row["cpu_ms"] for name, row in rows.items()}))
+    finally:
+        for proc, _ in servers:
+            proc.terminate()
+            proc.wait(timeout=20)
+        engine.dispose()
+        if schema:
+            drop_schema(schema)
+        shutil.rmtree(data_dir, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

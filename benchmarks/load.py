@@ -6,18 +6,25 @@ creates a study with `--annotators` simulated annotators (4 shop assignments eac
 `--bots` bot annotators, then for `--duration` seconds:
 
 * every simulated annotator (asyncio, no browser; annotator i uses process i mod N) follows the
-  real flow: login link, assignment list, Start, control tab and its live websocket, begin,
-  environment tab entry, shop API calls every few seconds, recorder batches over the recorder
-  websocket at a human rate (about 3 events/s, a batch per second, the next batch after the ack),
-  Evaluate, warm attempt likewise, rating; then the next assignment;
+  real flow: login link, assignment list, Start, control tab and its live websocket, reading the
+  instruction, begin, environment tab entry, shop API calls every few seconds, recorder batches
+  over the recorder websocket at a human rate (about 3 events/s, a batch per second, the next
+  batch after the ack), Evaluate, warm attempt likewise, rating; then the next assignment;
 * `--bots` real Chromium bots (`dashboard.bots`) play shop assignments through the pages.
+
+Pace (`--pace`). `human`, the default, follows the BreakingWeb paper's Human-140 timings
+(Section 5): warm attempts take a median of 34 s and cold ones about twice as long, so a cold
+attempt lasts 45-90 s and a warm one 20-48 s (uniform; medians 67 s and 34 s); before Begin the
+annotator reads the instruction for 5-20 s and fills in the rating for 10-25 s. These reading and
+rating times are our assumption, not the paper's. `fast` is the earlier, harsher load: every
+attempt 20-40 s, no reading, no rating time (about twice the human rate of Evaluates).
 
 At the end every annotator finishes its batch in flight; then the database is counted.
 `lost` = events acknowledged to a client but missing from the database. `api_p95_ms` is over the
 environment API calls, `ack_p99_ms` over recorder batches (send to ack). Prints figures, then one
 JSON line:
 
-    .venv/bin/python benchmarks/load.py [--duration 180] [--annotators 100] [--bots 3] [--processes 2]
+    .venv/bin/python benchmarks/load.py [--duration 180] [--annotators 100] [--bots 3] [--processes 2] [--pace human|fast]
 """
 
 from __future__ import annotations
@@ -47,6 +54,22 @@ SECRET_KEY = "load-benchmark-secret-" + "k" * 32
 CONTROLLER_SECRET = "load-benchmark-controller-" + "c" * 32
 SHOP_READS = ["/api/env/shop/products", "/api/env/shop/cart", "/api/env/shop/home", "/api/env/shop/categories",
               "/api/env/shop/orders", "/api/env/shop/me"]
+
+
+@dataclass(frozen=True)
+class Pace:
+    """Seconds (low, high) a simulated annotator spends on each step (see the module docstring)."""
+
+    reading: tuple[float, float]
+    cold: tuple[float, float]
+    warm: tuple[float, float]
+    rating: tuple[float, float]
+
+
+PACES = {
+    "human": Pace(reading=(5, 20), cold=(45, 90), warm=(20, 48), rating=(10, 25)),
+    "fast": Pace(reading=(0, 0), cold=(20, 40), warm=(20, 40), rating=(0, 0)),
+}
 
 
 @dataclass
@@ -173,10 +196,10 @@ def event(seq: int, url: str, rng: random.Random) -> dict:
 class Annotator:
     """One person: the control tab on `base`, the environment tab on the same process."""
 
-    def __init__(self, code: str, base: str, link: str, figures: Figures, stop: asyncio.Event, seed: int):
+    def __init__(self, code: str, base: str, link: str, figures: Figures, stop: asyncio.Event, seed: int, pace: Pace):
         import httpx
 
-        self.code, self.base, self.link, self.figures, self.stop = code, base, link, figures, stop
+        self.code, self.base, self.link, self.figures, self.stop, self.pace = code, base, link, figures, stop, pace
         self.http = httpx.AsyncClient(base_url=base, timeout=60, follow_redirects=False)
         self.rng = random.Random(seed)
         self.csrf = ""
@@ -222,13 +245,15 @@ class Annotator:
         control = asyncio.create_task(self.control_channel(assignment_id))
         try:
             attempt_id = await self.attempt_id(assignment_id)
-            if not await self.attempt(attempt_id):
+            await self.pause(self.pace.reading)  # reads the instruction
+            if not await self.attempt(attempt_id, self.pace.cold):
                 return
             warm = await self.post(f"/assignments/{assignment_id}/warm")
             if warm.status_code != 200:
                 return
-            if not await self.attempt(warm.json()["attempt_id"]):
+            if not await self.attempt(warm.json()["attempt_id"], self.pace.warm):
                 return
+            await self.pause(self.pace.rating)  # fills in the rating form
             rated = await self.request("POST", f"/assignments/{assignment_id}/rating",
                                        data={"csrf_token": self.csrf, "clarity": "4", "realism": "4", "fun_value": "3"})
             if rated.status_code == 303:
@@ -252,8 +277,16 @@ class Annotator:
         except (asyncio.CancelledError, Exception):
             return
 
-    async def attempt(self, attempt_id: int) -> bool:
-        """Begin, enter the website, browse and record for 20-40 s (less if time is up), Evaluate."""
+    async def pause(self, seconds: tuple[float, float]) -> None:
+        """Think for a while (cut short when the run ends)."""
+        if seconds[1] > 0:
+            try:
+                await asyncio.wait_for(self.stop.wait(), timeout=self.rng.uniform(*seconds))
+            except TimeoutError:
+                pass
+
+    async def attempt(self, attempt_id: int, seconds: tuple[float, float]) -> bool:
+        """Begin, enter the website, browse and record for `seconds` (less if time is up), Evaluate."""
         import websockets
 
         await self.post(f"/attempts/{attempt_id}/begin")
@@ -265,7 +298,7 @@ class Annotator:
         await self.request("GET", start_page)
         token = self.http.cookies.get("htrec")
         url = self.base + start_page
-        ends_at = time.monotonic() + self.rng.uniform(20, 40)
+        ends_at = time.monotonic() + self.rng.uniform(*seconds)
         next_api = time.monotonic()
         seq = 0
         ws_url = self.base.replace("http://", "ws://") + f"/recorder/ws?token={token}"
@@ -303,9 +336,9 @@ class Annotator:
 # --------------------------------------------------------------------------- the run
 
 
-async def simulate(links: list[tuple[str, str, str]], figures: Figures, duration: float) -> None:
+async def simulate(links: list[tuple[str, str, str]], figures: Figures, duration: float, pace: Pace) -> None:
     stop = asyncio.Event()
-    people = [Annotator(code, base, link, figures, stop, seed=i) for i, (code, base, link) in enumerate(links)]
+    people = [Annotator(code, base, link, figures, stop, seed=i, pace=pace) for i, (code, base, link) in enumerate(links)]
     tasks = [asyncio.create_task(person.run()) for person in people]
     await asyncio.sleep(duration)
     stop.set()  # everyone finishes the batch in flight and Evaluates
@@ -348,6 +381,8 @@ def main() -> None:
     parser.add_argument("--annotators", type=int, default=100)
     parser.add_argument("--bots", type=int, default=3)
     parser.add_argument("--processes", type=int, default=2)
+    parser.add_argument("--pace", choices=sorted(PACES), default="human",
+                        help="human: the paper's attempt times plus reading and rating time; fast: 20-40 s attempts, no pauses")
     parser.add_argument("--keep", action="store_true", help="keep the private schema and the server logs")
     args = parser.parse_args()
 
@@ -374,7 +409,7 @@ def main() -> None:
         started = time.monotonic()
         if bot_codes:
             bots.start()
-        asyncio.run(simulate(links, figures, args.duration))
+        asyncio.run(simulate(links, figures, args.duration, PACES[args.pace]))
         if bot_codes:
             bots.join(timeout=300)
         elapsed = time.monotonic() - started
@@ -384,8 +419,8 @@ def main() -> None:
         lost = sum(max(0, acked - per_attempt.get(attempt_id, [0, -1])[0])
                    for attempt_id, acked in figures.acked_per_recording.items())
         bot_done = sum(len(r.completed) for r in bot_results if hasattr(r, "completed"))
-        print(f"{args.annotators} simulated annotators + {args.bots} Chromium bots on {args.processes} processes, "
-              f"{elapsed:.0f} s (load for {args.duration:.0f} s)")
+        print(f"{args.annotators} simulated annotators ({args.pace} pace) + {args.bots} Chromium bots on "
+              f"{args.processes} processes, {elapsed:.0f} s (load for {args.duration:.0f} s)")
         print(f"events sent {figures.events_sent}, acknowledged {figures.events_acked}, stored {stored}, lost {lost}")
         print(f"environment API p50 {percentile(figures.api_ms, 50)} ms, p95 {percentile(figures.api_ms, 95)} ms "
               f"over {len(figures.api_ms)} calls; recorder ack p50 {percentile(figures.ack_ms, 50)} ms, "
@@ -401,7 +436,7 @@ def main() -> None:
             "annotators": args.annotators + args.bots, "duration_s": round(elapsed, 1), "events_stored": stored,
             "events_sent": figures.events_sent, "lost": lost, "http_5xx": figures.http_5xx,
             "api_p95_ms": percentile(figures.api_ms, 95), "ack_p99_ms": percentile(figures.ack_ms, 99),
-            "attempts_completed": figures.attempts_completed + 2 * bot_done,
+            "attempts_completed": figures.attempts_completed + 2 * bot_done, "pace": args.pace,
         }))
     finally:
         for proc, _ in servers:

@@ -163,9 +163,12 @@ class NetworkInterventionMiddleware:
 
         started = time.monotonic()
         audit = {"session_id": session_id, "t": utcnow(), "method": scope["method"].upper(), "path": path[:512]}
-        decision = await anyio.to_thread.run_sync(
-            lambda: decide(engine, session_id=session_id, info=info, method=audit["method"], path=path)
-        )
+        if info.rules or info.auth_expired:
+            decision = await anyio.to_thread.run_sync(
+                lambda: decide(engine, session_id=session_id, info=info, method=audit["method"], path=path)
+            )
+        else:
+            decision = Decision()  # a clean session: nothing to count, no trip to a worker thread
         status = 500
         try:
             if decision.delay_ms:

@@ -73,7 +73,12 @@ def error(code: str, message: str, *, seq: int | None = None, close: bool = Fals
 
 def check_frame_size(raw: str | bytes) -> FrameOutcome | None:
     """An error outcome when the frame exceeds `MAX_FRAME_BYTES`, else None."""
-    size = len(raw.encode("utf-8")) if isinstance(raw, str) else len(raw)
+    if isinstance(raw, str):
+        if len(raw) * 4 <= MAX_FRAME_BYTES:  # UTF-8 takes at most 4 bytes a character: no need to encode
+            return None
+        size = len(raw.encode("utf-8"))
+    else:
+        size = len(raw)
     if size > MAX_FRAME_BYTES:
         return error(
             "frame_too_large",
@@ -102,10 +107,10 @@ def parse_frame(raw: str | bytes):
 
 
 async def apply_message(*, writer: IngestWriter, recording: Recording, message) -> FrameOutcome:
-    """Store a validated batch or meta message for this (detached) recording through the group writer."""
+    """Store a message from `parse_frame` (validated, seqs checked) for this (detached) recording through the group writer."""
     recording_id = recording.id
     if isinstance(message, BatchMessage):
-        job = StoreBatch(recording_id, message.events)
+        job = StoreBatch(recording_id, message.events, checked=True)  # parse_frame checked the seqs
     else:
 
         def job(session: Session):

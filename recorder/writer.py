@@ -35,6 +35,7 @@ class StoreBatch:
 
     recording_id: int
     events: Sequence[EventIn]
+    checked: bool = False  # the seqs already passed `check_sequence`
 
 
 Job = Callable[[Session], Any] | StoreBatch
@@ -96,7 +97,9 @@ class IngestWriter:
                     # Recorder errors are raised before the job writes anything: the group goes on.
                     outcomes[i] = exc
             if batches:
-                stored = ingest_batches(session, [(job.recording_id, job.events) for _, job in batches])
+                stored = ingest_batches(
+                    session, [(job.recording_id, job.events) for _, job in batches], checked=[job.checked for _, job in batches]
+                )
                 for (i, _), outcome in zip(batches, stored, strict=True):
                     outcomes[i] = outcome
             session.commit()

@@ -62,11 +62,11 @@ class Meter:
         cpu_ms = (cpu_seconds(self.pid) - before) * 1000 / count
         sys_ms = (cpu_seconds(self.pid, slice(12, 13)) - before_sys) * 1000 / count
         self.rows[name] = {"cpu_ms": round(cpu_ms, 2), "wall_p50_ms": round(statistics.median(walls), 2)}
-        print(f"{name:<22} {count:>5} calls  server CPU {cpu_ms:6.2f} ms/call (system {sys_ms:5.2f})  "
+        print(f"{name:<34} {count:>5} calls  server CPU {cpu_ms:6.2f} ms/call (system {sys_ms:5.2f})  "
               f"wall p50 {statistics.median(walls):6.2f} ms", flush=True)
 
 
-async def walk(base: str, link: str, pid: int, calls: int, cycles: int) -> dict:
+async def walk(base: str, link: str, pid: int, calls: int, cycles: int, per_path: bool) -> dict:
     import httpx
     import websockets
 
@@ -92,6 +92,9 @@ async def walk(base: str, link: str, pid: int, calls: int, cycles: int) -> dict:
         start_page = await enter(attempt)
         await meter.measure("page /assignments", calls // 4, lambda i: http.get("/assignments"))
         await meter.measure("env API read", calls, lambda i: http.get(SHOP_READS[i % len(SHOP_READS)]))
+        if per_path:
+            for path in SHOP_READS:
+                await meter.measure(f"  GET {path}", max(20, calls // 10), lambda i: http.get(path))
 
         import random
 
@@ -144,6 +147,7 @@ async def walk(base: str, link: str, pid: int, calls: int, cycles: int) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--calls", type=int, default=600, help="calls per measured request kind")
+    parser.add_argument("--per-path", action="store_true", help="also measure each environment API read on its own")
     parser.add_argument("--cycles", type=int, default=6, help="attempt cycles (at most 7: the annotator has 4 assignments)")
     args = parser.parse_args()
     from dashboard.db import make_engine
@@ -161,8 +165,8 @@ def main() -> None:
         proc, base = servers[0]
         with Session(engine) as db:
             link = accounts.create_login_link(db, secret_key=SECRET_KEY, code=codes[0], base_url=base)
-        rows = asyncio.run(walk(base, link, proc.pid, args.calls, args.cycles))
-        print(json.dumps({name.split(" (")[0].replace(" ", "_").replace("/", ""): row["cpu_ms"] for name, row in rows.items()}))
+        rows = asyncio.run(walk(base, link, proc.pid, args.calls, args.cycles, args.per_path))
+        print(json.dumps({name.strip().split(" (")[0].replace(" ", "_").replace("/", ""): row["cpu_ms"] for name, row in rows.items()}))
     finally:
         for proc, _ in servers:
             proc.terminate()

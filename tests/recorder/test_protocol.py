@@ -84,6 +84,21 @@ def test_bad_frames_get_a_clear_error_and_store_nothing(live_server, batch_json,
     assert live_server.seqs(rid) == [0, 1, 2]
 
 
+def test_frame_size_is_counted_in_bytes_not_characters():
+    """A frame of few characters but many UTF-8 bytes is still too large (the shortcut for short
+    text frames must not let it through), and one just under the limit is not refused for size."""
+    from recorder.protocol import check_frame_size
+
+    euro = "\u20ac"  # 3 bytes in UTF-8
+    too_many_bytes = euro * (MAX_FRAME_BYTES // 3 + 1)
+    assert len(too_many_bytes) < MAX_FRAME_BYTES < len(too_many_bytes.encode("utf-8"))
+    refused = check_frame_size(too_many_bytes)
+    assert refused is not None and refused.reply.code == "frame_too_large"
+    assert str(len(too_many_bytes.encode("utf-8"))) in refused.reply.message
+    assert check_frame_size(euro * (MAX_FRAME_BYTES // 3)) is None
+    assert check_frame_size(b"x" * (MAX_FRAME_BYTES + 1)) is not None
+
+
 def test_oversized_frame_is_refused_and_connection_survives(live_server, batch_json):
     rid, token = live_server.new_recording()
     with open_socket(live_server, token) as (ws, _):

@@ -81,6 +81,7 @@ class Figures:
     http_5xx: int = 0
     http_errors: list[str] = field(default_factory=list)
     api_ms: list[float] = field(default_factory=list)
+    api_at: list[float] = field(default_factory=list)  # when each API call started (monotonic)
     ack_ms: list[float] = field(default_factory=list)
     attempts_completed: int = 0
     assignments_completed: int = 0
@@ -215,6 +216,7 @@ class Annotator:
             response = await self.http.request(method, path, **kwargs)
         if timed:
             self.figures.api_ms.append((time.perf_counter() - started) * 1000)
+            self.figures.api_at.append(time.monotonic())
         if response.status_code >= 500:
             self.figures.http_5xx += 1
             self.figures.http_errors.append(f"{method} {path} {response.status_code}")
@@ -375,6 +377,14 @@ def percentile(values: list[float], q: float) -> float:
     return round(statistics.quantiles(values, n=100, method="inclusive")[q - 1], 1) if len(values) > 1 else round(values[0], 1)
 
 
+def windows(figures: Figures, started: float, width: float) -> list[tuple[float, float]]:
+    """(window start in seconds since the load began, p95 of the API calls started in it)."""
+    buckets: dict[int, list[float]] = {}
+    for at, ms in zip(figures.api_at, figures.api_ms, strict=True):
+        buckets.setdefault(int((at - started) // width), []).append(ms)
+    return [(k * width, percentile(v, 95)) for k, v in sorted(buckets.items())]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--duration", type=float, default=180)
@@ -383,6 +393,8 @@ def main() -> None:
     parser.add_argument("--processes", type=int, default=2)
     parser.add_argument("--pace", choices=sorted(PACES), default="human",
                         help="human: the paper's attempt times plus reading and rating time; fast: 20-40 s attempts, no pauses")
+    parser.add_argument("--client-nice", type=int, default=0,
+                        help="lower the CPU priority of the simulated clients and bots by this much (0: same as the servers)")
     parser.add_argument("--keep", action="store_true", help="keep the private schema and the server logs")
     args = parser.parse_args()
 
@@ -403,6 +415,10 @@ def main() -> None:
             links = [(code, bases[i % len(bases)],
                       accounts.create_login_link(db, secret_key=SECRET_KEY, code=code, base_url=bases[i % len(bases)]))
                      for i, code in enumerate(simulated)]
+        if args.client_nice:
+            # The servers are started; from here on this process and the Chromium it launches yield
+            # the CPU to them (in a study the clients are the annotators' own machines).
+            os.nice(args.client_nice)
         figures = Figures()
         bot_results: list = []
         bots = threading.Thread(target=run_bots, args=(engine, bot_codes, bases[0], bot_results), daemon=True)
@@ -427,6 +443,8 @@ def main() -> None:
               f"p99 {percentile(figures.ack_ms, 99)} ms over {len(figures.ack_ms)} batches")
         print(f"attempts completed {figures.attempts_completed} (+ bots: {bot_done} assignments), "
               f"assignments completed {figures.assignments_completed}, HTTP 5xx {figures.http_5xx}")
+        print("environment API p95 by 30-s window of the run: " + ", ".join(
+            f"{int(lo)}-{int(lo) + 30} s: {p95:.0f} ms" for lo, p95 in windows(figures, started, 30)))
         for problem in figures.http_errors[:10]:
             print("  problem:", problem)
         for result in bot_results:

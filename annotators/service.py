@@ -139,11 +139,18 @@ def resolve_login_session(session: Session, *, token: str | None) -> Annotator |
     """The logged-in person for a cookie value, or None when absent, expired, revoked or inactive."""
     if not token:
         return None
-    row = session.exec(select(LoginSession).where(LoginSession.token_sha256 == _sha256(token))).first()
-    if row is None or row.revoked_at is not None or row.expires_at < utcnow():
+    # One query for the session and its person: this runs on every page and dashboard call.
+    found = session.exec(
+        select(LoginSession.revoked_at, LoginSession.expires_at, Annotator)
+        .join(Annotator, Annotator.id == LoginSession.annotator_id)
+        .where(LoginSession.token_sha256 == _sha256(token))
+    ).first()
+    if found is None:
         return None
-    person = session.get(Annotator, row.annotator_id)
-    return person if person is not None and person.active else None
+    revoked_at, expires_at, person = found
+    if revoked_at is not None or expires_at < utcnow():
+        return None
+    return person if person.active else None
 
 
 def end_login_session(session: Session, *, token: str | None) -> None:

@@ -33,6 +33,7 @@ import argparse
 import asyncio
 import json
 import os
+import shutil
 import random
 import re
 import socket
@@ -43,6 +44,7 @@ import tempfile
 import threading
 import time
 import uuid
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -178,6 +180,40 @@ def start_servers(count: int, url: str, data_dir: Path) -> list[tuple[subprocess
                     raise SystemExit(f"humantrace serve on {base} did not answer")
                 time.sleep(0.3)
     return servers
+
+
+@contextmanager
+def served_study(*, processes: int, annotators: int, bots: int, prefix: str, keep: bool = False):
+    """A migrated database, the study of `make_study` and `processes` serve processes on it.
+
+    Yields (engine, (simulated codes, bot codes), [(process, base url)]); afterwards stops the
+    servers and drops the private schema (unless `keep`).
+    """
+    from dashboard.db import make_engine
+
+    url, schema = prepare_database(os.environ.get("HUMANTRACE_DATABASE_URL"))
+    data_dir = Path(tempfile.mkdtemp(prefix=prefix))
+    engine = make_engine(url)
+    servers: list[tuple[subprocess.Popen, str]] = []
+    try:
+        codes = make_study(engine, annotators=annotators, bots=bots)
+        servers = start_servers(processes, url, data_dir)
+        yield engine, codes, servers
+    finally:
+        for proc, _ in servers:
+            proc.terminate()
+        for proc, _ in servers:
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+        engine.dispose()
+        if keep:
+            print(f"kept schema {schema} and logs in {data_dir}", file=sys.stderr)
+        else:
+            if schema:
+                drop_schema(schema)
+            shutil.rmtree(data_dir, ignore_errors=True)
 
 
 # --------------------------------------------------------------------------- one simulated annotator
@@ -398,18 +434,12 @@ def main() -> None:
     parser.add_argument("--keep", action="store_true", help="keep the private schema and the server logs")
     args = parser.parse_args()
 
-    from dashboard.db import make_engine
     from sqlmodel import Session
 
     from annotators import service as accounts
 
-    url, schema = prepare_database(os.environ.get("HUMANTRACE_DATABASE_URL"))
-    data_dir = Path(tempfile.mkdtemp(prefix="ht-load-"))
-    engine = make_engine(url)
-    servers = []
-    try:
-        simulated, bot_codes = make_study(engine, annotators=args.annotators, bots=args.bots)
-        servers = start_servers(args.processes, url, data_dir)
+    with served_study(processes=args.processes, annotators=args.annotators, bots=args.bots, prefix="ht-load-",
+                      keep=args.keep) as (engine, (simulated, bot_codes), servers):
         bases = [base for _, base in servers]
         with Session(engine) as db:
             links = [(code, bases[i % len(bases)],
@@ -456,19 +486,6 @@ def main() -> None:
             "api_p95_ms": percentile(figures.api_ms, 95), "ack_p99_ms": percentile(figures.ack_ms, 99),
             "attempts_completed": figures.attempts_completed + 2 * bot_done, "pace": args.pace,
         }))
-    finally:
-        for proc, _ in servers:
-            proc.terminate()
-        for proc, _ in servers:
-            try:
-                proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-        engine.dispose()
-        if schema and not args.keep:
-            drop_schema(schema)
-        if args.keep:
-            print(f"kept schema {schema} and logs in {data_dir}", file=sys.stderr)
 
 
 if __name__ == "__main__":

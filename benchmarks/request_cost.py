@@ -25,17 +25,15 @@ import asyncio
 import json
 import os
 import re
-import shutil
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from benchmarks.load import SHOP_READS, make_study, prepare_database, drop_schema, start_servers, event, SECRET_KEY  # noqa: E402
+from benchmarks.load import SECRET_KEY, SHOP_READS, event, served_study  # noqa: E402
 
 HZ = os.sysconf("SC_CLK_TCK")
 
@@ -150,31 +148,16 @@ def main() -> None:
     parser.add_argument("--per-path", action="store_true", help="also measure each environment API read on its own")
     parser.add_argument("--cycles", type=int, default=6, help="attempt cycles (at most 7: the annotator has 4 assignments)")
     args = parser.parse_args()
-    from dashboard.db import make_engine
     from sqlmodel import Session
 
     from annotators import service as accounts
 
-    url, schema = prepare_database(os.environ.get("HUMANTRACE_DATABASE_URL"))
-    data_dir = Path(tempfile.mkdtemp(prefix="ht-cost-"))
-    engine = make_engine(url)
-    servers = []
-    try:
-        codes, _ = make_study(engine, annotators=1, bots=0)
-        servers = start_servers(1, url, data_dir)
+    with served_study(processes=1, annotators=1, bots=0, prefix="ht-cost-") as (engine, (codes, _), servers):
         proc, base = servers[0]
         with Session(engine) as db:
             link = accounts.create_login_link(db, secret_key=SECRET_KEY, code=codes[0], base_url=base)
         rows = asyncio.run(walk(base, link, proc.pid, args.calls, args.cycles, args.per_path))
-        print(json.dumps({name.strip().split(" (")[0].replace(" ", "_").replace("/", ""): row["cpu_ms"] for name, row in rows.items()}))
-    finally:
-        for proc, _ in servers:
-            proc.terminate()
-            proc.wait(timeout=20)
-        engine.dispose()
-        if schema:
-            drop_schema(schema)
-        shutil.rmtree(data_dir, ignore_errors=True)
+    print(json.dumps({name.strip().split(" (")[0].replace(" ", "_").replace("/", ""): row["cpu_ms"] for name, row in rows.items()}))
 
 
 if __name__ == "__main__":

@@ -69,7 +69,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(EnvironmentPresenceMiddleware)
     _install_error_pages(app)
     app.add_middleware(RequestLogMiddleware)
-    app.add_middleware(DatabaseUnavailableMiddleware)
     app.add_middleware(ForgetClientAddressMiddleware)
     return app
 
@@ -131,39 +130,13 @@ def _database_unreachable_response(as_json: bool):
                         status_code=503, headers={"Retry-After": "2"})
 
 
-class DatabaseUnavailableMiddleware:
-    """The same 503 for database failures in middleware (network interventions, recorder injection),
-    which run outside the app's exception handlers."""
-
-    def __init__(self, app) -> None:
-        self.app = app
-
-    async def __call__(self, scope, receive, send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        started = False
-
-        async def watched(message) -> None:
-            nonlocal started
-            started = started or message["type"] == "http.response.start"
-            await send(message)
-
-        try:
-            await self.app(scope, receive, watched)
-        except (OperationalError, InterfaceError):
-            if started:
-                raise
-            request = Request(scope)
-            log.warning("%s %s: database unreachable", request.method, request.url.path)
-            await _database_unreachable_response(_wants_json(request))(scope, receive, send)
-
-
 class RequestLogMiddleware:
-    """Log method, path, status and duration of each HTTP request. Never the client address (privacy rule).
+    """Logs method, path, status and duration of every HTTP request (never the client address:
+    privacy rule), and answers database failures in middleware (network interventions, recorder
+    injection), which run outside the app's exception handlers, with the same 503 as the app.
 
-    A plain ASGI middleware: `@app.middleware("http")` would wrap every request and response in
-    extra tasks and streams, a cost paid on every environment API call under load.
+    One plain ASGI layer for both: `@app.middleware("http")` would wrap every request and response
+    in extra tasks and streams, a cost paid on every environment API call under load.
     """
 
     def __init__(self, app) -> None:
@@ -174,7 +147,7 @@ class RequestLogMiddleware:
             await self.app(scope, receive, send)
             return
         started = time.perf_counter()
-        status = 500  # what the client gets if the app raises before answering
+        status: int | None = None
 
         async def watched(message) -> None:
             nonlocal status
@@ -184,8 +157,15 @@ class RequestLogMiddleware:
 
         try:
             await self.app(scope, receive, watched)
+        except (OperationalError, InterfaceError):
+            if status is not None:
+                raise
+            request = Request(scope)
+            log.warning("%s %s: database unreachable", request.method, request.url.path)
+            await _database_unreachable_response(_wants_json(request))(scope, receive, watched)
         finally:
-            log.info("%s %s %s %.1fms", scope["method"], scope["path"], status, (time.perf_counter() - started) * 1000)
+            # 500: the app raised before answering (the server error page goes out further up).
+            log.info("%s %s %s %.1fms", scope["method"], scope["path"], status or 500, (time.perf_counter() - started) * 1000)
 
 
 def create_app_from_env() -> FastAPI:

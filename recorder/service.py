@@ -251,9 +251,6 @@ def _require_active(connection: Connection, *, recording_id: int | None) -> int:
     return row.acked_seq
 
 
-_EMPTY_ROW = dict.fromkeys(RAW_EVENT_FIELDS)
-
-
 def ingest_batch(
     session: Session, *, recording: Recording, batch: BatchMessage, commit: bool = True
 ) -> IngestResult:

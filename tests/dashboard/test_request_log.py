@@ -3,10 +3,10 @@ the same 503 as the app when the database fails in middleware."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 import httpx
-import pytest
 from sqlalchemy.exc import OperationalError
 
 from dashboard.app import RequestLogMiddleware
@@ -27,20 +27,18 @@ async def _request(app, path: str, headers: dict | None = None) -> httpx.Respons
         return await client.get(path, headers=headers or {})
 
 
-@pytest.mark.anyio
-async def test_database_failure_in_middleware_is_a_503_and_logged_as_503(caplog):
+def test_database_failure_in_middleware_is_a_503_and_logged_as_503(caplog):
     caplog.set_level(logging.INFO, logger="humantrace.http")
-    response = await _request(_fails_with_database_down, "/api/env/shop/cart", {"Accept": "application/json"})
+    response = asyncio.run(_request(_fails_with_database_down, "/api/env/shop/cart", {"Accept": "application/json"}))
     assert response.status_code == 503 and response.headers["retry-after"] == "2"
     lines = [r.getMessage() for r in caplog.records if r.name == "humantrace.http"]
     assert any(line.startswith("GET /api/env/shop/cart 503 ") for line in lines), lines
     assert not any(" 500 " in line for line in lines), lines
 
 
-@pytest.mark.anyio
-async def test_each_request_is_logged_with_its_status_and_no_client_address(caplog):
+def test_each_request_is_logged_with_its_status_and_no_client_address(caplog):
     caplog.set_level(logging.INFO, logger="humantrace.http")
-    response = await _request(_answers_201, "/assignments")
+    response = asyncio.run(_request(_answers_201, "/assignments"))
     assert response.status_code == 201 and response.text == "made"
     lines = [r.getMessage() for r in caplog.records if r.name == "humantrace.http"]
     assert len(lines) == 1 and lines[0].startswith("GET /assignments 201 ") and lines[0].endswith("ms"), lines

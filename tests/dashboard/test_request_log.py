@@ -3,11 +3,10 @@ the same 503 as the app when the database fails in middleware."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
 
-import httpx
 from sqlalchemy.exc import OperationalError
+from starlette.testclient import TestClient
 
 from dashboard.app import RequestLogMiddleware
 
@@ -21,15 +20,16 @@ async def _answers_201(scope, receive, send):
     await send({"type": "http.response.body", "body": b"made"})
 
 
-async def _request(app, path: str, headers: dict | None = None) -> httpx.Response:
-    transport = httpx.ASGITransport(app=RequestLogMiddleware(app))
-    async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
-        return await client.get(path, headers=headers or {})
+def _request(app, path: str, headers: dict | None = None):
+    # TestClient runs the app on its own portal thread, so it works whatever event loop an earlier
+    # test (Playwright's sync API, say) left running in this xdist worker's main thread.
+    # No `with`: these bare apps speak HTTP only, not lifespan.
+    return TestClient(RequestLogMiddleware(app)).get(path, headers=headers or {})
 
 
 def test_database_failure_in_middleware_is_a_503_and_logged_as_503(caplog):
     caplog.set_level(logging.INFO, logger="humantrace.http")
-    response = asyncio.run(_request(_fails_with_database_down, "/api/env/shop/cart", {"Accept": "application/json"}))
+    response = _request(_fails_with_database_down, "/api/env/shop/cart", {"Accept": "application/json"})
     assert response.status_code == 503 and response.headers["retry-after"] == "2"
     lines = [r.getMessage() for r in caplog.records if r.name == "humantrace.http"]
     assert any(line.startswith("GET /api/env/shop/cart 503 ") for line in lines), lines
@@ -38,8 +38,8 @@ def test_database_failure_in_middleware_is_a_503_and_logged_as_503(caplog):
 
 def test_each_request_is_logged_with_its_status_and_no_client_address(caplog):
     caplog.set_level(logging.INFO, logger="humantrace.http")
-    response = asyncio.run(_request(_answers_201, "/assignments"))
+    response = _request(_answers_201, "/assignments")
     assert response.status_code == 201 and response.text == "made"
     lines = [r.getMessage() for r in caplog.records if r.name == "humantrace.http"]
     assert len(lines) == 1 and lines[0].startswith("GET /assignments 201 ") and lines[0].endswith("ms"), lines
-    assert "127.0.0.1" not in lines[0]
+    assert "testclient" not in lines[0] and "127.0.0.1" not in lines[0]

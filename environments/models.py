@@ -8,7 +8,7 @@ import environments.db  # noqa: F401  (constraint naming convention, before any 
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Column, DateTime, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy import JSON, BigInteger, Column, DateTime, ForeignKey, Integer, String, UniqueConstraint, event
 from sqlmodel import Field, SQLModel
 
 
@@ -17,6 +17,9 @@ class EnvSession(SQLModel, table=True):
 
     `initial_state` is written once at creation and never modified; `reset` copies it back into
     `state`. `previous_state` is the state before the latest change (served by `stale_data`).
+    `state_version` grows whenever `state` is written: every ORM assignment bumps it (the listener
+    below) and `sessions.reset` bumps it in its UPDATE. A process keeps a session's typed state
+    between API calls only while the row's version is the one it cached (`environments.deps`).
     """
 
     __tablename__ = "env_session"
@@ -41,8 +44,15 @@ class EnvSession(SQLModel, table=True):
     client_dispatches: list[dict[str, Any]] = Field(sa_column=Column(JSON, nullable=False))
     network_rules: list[dict[str, Any]] = Field(sa_column=Column(JSON, nullable=False))
     reset_count: int = 0
+    state_version: int = 0
     event_seq: int = 0
     auth_expired: bool = False
+
+
+@event.listens_for(EnvSession.state, "set")
+def _bump_state_version(target: EnvSession, value: Any, old: Any, initiator: Any) -> None:
+    """Any write of `state` through the ORM makes cached copies of the old state stale."""
+    target.state_version = (target.state_version or 0) + 1
 
 
 class EnvAuditEntry(SQLModel, table=True):

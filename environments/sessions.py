@@ -141,6 +141,7 @@ def reset(db: Session, *, session_id: str) -> None:
             auth_expired=False,
             event_seq=0,
             reset_count=EnvSession.reset_count + 1,
+            state_version=EnvSession.state_version + 1,
             clock_origin=utcnow(),
         )
         .execution_options(synchronize_session=False)

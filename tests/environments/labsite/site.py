@@ -115,6 +115,9 @@ def change_note(note_id: str, body: NoteChanges, env: EnvSessionDep) -> dict[str
         note.pinned = body.pinned
         env.emit("note_pin", note_id=note_id, pinned=body.pinned)
     if body.title is not None:
+        # Checked after the pin on purpose: a refusal after a partial change must leave no trace.
+        if not body.title.strip():
+            raise HTTPException(status_code=422, detail="A note needs a title.")
         note.title = body.title
     return note.model_dump()
 

@@ -1,10 +1,15 @@
-"""The naming convention for every constraint and index on the shared SQLModel metadata.
+"""The naming convention for every constraint and index on the shared SQLModel metadata, and
+`one_statement`, the connection for a single statement on the environment API's hot path.
 
 Alembic needs deterministic constraint names to alter or drop them later (SQLite batch mode in
 particular). The convention must be set before any table class is defined, so every module that
 defines tables imports this module first.
 """
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from sqlalchemy import Connection, Engine
 from sqlmodel import SQLModel
 
 NAMING_CONVENTION = {
@@ -16,3 +21,19 @@ NAMING_CONVENTION = {
 }
 
 SQLModel.metadata.naming_convention = NAMING_CONVENTION
+
+
+@contextmanager
+def one_statement(engine: Engine) -> Iterator[Connection]:
+    """A connection for one statement that is its own transaction.
+
+    On PostgreSQL it runs in autocommit: no BEGIN before it and no COMMIT or ROLLBACK after it, one
+    round trip instead of two. Every environment API call reads its session's rules and writes an
+    audit entry this way. Elsewhere (SQLite) it commits as usual. Never use it for two statements
+    that must succeed or fail together.
+    """
+    with engine.connect() as conn:
+        if conn.dialect.name == "postgresql":
+            conn = conn.execution_options(isolation_level="AUTOCOMMIT")
+        yield conn
+        conn.commit()

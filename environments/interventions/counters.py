@@ -10,6 +10,7 @@ from __future__ import annotations
 from sqlalchemy import Engine
 from sqlalchemy.dialects import postgresql, sqlite
 
+from environments.db import one_statement
 from environments.models import InterventionCounter
 
 
@@ -28,5 +29,5 @@ def increment(engine: Engine, *, session_id: str, pattern_key: str) -> int:
         .on_conflict_do_update(index_elements=["session_id", "pattern_key"], set_={"count": table.c.count + 1})
         .returning(table.c.count)
     )
-    with engine.begin() as conn:
+    with one_statement(engine) as conn:
         return int(conn.execute(statement).scalar_one())

@@ -23,6 +23,7 @@ from sqlalchemy import Engine, insert, select, update
 from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from environments.db import one_statement
 from environments.deps import COOKIE_NAME, HEADER_NAME, STALE_SCOPE_KEY, env_id_from_path
 from environments.interventions import counters, modes
 from environments.interventions.dispatches import TERMINAL, Synthesized, expired_response, synthesize
@@ -82,7 +83,7 @@ def load_rules(engine: Engine, session_id: str) -> SessionRules | None:
         EnvSession.auth_expired,
         EnvSession.previous_state.is_not(None),
     ).where(EnvSession.session_id == session_id)
-    with engine.connect() as conn:
+    with one_statement(engine) as conn:
         row = conn.execute(query).first()
     if row is None:
         return None
@@ -131,13 +132,13 @@ def is_login(env_id: str, method: str, path: str) -> bool:
 
 def set_expired(engine: Engine, session_id: str, expired: bool) -> None:
     """Set or clear the session's expiry flag."""
-    with engine.begin() as conn:
+    with one_statement(engine) as conn:
         conn.execute(update(EnvSession).where(EnvSession.session_id == session_id).values(auth_expired=expired))
 
 
 def write_audit(engine: Engine, entry: dict[str, Any]) -> None:
     """Append one audit entry (never the client's address)."""
-    with engine.begin() as conn:
+    with one_statement(engine) as conn:
         conn.execute(insert(EnvAuditEntry).values(**entry))
 
 

@@ -84,6 +84,7 @@ class Figures:
     http_errors: list[str] = field(default_factory=list)
     api_ms: list[float] = field(default_factory=list)
     api_at: list[float] = field(default_factory=list)  # when each API call started (monotonic)
+    api_by_base: dict[str, list[float]] = field(default_factory=dict)  # the same calls by serve process
     ack_ms: list[float] = field(default_factory=list)
     attempts_completed: int = 0
     assignments_completed: int = 0
@@ -253,6 +254,7 @@ class Annotator:
         if timed:
             self.figures.api_ms.append((time.perf_counter() - started) * 1000)
             self.figures.api_at.append(time.monotonic())
+            self.figures.api_by_base.setdefault(self.base, []).append(self.figures.api_ms[-1])
         if response.status_code >= 500:
             self.figures.http_5xx += 1
             self.figures.http_errors.append(f"{method} {path} {response.status_code}")
@@ -475,6 +477,9 @@ def main() -> None:
               f"assignments completed {figures.assignments_completed}, HTTP 5xx {figures.http_5xx}")
         print("environment API p95 by 30-s window of the run: " + ", ".join(
             f"{int(lo)}-{int(lo) + 30} s: {p95:.0f} ms" for lo, p95 in windows(figures, started, 30)))
+        print("environment API p95 by serve process (the bots play on the first): " + ", ".join(
+            f"{base.rsplit(':', 1)[-1]}: {percentile(calls, 95):.0f} ms over {len(calls)} calls"
+            for base, calls in sorted(figures.api_by_base.items(), key=lambda item: bases.index(item[0]))))
         for problem in figures.http_errors[:10]:
             print("  problem:", problem)
         for result in bot_results:

@@ -10,7 +10,8 @@ creates a study with `--annotators` simulated annotators (4 shop assignments eac
   instruction, begin, environment tab entry, shop API calls every few seconds, recorder batches
   over the recorder websocket at a human rate (about 3 events/s, a batch per second, the next
   batch after the ack), Evaluate, warm attempt likewise, rating; then the next assignment;
-* `--bots` real Chromium bots (`dashboard.bots`) play shop assignments through the pages.
+* `--bots` real Chromium bots (`dashboard.bots`) play shop assignments through the pages, from a
+  process of their own.
 
 Pace (`--pace`). `human`, the default, follows the BreakingWeb paper's Human-140 timings
 (Section 5): warm attempts take a median of 34 s and cold ones about twice as long, so a cold
@@ -32,7 +33,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import multiprocessing
 import os
+import queue
 import shutil
 import random
 import re
@@ -41,7 +44,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import uuid
 from contextlib import contextmanager
@@ -390,13 +392,22 @@ async def simulate(links: list[tuple[str, str, str]], figures: Figures, duration
             figures.http_errors.append(f"annotator crashed: {task.exception()!r}")
 
 
-def run_bots(engine, codes: list[str], base: str, results: list) -> None:
+def run_bots(url: str, codes: list[str], base: str, results) -> None:
+    """The Chromium bots, in a process of their own (like the annotators' own computers): in a
+    thread of this process, Playwright's work delayed the simulated annotators' event loop and so
+    their measured latencies. Puts (assignments completed, problems) on the `results` queue."""
     from dashboard.bots import run_bots as play
+    from dashboard.db import make_engine
 
+    engine = make_engine(url)
     try:
-        results.extend(play(engine=engine, secret_key=SECRET_KEY, base_url=base, codes=codes, assignments=2, seed=3))
+        played = play(engine=engine, secret_key=SECRET_KEY, base_url=base, codes=codes, assignments=2, seed=3)
+        results.put((sum(len(r.completed) for r in played if hasattr(r, "completed")),
+                     [str(r) for r in played if getattr(r, "failed", None)]))
     except Exception as exc:  # reported, never hides the rest of the figures
-        results.append(exc)
+        results.put((0, [repr(exc)]))
+    finally:
+        engine.dispose()
 
 
 def count_stored(engine) -> tuple[int, dict[int, list[int]]]:
@@ -452,21 +463,27 @@ def main() -> None:
             # the CPU to them (in a study the clients are the annotators' own machines).
             os.nice(args.client_nice)
         figures = Figures()
-        bot_results: list = []
-        bots = threading.Thread(target=run_bots, args=(engine, bot_codes, bases[0], bot_results), daemon=True)
+        spawn = multiprocessing.get_context("spawn")
+        bot_queue = spawn.Queue()
+        url = engine.url.render_as_string(hide_password=False)
+        bots = spawn.Process(target=run_bots, args=(url, bot_codes, bases[0], bot_queue), daemon=True)
         started = time.monotonic()
         if bot_codes:
             bots.start()
         asyncio.run(simulate(links, figures, args.duration, PACES[args.pace]))
+        bot_done, bot_problems = 0, []
         if bot_codes:
-            bots.join(timeout=300)
+            try:
+                bot_done, bot_problems = bot_queue.get(timeout=300)
+            except queue.Empty:
+                bot_problems = ["the bots did not finish within 300 s of the load"]
+            bots.join(timeout=30)
         elapsed = time.monotonic() - started
         _, per_attempt = count_stored(engine)
         # the simulated annotators' attempts (the bots' events are not in events_sent)
         stored = sum(per_attempt.get(attempt_id, [0, -1])[0] for attempt_id in figures.acked_per_recording)
         lost = sum(max(0, acked - per_attempt.get(attempt_id, [0, -1])[0])
                    for attempt_id, acked in figures.acked_per_recording.items())
-        bot_done = sum(len(r.completed) for r in bot_results if hasattr(r, "completed"))
         print(f"{args.annotators} simulated annotators ({args.pace} pace) + {args.bots} Chromium bots on "
               f"{args.processes} processes, {elapsed:.0f} s (load for {args.duration:.0f} s)")
         print(f"events sent {figures.events_sent}, acknowledged {figures.events_acked}, stored {stored}, lost {lost}")
@@ -482,9 +499,8 @@ def main() -> None:
             for base, calls in sorted(figures.api_by_base.items(), key=lambda item: bases.index(item[0]))))
         for problem in figures.http_errors[:10]:
             print("  problem:", problem)
-        for result in bot_results:
-            if isinstance(result, Exception) or getattr(result, "failed", None):
-                print("  bot:", result)
+        for problem in bot_problems:
+            print("  bot:", problem)
         print(json.dumps({
             "annotators": args.annotators + args.bots, "duration_s": round(elapsed, 1), "events_stored": stored,
             "events_sent": figures.events_sent, "lost": lost, "http_5xx": figures.http_5xx,

@@ -53,13 +53,11 @@ def ping_idle_connections(engine: Engine, idle_seconds: float = PING_IDLE_SECOND
     request cleanly (a 503 in the app) and invalidates the pool the same way.
     """
 
-    @event.listens_for(engine, "connect")
-    def _fresh(dbapi_connection: Any, record: Any) -> None:
+    def _used_now(dbapi_connection: Any, record: Any) -> None:
         record.info["used_at"] = time.monotonic()
 
-    @event.listens_for(engine, "checkin")
-    def _used(dbapi_connection: Any, record: Any) -> None:
-        record.info["used_at"] = time.monotonic()
+    event.listen(engine, "connect", _used_now)  # a fresh connection needs no ping
+    event.listen(engine, "checkin", _used_now)
 
     @event.listens_for(engine, "checkout")
     def _ping_if_idle(dbapi_connection: Any, record: Any, proxy: Any) -> None:

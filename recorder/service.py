@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import lru_cache
 from itertools import chain
+from operator import itemgetter
+from typing import get_args
 
 import pandas as pd
 from itsdangerous import BadData, URLSafeSerializer
@@ -223,16 +225,16 @@ def _sqlite_insert_ignoring_duplicates():
     return sqlite_insert(_RAW_EVENT).on_conflict_do_nothing(index_elements=["recording_id", "seq"])
 
 
-@lru_cache(maxsize=64)
-def _sqlite_insert_sql(rows: int) -> str:
-    """The SQLite statement for `rows` rows in one multi-row VALUES, positional in `_INSERT_COLUMNS` order.
+@lru_cache(maxsize=512)
+def _sqlite_insert_sql(columns: tuple[str, ...], rows: int) -> str:
+    """The SQLite statement for `rows` rows of these columns in one multi-row VALUES, positional.
 
-    One statement per batch rather than an executemany: sqlite3 releases the GIL around every
-    statement step, and on a busy event loop each re-acquisition can wait a whole switch interval.
-    Plain tuples also skip SQLAlchemy's per-row parameter processing.
+    One statement per shape and size rather than an executemany: sqlite3 releases the GIL around
+    every statement step, and on a busy event loop each re-acquisition can wait a whole switch
+    interval. Plain tuples also skip SQLAlchemy's per-row parameter processing.
     """
-    compiled = _sqlite_insert_ignoring_duplicates().compile(dialect=sqlite_dialect(), column_keys=list(_INSERT_COLUMNS))
-    if tuple(compiled.positiontup) != _INSERT_COLUMNS:
+    compiled = _sqlite_insert_ignoring_duplicates().compile(dialect=sqlite_dialect(), column_keys=list(columns))
+    if tuple(compiled.positiontup) != columns:
         raise AssertionError(f"unexpected parameter order {compiled.positiontup}")
     head, placeholders, tail = re.fullmatch(r"(.* VALUES )(\([?, ]+\))( ON CONFLICT .*)", str(compiled), re.S).groups()
     return head + ", ".join([placeholders] * rows) + tail
@@ -240,6 +242,54 @@ def _sqlite_insert_sql(rows: int) -> str:
 
 # SQLite's default limit is 32766 bound variables per statement; stay well below it.
 _SQLITE_ROWS_PER_STATEMENT = 1024
+
+
+@lru_cache(maxsize=None)
+def _event_columns(model: type) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The raw event columns an event model fills, in table order, and those of them that may be null."""
+    fields = model.model_fields
+    present = tuple(name for name in RAW_EVENT_FIELDS if name in fields)
+    nullable = tuple(name for name in present if type(None) in get_args(fields[name].annotation))
+    return present, nullable
+
+
+def _rows_by_shape(rows: Sequence[tuple[int, EventIn]]) -> dict[tuple[str, ...], list[tuple[int, dict]]]:
+    """The rows grouped by the columns they really fill: ("recording_id", the event's non-null fields).
+
+    A NULL is written by leaving its column out, never by binding None: Python 3.11's sqlite3 adapts
+    every None parameter through its adapter protocol, raising and clearing two AttributeErrors on
+    the way (900 ns per None against 90 ns per int, holding the GIL), and a raw event row is
+    mostly nulls (benchmarks/ingest.py: 12 us a row before, about 4 after).
+    """
+    shapes: dict[tuple[type, tuple[bool, ...]], tuple[tuple[str, ...], list]] = {}
+    for recording_id, event in rows:
+        values = event.__dict__
+        model = type(event)
+        present, nullable = _event_columns(model)
+        key = (model, tuple([values[name] is None for name in nullable]))
+        shape = shapes.get(key)
+        if shape is None:
+            nulls = {name for name, null in zip(nullable, key[1], strict=True) if null}
+            shape = shapes[key] = (("recording_id", *(name for name in present if name not in nulls)), [])
+        shape[1].append((recording_id, values))
+    grouped: dict[tuple[str, ...], list[tuple[int, dict]]] = {}
+    for columns, members in shapes.values():
+        grouped.setdefault(columns, []).extend(members)
+    return grouped
+
+
+def _insert_sqlite_rows(cursor, rows: Sequence[tuple[int, EventIn]]) -> None:
+    """Insert (recording id, event) rows, skipping any already stored: a few statements per shape."""
+    for columns, members in _rows_by_shape(rows).items():
+        values_of = itemgetter(*columns[1:])
+        start = 0
+        for take, size in _padded_sizes(len(members)):
+            chunk = members[start : start + take]
+            start += take
+            # Padding repeats the last row: the unique key makes each repeat a no-op.
+            chunk.extend([chunk[-1]] * (size - take))
+            params = tuple(chain.from_iterable((rid, *values_of(values)) for rid, values in chunk))
+            cursor.execute(_sqlite_insert_sql(columns, size), params)
 
 
 def _require_active(connection: Connection, *, recording_id: int | None) -> int:
@@ -328,25 +378,18 @@ def _ingest_sqlite(
     This is the ingestion hot path. Per batch, three statements (ack, insert, ack) through
     SQLAlchemy cost more than SQLite's own work, and every statement hands the GIL back and forth
     with the event loop; for a group they become one SELECT of all the acks, multi-row INSERTs of
-    fixed sizes (`_statement_sizes`) and one UPDATE of all the acks (benchmarks/ingest.py). The statements run in
-    the session's transaction (same DBAPI connection). The ack only grows (`max`), so a
+    a few fixed sizes per row shape (`_insert_sqlite_rows`) and one UPDATE of all the acks
+    (benchmarks/ingest.py). The statements run in the session's transaction (same DBAPI connection). The ack only grows (`max`), so a
     concurrent writer that got further is never moved backwards. `stored` assumes no other
     process stored the same rows meanwhile (the unique key drops them either way).
     """
     cursor = connection.connection.dbapi_connection.cursor()
     try:
         ids = list(dict.fromkeys(recording_id for recording_id, _ in items))
-        acks = {rid: (acked, status) for rid, acked, status in cursor.execute(_SQLITE_SELECT_ACKS, (json.dumps(ids),))}
+        (found,) = cursor.execute(_SQLITE_SELECT_ACKS, (json.dumps(ids),)).fetchone()
+        acks = {rid: (acked, status) for rid, acked, status in json.loads(found)}
         outcomes, to_store, advanced = _plan_group(items, acks)
-        rows = [(items[index][0], event) for index, fresh in to_store for event in fresh]
-        fields = _INSERT_COLUMNS[1:]
-        start = 0
-        for size in _statement_sizes(len(rows)):
-            params = tuple(
-                chain.from_iterable((rid, *map(event.__dict__.get, fields)) for rid, event in rows[start : start + size])
-            )
-            cursor.execute(_sqlite_insert_sql(size), params)
-            start += size
+        _insert_sqlite_rows(cursor, [(items[index][0], event) for index, fresh in to_store for event in fresh])
         for index, fresh in to_store:
             stored = len(fresh)
             outcomes[index] = IngestResult(acked_seq=fresh[-1].seq, stored=stored, duplicates=len(items[index][1]) - stored)
@@ -445,28 +488,36 @@ def _pg_insert_sql() -> str:
 
 
 # Constant SQL (so sqlite3 prepares each statement once): the ids and acks travel as one JSON array.
-_SQLITE_SELECT_ACKS = "SELECT id, acked_seq, status FROM recording WHERE id IN (SELECT value FROM json_each(?))"
+# The acks come back as one row (one JSON array): sqlite3 hands the GIL back and forth on every
+# row it steps through, and under load each hand-back can wait a whole switch interval (5 ms).
+_SQLITE_SELECT_ACKS = (
+    "SELECT json_group_array(json_array(id, acked_seq, status)) FROM recording "
+    "WHERE id IN (SELECT value FROM json_each(?))"
+)
 _SQLITE_ADVANCE_ACKS = (
     "UPDATE recording SET acked_seq = max(recording.acked_seq, json_extract(v.value, '$[1]')) "
     "FROM json_each(?) AS v WHERE recording.id = json_extract(v.value, '$[0]')"
 )
 
 
-def _statement_sizes(rows: int) -> list[int]:
-    """Rows per INSERT for `rows` rows: whole statements of the largest size, then powers of two.
+def _padded_sizes(rows: int) -> list[tuple[int, int]]:
+    """(rows taken, statement size) pairs covering `rows` rows with few statements of few sizes.
 
-    Each distinct row count is a distinct statement for SQLite to prepare (a 1000-row VALUES list
-    is 21,000 placeholders to parse); with these sizes at most 11 distinct statements are ever
-    used, so they stay in sqlite3's statement cache.
+    Each distinct size is a distinct statement for SQLite to prepare (a 1024-row VALUES list costs
+    about 2 us a row to parse, more than inserting it), so sizes are powers of two up to
+    `_SQLITE_ROWS_PER_STATEMENT` and stay in sqlite3's statement cache. Whole statements of the
+    largest size come first; the rest takes at most two: the largest power of two that fits,
+    exactly, then what remains padded up to the next power of two (padding is under half a
+    statement, and padded rows cost a unique-key lookup each, not a write).
     """
-    sizes = [_SQLITE_ROWS_PER_STATEMENT] * (rows // _SQLITE_ROWS_PER_STATEMENT)
+    sizes = [(_SQLITE_ROWS_PER_STATEMENT, _SQLITE_ROWS_PER_STATEMENT)] * (rows // _SQLITE_ROWS_PER_STATEMENT)
     rest = rows % _SQLITE_ROWS_PER_STATEMENT
-    size = 512
-    while rest:
-        if rest >= size:
-            sizes.append(size)
-            rest -= size
-        size //= 2
+    if rest:
+        exact = 1 << (rest.bit_length() - 1)
+        sizes.append((exact, exact))
+        rest -= exact
+        if rest:
+            sizes.append((rest, 1 << (rest - 1).bit_length()))
     return sizes
 
 

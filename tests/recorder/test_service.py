@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import threading
 
+import pandas as pd
 import pytest
 from sqlalchemy import inspect, select
 from sqlmodel import Session
@@ -262,6 +263,61 @@ def test_events_frame_has_the_agreed_columns(session):
     assert frame["key"].isna().all()
     empty = service.events_frame(session, recording_ids=[])
     assert list(empty.columns) == list(frame.columns) and len(empty) == 0
+
+
+def _every_shape(count: int) -> list[dict]:
+    """`count` events cycling through every event model, each with and without its nullable fields."""
+    kinds = [
+        {"type": "click", "x": 1.5, "y": 2.0}, {"type": "mousemove", "x": 0, "y": 3.25},
+        {"type": "keydown", "key": "a"}, {"type": "input", "value": "héllo"}, {"type": "change", "value": None},
+        {"type": "scroll", "scroll_x": 0, "scroll_y": 120.5, "dx": 0, "dy": -40},
+        {"type": "navigation", "nav": "push"}, {"type": "visibility", "state": "hidden"},
+        {"type": "resize", "width": 1280, "height": 0}, {"type": "dom_change", "added": 0, "removed": 3, "attributes": 7},
+        {"type": "submit"}, {"type": "blur"},
+    ]
+    events = []
+    for seq in range(count):
+        event = {"seq": seq, "t_ms": 1_700_000_000_000 + seq, **kinds[seq % len(kinds)]}
+        if seq % 3:
+            event["xpath"] = f"/html/body/div[{seq % 7 + 1}]"
+        if seq % 5:
+            event["url"] = f"http://shop.test/p/{seq}"
+        events.append(event)
+    return events
+
+
+def test_every_event_shape_is_stored_exactly_as_sent(engine, session):
+    """Rows are written grouped by the columns they fill (nulls left out, never bound): whatever the
+    mix and the group's size (whole 1024-row statements, an exact one and a padded one), every event
+    comes back with each field as sent and null where it was absent, once."""
+    a = service.create_recording(session, kind="attempt")
+    b = service.create_recording(session, kind="attempt")
+    sent = {a.id: _every_shape(2_777), b.id: _every_shape(3)}
+
+    def batch(events: list[dict]):
+        return parse_client_message(json.dumps({"type": "batch", "events": events})).events
+
+    starts = [400, 900, 1_400, 1_900, 2_400]
+    items = [(a.id, batch(sent[a.id][:500])), (b.id, batch(sent[b.id]))]
+    items += [(a.id, batch(sent[a.id][start : start + 500])) for start in starts]  # the first overlaps by 100
+    outcomes = service.ingest_batches(session, items)
+    session.commit()
+    assert outcomes[:3] == [
+        service.IngestResult(acked_seq=499, stored=500, duplicates=0),
+        service.IngestResult(acked_seq=2, stored=3, duplicates=0),
+        service.IngestResult(acked_seq=899, stored=400, duplicates=100),
+    ]
+    assert outcomes[-1] == service.IngestResult(acked_seq=2_776, stored=377, duplicates=0)
+    frame = service.events_frame(session, recording_ids=[a.id, b.id])
+    assert len(frame) == 2_780
+    for (recording_id, seq), row in frame.set_index(["attempt_id", "seq"]).iterrows():
+        event = sent[recording_id][seq]
+        for column, value in row.items():
+            expected = event.get(column)
+            if expected is None:
+                assert pd.isna(value), (recording_id, seq, column, value)
+            else:
+                assert value == expected, (recording_id, seq, column, value)
 
 
 def test_no_column_can_hold_a_client_address(engine):

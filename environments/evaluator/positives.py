@@ -207,7 +207,8 @@ def score_entry(entry: PositiveEntry, ctx: Context, ledger: Ledger) -> PositiveC
         return PositiveCheck(**common, applicable=False, weight=0.0, credit=1.0, earned=0.0, passed=True,
                              slots=0, matched=0, diagnosis=f"{_label(entry)}: no slots, not applicable")
 
-    # networkx takes most of a second to import; only tasks with a bijection or count pay for it.
+    # networkx takes a few tenths of a second to import; only tasks with a bijection or count pay for
+    # it (serve processes import it at start-up: dashboard.app.preload_for_serving).
     from networkx import Graph
     from networkx.algorithms.bipartite import hopcroft_karp_matching
 

@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import lru_cache
-from itertools import chain
 from operator import itemgetter
 from typing import get_args
 
@@ -253,8 +252,9 @@ def _event_columns(model: type) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return present, nullable
 
 
-def _rows_by_shape(rows: Sequence[tuple[int, EventIn]]) -> dict[tuple[str, ...], list[tuple[int, dict]]]:
-    """The rows grouped by the columns they really fill: ("recording_id", the event's non-null fields).
+def _params_by_shape(rows: Sequence[tuple[int, EventIn]]) -> dict[tuple[str, ...], list]:
+    """The rows' parameters grouped by the columns they really fill, flat and in row order:
+    {("recording_id", the event's non-null fields...): [rid, value, ..., rid, value, ...]}.
 
     A NULL is written by leaving its column out, never by binding None: Python 3.11's sqlite3 adapts
     every None parameter through its adapter protocol, raising and clearing two AttributeErrors on
@@ -264,35 +264,37 @@ def _rows_by_shape(rows: Sequence[tuple[int, EventIn]]) -> dict[tuple[str, ...],
     Realistic traces make 6-12 shapes; each uses up to 11 statement sizes, so past about a dozen
     shapes sqlite3's statement cache (128 a connection) starts preparing some statements again.
     """
-    shapes: dict[tuple[type, tuple[bool, ...]], tuple[tuple[str, ...], list]] = {}
+    shapes: dict[tuple, tuple[tuple[str, ...], Callable[[dict], tuple], list]] = {}
     for recording_id, event in rows:
         values = event.__dict__
         model = type(event)
         present, nullable = _event_columns(model)
-        key = (model, tuple([values[name] is None for name in nullable]))
+        key = (model, *[values[name] is None for name in nullable])
         shape = shapes.get(key)
         if shape is None:
-            nulls = {name for name, null in zip(nullable, key[1], strict=True) if null}
-            shape = shapes[key] = (("recording_id", *(name for name in present if name not in nulls)), [])
-        shape[1].append((recording_id, values))
-    grouped: dict[tuple[str, ...], list[tuple[int, dict]]] = {}
-    for columns, members in shapes.values():
-        grouped.setdefault(columns, []).extend(members)
+            nulls = {name for name, null in zip(nullable, key[1:], strict=True) if null}
+            columns = ("recording_id", *(name for name in present if name not in nulls))
+            shape = shapes[key] = (columns, itemgetter(*columns[1:]), [])
+        params = shape[2]
+        params.append(recording_id)
+        params.extend(shape[1](values))
+    grouped: dict[tuple[str, ...], list] = {}
+    for columns, _, params in shapes.values():
+        grouped.setdefault(columns, []).extend(params)
     return grouped
 
 
 def _insert_sqlite_rows(cursor, rows: Sequence[tuple[int, EventIn]]) -> None:
     """Insert (recording id, event) rows, skipping any already stored: a few statements per shape."""
-    for columns, members in _rows_by_shape(rows).items():
-        values_of = itemgetter(*columns[1:])
+    for columns, params in _params_by_shape(rows).items():
+        width = len(columns)
         start = 0
-        for take, size in _padded_sizes(len(members)):
-            chunk = members[start : start + take]
+        for take, size in _padded_sizes(len(params) // width):
+            chunk = params[start * width : (start + take) * width]
             start += take
             # Padding repeats the last row: the unique key makes each repeat a no-op.
-            chunk.extend([chunk[-1]] * (size - take))
-            params = tuple(chain.from_iterable((rid, *values_of(values)) for rid, values in chunk))
-            cursor.execute(_sqlite_insert_sql(columns, size), params)
+            chunk.extend(chunk[-width:] * (size - take))
+            cursor.execute(_sqlite_insert_sql(columns, size), chunk)
 
 
 def _require_active(connection: Connection, *, recording_id: int | None) -> int:

@@ -230,7 +230,7 @@ def _sqlite_insert_sql(columns: tuple[str, ...], rows: int) -> str:
 
     One statement per shape and size rather than an executemany: sqlite3 releases the GIL around
     every statement step, and on a busy event loop each re-acquisition can wait a whole switch
-    interval. Plain tuples also skip SQLAlchemy's per-row parameter processing.
+    interval. One flat list of parameters also skips SQLAlchemy's per-row parameter processing.
     """
     compiled = _sqlite_insert_ignoring_duplicates().compile(dialect=sqlite_dialect(), column_keys=list(columns))
     if tuple(compiled.positiontup) != columns:

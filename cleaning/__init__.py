@@ -7,7 +7,7 @@ idle-move drop) to a raw event DataFrame; see docs/cleaning.md.
 from cleaning.config import CLEANING_VERSION, CleaningConfig
 from cleaning.events import RAW_COLUMNS, raw_frame
 from cleaning.pipeline import clean
-from cleaning.summary import clean_records, summarise
+from cleaning.summary import clean_records, summarise, to_records
 
 __all__ = [
     "CLEANING_VERSION",
@@ -17,4 +17,5 @@ __all__ = [
     "clean_records",
     "raw_frame",
     "summarise",
+    "to_records",
 ]

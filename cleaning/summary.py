@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 from cleaning.config import CleaningConfig
 from cleaning.events import raw_frame
@@ -36,11 +37,23 @@ def _plain(value: Any) -> Any:
     return value.item() if isinstance(value, np.generic) else value
 
 
+def to_records(cleaned: pd.DataFrame) -> list[dict]:
+    """The rows of an event frame as JSON-ready dicts: nulls (NaN, NA, None) are None, numbers
+    are Python ones and `source_seqs` is a list of ints.
+
+    Converted through Arrow, about twice as fast as a row-by-row conversion (this runs inside
+    every Evaluate); an extra column Arrow cannot type (mixed values) takes the row-by-row way.
+    """
+    try:
+        return pa.Table.from_pandas(cleaned, preserve_index=False).to_pylist()
+    except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError):
+        return [{k: _plain(v) for k, v in row.items()} for row in cleaned.to_dict("records")]
+
+
 def clean_records(records: list[dict], config: CleaningConfig | None = None) -> list[dict]:
     """Clean raw event dicts (e.g. one attempt's, at attempt end) into cleaned event dicts.
 
     Keys missing from a record are null fields. Each result holds the raw fields plus `trigger`,
     `source_seqs` (a list of ints) and `step`; nulls are None.
     """
-    cleaned = clean(raw_frame(records), config)
-    return [{k: _plain(v) for k, v in row.items()} for row in cleaned.to_dict("records")]
+    return to_records(clean(raw_frame(records), config))

@@ -6,13 +6,12 @@ from collections.abc import Callable
 
 from sqlmodel import Session, select
 
-from dashboard import flow
 from dashboard.models import Assignment, Attempt, AttemptStatus, Study
 
 
 def reclean_study(db: Session, *, study: Study, config, progress: Callable[[int], None] | None = None) -> tuple[int, int]:
     """Re-clean every ended attempt of `study`; returns (attempts whose step count changed, attempts)."""
-    from cleaning import clean
+    from cleaning import clean, to_records
     from recorder import service as recorder
 
     attempts = list(db.exec(
@@ -22,7 +21,7 @@ def reclean_study(db: Session, *, study: Study, config, progress: Callable[[int]
     changed = 0
     for attempt in attempts:
         cleaned = clean(recorder.events_frame(db, recording_ids=[attempt.recording_id]), config)
-        rows = [{k: flow._json_value(v) for k, v in row.items()} for row in cleaned.to_dict(orient="records")]
+        rows = to_records(cleaned)
         changed += int(len(rows) != (attempt.clean_steps or 0))
         attempt.clean_trace, attempt.clean_steps, attempt.cleaning_config = rows, len(rows), config.to_dict()
         db.add(attempt)

@@ -13,7 +13,6 @@ a second Evaluate or Abandon returns the first result and scores nothing again.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -273,41 +272,11 @@ def _aware(moment: datetime) -> datetime:
 
 
 def _clean_trace(db: Session, *, recording_id: int) -> tuple[list[dict], dict, int]:
-    from cleaning import CleaningConfig, clean
+    from cleaning import CleaningConfig, clean, to_records
 
     raw = recorder.events_frame(db, recording_ids=[recording_id])
     config = CleaningConfig()
-    cleaned = clean(raw, config)
-    rows = [{k: _json_value(v) for k, v in row.items()} for row in cleaned.to_dict(orient="records")]
-    return rows, _config_dict(config), len(raw)
-
-
-def _config_dict(config) -> dict:
-    for name in ("model_dump", "to_dict"):
-        if hasattr(config, name):
-            return getattr(config, name)()
-    from dataclasses import asdict
-
-    return asdict(config)
-
-
-def _json_value(value):
-    if value is None:
-        return None
-    if hasattr(value, "tolist"):
-        value = value.tolist()
-    if isinstance(value, float) and math.isnan(value):
-        return None
-    try:
-        import pandas as pd
-
-        if not isinstance(value, (list, tuple, dict)) and pd.isna(value):
-            return None
-    except (TypeError, ValueError):
-        pass
-    if hasattr(value, "item"):
-        return value.item()
-    return value
+    return to_records(clean(raw, config)), config.to_dict(), len(raw)
 
 
 def start_warm(db: Session, *, assignment_id: int, annotator: Annotator) -> Attempt:

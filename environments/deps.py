@@ -69,7 +69,7 @@ class CachedState:
     """A session's typed state as this process's last successful request left it."""
 
     version: int  # the row's state_version it belongs to
-    stored: bytes  # orjson of `state.to_collections()`: the change check and `previous_state`
+    stored: bytes  # the state's JSON (pydantic's serializer): the change check and `previous_state`
     state: EnvState
 
 
@@ -202,12 +202,14 @@ def env_session(request: Request) -> Iterator[EnvHandle]:
             raise
         keep = None
         if not stale:
-            new_state = handle.state.to_collections()
-            stored = orjson.dumps(new_state, option=orjson.OPT_NON_STR_KEYS)
+            # Straight to JSON bytes in pydantic's serializer: no intermediate dicts, so a read
+            # that changes nothing costs one serialisation and one bytes comparison.
+            stored = handle.state.__pydantic_serializer__.to_json(handle.state)
+            new_state = None if cached is not None else orjson.loads(stored)
             changed = stored != cached.stored if cached is not None else new_state != row.state
             if changed:
                 row.previous_state = orjson.loads(cached.stored) if cached is not None else row.state
-                row.state = new_state  # bumps row.state_version
+                row.state = new_state if new_state is not None else orjson.loads(stored)  # bumps row.state_version
             keep = CachedState(version=row.state_version, stored=stored, state=handle.state)
         for t_ms, event, params in handle._events:
             db.add(EnvSemanticEvent(session_id=session_id, seq=row.event_seq, t_ms=t_ms, event=event, params=params))

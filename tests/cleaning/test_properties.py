@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pandas as pd
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cleaning import CleaningConfig, clean, raw_frame
+from cleaning import CleaningConfig, clean, raw_frame, to_records
 from cleaning.events import CONTEXT_TYPES, is_typing_key
 from cleaning.reference import clean_reference
+from cleaning.summary import _plain
 
 T0 = 1_700_000_000_000
 TYPES = [
@@ -245,3 +248,29 @@ def test_grouping_is_per_attempt_and_runs_never_span_attempts(trace):
     assert cleaned["attempt_id"].tolist() == [1, 2]
     assert cleaned["value"].tolist() == ["ab", "ab"]
     assert cleaned["step"].tolist() == [0, 0]
+
+
+@fast
+@given(raw_traces(), configs)
+def test_records_are_the_frame_row_by_row_as_plain_json(raw, config):
+    """What Evaluate stores as the cleaned trace (through Arrow) is exactly the cleaned frame,
+    with nulls as None, Python numbers and `source_seqs` lists of ints."""
+    cleaned = clean(raw, config)
+    records = to_records(cleaned)
+    assert records == [{k: _plain(v) for k, v in row.items()} for row in cleaned.to_dict("records")]
+    assert json.loads(json.dumps(records, allow_nan=False)) == records
+    for record in records:
+        assert list(record) == list(cleaned.columns)
+        assert all(type(record[name]) is int for name in ("attempt_id", "seq", "t_ms", "step"))
+        assert all(type(seq) is int for seq in record["source_seqs"])
+
+
+def test_records_of_a_column_arrow_cannot_type_take_the_row_by_row_way(trace):
+    trace.type_text("/i", "ab", 0)
+    trace.add("click", 900, xpath="/b", x=1.0, y=2.0)
+    raw = trace.frame()
+    raw["note"] = pd.Series([1, None, None, None, "two"], dtype=object)  # the fill keeps its first event's
+    records = to_records(clean(raw))
+    assert [r["note"] for r in records] == [1, "two"]
+    assert [r["type"] for r in records] == ["fill", "click"]
+    assert records[0]["value"] == "ab" and records[0]["x"] is None

@@ -172,12 +172,13 @@ def preload_for_serving() -> None:
     """Do at start-up the one-off work the first requests of a process would otherwise do.
 
     Loading the task catalog (about 0.45 s of CPU) and importing the evaluator with networkx and
-    the cleaning pipeline (about 0.3 s) otherwise happen inside the first requests that need them,
-    holding the GIL while every other request of the process waits; the first Evaluate of a
-    study's annotators tends to come in a wave. A broken catalog is only logged here: the requests
-    that need it report it, as before.
+    the cleaning pipeline with Arrow's pandas conversion (about 0.3 s) otherwise happen inside the
+    first requests that need them, holding the GIL while every other request of the process
+    waits; the first Evaluate of a study's annotators tends to come in a wave. A broken catalog is
+    only logged here: the requests that need it report it, as before.
     """
     import networkx.algorithms.bipartite  # noqa: F401  (imported lazily by the evaluator's matching)
+    import pyarrow.pandas_compat  # noqa: F401  (imported lazily by cleaning.to_records, at every Evaluate)
 
     import cleaning  # noqa: F401
     import environments.evaluator  # noqa: F401

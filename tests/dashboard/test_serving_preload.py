@@ -23,7 +23,7 @@ from dashboard.app import create_app_from_env
 app = create_app_from_env()
 print(json.dumps({
     "catalog_loaded": catalog._cache is not None,
-    "preloaded": [m for m in ("networkx.algorithms.bipartite", "environments.evaluator", "cleaning") if m in sys.modules],
+    "preloaded": [m for m in ("networkx.algorithms.bipartite", "pyarrow.pandas_compat", "environments.evaluator", "cleaning") if m in sys.modules],
     "routes": len(app.routes),
 }))
 """
@@ -43,7 +43,7 @@ def probe(tmp_path: Path, mode: str) -> tuple[dict, str]:
 def test_a_serve_process_loads_the_catalog_and_the_evaluator_at_start_up(tmp_path):
     result, _ = probe(tmp_path, "ok")
     assert result["catalog_loaded"] is True
-    assert result["preloaded"] == ["networkx.algorithms.bipartite", "environments.evaluator", "cleaning"]
+    assert result["preloaded"] == ["networkx.algorithms.bipartite", "pyarrow.pandas_compat", "environments.evaluator", "cleaning"]
 
 
 def test_a_broken_catalog_is_logged_at_start_up_and_the_server_still_starts(tmp_path):

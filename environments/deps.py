@@ -4,6 +4,9 @@ It identifies the session (cookie `htenv` or header `X-Env-Session`), locks its 
 request (SELECT ... FOR UPDATE on PostgreSQL; on SQLite a no-op UPDATE first, which takes the
 database write lock, so concurrent requests of one session never lose an update), gives the
 handler the typed state, and saves the state and emitted events only if the handler succeeded.
+A GET or HEAD runs without the lock, on the state as last committed; only if its handler changed
+the state or emitted events is that saved afterwards under the lock, and if another call changed
+the state in between, the read is run again under the lock (`_read_call`).
 
 Validating a site's state into its typed model is the largest cost of an API call (a shop state is
 about 100 KB of JSON; a booking one 200 KB). So each process keeps, for its most recently used
@@ -28,7 +31,7 @@ from typing import Annotated, Any
 
 import orjson
 from fastapi import Depends, HTTPException, Request
-from sqlalchemy import select, update
+from sqlalchemy import Engine, select, update
 from sqlalchemy.orm import defer
 from sqlmodel import Session
 
@@ -41,6 +44,10 @@ COOKIE_NAME = "htenv"
 HEADER_NAME = "X-Env-Session"
 NO_SESSION_DETAIL = "This environment has no active session."
 STALE_SCOPE_KEY = "htenv_stale"
+READ_METHODS = frozenset({"GET", "HEAD"})
+LOCKED_SCOPE_KEY = "htenv_locked"  # set by the network layer when it runs a read again, under the lock
+RETRY_HEADER = "X-Htenv-Retry"  # marks the refusal of a read that lost a race (see `_read_call`)
+CHANGED_MEANWHILE_DETAIL = "The website's data changed while this page was loading. Reload the page."
 _API_PATH = re.compile(r"^/api/env/([^/]+)(/|$)")
 
 
@@ -118,6 +125,12 @@ def lock_session_row(db: Session, session_id: str, *, lazy_state: bool = False) 
     return db.execute(query.with_for_update()).scalar_one_or_none()
 
 
+def read_session_row(db: Session, session_id: str, *, lazy_state: bool = False) -> EnvSession | None:
+    """Load the session row as last committed, without a lock (`lazy_state` as above)."""
+    options = _LAZY_STATES_CACHED if lazy_state else _LAZY_STATES
+    return db.execute(select(EnvSession).where(EnvSession.session_id == session_id).options(*options)).scalar_one_or_none()
+
+
 def virtual_now(row: EnvSession) -> datetime:
     """Session start plus the real time elapsed since the session was created (or last reset)."""
     origin = row.clock_origin if row.clock_origin.tzinfo else row.clock_origin.replace(tzinfo=UTC)
@@ -179,14 +192,16 @@ def env_session(request: Request) -> Iterator[EnvHandle]:
     session_id = session_id_from_request(request)
     if not session_id:
         raise HTTPException(status_code=401, detail=NO_SESSION_DETAIL)
-    with Session(request.app.state.engine) as db:
+    engine = request.app.state.engine
+    scope_state = request.scope.get("state", {})
+    stale = scope_state.get(STALE_SCOPE_KEY)
+    if request.method in READ_METHODS and not stale and not scope_state.get(LOCKED_SCOPE_KEY):
+        yield from _read_call(engine, session_id, env_id)
+        return
+    with Session(engine) as db:
         row = lock_session_row(db, session_id, lazy_state=session_id in STATE_CACHE)
-        if row is None:
-            raise HTTPException(status_code=401, detail=NO_SESSION_DETAIL)
-        if env_id is not None and row.env_id != env_id:
-            raise HTTPException(status_code=401, detail=f"This session belongs to another website ({row.env_id}).")
+        _check_row(row, env_id)
         env = registry.get(row.env_id)
-        stale = request.scope.get("state", {}).get(STALE_SCOPE_KEY)
         cached = None
         if stale:  # the state this handler sees is never saved
             source = row.initial_state if stale == "initial" else row.previous_state
@@ -200,24 +215,91 @@ def env_session(request: Request) -> Iterator[EnvHandle]:
         except BaseException:
             db.rollback()
             raise
-        keep = None
-        if not stale:
-            # Straight to JSON bytes in pydantic's serializer: no intermediate dicts, so a read
-            # that changes nothing costs one serialisation and one bytes comparison.
-            stored = handle.state.__pydantic_serializer__.to_json(handle.state)
-            new_state = None if cached is not None else orjson.loads(stored)
-            changed = stored != cached.stored if cached is not None else new_state != row.state
-            if changed:
-                row.previous_state = orjson.loads(cached.stored) if cached is not None else row.state
-                row.state = new_state if new_state is not None else orjson.loads(stored)  # bumps row.state_version
-            keep = CachedState(version=row.state_version, stored=stored, state=handle.state)
-        for t_ms, event, params in handle._events:
-            db.add(EnvSemanticEvent(session_id=session_id, seq=row.event_seq, t_ms=t_ms, event=event, params=params))
-            row.event_seq += 1
-        db.add(row)
-        db.commit()
-        if keep is not None:
-            STATE_CACHE.put(session_id, keep)
+        change = None if stale else _state_change(handle, cached, row.state if cached is None else None)
+        _save(db, row, handle, change)
+
+
+def _read_call(engine: Engine, session_id: str, env_id: str | None) -> Iterator[EnvHandle]:
+    """A GET or HEAD: run the handler on the state as last committed, without the row lock.
+
+    Reads are most calls, and nearly all of them change nothing: they then take one statement (in
+    autocommit on PostgreSQL), no transaction, no lock, and on SQLite leave the database-wide
+    write lock to the calls that write. A read that changed the state or emitted events (a product
+    view, say) is then saved like any other call, under the row lock. If another call changed the
+    state in between, this read's change is not saved: it answers 409 with `RETRY_HEADER`, and the
+    network layer (`NetworkInterventionMiddleware`) runs it again, under the lock from the start,
+    on the current state, so the person sees one ordinary answer and no change is lost.
+    """
+    with engine.connect() as conn:
+        if conn.dialect.name == "postgresql":
+            conn = conn.execution_options(isolation_level="AUTOCOMMIT")
+        with Session(bind=conn) as db:
+            row = read_session_row(db, session_id, lazy_state=session_id in STATE_CACHE)
+            _check_row(row, env_id)
+            env = registry.get(row.env_id)
+            cached = STATE_CACHE.take(session_id, row.state_version, env.state_model)
+            state = cached.state if cached is not None else env.state_model.model_validate(row.state)
+            handle = EnvHandle(session_id=session_id, env_id=row.env_id, state=state, _row=row, _db=db)
+            yield handle  # a failing handler leaves nothing behind: the cache entry was taken out
+            version = row.state_version
+            change = _state_change(handle, cached, row.state if cached is None else None)
+    if not change.changed and not handle._events:
+        STATE_CACHE.put(session_id, CachedState(version=version, stored=change.stored, state=handle.state))
+        return
+    with Session(engine) as db:
+        locked = lock_session_row(db, session_id, lazy_state=True)
+        _check_row(locked, env_id)
+        if locked.state_version != version:
+            if change.changed:
+                db.rollback()
+                # The network layer runs the call once more, under the lock from the start; the
+                # person sees this only where there is no network layer.
+                raise HTTPException(status_code=409, detail=CHANGED_MEANWHILE_DETAIL, headers={RETRY_HEADER: "read"})
+            change = None  # only events to add; the state read is no longer the current one
+        _save(db, locked, handle, change)
+
+
+@dataclass
+class StateChange:
+    """The state a handler left, as JSON, and what to store if it differs from the one it got."""
+
+    stored: bytes
+    changed: bool
+    previous: Any = None  # collections of the state before the call (when changed)
+    new: Any = None  # collections of the state after the call (when changed)
+
+
+def _state_change(handle: EnvHandle, cached: CachedState | None, row_state: Any) -> StateChange:
+    # Straight to JSON bytes in pydantic's serializer: no intermediate dicts, so a call that
+    # changes nothing costs one serialisation and one bytes comparison.
+    stored = handle.state.__pydantic_serializer__.to_json(handle.state)
+    if cached is not None:
+        if stored == cached.stored:
+            return StateChange(stored, False)
+        return StateChange(stored, True, previous=orjson.loads(cached.stored), new=orjson.loads(stored))
+    new_state = orjson.loads(stored)
+    return StateChange(stored, new_state != row_state, previous=row_state, new=new_state)
+
+
+def _save(db: Session, row: EnvSession, handle: EnvHandle, change: StateChange | None) -> None:
+    """Write the call's state change and events on the locked `row`, commit, then cache the state."""
+    if change is not None and change.changed:
+        row.previous_state = change.previous
+        row.state = change.new  # bumps row.state_version
+    for t_ms, event, params in handle._events:
+        db.add(EnvSemanticEvent(session_id=handle.session_id, seq=row.event_seq, t_ms=t_ms, event=event, params=params))
+        row.event_seq += 1
+    db.add(row)
+    db.commit()
+    if change is not None:
+        STATE_CACHE.put(handle.session_id, CachedState(version=row.state_version, stored=change.stored, state=handle.state))
+
+
+def _check_row(row: EnvSession | None, env_id: str | None) -> None:
+    if row is None:
+        raise HTTPException(status_code=401, detail=NO_SESSION_DETAIL)
+    if env_id is not None and row.env_id != env_id:
+        raise HTTPException(status_code=401, detail=f"This session belongs to another website ({row.env_id}).")
 
 
 # scope="function": the state is committed before the response leaves, so the caller's next

@@ -24,13 +24,14 @@ from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from environments.db import one_statement
-from environments.deps import COOKIE_NAME, HEADER_NAME, STALE_SCOPE_KEY, env_id_from_path
+from environments.deps import COOKIE_NAME, HEADER_NAME, LOCKED_SCOPE_KEY, RETRY_HEADER, STALE_SCOPE_KEY, env_id_from_path
 from environments.interventions import counters, modes
 from environments.interventions.dispatches import TERMINAL, Synthesized, expired_response, synthesize
 from environments.models import EnvAuditEntry, EnvSession
 from environments.sessions import utcnow
 
 READ_METHODS = {"GET", "HEAD"}
+_RETRY_HEADER = RETRY_HEADER.lower().encode("latin-1")
 
 
 @dataclass
@@ -207,18 +208,37 @@ class NetworkInterventionMiddleware:
             scope.setdefault("state", {})[STALE_SCOPE_KEY] = decision.stale
         relogin = info.auth_expired and is_login(info.env_id, scope["method"].upper(), scope["path"])
         status = 500
+        retry = False
 
         async def capture(message: Message) -> None:
-            nonlocal status
+            nonlocal status, retry
             if message["type"] == "http.response.start":
+                if not retry and message["status"] == 409 and _asks_retry(message):
+                    retry = True  # a read that lost a race (environments.deps._read_call): not sent
+                    return
+                retry = False
                 status = message["status"]
                 if relogin and status < 400:
                     # Cleared before the answer leaves, so the caller's next call already works.
                     await anyio.to_thread.run_sync(set_expired, engine, session_id, False)
+            if retry:
+                return
             await send(message)
 
         await self.app(scope, receive, capture)
+        if retry:  # once more, holding the session's lock from the start: it cannot lose again
+            scope.setdefault("state", {})[LOCKED_SCOPE_KEY] = True
+            await self.app(scope, _no_body, capture)
         return status
+
+
+def _asks_retry(message: Message) -> bool:
+    return any(name.lower() == _RETRY_HEADER for name, _ in message.get("headers", []))
+
+
+async def _no_body() -> Message:
+    """The request of a GET run a second time (its empty body was read by the first run)."""
+    return {"type": "http.request", "body": b"", "more_body": False}
 
 
 async def _read_json(receive: Receive) -> Any:

@@ -8,6 +8,8 @@ PostgreSQL.
 
 from __future__ import annotations
 
+import threading
+
 import httpx
 from sqlmodel import Session
 
@@ -74,3 +76,83 @@ def test_a_refused_change_leaves_no_trace(server_factory, db_url, port):
     with server.control() as control:
         assert control.get(f"/control/sessions/{sid}/state").json()["state"]["notes"] == before
         assert control.get(f"/control/sessions/{sid}/events").json()["events"] == []
+
+
+# --------------------------------------------------------------------------- reads run without the lock
+# A GET or HEAD runs on the state as last committed, without the session's row lock; only a read
+# that changed something is saved afterwards, under the lock (`environments.deps._read_call`).
+
+
+def test_a_read_answers_while_a_write_holds_the_session(server_factory, db_url, port):
+    """A person's page keeps loading while another call of the session is busy writing."""
+    from sqlalchemy import update
+
+    server = server_factory(db_url, port)
+    sid = server.create("lab-002", "clean", 7)["session_id"]
+    with server.public(sid) as api:
+        before = _notes(api)
+        with server.engine.connect() as writer:
+            # A write in progress: holds the row lock (PostgreSQL), the database write lock (SQLite).
+            writer.execute(update(EnvSession).where(EnvSession.session_id == sid).values(event_seq=EnvSession.event_seq))
+            # Before reads ran without the lock, this one waited for the writer: a timeout here.
+            reply = api.get("/api/env/lab/notes", timeout=10)
+            writer.rollback()
+        assert reply.status_code == 200, reply.text
+        assert reply.json()["notes"] == before
+
+
+def test_a_read_that_records_a_view_keeps_every_event(server_factory, db_url, port):
+    server = server_factory(db_url, port)
+    sid = server.create("lab-002", "clean", 7)["session_id"]
+    with server.public(sid) as api:
+        first = _notes(api)[0]
+        for _ in range(3):
+            opened = api.get(f"/api/env/lab/notes/{first['id']}/open")
+            assert opened.status_code == 200 and opened.json() == first
+        made = api.post("/api/env/lab/notes", json={"title": "after the views"})
+        assert made.status_code == 201
+        assert api.get("/api/env/lab/notes/n-9999/open").status_code == 404  # a refused read records nothing
+    with server.control() as control:
+        events = control.get(f"/control/sessions/{sid}/events").json()["events"]
+    assert [(e["seq"], e["event"]) for e in events] == [(0, "note_view"), (1, "note_view"), (2, "note_view"), (3, "note_create")]
+
+
+def test_a_read_that_changed_the_state_while_another_call_did_is_run_again(server_factory, db_url, port):
+    """A GET that changes the state (as opening a mail thread marks it read) races a change made
+    meanwhile: the other change is kept, and the GET is run again on the current state, so the
+    person gets one ordinary answer and nothing is lost or applied twice."""
+    from ht_labsite import READ_HOLD
+
+    server = server_factory(db_url, port)
+    sid = server.create("lab-002", "clean", 7)["session_id"]
+    results: dict[str, httpx.Response] = {}
+    with server.public(sid) as api:
+        note = _notes(api)[0]
+        READ_HOLD.entered.clear()
+        READ_HOLD.release.clear()
+        READ_HOLD.armed.set()
+        try:
+            touch = threading.Thread(target=lambda: results.update(touch=api.get(f"/api/env/lab/notes/{note['id']}/touch")))
+            touch.start()
+            assert READ_HOLD.entered.wait(10)  # the GET read the state and is inside its handler
+            with server.public(sid) as other:
+                pinned = other.patch(f"/api/env/lab/notes/{note['id']}", json={"pinned": True}, timeout=10)
+            assert pinned.status_code == 200  # not held up by the read
+            READ_HOLD.release.set()
+            touch.join(20)
+        finally:
+            READ_HOLD.armed.clear()
+            READ_HOLD.release.set()
+        answer = results["touch"]
+        assert answer.status_code == 200, answer.text
+        assert answer.json() == {**note, "pinned": True, "body": note["body"] + " [opened]"}
+        assert "x-htenv-retry" not in answer.headers
+        assert _notes(api)[0] == answer.json()
+    with server.control() as control:
+        stored = control.get(f"/control/sessions/{sid}/state").json()["state"]["notes"][0]
+        events = control.get(f"/control/sessions/{sid}/events").json()["events"]
+        audit = control.get(f"/control/sessions/{sid}/audit").json()["entries"]
+    assert stored == answer.json()
+    assert [e["event"] for e in events] == ["note_pin"]
+    touches = [(e["method"], e["status"]) for e in audit if e["path"].endswith("/touch")]
+    assert touches == [("GET", 200)]  # audited once, as answered

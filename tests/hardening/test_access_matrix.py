@@ -127,6 +127,8 @@ LAB_AS_ENVPAGE = {
     ("GET", "/api/env/lab/notes"): 200,
     ("POST", "/api/env/lab/notes"): 201,
     ("PATCH", "/api/env/lab/notes/{note_id}"): 200,
+    ("GET", "/api/env/lab/notes/{note_id}/open"): 200,
+    ("GET", "/api/env/lab/notes/{note_id}/touch"): 200,
     ("POST", "/api/env/lab/auth/login"): 200,
     ("GET", "/env/lab/"): 200,
 }

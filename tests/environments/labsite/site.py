@@ -6,6 +6,7 @@ lives under tests/ and is registered only by the test fixtures. Loaded by file p
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -119,6 +120,42 @@ def change_note(note_id: str, body: NoteChanges, env: EnvSessionDep) -> dict[str
         if not body.title.strip():
             raise HTTPException(status_code=422, detail="A note needs a title.")
         note.title = body.title
+    return note.model_dump()
+
+
+class ReadHold:
+    """Holds `GET /notes/{id}/touch` inside its handler while armed (tests of reads that write)."""
+
+    def __init__(self) -> None:
+        self.armed, self.entered, self.release = threading.Event(), threading.Event(), threading.Event()
+
+    def wait_here(self) -> None:
+        if self.armed.is_set():
+            self.entered.set()
+            self.release.wait(timeout=20)
+
+
+READ_HOLD = ReadHold()
+
+
+@api.get("/notes/{note_id}/open")
+def open_note(note_id: str, env: EnvSessionDep) -> dict[str, Any]:
+    """A read that records a semantic event (like a product view)."""
+    note = env.state.find("notes", note_id)
+    if note is None:
+        raise HTTPException(status_code=404, detail="No such note.")
+    env.emit("note_view", note_id=note_id)
+    return note.model_dump()
+
+
+@api.get("/notes/{note_id}/touch")
+def touch_note(note_id: str, env: EnvSessionDep) -> dict[str, Any]:
+    """A read that changes the state (marks the note's body as opened): rare, but sites may do it."""
+    note = env.state.find("notes", note_id)
+    if note is None:
+        raise HTTPException(status_code=404, detail="No such note.")
+    READ_HOLD.wait_here()
+    note.body = note.body + " [opened]"
     return note.model_dump()
 
 

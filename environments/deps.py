@@ -289,10 +289,12 @@ def _save(db: Session, row: EnvSession, handle: EnvHandle, change: StateChange |
     for t_ms, event, params in handle._events:
         db.add(EnvSemanticEvent(session_id=handle.session_id, seq=row.event_seq, t_ms=t_ms, event=event, params=params))
         row.event_seq += 1
+    version = row.state_version  # read before the commit, which expires the row: after it, another
+    # process's newer version could be read back and wrongly vouch for this state
     db.add(row)
     db.commit()
     if change is not None:
-        STATE_CACHE.put(handle.session_id, CachedState(version=row.state_version, stored=change.stored, state=handle.state))
+        STATE_CACHE.put(handle.session_id, CachedState(version=version, stored=change.stored, state=handle.state))
 
 
 def _check_row(row: EnvSession | None, env_id: str | None) -> None:

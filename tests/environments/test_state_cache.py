@@ -156,3 +156,33 @@ def test_a_read_that_changed_the_state_while_another_call_did_is_run_again(serve
     assert [e["event"] for e in events] == ["note_pin"]
     touches = [(e["method"], e["status"]) for e in audit if e["path"].endswith("/touch")]
     assert touches == [("GET", 200)]  # audited once, as answered
+
+
+def test_a_change_committed_elsewhere_right_after_ours_is_seen(server_factory, db_url, port):
+    """Another process commits a change in the instant after this process committed its own: the
+    copy this process keeps must not be taken for that newer version."""
+    from sqlalchemy import event, update
+    from sqlalchemy.orm import Session as OrmSession
+
+    server = server_factory(db_url, port)
+    sid = server.create("lab-002", "clean", 7)["session_id"]
+
+    def other_process_writes(_session) -> None:
+        with Session(server.engine) as db:
+            row = db.get(EnvSession, sid)
+            note = {**row.state["notes"][0], "id": "n-0900", "title": "from the other process"}
+            state = {**row.state, "notes": [*row.state["notes"], note]}
+        with server.engine.begin() as conn:
+            conn.execute(update(EnvSession).where(EnvSession.session_id == sid)
+                         .values(state=state, state_version=EnvSession.state_version + 1))
+
+    with server.public(sid) as api:
+        _notes(api)  # cached in this process
+        event.listen(OrmSession, "after_commit", other_process_writes, once=True)
+        try:
+            assert api.post("/api/env/lab/notes", json={"title": "from the person"}).status_code == 201
+        finally:
+            if event.contains(OrmSession, "after_commit", other_process_writes):
+                event.remove(OrmSession, "after_commit", other_process_writes)
+        titles = [n["title"] for n in _notes(api)]
+    assert titles[-2:] == ["from the person", "from the other process"]

@@ -31,7 +31,7 @@ from typing import Annotated, Any
 
 import orjson
 from fastapi import Depends, HTTPException, Request
-from sqlalchemy import Engine, select, update
+from sqlalchemy import Engine, Select, select, update
 from sqlalchemy.orm import defer
 from sqlmodel import Session
 
@@ -116,8 +116,7 @@ def lock_session_row(db: Session, session_id: str, *, lazy_state: bool = False) 
     """Load the session row and hold a write lock on it until the transaction ends.
 
     With `lazy_state` the live state is left out and loaded only if read."""
-    options = _LAZY_STATES_CACHED if lazy_state else _LAZY_STATES
-    query = select(EnvSession).where(EnvSession.session_id == session_id).options(*options)
+    query = _row_query(session_id, lazy_state)
     if db.get_bind().dialect.name == "sqlite":
         # A write as the first statement makes SQLite take its (database-wide) write lock now.
         db.execute(update(EnvSession).where(EnvSession.session_id == session_id).values(event_seq=EnvSession.event_seq))
@@ -127,8 +126,11 @@ def lock_session_row(db: Session, session_id: str, *, lazy_state: bool = False) 
 
 def read_session_row(db: Session, session_id: str, *, lazy_state: bool = False) -> EnvSession | None:
     """Load the session row as last committed, without a lock (`lazy_state` as above)."""
-    options = _LAZY_STATES_CACHED if lazy_state else _LAZY_STATES
-    return db.execute(select(EnvSession).where(EnvSession.session_id == session_id).options(*options)).scalar_one_or_none()
+    return db.execute(_row_query(session_id, lazy_state)).scalar_one_or_none()
+
+
+def _row_query(session_id: str, lazy_state: bool) -> Select:
+    return select(EnvSession).where(EnvSession.session_id == session_id).options(*(_LAZY_STATES_CACHED if lazy_state else _LAZY_STATES))
 
 
 def virtual_now(row: EnvSession) -> datetime:
@@ -289,8 +291,9 @@ def _save(db: Session, row: EnvSession, handle: EnvHandle, change: StateChange |
     for t_ms, event, params in handle._events:
         db.add(EnvSemanticEvent(session_id=handle.session_id, seq=row.event_seq, t_ms=t_ms, event=event, params=params))
         row.event_seq += 1
-    version = row.state_version  # read before the commit, which expires the row: after it, another
-    # process's newer version could be read back and wrongly vouch for this state
+    # Read before the commit, which expires the row: read after it, another process's newer
+    # version could come back and vouch for this older state.
+    version = row.state_version
     db.add(row)
     db.commit()
     if change is not None:

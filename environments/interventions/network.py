@@ -24,13 +24,20 @@ from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from environments.db import one_statement
-from environments.deps import COOKIE_NAME, HEADER_NAME, LOCKED_SCOPE_KEY, RETRY_HEADER, STALE_SCOPE_KEY, env_id_from_path
+from environments.deps import (
+    COOKIE_NAME,
+    HEADER_NAME,
+    LOCKED_SCOPE_KEY,
+    READ_METHODS,
+    RETRY_HEADER,
+    STALE_SCOPE_KEY,
+    env_id_from_path,
+)
 from environments.interventions import counters, modes
 from environments.interventions.dispatches import TERMINAL, Synthesized, expired_response, synthesize
 from environments.models import EnvAuditEntry, EnvSession
 from environments.sessions import utcnow
 
-READ_METHODS = {"GET", "HEAD"}
 _RETRY_HEADER = RETRY_HEADER.lower().encode("latin-1")
 
 

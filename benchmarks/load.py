@@ -92,6 +92,7 @@ class Figures:
     assignments_completed: int = 0
     recordings: set[int] = field(default_factory=set)
     acked_per_recording: dict[int, int] = field(default_factory=dict)
+    loop_lag_ms: list[float] = field(default_factory=list)  # how late this process's event loop woke up
 
 
 def free_port() -> int:
@@ -189,8 +190,8 @@ def start_servers(count: int, url: str, data_dir: Path) -> list[tuple[subprocess
 def served_study(*, processes: int, annotators: int, bots: int, prefix: str, keep: bool = False):
     """A migrated database, the study of `make_study` and `processes` serve processes on it.
 
-    Yields (engine, (simulated codes, bot codes), [(process, base url)]); afterwards stops the
-    servers and drops the private schema (unless `keep`).
+    Yields (engine, (simulated codes, bot codes), [(process, base url)], folder of the server logs);
+    afterwards stops the servers and drops the private schema (unless `keep`).
     """
     from dashboard.db import make_engine
 
@@ -201,7 +202,7 @@ def served_study(*, processes: int, annotators: int, bots: int, prefix: str, kee
     try:
         codes = make_study(engine, annotators=annotators, bots=bots)
         servers = start_servers(processes, url, data_dir)
-        yield engine, codes, servers
+        yield engine, codes, servers, data_dir
     finally:
         for proc, _ in servers:
             proc.terminate()
@@ -378,12 +379,25 @@ class Annotator:
 # --------------------------------------------------------------------------- the run
 
 
+async def watch_loop(figures: Figures, stop: asyncio.Event, every: float = 0.05) -> None:
+    """Record how late the load generator's own event loop wakes from a short sleep.
+
+    Every latency the simulated annotators measure includes this delay: a response that has arrived
+    waits until the loop gets round to it. It tells how much of `api_p95_ms` is the client's."""
+    while not stop.is_set():
+        started = time.perf_counter()
+        await asyncio.sleep(every)
+        figures.loop_lag_ms.append(max(0.0, (time.perf_counter() - started - every) * 1000))
+
+
 async def simulate(links: list[tuple[str, str, str]], figures: Figures, duration: float, pace: Pace) -> None:
     stop = asyncio.Event()
     people = [Annotator(code, base, link, figures, stop, seed=i, pace=pace) for i, (code, base, link) in enumerate(links)]
     tasks = [asyncio.create_task(person.run()) for person in people]
+    watcher = asyncio.create_task(watch_loop(figures, stop))
     await asyncio.sleep(duration)
     stop.set()  # everyone finishes the batch in flight and Evaluates
+    await watcher
     done, pending = await asyncio.wait(tasks, timeout=240)
     for task in pending:
         task.cancel()
@@ -420,6 +434,22 @@ def count_stored(engine) -> tuple[int, dict[int, list[int]]]:
     return sum(r[1] for r in rows), {r[0]: [r[1], r[2]] for r in rows}
 
 
+SERVER_LOG_LINE = re.compile(r" humantrace\.http: GET (/api/env/\S+) \d{3} ([\d.]+)ms$")
+
+
+def server_api_ms(data_dir: Path) -> list[float]:
+    """Durations the serve processes logged for GETs of the paths the simulated annotators call
+    (`SHOP_READS`; the bots' calls to them too): from the first middleware to the last byte handed
+    to the server, so without the network and the client's own delays."""
+    durations = []
+    for log in sorted(data_dir.glob("serve-*.log")):
+        for line in log.read_text(errors="replace").splitlines():
+            found = SERVER_LOG_LINE.search(line)
+            if found and found.group(1) in SHOP_READS:
+                durations.append(float(found.group(2)))
+    return durations
+
+
 def percentile(values: list[float], q: float) -> float:
     if not values:
         return 0.0
@@ -452,7 +482,7 @@ def main() -> None:
     from annotators import service as accounts
 
     with served_study(processes=args.processes, annotators=args.annotators, bots=args.bots, prefix="ht-load-",
-                      keep=args.keep) as (engine, (simulated, bot_codes), servers):
+                      keep=args.keep) as (engine, (simulated, bot_codes), servers, logs):
         bases = [base for _, base in servers]
         with Session(engine) as db:
             links = [(code, bases[i % len(bases)],
@@ -502,6 +532,11 @@ def main() -> None:
         print("environment API p95 by serve process (the bots play on the first): " + ", ".join(
             f"{base.rsplit(':', 1)[-1]}: {percentile(calls, 95):.0f} ms over {len(calls)} calls"
             for base, calls in sorted(figures.api_by_base.items(), key=lambda item: bases.index(item[0]))))
+        served = server_api_ms(logs)
+        print(f"the same calls as the serve processes timed them: p50 {percentile(served, 50)} ms, "
+              f"p95 {percentile(served, 95)} ms over {len(served)} calls (the bots' included); the load "
+              f"generator's event loop woke late by p50 {percentile(figures.loop_lag_ms, 50)} ms, "
+              f"p95 {percentile(figures.loop_lag_ms, 95)} ms, p99 {percentile(figures.loop_lag_ms, 99)} ms")
         for problem in figures.http_errors[:10]:
             print("  problem:", problem)
         for problem in bot_problems:
@@ -511,6 +546,7 @@ def main() -> None:
             "events_sent": figures.events_sent, "lost": lost, "http_5xx": figures.http_5xx,
             "api_p95_ms": percentile(figures.api_ms, 95), "ack_p99_ms": percentile(figures.ack_ms, 99),
             "attempts_completed": figures.attempts_completed + 2 * bot_done, "pace": args.pace,
+            "server_api_p95_ms": percentile(served, 95), "client_loop_lag_p95_ms": percentile(figures.loop_lag_ms, 95),
         }))
 
 

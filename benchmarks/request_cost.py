@@ -152,7 +152,7 @@ def main() -> None:
 
     from annotators import service as accounts
 
-    with served_study(processes=1, annotators=1, bots=0, prefix="ht-cost-") as (engine, (codes, _), servers):
+    with served_study(processes=1, annotators=1, bots=0, prefix="ht-cost-") as (engine, (codes, _), servers, _logs):
         proc, base = servers[0]
         with Session(engine) as db:
             link = accounts.create_login_link(db, secret_key=SECRET_KEY, code=codes[0], base_url=base)

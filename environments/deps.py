@@ -24,14 +24,17 @@ import re
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any
 
 import orjson
+from anyio import CancelScope
 from fastapi import Depends, HTTPException, Request
-from sqlalchemy import Engine, Select, select, update
+from fastapi.concurrency import contextmanager_in_threadpool, run_in_threadpool
+from sqlalchemy import Connection, Engine, Select, inspect, select, update
 from sqlalchemy.orm import defer
 from sqlmodel import Session
 
@@ -46,6 +49,7 @@ NO_SESSION_DETAIL = "This environment has no active session."
 STALE_SCOPE_KEY = "htenv_stale"
 READ_METHODS = frozenset({"GET", "HEAD"})
 LOCKED_SCOPE_KEY = "htenv_locked"  # set by the network layer when it runs a read again, under the lock
+PRELOADED_SCOPE_KEY = "htenv_row"  # the session row the network layer read for a GET (see `_ReadCall`)
 RETRY_HEADER = "X-Htenv-Retry"  # marks the refusal of a read that lost a race (see `_read_call`)
 CHANGED_MEANWHILE_DETAIL = "The website's data changed while this page was loading. Reload the page."
 _API_PATH = re.compile(r"^/api/env/([^/]+)(/|$)")
@@ -116,7 +120,7 @@ def lock_session_row(db: Session, session_id: str, *, lazy_state: bool = False) 
     """Load the session row and hold a write lock on it until the transaction ends.
 
     With `lazy_state` the live state is left out and loaded only if read."""
-    query = _row_query(session_id, lazy_state)
+    query = read_row_query(session_id, lazy_state=lazy_state)
     if db.get_bind().dialect.name == "sqlite":
         # A write as the first statement makes SQLite take its (database-wide) write lock now.
         db.execute(update(EnvSession).where(EnvSession.session_id == session_id).values(event_seq=EnvSession.event_seq))
@@ -126,10 +130,11 @@ def lock_session_row(db: Session, session_id: str, *, lazy_state: bool = False) 
 
 def read_session_row(db: Session, session_id: str, *, lazy_state: bool = False) -> EnvSession | None:
     """Load the session row as last committed, without a lock (`lazy_state` as above)."""
-    return db.execute(_row_query(session_id, lazy_state)).scalar_one_or_none()
+    return db.execute(read_row_query(session_id, lazy_state=lazy_state)).scalar_one_or_none()
 
 
-def _row_query(session_id: str, lazy_state: bool) -> Select:
+def read_row_query(session_id: str, *, lazy_state: bool) -> Select:
+    """The select of a session's row, its large states deferred (the live one too if `lazy_state`)."""
     return select(EnvSession).where(EnvSession.session_id == session_id).options(*(_LAZY_STATES_CACHED if lazy_state else _LAZY_STATES))
 
 
@@ -188,18 +193,36 @@ class EnvHandle:
         return f"{prefix}-{self._counters[prefix]:04d}"
 
 
-def env_session(request: Request) -> Iterator[EnvHandle]:
+async def env_session(request: Request) -> AsyncIterator[EnvHandle]:
     """FastAPI dependency behind `EnvSessionDep` (see the module docstring)."""
     env_id = env_id_from_path(request.url.path)
     session_id = session_id_from_request(request)
+    scope_state = request.scope.setdefault("state", {})
+    preloaded = scope_state.pop(PRELOADED_SCOPE_KEY, None)  # never used twice (a rerun locks)
     if not session_id:
         raise HTTPException(status_code=401, detail=NO_SESSION_DETAIL)
     engine = request.app.state.engine
-    scope_state = request.scope.get("state", {})
     stale = scope_state.get(STALE_SCOPE_KEY)
     if request.method in READ_METHODS and not stale and not scope_state.get(LOCKED_SCOPE_KEY):
-        yield from _read_call(engine, session_id, env_id)
+        read = _ReadCall(engine, session_id, env_id)
+        if not read.start_cached(preloaded):
+            await run_in_threadpool(read.open, preloaded)
+        try:
+            yield read.handle
+        except BaseException:
+            with CancelScope(shield=True):
+                await run_in_threadpool(read.close)  # a failing handler leaves nothing behind
+            raise
+        with CancelScope(shield=True):  # as FastAPI does for a dependency's exit
+            await read.finish()
         return
+    async with contextmanager_in_threadpool(_locked_call(engine, session_id, env_id, stale)) as handle:
+        yield handle
+
+
+@contextmanager
+def _locked_call(engine: Engine, session_id: str, env_id: str | None, stale: str | None) -> Iterator[EnvHandle]:
+    """A call holding the session's row lock from start to commit (its parts run in a worker thread)."""
     with Session(engine) as db:
         row = lock_session_row(db, session_id, lazy_state=session_id in STATE_CACHE)
         _check_row(row, env_id)
@@ -221,44 +244,110 @@ def env_session(request: Request) -> Iterator[EnvHandle]:
         _save(db, row, handle, change)
 
 
-def _read_call(engine: Engine, session_id: str, env_id: str | None) -> Iterator[EnvHandle]:
-    """A GET or HEAD: run the handler on the state as last committed, without the row lock.
+class _ReadCall:
+    """A GET or HEAD: the handler runs on the state as last committed, without the row lock.
 
     Reads are most calls, and nearly all of them change nothing: they then take one statement (in
     autocommit on PostgreSQL), no transaction, no lock, and on SQLite leave the database-wide
-    write lock to the calls that write. A read that changed the state or emitted events (a product
-    view, say) is then saved like any other call, under the row lock. If another call changed the
-    state in between, this read's change is not saved: it answers 409 with `RETRY_HEADER`, and the
-    network layer (`NetworkInterventionMiddleware`) runs it again, under the lock from the start,
-    on the current state, so the person sees one ordinary answer and no change is lost.
+    write lock to the calls that write. The network layer usually hands over the row it read in
+    the same statement as the session's rules (`PRELOADED_SCOPE_KEY`); with the state in the cache,
+    such a read then needs no worker thread but the handler's own.
+
+    A read that changed the state or emitted events (a product view, say) is then saved like any
+    other call, under the row lock. If another call changed the state in between, this read's
+    change is not saved: it answers 409 with `RETRY_HEADER`, and the network layer
+    (`NetworkInterventionMiddleware`) runs it again, under the lock from the start, on the current
+    state, so the person sees one ordinary answer and no change is lost.
     """
-    with engine.connect() as conn:
-        if conn.dialect.name == "postgresql":
-            conn = conn.execution_options(isolation_level="AUTOCOMMIT")
-        with Session(bind=conn) as db:
-            row = read_session_row(db, session_id, lazy_state=session_id in STATE_CACHE)
-            _check_row(row, env_id)
+
+    def __init__(self, engine: Engine, session_id: str, env_id: str | None) -> None:
+        self.engine, self.session_id, self.env_id = engine, session_id, env_id
+        self.cached: CachedState | None = None
+        self._connection: Connection | None = None
+
+    def start_cached(self, row: EnvSession | None) -> bool:
+        """Start on `row` read by the network layer if its state is in the cache (no I/O, on the
+        event loop); False if not, and `open` must run."""
+        if row is None or row.session_id != self.session_id:
+            return False
+        _check_row(row, self.env_id)
+        self.cached = STATE_CACHE.take(self.session_id, row.state_version, registry.get(row.env_id).state_model)
+        if self.cached is None:
+            return False
+        self._attach(row)
+        self._start(row, self.cached.state)
+        return True
+
+    def open(self, row: EnvSession | None) -> None:
+        """Start without the cache (in a worker thread): validate the state of `row` if the network
+        layer read it, else read the row first, without a lock."""
+        if row is None or row.session_id != self.session_id or "state" in inspect(row).unloaded:
+            conn = self._connection = self.engine.connect()
+            if conn.dialect.name == "postgresql":
+                conn.execution_options(isolation_level="AUTOCOMMIT")
+            self.db = Session(bind=conn)
+            row = read_session_row(self.db, self.session_id, lazy_state=self.session_id in STATE_CACHE)
+        else:
+            self._attach(row)
+        try:
+            _check_row(row, self.env_id)
             env = registry.get(row.env_id)
-            cached = STATE_CACHE.take(session_id, row.state_version, env.state_model)
-            state = cached.state if cached is not None else env.state_model.model_validate(row.state)
-            handle = EnvHandle(session_id=session_id, env_id=row.env_id, state=state, _row=row, _db=db)
-            yield handle  # a failing handler leaves nothing behind: the cache entry was taken out
-            version = row.state_version
-            change = _state_change(handle, cached, row.state if cached is None else None)
-    if not change.changed and not handle._events:
-        STATE_CACHE.put(session_id, CachedState(version=version, stored=change.stored, state=handle.state))
-        return
-    with Session(engine) as db:
-        locked = lock_session_row(db, session_id, lazy_state=True)
-        _check_row(locked, env_id)
-        if locked.state_version != version:
-            if change.changed:
-                db.rollback()
-                # The network layer runs the call once more, under the lock from the start; the
-                # person sees this only where there is no network layer.
-                raise HTTPException(status_code=409, detail=CHANGED_MEANWHILE_DETAIL, headers={RETRY_HEADER: "read"})
-            change = None  # only events to add; the state read is no longer the current one
-        _save(db, locked, handle, change)
+            self.cached = STATE_CACHE.take(self.session_id, row.state_version, env.state_model)
+            if self.cached is None and "state" in inspect(row).unloaded:
+                row.state  # noqa: B018  (the cache entry went meanwhile: load the deferred state)
+            self._start(row, self.cached.state if self.cached is not None else env.state_model.model_validate(row.state))
+        except BaseException:
+            self.close()
+            raise
+
+    def _attach(self, row: EnvSession) -> None:
+        # Attached again (the network layer's session is closed), so a handler can still load a
+        # deferred column (`EnvHandle.new_id` reads the initial state).
+        self.db = Session(self.engine)
+        self.db.add(row)
+
+    def _start(self, row: EnvSession, state: EnvState) -> None:
+        self.row, self.version = row, row.state_version
+        self.handle = EnvHandle(session_id=self.session_id, env_id=row.env_id, state=state, _row=row, _db=self.db)
+
+    def close(self) -> None:
+        self.db.close()
+        if self._connection is not None:
+            self._connection.close()
+
+    @property
+    def idle(self) -> bool:
+        """Whether closing needs no database round trip (nothing was read through `db`)."""
+        return self._connection is None and not self.db.in_transaction()
+
+    async def finish(self) -> None:
+        """After the handler: done if it changed nothing; else save under the lock (or refuse)."""
+        if self.cached is None:  # comparing with the stored JSON: ~1 ms, off the event loop
+            change = await run_in_threadpool(_state_change, self.handle, None, self.row.state)
+        else:
+            change = _state_change(self.handle, self.cached, None)
+        if not change.changed and not self.handle._events:
+            STATE_CACHE.put(self.session_id, CachedState(version=self.version, stored=change.stored, state=self.handle.state))
+            if self.idle:
+                self.close()
+            else:
+                await run_in_threadpool(self.close)
+            return
+        await run_in_threadpool(self._save, change)
+
+    def _save(self, change: StateChange) -> None:
+        self.close()
+        with Session(self.engine) as db:
+            locked = lock_session_row(db, self.session_id, lazy_state=True)
+            _check_row(locked, self.env_id)
+            if locked.state_version != self.version:
+                if change.changed:
+                    db.rollback()
+                    # The network layer runs the call once more, under the lock from the start; the
+                    # person sees this only where there is no network layer.
+                    raise HTTPException(status_code=409, detail=CHANGED_MEANWHILE_DETAIL, headers={RETRY_HEADER: "read"})
+                change = None  # only events to add; the state read is no longer the current one
+            _save(db, locked, self.handle, change)
 
 
 @dataclass

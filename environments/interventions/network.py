@@ -20,6 +20,7 @@ from typing import Any
 
 import anyio.to_thread
 from sqlalchemy import Engine, insert, select, update
+from sqlmodel import Session
 from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -28,10 +29,13 @@ from environments.deps import (
     COOKIE_NAME,
     HEADER_NAME,
     LOCKED_SCOPE_KEY,
+    PRELOADED_SCOPE_KEY,
     READ_METHODS,
     RETRY_HEADER,
     STALE_SCOPE_KEY,
+    STATE_CACHE,
     env_id_from_path,
+    read_row_query,
 )
 from environments.interventions import counters, modes
 from environments.interventions.dispatches import TERMINAL, Synthesized, expired_response, synthesize
@@ -50,6 +54,7 @@ class SessionRules:
     rules: list[dict[str, Any]]
     auth_expired: bool
     has_previous: bool
+    row: EnvSession | None = None  # the whole row (detached), when read for a GET (`load_rules`)
 
 
 @dataclass
@@ -82,8 +87,21 @@ def rule_matches(rule: dict[str, Any], *, env_id: str, method: str, path: str) -
     return fnmatch.fnmatchcase(path, pattern) or fnmatch.fnmatchcase(path.rstrip("/"), pattern.rstrip("/"))
 
 
-def load_rules(engine: Engine, session_id: str) -> SessionRules | None:
-    """The session's env, seed, network rules and expiry flag (None for an unknown session)."""
+def load_rules(engine: Engine, session_id: str, *, with_row: bool = False) -> SessionRules | None:
+    """The session's env, seed, network rules and expiry flag (None for an unknown session).
+
+    `with_row` (for a GET): also the whole row, in the same statement, as the env session
+    dependency reads it (`environments.deps.read_row_query`), so the dependency need not read it
+    again."""
+    if with_row:
+        query = read_row_query(session_id, lazy_state=session_id in STATE_CACHE).add_columns(EnvSession.previous_state.is_not(None))
+        with one_statement(engine) as conn, Session(bind=conn) as db:
+            found = db.execute(query).first()
+        if found is None:
+            return None
+        row, has_previous = found
+        return SessionRules(row.env_id, int(row.seed), list(row.network_rules or []), bool(row.auth_expired),
+                            bool(has_previous), row=row)
     query = select(
         EnvSession.env_id,
         EnvSession.seed,
@@ -165,7 +183,8 @@ class NetworkInterventionMiddleware:
         connection = HTTPConnection(scope)
         session_id = connection.headers.get(HEADER_NAME) or connection.cookies.get(COOKIE_NAME)
         engine: Engine = scope["app"].state.engine
-        info = await anyio.to_thread.run_sync(load_rules, engine, session_id) if session_id else None
+        read = scope["method"].upper() in READ_METHODS
+        info = await anyio.to_thread.run_sync(lambda: load_rules(engine, session_id, with_row=read)) if session_id else None
         if session_id is None or info is None or info.env_id != env_id:
             await self.app(scope, receive, send)  # the handler answers 401 (no session)
             return
@@ -213,6 +232,10 @@ class NetworkInterventionMiddleware:
         """Let the handler answer (against a stale snapshot if asked); returns its status."""
         if decision.stale:
             scope.setdefault("state", {})[STALE_SCOPE_KEY] = decision.stale
+        elif info.row is not None and not decision.delay_ms:
+            # A GET: the dependency starts from the row read with the rules (not after a delay,
+            # when it may be seconds old).
+            scope.setdefault("state", {})[PRELOADED_SCOPE_KEY] = info.row
         relogin = info.auth_expired and is_login(info.env_id, scope["method"].upper(), scope["path"])
         status = 500
         retry = False

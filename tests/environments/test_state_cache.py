@@ -9,9 +9,10 @@ PostgreSQL.
 from __future__ import annotations
 
 import threading
+import time
 
 import httpx
-from sqlmodel import Session
+from sqlmodel import Session, select
 
 from environments.deps import STATE_CACHE
 from environments.models import EnvSession
@@ -186,3 +187,70 @@ def test_a_change_committed_elsewhere_right_after_ours_is_seen(server_factory, d
                 event.remove(OrmSession, "after_commit", other_process_writes)
         titles = [n["title"] for n in _notes(api)]
     assert titles[-2:] == ["from the person", "from the other process"]
+
+
+# --------------------------------------------------------------------------- the row read with the rules
+# For a GET the network layer reads the whole session row in the same statement as its rules and
+# hands it to the dependency (`environments.deps.PRELOADED_SCOPE_KEY`), which with the state in the
+# cache then starts without touching the database.
+
+
+def test_a_read_that_creates_an_entity_gets_a_fresh_id(server_factory, db_url, port):
+    """A GET that makes something (a scratch note here) needs a fresh id, which reads the initial
+    snapshot: a column the network layer did not read. The id is above every id there ever was,
+    and the entity is kept once."""
+    server = server_factory(db_url, port)
+    sid = server.create("lab-002", "clean", 7)["session_id"]
+    with server.public(sid) as api:
+        before = _notes(api)  # the state is now in this process's cache
+        deleted = max(before, key=lambda n: int(n["id"].split("-")[1]))
+        with Session(server.engine) as db:  # the highest note is gone from the live state only
+            row = db.get(EnvSession, sid)
+            row.state = {**row.state, "notes": [n for n in row.state["notes"] if n["id"] != deleted["id"]]}
+            db.add(row)
+            db.commit()
+        _notes(api)  # cached again, without that note
+        hits = STATE_CACHE.hits
+        made = api.get("/api/env/lab/scratch")
+        assert made.status_code == 200, made.text
+        assert STATE_CACHE.hits == hits + 1  # it ran on the cached state
+        again = api.get("/api/env/lab/scratch")
+        assert again.json() == made.json()
+        posted = api.post("/api/env/lab/notes", json={"title": "after the scratch note"})
+    number = int(made.json()["id"].split("-")[1])
+    assert number == int(deleted["id"].split("-")[1]) + 1  # never the deleted note's id again
+    assert int(posted.json()["id"].split("-")[1]) == number + 1
+    with server.control() as control:
+        stored = control.get(f"/control/sessions/{sid}/state").json()["state"]["notes"]
+    assert [n["title"] for n in stored].count("Scratch") == 1
+
+
+def test_a_delayed_read_shows_a_change_made_during_its_delay(server_factory, db_url, port):
+    """A delay intervention only slows a page: a GET held in its delay while the person's other
+    call saves a note answers with that note (it does not answer from the row it read before)."""
+    from environments.models import InterventionCounter
+
+    server = server_factory(db_url, port)
+    sid = server.create("lab-002", "clean", 7)["session_id"]
+    rule = {"action": "delay", "url_pattern": "/notes", "methods": ["GET"], "delay_ms": 3000, "mode": "once"}
+    with server.control() as control:
+        assert control.put(f"/control/sessions/{sid}/interventions", json={"network": [rule]}).status_code == 200
+    results: dict[str, httpx.Response] = {}
+    with server.public(sid) as api:
+        # The first call of the session in this process: the row it reads holds the state.
+        slow = threading.Thread(target=lambda: results.update(slow=api.get("/api/env/lab/notes", timeout=20)))
+        slow.start()
+        deadline = time.monotonic() + 10
+        while True:  # the call is counted after its row was read, before its delay
+            with Session(server.engine) as db:
+                counted = db.exec(select(InterventionCounter).where(InterventionCounter.session_id == sid)).first()
+            if counted is not None and counted.count >= 1:
+                break
+            assert time.monotonic() < deadline, "the delayed call never reached the network layer"
+            time.sleep(0.02)
+        with server.public(sid) as other:
+            made = other.post("/api/env/lab/notes", json={"title": "saved during the delay"})
+        assert made.status_code == 201
+        slow.join(20)
+    assert results["slow"].status_code == 200
+    assert made.json() in results["slow"].json()["notes"]

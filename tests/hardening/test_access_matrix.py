@@ -129,6 +129,7 @@ LAB_AS_ENVPAGE = {
     ("PATCH", "/api/env/lab/notes/{note_id}"): 200,
     ("GET", "/api/env/lab/notes/{note_id}/open"): 200,
     ("GET", "/api/env/lab/notes/{note_id}/touch"): 200,
+    ("GET", "/api/env/lab/scratch"): 200,
     ("POST", "/api/env/lab/auth/login"): 200,
     ("GET", "/env/lab/"): 200,
 }

@@ -159,6 +159,18 @@ def touch_note(note_id: str, env: EnvSessionDep) -> dict[str, Any]:
     return note.model_dump()
 
 
+@api.get("/scratch")
+def scratch_note(env: EnvSessionDep) -> dict[str, Any]:
+    """The session's scratch note, made on the first call: a read that creates an entity (and so
+    needs a fresh id, which reads the initial snapshot)."""
+    for note in env.state.notes:
+        if note.title == "Scratch":
+            return note.model_dump()
+    note = Note(id=env.new_id("n"), title="Scratch", body="", created_at=env.now_iso())
+    env.state.notes.append(note)
+    return note.model_dump()
+
+
 @api.post("/auth/login")
 def login(env: EnvSessionDep) -> dict[str, Any]:
     return {"ok": True}

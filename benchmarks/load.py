@@ -10,8 +10,13 @@ creates a study with `--annotators` simulated annotators (4 shop assignments eac
   instruction, begin, environment tab entry, shop API calls every few seconds, recorder batches
   over the recorder websocket at a human rate (about 3 events/s, a batch per second, the next
   batch after the ack), Evaluate, warm attempt likewise, rating; then the next assignment;
-* `--bots` real Chromium bots (`dashboard.bots`) play shop assignments through the pages, from a
-  process of their own.
+* `--bots` real Chromium bots (`dashboard.bots`) play shop assignments through the pages, on the
+  first serve process. `--bot-pace flat-out` (the default): one Chromium, in a process of its own,
+  plays the bots one after another, 2 assignments each, as fast as the pages allow.
+  `--bot-pace human`: each bot in a process and a Chromium of its own, all at once, taking a
+  person's time over each step (`dashboard.bots.HUMAN_PACE`, the timings of `--pace human`). That
+  is nearer a real study, but here it costs the machine more (three browsers at once, each a few
+  processes, beside the servers on the same cores), so the servers' figures come out worse.
 
 Pace (`--pace`). `human`, the default, follows the BreakingWeb paper's Human-140 timings
 (Section 5): warm attempts take a median of 34 s and cold ones about twice as long, so a cold
@@ -22,10 +27,15 @@ attempt 20-40 s, no reading, no rating time (about twice the human rate of Evalu
 
 At the end every annotator finishes its batch in flight; then the database is counted.
 `lost` = events acknowledged to a client but missing from the database. `api_p95_ms` is over the
-environment API calls, `ack_p99_ms` over recorder batches (send to ack). Prints figures, then one
-JSON line:
+environment API calls, `ack_p99_ms` over recorder batches (send to ack). To tell the servers' share
+of a slow figure from the machine's, it also prints the same calls as the serve processes timed
+them (from their logs: first middleware to last byte, the audit write after the answer included),
+how late the load generator's own event loop woke from its sleeps, and the CPU seconds each part
+used (serve processes, the load generator, the bots with their Chromium, PostgreSQL). Prints
+figures, then one JSON line:
 
     .venv/bin/python benchmarks/load.py [--duration 180] [--annotators 100] [--bots 3] [--processes 2] [--pace human|fast]
+                                        [--bot-pace human|flat-out]
 """
 
 from __future__ import annotations
@@ -36,9 +46,10 @@ import json
 import multiprocessing
 import os
 import queue
-import shutil
 import random
 import re
+import resource
+import shutil
 import socket
 import statistics
 import subprocess
@@ -60,20 +71,13 @@ SHOP_READS = ["/api/env/shop/products", "/api/env/shop/cart", "/api/env/shop/hom
               "/api/env/shop/orders", "/api/env/shop/me"]
 
 
-@dataclass(frozen=True)
-class Pace:
-    """Seconds (low, high) a simulated annotator spends on each step (see the module docstring)."""
-
-    reading: tuple[float, float]
-    cold: tuple[float, float]
-    warm: tuple[float, float]
-    rating: tuple[float, float]
-
+from dashboard.bots import HUMAN_PACE, Pace  # noqa: E402
 
 PACES = {
-    "human": Pace(reading=(5, 20), cold=(45, 90), warm=(20, 48), rating=(10, 25)),
+    "human": HUMAN_PACE,
     "fast": Pace(reading=(0, 0), cold=(20, 40), warm=(20, 40), rating=(0, 0)),
 }
+BOT_PACES = ("flat-out", "human")
 
 
 @dataclass
@@ -93,6 +97,36 @@ class Figures:
     recordings: set[int] = field(default_factory=set)
     acked_per_recording: dict[int, int] = field(default_factory=dict)
     loop_lag_ms: list[float] = field(default_factory=list)  # how late this process's event loop woke up
+
+
+HZ = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid: int, part: slice = slice(11, 13)) -> float:
+    """CPU seconds of process `pid` from /proc: user + system by default (`slice(12, 13)`: system
+    only; `slice(11, 15)`: also its reaped children's)."""
+    stat = Path(f"/proc/{pid}/stat").read_text()
+    fields = stat[stat.rindex(")") + 2:].split()
+    return sum(int(f) for f in fields[part]) / HZ
+
+
+def postgres_cpu_seconds() -> float | None:
+    """CPU seconds of the local PostgreSQL server so far (its ended backends included, through
+    the postmaster's reaped children), or None if it does not run on this machine."""
+    total, found = 0.0, False
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+        except OSError:  # the process ended meanwhile
+            continue
+        if text[text.index("(") + 1:text.rindex(")")] != "postgres":
+            continue
+        found = True
+        fields = text[text.rindex(")") + 2:].split()
+        parent = Path(f"/proc/{fields[1]}/stat")
+        postmaster = not parent.exists() or "(postgres)" not in parent.read_text(errors="replace")
+        total += sum(int(f) for f in fields[11:15 if postmaster else 13]) / HZ
+    return total if found else None
 
 
 def free_port() -> int:
@@ -406,16 +440,19 @@ async def simulate(links: list[tuple[str, str, str]], figures: Figures, duration
             figures.http_errors.append(f"annotator crashed: {task.exception()!r}")
 
 
-def run_bots(url: str, codes: list[str], base: str, results) -> None:
-    """The Chromium bots, in a process of their own, as on the annotators' own computers, so their
+def run_bots(url: str, codes: list[str], base: str, results, paced: bool, until: float) -> None:
+    """Chromium bots in a process of their own, as on the annotators' own computers, so their
     Python work never shares the simulated annotators' interpreter. (Measured against the earlier
-    thread: no clear change in the p95.) Puts (assignments completed, problems) on `results`."""
+    thread: no clear change in the p95.) Paced: all of the bot's assignments at `HUMAN_PACE`, none
+    started after `until`; else 2 assignments per bot, flat out. Puts (assignments completed,
+    problems) on `results`."""
     from dashboard.bots import run_bots as play
     from dashboard.db import make_engine
 
     engine = make_engine(url)
     try:
-        played = play(engine=engine, secret_key=SECRET_KEY, base_url=base, codes=codes, assignments=2, seed=3)
+        played = play(engine=engine, secret_key=SECRET_KEY, base_url=base, codes=codes, assignments=4 if paced else 2,
+                      seed=3, pace=HUMAN_PACE if paced else None, until=until if paced else None)
         results.put((sum(len(r.completed) for r in played if hasattr(r, "completed")),
                      [str(r) for r in played if getattr(r, "failed", None)]))
     except Exception as exc:  # reported, never hides the rest of the figures
@@ -450,6 +487,19 @@ def server_api_ms(data_dir: Path) -> list[float]:
     return durations
 
 
+def cpu_used(before: dict, servers: list) -> dict:
+    """CPU seconds each part of the benchmark used since `before` (the bots processes must have
+    ended: their CPU and their Chromium's counts once they are reaped)."""
+    load, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    postgres = postgres_cpu_seconds()
+    return {
+        "servers": [cpu_seconds(proc.pid) - was for (proc, _), was in zip(servers, before["servers"], strict=True)],
+        "load": load.ru_utime + load.ru_stime - before["load"].ru_utime - before["load"].ru_stime,
+        "bots": children.ru_utime + children.ru_stime - before["bots"].ru_utime - before["bots"].ru_stime,
+        "postgres": postgres - before["postgres"] if postgres is not None and before["postgres"] is not None else None,
+    }
+
+
 def percentile(values: list[float], q: float) -> float:
     if not values:
         return 0.0
@@ -472,6 +522,9 @@ def main() -> None:
     parser.add_argument("--processes", type=int, default=2)
     parser.add_argument("--pace", choices=sorted(PACES), default="human",
                         help="human: the paper's attempt times plus reading and rating time; fast: 20-40 s attempts, no pauses")
+    parser.add_argument("--bot-pace", choices=BOT_PACES, default="flat-out",
+                        help="flat-out: one Chromium playing the bots one after another as fast as it can; "
+                             "human: each bot in its own Chromium, all at once, at a person's pace")
     parser.add_argument("--client-nice", type=int, default=0,
                         help="lower the CPU priority of the simulated clients and bots by this much (0: same as the servers)")
     parser.add_argument("--keep", action="store_true", help="keep the private schema and the server logs")
@@ -496,30 +549,37 @@ def main() -> None:
         spawn = multiprocessing.get_context("spawn")
         bot_queue = spawn.Queue()
         url = engine.url.render_as_string(hide_password=False)
-        bots = spawn.Process(target=run_bots, args=(url, bot_codes, bases[0], bot_queue), daemon=True)
+        paced = args.bot_pace == "human"
         started = time.monotonic()
-        if bot_codes:
-            bots.start()
+        cpu_before = {"servers": [cpu_seconds(proc.pid) for proc, _ in servers], "postgres": postgres_cpu_seconds(),
+                      "load": resource.getrusage(resource.RUSAGE_SELF), "bots": resource.getrusage(resource.RUSAGE_CHILDREN)}
+        groups = [[code] for code in bot_codes] if paced else [bot_codes] if bot_codes else []
+        bots = [spawn.Process(target=run_bots, args=(url, group, bases[0], bot_queue, paced, started + args.duration),
+                              daemon=True) for group in groups]
+        for process in bots:
+            process.start()
         asyncio.run(simulate(links, figures, args.duration, PACES[args.pace]))
         bot_done, bot_problems = 0, []
-        if bot_codes:
-            deadline = time.monotonic() + 300
-            while True:  # a bots process that dies without an answer is reported, not waited for
-                try:
-                    bot_done, bot_problems = bot_queue.get(timeout=5)
+        answers, deadline = 0, time.monotonic() + 300
+        while answers < len(bots):  # a bots process that dies without an answer is reported, not waited for
+            try:
+                done, problems = bot_queue.get(timeout=5)
+                bot_done, bot_problems, answers = bot_done + done, bot_problems + problems, answers + 1
+            except queue.Empty:
+                if sum(p.is_alive() for p in bots) == 0 or time.monotonic() > deadline:
+                    bot_problems.append(f"{len(bots) - answers} bots processes gave no result "
+                                        f"(exit codes {[p.exitcode for p in bots]})")
                     break
-                except queue.Empty:
-                    if not bots.is_alive() or time.monotonic() > deadline:
-                        bot_problems = [f"the bots gave no result (exit code {bots.exitcode})"]
-                        break
-            bots.join(timeout=30)
+        for process in bots:
+            process.join(timeout=30)
         elapsed = time.monotonic() - started
+        cpu = cpu_used(cpu_before, servers)
         _, per_attempt = count_stored(engine)
         # the simulated annotators' attempts (the bots' events are not in events_sent)
         stored = sum(per_attempt.get(attempt_id, [0, -1])[0] for attempt_id in figures.acked_per_recording)
         lost = sum(max(0, acked - per_attempt.get(attempt_id, [0, -1])[0])
                    for attempt_id, acked in figures.acked_per_recording.items())
-        print(f"{args.annotators} simulated annotators ({args.pace} pace) + {args.bots} Chromium bots on "
+        print(f"{args.annotators} simulated annotators ({args.pace} pace) + {args.bots} Chromium bots ({args.bot_pace}) on "
               f"{args.processes} processes, {elapsed:.0f} s (load for {args.duration:.0f} s)")
         print(f"events sent {figures.events_sent}, acknowledged {figures.events_acked}, stored {stored}, lost {lost}")
         print(f"environment API p50 {percentile(figures.api_ms, 50)} ms, p95 {percentile(figures.api_ms, 95)} ms "
@@ -532,6 +592,9 @@ def main() -> None:
         print("environment API p95 by serve process (the bots play on the first): " + ", ".join(
             f"{base.rsplit(':', 1)[-1]}: {percentile(calls, 95):.0f} ms over {len(calls)} calls"
             for base, calls in sorted(figures.api_by_base.items(), key=lambda item: bases.index(item[0]))))
+        print(f"CPU seconds over the run (the machine has {os.cpu_count()} × {elapsed:.0f} s): serve processes "
+              + ", ".join(f"{s:.0f}" for s in cpu["servers"]) + f"; load generator {cpu['load']:.0f}; bots with their "
+              f"Chromium {cpu['bots']:.0f}" + (f"; PostgreSQL {cpu['postgres']:.0f}" if cpu["postgres"] is not None else ""))
         served = server_api_ms(logs)
         print(f"the same calls as the serve processes timed them: p50 {percentile(served, 50)} ms, "
               f"p95 {percentile(served, 95)} ms over {len(served)} calls (the bots' included); the load "
@@ -545,8 +608,10 @@ def main() -> None:
             "annotators": args.annotators + args.bots, "duration_s": round(elapsed, 1), "events_stored": stored,
             "events_sent": figures.events_sent, "lost": lost, "http_5xx": figures.http_5xx,
             "api_p95_ms": percentile(figures.api_ms, 95), "ack_p99_ms": percentile(figures.ack_ms, 99),
-            "attempts_completed": figures.attempts_completed + 2 * bot_done, "pace": args.pace,
+            "attempts_completed": figures.attempts_completed + 2 * bot_done, "pace": args.pace, "bot_pace": args.bot_pace,
             "server_api_p95_ms": percentile(served, 95), "client_loop_lag_p95_ms": percentile(figures.loop_lag_ms, 95),
+            "cpu_s": {"servers": round(sum(cpu["servers"]), 1), "load": round(cpu["load"], 1), "bots": round(cpu["bots"], 1),
+                      "postgres": None if cpu["postgres"] is None else round(cpu["postgres"], 1)},
         }))
 
 

@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import re
 import statistics
 import sys
@@ -33,16 +32,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from benchmarks.load import SECRET_KEY, SHOP_READS, event, served_study  # noqa: E402
-
-HZ = os.sysconf("SC_CLK_TCK")
-
-
-def cpu_seconds(pid: int, part: slice = slice(11, 13)) -> float:
-    """CPU seconds of process `pid`: user + system by default (`slice(12, 13)`: system only)."""
-    stat = Path(f"/proc/{pid}/stat").read_text()
-    fields = stat[stat.rindex(")") + 2:].split()
-    return sum(int(f) for f in fields[part]) / HZ
+from benchmarks.load import SECRET_KEY, SHOP_READS, cpu_seconds, event, served_study  # noqa: E402
 
 
 class Meter:

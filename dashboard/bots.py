@@ -8,12 +8,19 @@ the environment window, where they run the task's oracle solution (or, with prob
 
 A bot needs the resolved targets to act on, as a person reads them from the instruction; it takes
 them from the database (bots run beside the server), never from the environment tab.
+
+By default a bot plays flat out: each attempt takes as long as its solution's clicks. With a
+`Pace` it takes a person's time instead: it reads the instruction before the cold attempt, keeps
+each attempt's website open for a person's attempt time, and spends a while on the rating form
+(`HUMAN_PACE`, used by `benchmarks/load.py`). The clicks themselves stay quick; the rest of the
+time the pages sit open, as a person's do while they read.
 """
 
 from __future__ import annotations
 
 import logging
 import random
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -31,6 +38,35 @@ CHROMIUM_ARGS = [
     "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
     "--disable-sync", "--no-first-run", "--disable-quic",
 ]
+
+
+@dataclass(frozen=True)
+class Pace:
+    """Seconds (low, high; drawn uniformly) that a person spends on each step of an assignment."""
+
+    reading: tuple[float, float]  # the instruction, before the cold attempt
+    cold: tuple[float, float]  # the cold attempt, from opening the website to Evaluate
+    warm: tuple[float, float]  # the warm attempt, likewise
+    rating: tuple[float, float]  # the rating form
+
+
+# The BreakingWeb paper's Human-140 timings (Section 5): warm attempts take a median of 34 s and
+# cold ones about twice as long. The reading and rating times are our assumption, not the paper's.
+HUMAN_PACE = Pace(reading=(5, 20), cold=(45, 90), warm=(20, 48), rating=(10, 25))
+
+
+def _pause(page, rng: random.Random | None, seconds: tuple[float, float] | None, *, since: float | None = None,
+           until: float | None = None) -> None:
+    """Wait a drawn number of seconds (less the time spent since `since`), as a person would, but
+    not past `until` (a `time.monotonic()` value: then the bot hurries to finish)."""
+    if seconds is None or rng is None:
+        return
+    now = time.monotonic()
+    wait = rng.uniform(*seconds) - (now - since if since is not None else 0.0)
+    if until is not None:
+        wait = min(wait, until - now)
+    if wait > 0:
+        page.wait_for_timeout(wait * 1000)
 
 
 @dataclass
@@ -73,19 +109,23 @@ def _next_assignment(engine: Engine, code: str) -> int | None:
         return row.id if row else None
 
 
-def play_attempt(control, engine: Engine, *, assignment_id: int, base_url: str, wrong: bool) -> None:
+def play_attempt(control, engine: Engine, *, assignment_id: int, base_url: str, wrong: bool,
+                 rng: random.Random | None = None, pace: Pace | None = None, until: float | None = None):
     """From a control tab in an active attempt: open the website, solve, press Evaluate."""
     from environments.oracles import OracleContext
 
     control.wait_for_selector("#start-now", state="visible")
+    _pause(control, rng, pace and pace.reading, until=until)
     with control.context.expect_page() as popup:
         control.click("#start-now")
     env_page = popup.value
     env_page.wait_for_load_state("load")
+    opened = time.monotonic()
     targets, instruction, task_id = _targets_and_instruction(engine, assignment_id)
     condition = control.locator(".task-meta .pill").nth(1).inner_text().strip()
     context = OracleContext(targets=targets, condition=condition, instruction=instruction, base_url=base_url, task_id=task_id)
     _solution(task_id, wrong=wrong)(env_page, context)
+    _pause(env_page, rng, pace and pace.cold, since=opened, until=until)
     env_page.wait_for_timeout(700)  # let the recorder flush its last batch before the attempt ends
     control.bring_to_front()
     control.click("#evaluate")
@@ -93,18 +133,21 @@ def play_attempt(control, engine: Engine, *, assignment_id: int, base_url: str, 
     return env_page
 
 
-def play_assignment(page, engine: Engine, *, assignment_id: int, base_url: str, rng: random.Random, mistakes: float) -> None:
+def play_assignment(page, engine: Engine, *, assignment_id: int, base_url: str, rng: random.Random, mistakes: float,
+                    pace: Pace | None = None, until: float | None = None) -> None:
     """Start (or continue) an assignment on the assignment list page and play it to completion."""
     row = page.locator(f'tr[data-assignment="{assignment_id}"]')
     row.locator("button, a.btn").first.click()
     page.wait_for_url(f"**/assignments/{assignment_id}/control", timeout=60_000)
-    env_page = play_attempt(page, engine, assignment_id=assignment_id, base_url=base_url, wrong=rng.random() < mistakes)
+    env_page = play_attempt(page, engine, assignment_id=assignment_id, base_url=base_url, wrong=rng.random() < mistakes,
+                            rng=rng, pace=pace, until=until)
     page.wait_for_selector("#start-warm")
     page.click("#start-warm")
     page.wait_for_selector("#start-now", state="visible")
     page.click("#start-now")  # the existing environment window is pointed at the warm attempt
     env_page.wait_for_url("**/env/**")
     env_page.wait_for_load_state("load")
+    opened = time.monotonic()
     from environments.oracles import OracleContext
 
     targets, instruction, task_id = _targets_and_instruction(engine, assignment_id)
@@ -112,10 +155,12 @@ def play_assignment(page, engine: Engine, *, assignment_id: int, base_url: str, 
     _solution(task_id, wrong=rng.random() < mistakes)(
         env_page, OracleContext(targets=targets, condition=condition, instruction=instruction, base_url=base_url, task_id=task_id)
     )
+    _pause(env_page, rng, pace and pace.warm, since=opened, until=until)
     env_page.wait_for_timeout(700)
     page.bring_to_front()
     page.click("#evaluate")
     page.wait_for_selector("#rating-form", timeout=60_000)
+    _pause(page, rng, pace and pace.rating, until=until)
     for name in ("clarity", "realism", "intervention_naturalness", "fun_value"):
         page.check(f'input[name="{name}"][value="{rng.randint(3, 5)}"]')
     page.click('button[value="submit"]')
@@ -134,8 +179,12 @@ def run_bots(
     seed: int = 0,
     headless: bool = True,
     progress: Callable[[str], None] | None = None,
+    pace: Pace | None = None,
+    until: float | None = None,
 ) -> list[BotReport]:
-    """Each bot logs in by a fresh link and completes up to `assignments` of its assignments."""
+    """Each bot logs in by a fresh link and completes up to `assignments` of its assignments, one
+    bot after another, flat out unless `pace` is given. After `until` (a `time.monotonic()` value)
+    no bot starts another assignment, and a paced bot cuts its pauses short."""
     from playwright.sync_api import sync_playwright
 
     reports = []
@@ -152,12 +201,15 @@ def run_bots(
                 page = context.new_page()
                 page.goto(link)
                 for _ in range(assignments):
+                    if until is not None and time.monotonic() >= until:
+                        break
                     assignment_id = _next_assignment(engine, code)
                     if assignment_id is None:
                         break
                     page.goto(base_url + "/assignments")
                     try:
-                        play_assignment(page, engine, assignment_id=assignment_id, base_url=base_url, rng=rng, mistakes=mistakes)
+                        play_assignment(page, engine, assignment_id=assignment_id, base_url=base_url, rng=rng, mistakes=mistakes,
+                                        pace=pace, until=until)
                         report.completed.append(assignment_id)
                     except Exception as exc:  # report and stop this bot; others go on
                         log.exception("bot %s failed on assignment %s", code, assignment_id)

@@ -76,3 +76,44 @@ def test_two_bots_finish_six_assignments(live, study, make_assignment, context, 
     report.goto(result.report_path.as_uri())
     assert errors == []
     report.screenshot(path=str(screenshot_dir / "compare_report_bots.png"), full_page=False)
+
+
+def test_a_paced_bot_takes_a_persons_time_and_stops_at_the_deadline(live, study, make_assignment):
+    """`benchmarks/load.py` plays its bots at a person's pace: each attempt's website stays open
+    for the drawn attempt time, however quick the clicks; after the deadline no bot starts
+    another assignment."""
+    import time
+
+    from dashboard.bots import Pace
+
+    with Session(live.app.state.engine) as db:
+        row = db.get(type(study), study.id)
+        row.reading_countdown_seconds = 60
+        db.add(row)
+        db.commit()
+    first = make_assignment("A1", "lab-001", "clean")
+    second = make_assignment("A1", "lab-002", "clean")
+    settings = live.app.state.settings
+
+    def play(**kwargs) -> list:
+        reports = []
+        worker = threading.Thread(target=lambda: reports.extend(run_bots(
+            engine=live.app.state.engine, secret_key=settings.secret_key, base_url=live.url, codes=["A1"], seed=3,
+            **kwargs)))
+        worker.start()
+        worker.join(timeout=300)
+        return reports
+
+    pace = Pace(reading=(1, 1), cold=(5, 5), warm=(3, 3), rating=(1, 1))
+    reports = play(assignments=1, pace=pace)
+    assert [(r.completed, r.failed) for r in reports] == [([first], [])]
+    late = play(assignments=1, pace=pace, until=time.monotonic())  # the deadline has passed
+    assert [(r.completed, r.failed) for r in late] == [([], [])]
+    with Session(live.app.state.engine) as db:
+        attempts = {a.phase: a for a in db.exec(select(Attempt).where(Attempt.assignment_id == first))}
+        assert db.get(Assignment, second).state != "completed"
+        assert not db.exec(select(Attempt).where(Attempt.assignment_id == second)).all()
+    assert attempts["cold"].passed and attempts["warm"].passed
+    # From Begin to Evaluate: at least the drawn time (the oracle's clicks take about a second).
+    assert attempts["cold"].wall_clock_ms >= 5000
+    assert attempts["warm"].wall_clock_ms >= 3000

@@ -6,7 +6,7 @@ database write lock, so concurrent requests of one session never lose an update)
 handler the typed state, and saves the state and emitted events only if the handler succeeded.
 A GET or HEAD runs without the lock, on the state as last committed; only if its handler changed
 the state or emitted events is that saved afterwards under the lock, and if another call changed
-the state in between, the read is run again under the lock (`_read_call`).
+the state in between, the read is run again under the lock (`_ReadCall`).
 
 Validating a site's state into its typed model is the largest cost of an API call (a shop state is
 about 100 KB of JSON; a booking one 200 KB). So each process keeps, for its most recently used
@@ -50,7 +50,7 @@ STALE_SCOPE_KEY = "htenv_stale"
 READ_METHODS = frozenset({"GET", "HEAD"})
 LOCKED_SCOPE_KEY = "htenv_locked"  # set by the network layer when it runs a read again, under the lock
 PRELOADED_SCOPE_KEY = "htenv_row"  # the session row the network layer read for a GET (see `_ReadCall`)
-RETRY_HEADER = "X-Htenv-Retry"  # marks the refusal of a read that lost a race (see `_read_call`)
+RETRY_HEADER = "X-Htenv-Retry"  # marks the refusal of a read that lost a race (see `_ReadCall`)
 CHANGED_MEANWHILE_DETAIL = "The website's data changed while this page was loading. Reload the page."
 _API_PATH = re.compile(r"^/api/env/([^/]+)(/|$)")
 
@@ -286,10 +286,11 @@ class _ReadCall:
             if conn.dialect.name == "postgresql":
                 conn.execution_options(isolation_level="AUTOCOMMIT")
             self.db = Session(bind=conn)
-            row = read_session_row(self.db, self.session_id, lazy_state=self.session_id in STATE_CACHE)
         else:
             self._attach(row)
         try:
+            if self._connection is not None:
+                row = read_session_row(self.db, self.session_id, lazy_state=self.session_id in STATE_CACHE)
             _check_row(row, self.env_id)
             env = registry.get(row.env_id)
             self.cached = STATE_CACHE.take(self.session_id, row.state_version, env.state_model)

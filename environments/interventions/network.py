@@ -244,7 +244,7 @@ class NetworkInterventionMiddleware:
             nonlocal status, retry
             if message["type"] == "http.response.start":
                 if not retry and message["status"] == 409 and _asks_retry(message):
-                    retry = True  # a read that lost a race (environments.deps._read_call): not sent
+                    retry = True  # a read that lost a race (environments.deps._ReadCall): not sent
                     return
                 retry = False
                 status = message["status"]

@@ -81,7 +81,7 @@ def test_a_refused_change_leaves_no_trace(server_factory, db_url, port):
 
 # --------------------------------------------------------------------------- reads run without the lock
 # A GET or HEAD runs on the state as last committed, without the session's row lock; only a read
-# that changed something is saved afterwards, under the lock (`environments.deps._read_call`).
+# that changed something is saved afterwards, under the lock (`environments.deps._ReadCall`).
 
 
 def test_a_read_answers_while_a_write_holds_the_session(server_factory, db_url, port):

@@ -448,7 +448,8 @@ def rescue_from_spam(page: Page, ctx: Ctx, *, everything: bool = False) -> None:
         for subject in SOPHIE_SPAM:
             select_rows(page, rows(page, subject, "Sophie Turner"))
     page.get_by_role("button", name="Not spam", exact=True).click()
-    page.wait_for_timeout(500)
+    for subject in SOPHIE_SPAM:  # the move is saved once they leave the Spam list (a fixed wait raced it)
+        rows(page, subject, "Sophie Turner").first.wait_for(state="detached")
     home(page)
     for subject in SOPHIE_SPAM:
         star = rows(page, subject, "Sophie Turner").first.locator("button.star")

@@ -44,6 +44,61 @@ from environments.sessions import utcnow
 
 _RETRY_HEADER = RETRY_HEADER.lower().encode("latin-1")
 
+# How long a read waits at most for this process's writes of its session (then it answers with
+# the state as last committed).
+READ_WAITS_FOR_WRITES_S = 10.0
+
+
+class WritesInFlight:
+    """This process's env API writes that have not answered yet, by session.
+
+    Reads run without the session's row lock (`environments.deps._ReadCall`), so a page that
+    loads while the person's previous click is still being saved would otherwise show the state
+    from before that click until the next reload. A read of a session waits first for the writes
+    of that session already running in this process (their handler and commit; not their delay
+    intervention, which slows only the call it matches). Writes never wait for reads, so this
+    cannot deadlock; a write served by another process is not waited for.
+    """
+
+    def __init__(self) -> None:
+        self._pending: dict[str, set[asyncio.Future[None]]] = {}
+        self.waited = 0  # reads that found a write of their session running (for tests and figures)
+
+    def running(self, session_id: str) -> int:
+        return len(self._pending.get(session_id, ()))
+
+    def begin(self, session_id: str) -> asyncio.Future[None]:
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._pending.setdefault(session_id, set()).add(done)
+        return done
+
+    def end(self, session_id: str, done: asyncio.Future[None]) -> None:
+        done.set_result(None)
+        pending = self._pending.get(session_id)
+        if pending is not None:
+            pending.discard(done)
+            if not pending:
+                del self._pending[session_id]
+
+    async def settled(self, session_id: str, timeout: float = READ_WAITS_FOR_WRITES_S) -> None:
+        """Return once the writes of `session_id` running now have answered (or after `timeout`)."""
+        pending = self._pending.get(session_id)
+        if not pending:
+            return
+        loop = asyncio.get_running_loop()
+        mine = [done for done in pending if done.get_loop() is loop]
+        if mine:
+            self.waited += 1
+            await asyncio.wait(mine, timeout=timeout)
+
+
+def writes_in_flight(state: Any) -> WritesInFlight:
+    """The app's tracker (created on first use), kept on `app.state`."""
+    tracker = getattr(state, "env_writes", None)
+    if tracker is None:
+        tracker = state.env_writes = WritesInFlight()
+    return tracker
+
 
 @dataclass
 class SessionRules:
@@ -184,6 +239,9 @@ class NetworkInterventionMiddleware:
         session_id = connection.headers.get(HEADER_NAME) or connection.cookies.get(COOKIE_NAME)
         engine: Engine = scope["app"].state.engine
         read = scope["method"].upper() in READ_METHODS
+        writes = writes_in_flight(scope["app"].state)
+        if read and session_id:
+            await writes.settled(session_id)  # read what the person's earlier clicks saved
         info = await anyio.to_thread.run_sync(lambda: load_rules(engine, session_id, with_row=read)) if session_id else None
         if session_id is None or info is None or info.env_id != env_id:
             await self.app(scope, receive, send)  # the handler answers 401 (no session)
@@ -203,8 +261,14 @@ class NetworkInterventionMiddleware:
                 await asyncio.sleep(decision.delay_ms / 1000)
             if decision.respond is not None or decision.terminal_rule is not None:
                 status = await self._answer(engine, session_id, env_id, decision, receive, send)
-            else:
+            elif read:
                 status = await self._forward(engine, session_id, info, decision, scope, receive, send)
+            else:
+                done = writes.begin(session_id)  # after the delay: a delayed write holds up no read
+                try:
+                    status = await self._forward(engine, session_id, info, decision, scope, receive, send)
+                finally:
+                    writes.end(session_id, done)
         finally:
             # Crashed handlers are audited too (as 500).
             audit.update(

@@ -254,3 +254,41 @@ def test_a_delayed_read_shows_a_change_made_during_its_delay(server_factory, db_
         slow.join(20)
     assert results["slow"].status_code == 200
     assert made.json() in results["slow"].json()["notes"]
+
+
+def test_a_read_waits_for_the_persons_write_still_being_saved(server_factory, db_url, port):
+    """A page loaded right after a click shows what the click saved: a GET of a session waits for
+    that session's writes still running in this process (`network.WritesInFlight`), then answers."""
+    from sqlalchemy import update
+
+    server = server_factory(db_url, port)
+    sid = server.create("lab-002", "clean", 7)["session_id"]
+    results: dict[str, httpx.Response] = {}
+    with server.public(sid) as api:
+        _notes(api)
+        tracker = server.app.state.env_writes
+        with server.engine.connect() as holder:
+            # Another call holds the session, so the person's save waits inside its handler.
+            holder.execute(update(EnvSession).where(EnvSession.session_id == sid).values(event_seq=EnvSession.event_seq))
+            save = threading.Thread(target=lambda: results.update(
+                save=api.post("/api/env/lab/notes", json={"title": "saved by the click"}, timeout=20)))
+            save.start()
+            deadline = time.monotonic() + 10
+            while tracker.running(sid) == 0:
+                assert time.monotonic() < deadline, "the save never reached the network layer"
+                time.sleep(0.01)
+            waited = tracker.waited
+            page = threading.Thread(target=lambda: results.update(page=api.get("/api/env/lab/notes", timeout=20)))
+            page.start()
+            while tracker.waited == waited:
+                assert "page" not in results, "the read answered while the save was still running"
+                assert time.monotonic() < deadline, "the read never reached the network layer"
+                time.sleep(0.01)
+            assert "page" not in results
+            holder.rollback()
+        save.join(20)
+        page.join(20)
+    assert results["save"].status_code == 201, results["save"].text
+    assert results["page"].status_code == 200
+    assert results["save"].json() in results["page"].json()["notes"]
+    assert tracker.running(sid) == 0

@@ -31,8 +31,9 @@ environment API calls, `ack_p99_ms` over recorder batches (send to ack). To tell
 of a slow figure from the machine's, it also prints the same calls as the serve processes timed
 them (from their logs: first middleware to last byte, the audit write after the answer included),
 how late the load generator's own event loop woke from its sleeps, and the CPU seconds each part
-used (serve processes, the load generator, the bots with their Chromium, PostgreSQL). Prints
-figures, then one JSON line:
+used (serve processes, the load generator, the bots with their Chromium, PostgreSQL), and how
+busy the whole machine was: the share of the time some task waited for a CPU, and the share of
+CPU time the host gave to other guests (steal). Prints figures, then one JSON line:
 
     .venv/bin/python benchmarks/load.py [--duration 180] [--annotators 100] [--bots 3] [--processes 2] [--pace human|fast]
                                         [--bot-pace human|flat-out]
@@ -108,6 +109,29 @@ def cpu_seconds(pid: int, part: slice = slice(11, 13)) -> float:
     stat = Path(f"/proc/{pid}/stat").read_text()
     fields = stat[stat.rindex(")") + 2:].split()
     return sum(int(f) for f in fields[part]) / HZ
+
+
+def machine_counters() -> dict[str, float] | None:
+    """Seconds so far in which some task waited for a CPU (Linux pressure stall information) and
+    seconds all CPUs together lost to other guests of the host (steal), or None where /proc does
+    not say."""
+    try:
+        some = Path("/proc/pressure/cpu").read_text().splitlines()[0]
+        cpu = Path("/proc/stat").read_text().splitlines()[0].split()
+    except (OSError, IndexError):
+        return None
+    waited_us = int(some.rsplit("total=", 1)[1])
+    return {"waited": waited_us / 1e6, "steal": int(cpu[8]) / HZ if len(cpu) > 8 else 0.0}
+
+
+def machine_pressure(before: dict[str, float] | None, elapsed: float) -> dict[str, float] | None:
+    """Percent of the run's wall time in which some task waited for a CPU, and percent of the
+    machine's CPU time stolen by the host, since `before` (`machine_counters()`)."""
+    after = machine_counters()
+    if before is None or after is None or elapsed <= 0:
+        return None
+    return {"cpu_wait_pct": round(100 * (after["waited"] - before["waited"]) / elapsed, 1),
+            "steal_pct": round(100 * (after["steal"] - before["steal"]) / (elapsed * (os.cpu_count() or 1)), 1)}
 
 
 def postgres_cpu_seconds() -> float | None:
@@ -553,6 +577,7 @@ def main() -> None:
         started = time.monotonic()
         cpu_before = {"servers": [cpu_seconds(proc.pid) for proc, _ in servers], "postgres": postgres_cpu_seconds(),
                       "load": resource.getrusage(resource.RUSAGE_SELF), "bots": resource.getrusage(resource.RUSAGE_CHILDREN)}
+        machine_before = machine_counters()
         groups = [[code] for code in bot_codes] if paced else [bot_codes] if bot_codes else []
         bots = [spawn.Process(target=run_bots, args=(url, group, bases[0], bot_queue, paced, started + args.duration),
                               daemon=True) for group in groups]
@@ -574,6 +599,7 @@ def main() -> None:
             process.join(timeout=30)
         elapsed = time.monotonic() - started
         cpu = cpu_used(cpu_before, servers)
+        pressure = machine_pressure(machine_before, elapsed)
         _, per_attempt = count_stored(engine)
         # the simulated annotators' attempts (the bots' events are not in events_sent)
         stored = sum(per_attempt.get(attempt_id, [0, -1])[0] for attempt_id in figures.acked_per_recording)
@@ -595,6 +621,9 @@ def main() -> None:
         print(f"CPU seconds over the run (the machine has {os.cpu_count()} × {elapsed:.0f} s): serve processes "
               + ", ".join(f"{s:.0f}" for s in cpu["servers"]) + f"; load generator {cpu['load']:.0f}; bots with their "
               f"Chromium {cpu['bots']:.0f}" + (f"; PostgreSQL {cpu['postgres']:.0f}" if cpu["postgres"] is not None else ""))
+        if pressure is not None:
+            print(f"the machine: some task waited for a CPU {pressure['cpu_wait_pct']}% of the run's time; "
+                  f"the host took {pressure['steal_pct']}% of the CPU time (steal)")
         served = server_api_ms(logs)
         print(f"the same calls as the serve processes timed them: p50 {percentile(served, 50)} ms, "
               f"p95 {percentile(served, 95)} ms over {len(served)} calls (the bots' included); the load "
@@ -612,6 +641,7 @@ def main() -> None:
             "server_api_p95_ms": percentile(served, 95), "client_loop_lag_p95_ms": percentile(figures.loop_lag_ms, 95),
             "cpu_s": {"servers": round(sum(cpu["servers"]), 1), "load": round(cpu["load"], 1), "bots": round(cpu["bots"], 1),
                       "postgres": None if cpu["postgres"] is None else round(cpu["postgres"], 1)},
+            "machine": pressure,
         }))
 
 

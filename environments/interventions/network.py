@@ -62,7 +62,7 @@ class WritesInFlight:
 
     def __init__(self) -> None:
         self._pending: dict[str, set[asyncio.Future[None]]] = {}
-        self.waited = 0  # reads that found a write of their session running (for tests and figures)
+        self.waited = 0  # reads that found a write of their session running (tests read it)
 
     def running(self, session_id: str) -> int:
         return len(self._pending.get(session_id, ()))

@@ -206,12 +206,20 @@ def _events(db: Session, session_id: str) -> list[EnvSemanticEvent]:
     return list(db.execute(query).scalars())
 
 
-def snapshot(db: Session, *, session_id: str) -> SessionSnapshot:
-    """Initial and live state, targets, clock and events: everything evaluation reads."""
+def snapshot(db: Session, *, session_id: str, after_writes: bool = False) -> SessionSnapshot:
+    """Initial and live state, targets, clock and events: everything evaluation reads.
+
+    With `after_writes`, an environment API call of the session still being saved (it holds the row
+    lock, `deps.lock_session_row`) is waited for, and the state read is the one it commits: on
+    PostgreSQL a `FOR SHARE` read. On SQLite the caller's own write lock already orders it (the
+    dashboard's Evaluate has written before it reads); the clause is dropped there."""
     columns = (EnvSession.session_id, EnvSession.task_id, EnvSession.env_id, EnvSession.initial_state,
                EnvSession.state, EnvSession.targets, EnvSession.session_start)
     # Only these columns: the previous state and intervention settings are not decoded.
-    row = db.execute(select(*columns).where(EnvSession.session_id == session_id)).one_or_none()
+    query = select(*columns).where(EnvSession.session_id == session_id)
+    if after_writes:
+        query = query.with_for_update(read=True)
+    row = db.execute(query).one_or_none()
     if row is None:
         raise SessionNotFound(f"no env session {session_id!r}")
     env = registry.get(row.env_id)
@@ -239,10 +247,13 @@ def dump_diff(db: Session, *, session_id: str) -> list[dict[str, Any]]:
 
 
 def evaluate_session(db: Session, *, session_id: str) -> Any:
-    """Score the live state against the task (`environments.evaluator.Verdict`)."""
+    """Score the live state against the task (`environments.evaluator.Verdict`).
+
+    A click the website is still saving when Evaluate is pressed counts: the state is read after
+    that call commits (`snapshot(after_writes=True)`)."""
     from environments.evaluator import evaluate
 
-    snap = snapshot(db, session_id=session_id)
+    snap = snapshot(db, session_id=session_id, after_writes=True)
     task = catalog.get_task(snap.task_id)
     return evaluate(task.evaluator_view(), snap)
 

@@ -83,6 +83,41 @@ def test_concurrent_evaluate_from_two_requests_scores_once(client, make_assignme
         assert len(moves) == 1
 
 
+def test_evaluate_counts_a_click_the_website_is_still_saving(client, make_assignment, person):
+    """Evaluate pressed while an environment API call is still saving the person's click (it holds
+    the session row, as every write does) waits for that save and scores the state with the click,
+    on SQLite and PostgreSQL. Without the wait the score would miss what the page already shows."""
+    from environments.deps import lock_session_row
+
+    a1 = person("A1")
+    engine = client.app.state.engine
+    with Session(engine) as db:
+        cold = flow.start_assignment(db, assignment_id=make_assignment("A1", task_id="lab-001"), annotator=a1)
+    pressed: dict = {}
+
+    def press() -> None:
+        try:
+            with Session(engine) as db:
+                pressed["attempt"] = flow.end_attempt(db, attempt_id=cold.id, annotator=a1, outcome=Outcome.evaluated)
+        except Exception as exc:  # pragma: no cover - reported below
+            pressed["error"] = exc
+
+    with Session(engine) as saving:  # the website's call that pins the target note, not yet committed
+        row = lock_session_row(saving, cold.env_session_id)
+        target = row.targets["note_id"]
+        row.state = {**row.state, "notes": [dict(n, pinned=True) if n["id"] == target else n for n in row.state["notes"]]}
+        saving.add(row)
+        saving.flush()
+        evaluate = threading.Thread(target=press)
+        evaluate.start()
+        evaluate.join(1.0)
+        assert evaluate.is_alive() and not pressed, f"Evaluate scored while the click was being saved: {pressed}"
+        saving.commit()
+    evaluate.join(30)
+    assert "error" not in pressed, pressed.get("error")
+    assert pressed["attempt"].passed is True and pressed["attempt"].score == 1.0, pressed["attempt"].verdict
+
+
 def test_start_from_two_tabs_at_once_leaves_one_active(client, make_assignment, person):
     a1 = person("A1")
     assignment_id = make_assignment("A1")

@@ -95,8 +95,35 @@ def create_login_link(session: Session, *, secret_key: str, code: str, base_url:
     return f"{base_url.rstrip('/')}/login/{token}"
 
 
+LINK_USED = "This login link has already been used. Each link works once; ask your study lead for a new one."
+
+
+def check_login_link(session: Session, *, secret_key: str, token: str, max_age_hours: int) -> Annotator:
+    """The person a login token belongs to, if the link would log them in now; nothing is used up.
+
+    Opening a link only shows its sign-in page (`dashboard.routes.auth`): mail and chat programs
+    open links to preview or scan them, and that must not spend a single-use link. Raises
+    `LoginRefused`."""
+    link, person = _login_link(session, secret_key=secret_key, token=token, max_age_hours=max_age_hours)
+    if link.used_at is not None:
+        raise LoginRefused(LINK_USED)
+    return person
+
+
 def consume_login_link(session: Session, *, secret_key: str, token: str, max_age_hours: int) -> Annotator:
     """The person a login token belongs to; the link is used up. Raises `LoginRefused`."""
+    link, person = _login_link(session, secret_key=secret_key, token=token, max_age_hours=max_age_hours)
+    # One atomic conditional UPDATE, so two simultaneous uses of a link cannot both succeed.
+    claimed = session.execute(
+        update(LoginLink).where(LoginLink.id == link.id, LoginLink.used_at.is_(None)).values(used_at=utcnow())
+    )
+    session.commit()
+    if claimed.rowcount != 1:
+        raise LoginRefused(LINK_USED)
+    return person
+
+
+def _login_link(session: Session, *, secret_key: str, token: str, max_age_hours: int) -> tuple[LoginLink, Annotator]:
     serializer = URLSafeTimedSerializer(secret_key, salt=LOGIN_SALT)
     try:
         payload = serializer.loads(token, max_age=max_age_hours * 3600)
@@ -111,14 +138,7 @@ def consume_login_link(session: Session, *, secret_key: str, token: str, max_age
     person = session.get(Annotator, link.annotator_id)
     if person is None or not person.active:
         raise LoginRefused("This account is not active. Ask your study lead.")
-    # One atomic conditional UPDATE, so two simultaneous uses of a link cannot both succeed.
-    claimed = session.execute(
-        update(LoginLink).where(LoginLink.id == link.id, LoginLink.used_at.is_(None)).values(used_at=utcnow())
-    )
-    session.commit()
-    if claimed.rowcount != 1:
-        raise LoginRefused("This login link has already been used. Each link works once; ask your study lead for a new one.")
-    return person
+    return link, person
 
 
 def _sha256(value: str) -> str:

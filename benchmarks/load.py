@@ -73,6 +73,7 @@ SHOP_READS = ["/api/env/shop/products", "/api/env/shop/cart", "/api/env/shop/hom
 
 
 from dashboard.bots import HUMAN_PACE, Pace  # noqa: E402
+from dashboard.routes.auth import sign_in_form  # noqa: E402
 
 PACES = {
     "human": HUMAN_PACE,
@@ -326,7 +327,8 @@ class Annotator:
 
     async def run(self) -> None:
         await asyncio.sleep(self.rng.uniform(0, 10))  # people do not all arrive in the same second
-        await self.request("GET", self.link[self.link.index("/login/"):])
+        path = self.link[self.link.index("/login/"):]
+        await self.request("POST", path, data=sign_in_form((await self.request("GET", path)).text))
         try:
             while not self.stop.is_set():
                 home = await self.request("GET", "/assignments")

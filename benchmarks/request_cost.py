@@ -60,7 +60,10 @@ async def walk(base: str, link: str, pid: int, calls: int, cycles: int, per_path
 
     meter = Meter(pid)
     async with httpx.AsyncClient(base_url=base, timeout=60) as http:
-        await http.get(link[link.index("/login/"):])
+        from dashboard.routes.auth import sign_in_form
+
+        path = link[link.index("/login/"):]
+        await http.post(path, data=sign_in_form((await http.get(path)).text))
         home = await http.get("/assignments")
         csrf = re.search(r'name="csrf_token" value="([^"]+)"', home.text).group(1)
         assignment = int(re.findall(r'action="/assignments/(\d+)/start"', home.text)[0])

@@ -206,3 +206,18 @@ def db(client):
 
     with Session(client.app.state.engine) as session:
         yield session
+
+
+def _sign_in_http(http_client, path: str):
+    """Open a login link and press Sign in on its page, as a person does; returns the POST's answer."""
+    from dashboard.routes.auth import sign_in_form
+
+    page = http_client.get(path)
+    assert page.status_code == 200, page.text
+    return http_client.post(path, data=sign_in_form(page.text), follow_redirects=False)
+
+
+@pytest.fixture
+def sign_in_http():
+    """sign_in_http(client, "/login/<token>") -> the answer of the Sign in button (303 when logged in)."""
+    return _sign_in_http

@@ -10,6 +10,11 @@ PAGES = ["/", "/assignments", "/lead"]
 
 
 @pytest.fixture
+def sign_in(sign_in_http):
+    return sign_in_http
+
+
+@pytest.fixture
 def people(db):
     accounts.add_annotator(db, code="A1")
     accounts.add_annotator(db, code="L1", role="lead")
@@ -21,9 +26,9 @@ def link_for(client, db, code: str) -> str:
     return url.removeprefix("http://testserver")
 
 
-def test_a_link_logs_in_once(client, db, people):
+def test_a_link_logs_in_once(client, db, people, sign_in):
     path = link_for(client, db, "A1")
-    first = client.get(path, follow_redirects=False)
+    first = sign_in(client, path)
     assert first.status_code == 303
     cookie = first.headers["set-cookie"]
     assert "HttpOnly" in cookie and "SameSite=lax" in cookie
@@ -34,6 +39,56 @@ def test_a_link_logs_in_once(client, db, people):
     assert again.status_code == 400
     assert "already been used" in again.text
     assert client.get("/assignments", follow_redirects=False).status_code == 303  # not logged in
+
+
+def test_opening_a_link_uses_nothing_up(client, db, people, sign_in):
+    """A mail or chat program that opens the link to preview it (a GET, any number of times) leaves
+    the link working for its owner; the page names the account and logs nobody in."""
+    path = link_for(client, db, "A1")
+    for _ in range(3):
+        preview = client.get(path, follow_redirects=False)
+        assert preview.status_code == 200 and "Sign in as A1" in preview.text
+        assert preview.headers["cache-control"] == "no-store"
+        assert "ht_session" not in client.cookies
+        assert client.get("/assignments", follow_redirects=False).status_code == 303
+    client.cookies.clear()  # the owner's own browser
+    assert sign_in(client, path).status_code == 303
+    assert "My assignments" in client.get("/assignments").text
+
+
+def test_sign_in_from_another_website_is_refused(client, db, people, sign_in):
+    """The form needs the value of the cookie set with its own page (SameSite=Strict, so another
+    website's form never carries it): without it, or with another page's value, nobody is logged
+    in and the link still works."""
+    from dashboard.routes.auth import sign_in_form
+
+    path = link_for(client, db, "A1")
+    page = client.get(path)
+    assert "samesite=strict" in page.headers["set-cookie"].lower() and "httponly" in page.headers["set-cookie"].lower()
+    form = sign_in_form(page.text)
+    client.cookies.clear()
+    for cookie, data in [(None, form), (None, {}), ("x" * 32, form), (client.cookies.get("ht_login"), {"confirm": "forged"})]:
+        client.cookies.clear()
+        if cookie:
+            client.cookies.set("ht_login", cookie, path="/login/")
+        refused = client.post(path, data=data, follow_redirects=False)
+        assert refused.status_code == 403 and "Open your login link again" in refused.text
+        assert "ht_session" not in refused.headers.get("set-cookie", "")
+    client.cookies.clear()
+    assert sign_in(client, path).status_code == 303
+
+
+def test_two_sign_ins_with_one_link_log_in_once(client, db, people):
+    """Two tabs on the sign-in page, both pressed: the second is refused as a used link."""
+    from dashboard.routes.auth import sign_in_form
+
+    path = link_for(client, db, "A1")
+    form = sign_in_form(client.get(path).text)
+    first = client.post(path, data=form, follow_redirects=False)
+    client.cookies.delete("ht_session")
+    client.cookies.set("ht_login", form["confirm"], path="/login/")
+    second = client.post(path, data=form, follow_redirects=False)
+    assert first.status_code == 303 and second.status_code == 400 and "already been used" in second.text
 
 
 def test_tampered_link_refused(client, db, people):
@@ -58,8 +113,8 @@ def test_expired_link_refused(make_settings, migrated_url):
     assert response.status_code == 400 and "expired" in response.text
 
 
-def test_logout_ends_the_session_everywhere(client, db, people):
-    client.get(link_for(client, db, "A1"))
+def test_logout_ends_the_session_everywhere(client, db, people, sign_in):
+    sign_in(client, link_for(client, db, "A1"))
     stolen_cookie = client.cookies.get("ht_session")
     home = client.get("/assignments")
     csrf = home.text.split('name="csrf_token" value="')[1].split('"')[0]
@@ -70,22 +125,22 @@ def test_logout_ends_the_session_everywhere(client, db, people):
     assert client.get("/assignments", follow_redirects=False).status_code == 303
 
 
-def test_logout_without_csrf_token_is_refused(client, db, people):
-    client.get(link_for(client, db, "A1"))
+def test_logout_without_csrf_token_is_refused(client, db, people, sign_in):
+    sign_in(client, link_for(client, db, "A1"))
     response = client.post("/logout", data={"csrf_token": "forged"})
     assert response.status_code == 403 and "security token" in response.text
     assert client.get("/assignments").status_code == 200  # still logged in
 
 
-def test_annotator_gets_a_clear_403_on_lead_pages(client, db, people):
-    client.get(link_for(client, db, "A1"))
+def test_annotator_gets_a_clear_403_on_lead_pages(client, db, people, sign_in):
+    sign_in(client, link_for(client, db, "A1"))
     response = client.get("/lead")
     assert response.status_code == 403
     assert "for study leads" in response.text and "A1" in response.text
 
 
-def test_lead_sees_the_overview(client, db, people):
-    client.get(link_for(client, db, "L1"))
+def test_lead_sees_the_overview(client, db, people, sign_in):
+    sign_in(client, link_for(client, db, "L1"))
     assert client.get("/", follow_redirects=False).headers["location"] == "/lead"
     page = client.get("/lead")
     assert page.status_code == 200 and "Study overview" in page.text and "A1" in page.text
@@ -102,7 +157,13 @@ def test_every_page_without_a_session_redirects_to_login(client, path):
 def test_deactivated_person_cannot_use_an_earlier_link(client, db, people):
     path = link_for(client, db, "A1")
     person = accounts.get_by_code(db, code="A1")
+    page = client.get(path)
     person.active = False
     db.add(person)
     db.commit()
     assert client.get(path).status_code == 400
+    # a sign-in page opened before the deactivation does not log them in either
+    from dashboard.routes.auth import sign_in_form
+
+    refused = client.post(path, data=sign_in_form(page.text), follow_redirects=False)
+    assert refused.status_code == 400 and "not active" in refused.text

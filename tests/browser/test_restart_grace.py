@@ -13,6 +13,8 @@ import httpx
 import pytest
 from sqlalchemy import create_engine, text
 
+from dashboard.bots import sign_in
+
 pytestmark = pytest.mark.browser
 
 
@@ -69,7 +71,7 @@ def server(tmp_path, port):
 
 def test_restart_within_grace_keeps_the_assignment(server, context):
     control = context.new_page()
-    control.goto(server.links["A1"])
+    sign_in(control, server.links["A1"])
     row = control.locator("#assignments tbody tr").first
     assignment_id = int(row.get_attribute("data-assignment"))
     with control.expect_navigation():

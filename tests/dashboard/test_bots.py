@@ -7,7 +7,7 @@ import threading
 import pytest
 from sqlmodel import Session, select
 
-from dashboard.bots import run_bots
+from dashboard.bots import run_bots, sign_in
 from dashboard.models import Assignment, Attempt
 
 pytestmark = pytest.mark.browser
@@ -47,7 +47,7 @@ def test_two_bots_finish_six_assignments(live, study, make_assignment, context, 
         assert all(a.raw_events and a.raw_events > 0 for a in attempts)
         link = accounts.create_login_link(db, secret_key=live.app.state.settings.secret_key, code="L1", base_url=live.url)
     lead = context.new_page()
-    lead.goto(link)
+    sign_in(lead, link)
     assert lead.locator(".stat-n").first.inner_text() == "6"
     people = lead.locator("#progress-people").inner_text()
     assert "3 / 3" in people and "A1" in people and "A2" in people

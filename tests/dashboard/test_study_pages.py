@@ -9,6 +9,7 @@ import pytest
 from sqlmodel import Session, select
 
 from annotators import service as accounts
+from dashboard.bots import sign_in
 from dashboard.models import Assignment, Attempt, Rating, Study
 
 pytestmark = pytest.mark.browser
@@ -35,7 +36,7 @@ def open_as(context, live, code: str):
     with Session(live.app.state.engine) as db:
         link = accounts.create_login_link(db, secret_key=live.app.state.settings.secret_key, code=code, base_url=live.url)
     page = context.new_page()
-    page.goto(link)
+    sign_in(page, link)
     return page
 
 

@@ -415,8 +415,12 @@ class FlowAnnotator:
         self.env.close()
 
     def login(self, link: str) -> None:
+        from dashboard.routes.auth import sign_in_form
+
         path = link[link.index("/login/"):]
-        response = self.http.get(path)
+        page = self.http.get(path)
+        assert page.status_code == 200, page.text
+        response = self.http.post(path, data=sign_in_form(page.text))
         assert response.status_code == 303, response.text
         self.env.cookies.set("ht_session", self.http.cookies["ht_session"])
 

@@ -74,6 +74,8 @@ DASHBOARD: dict[tuple[str, str], Cell] = {
     ("GET", "/openapi.json"): Cell(same(200), shared=True),
     ("GET", "/login"): Cell(same(200), shared=True),
     ("GET", "/login/{token}"): Cell(same(400), shared=True),
+    # Without the cookie of its own sign-in page, refused before the link is even looked at.
+    ("POST", "/login/{token}"): Cell(same(403), shared=True, form={"confirm": "x"}),
     ("POST", "/logout"): Cell({**same(403), "a": 303, "b": 303, "lead": 303}),
     ("GET", "/"): Cell(same(303)),
     ("GET", "/assignments"): Cell({**same(303), "a": 200, "b": 200, "lead": 200}),
@@ -380,7 +382,8 @@ def test_csrf_refused_on_every_state_changing_form(world):
     from dashboard.models import Assignment
 
     maker = world.maker
-    forms = [(m, p) for (m, p) in DASHBOARD if m == "POST" and not p.startswith(("/recorder/", "/control/", "/env/"))]
+    # The sign-in form has a token of its own (tests/annotators/test_login.py).
+    forms = [(m, p) for (m, p) in DASHBOARD if m == "POST" and not p.startswith(("/recorder/", "/control/", "/env/", "/login/"))]
     assert len(forms) >= 10
     client = world.client
     for method, template in forms:
@@ -414,6 +417,7 @@ def test_session_cookies_are_httponly_and_samesite(kit, sqlite_template, tmp_pat
     """Login, recorder and environment cookies: HttpOnly, SameSite=Lax, and Secure behind HTTPS."""
     from annotators import service as accounts
     from dashboard.app import create_app
+    from dashboard.routes.auth import sign_in_form
 
     kit.register_lab()
     url = kit.copy_template(sqlite_template, tmp_path)
@@ -424,11 +428,17 @@ def test_session_cookies_are_httponly_and_samesite(kit, sqlite_template, tmp_pat
         ids = maker.assignment(person, state="cold_active")
         with Session(app.state.engine) as db:
             link = accounts.create_login_link(db, secret_key=kit.SECRET_KEY, code=person.code, base_url="")
-        issued = [client.get(link).headers.get("set-cookie")]
+        page = client.get(link)
+        sign_in_page = page.headers.get("set-cookie")
+        issued = [client.post(link, data=sign_in_form(page.text)).headers.get("set-cookie").split(", ht_login=")[0]]
         issued.append(client.get(f"/attempts/{ids['attempt_id']}/environment").headers.get("set-cookie"))
         issued.append(client.get(f"/env/enter/{ids['session_id']}").headers.get("set-cookie"))
     names = [cookie.split("=", 1)[0] for cookie in issued]
     assert names == ["ht_session", "htrec", "htenv"]
+    # the sign-in page's own cookie goes only back to the sign-in form, never from another website
+    attributes = [part.strip().lower() for part in sign_in_page.split(";")]
+    assert sign_in_page.startswith("ht_login=") and "samesite=strict" in attributes and "httponly" in attributes
+    assert ("secure" in attributes) == secure and "path=/login/" in attributes
     for cookie in issued:
         attributes = [part.strip().lower() for part in cookie.split(";")]
         assert "httponly" in attributes, cookie

@@ -33,7 +33,9 @@ them (from their logs: first middleware to last byte, the audit write after the 
 how late the load generator's own event loop woke from its sleeps, and the CPU seconds each part
 used (serve processes, the load generator, the bots with their Chromium, PostgreSQL), and how
 busy the whole machine was: the share of the time some task waited for a CPU, and the share of
-CPU time the host gave to other guests (steal). Prints figures, then one JSON line:
+CPU time the host gave to other guests (steal). Prints figures, a line saying whether the targets
+(lost 0, HTTP 5xx 0, environment API p95 < 200 ms) were met and which were missed, then one JSON
+line (`targets_met` among its fields):
 
     .venv/bin/python benchmarks/load.py [--duration 180] [--annotators 100] [--bots 3] [--processes 2] [--pace human|fast]
                                         [--bot-pace human|flat-out]
@@ -68,6 +70,7 @@ sys.path.insert(0, str(REPO))
 DEFAULT_PG = "postgresql://postgres@127.0.0.1:5432/test"
 SECRET_KEY = "load-benchmark-secret-" + "k" * 32
 CONTROLLER_SECRET = "load-benchmark-controller-" + "c" * 32
+API_P95_TARGET_MS = 200
 SHOP_READS = ["/api/env/shop/products", "/api/env/shop/cart", "/api/env/shop/home", "/api/env/shop/categories",
               "/api/env/shop/orders", "/api/env/shop/me"]
 
@@ -631,6 +634,10 @@ def main() -> None:
               f"p95 {percentile(served, 95)} ms over {len(served)} calls (the bots' included); the load "
               f"generator's event loop woke late by p50 {percentile(figures.loop_lag_ms, 50)} ms, "
               f"p95 {percentile(figures.loop_lag_ms, 95)} ms, p99 {percentile(figures.loop_lag_ms, 99)} ms")
+        missed = missed_targets(lost=lost, http_5xx=figures.http_5xx, api_calls=len(figures.api_ms),
+                                api_p95_ms=percentile(figures.api_ms, 95))
+        print(f"targets (lost 0, HTTP 5xx 0, environment API p95 < {API_P95_TARGET_MS} ms): "
+              + ("met" if not missed else "missed: " + "; ".join(missed)))
         for problem in figures.http_errors[:10]:
             print("  problem:", problem)
         for problem in bot_problems:
@@ -643,8 +650,22 @@ def main() -> None:
             "server_api_p95_ms": percentile(served, 95), "client_loop_lag_p95_ms": percentile(figures.loop_lag_ms, 95),
             "cpu_s": {"servers": round(sum(cpu["servers"]), 1), "load": round(cpu["load"], 1), "bots": round(cpu["bots"], 1),
                       "postgres": None if cpu["postgres"] is None else round(cpu["postgres"], 1)},
-            "machine": pressure,
+            "machine": pressure, "targets_met": not missed,
         }))
+
+
+def missed_targets(*, lost: int, http_5xx: int, api_calls: int, api_p95_ms: float) -> list[str]:
+    """The targets this run missed, each said with its figure (empty: all met)."""
+    missed = []
+    if lost:
+        missed.append(f"{lost} acknowledged events not stored")
+    if http_5xx:
+        missed.append(f"{http_5xx} HTTP 5xx answers")
+    if not api_calls:
+        missed.append("no environment API call was made")
+    elif api_p95_ms >= API_P95_TARGET_MS:
+        missed.append(f"environment API p95 {api_p95_ms} ms")
+    return missed
 
 
 if __name__ == "__main__":

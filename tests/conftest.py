@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import socket
+import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -101,8 +102,25 @@ def postgres_url(postgres_base_url: str) -> Iterator[str]:
     try:
         yield url
     finally:
-        with psycopg.connect(postgres_base_url, autocommit=True) as conn:
-            conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+        _drop_schema(postgres_base_url, schema)
+
+
+def _drop_schema(postgres_base_url: str, schema: str, attempts: int = 5) -> None:
+    """Drop a test's schema. A server a test started may still be finishing a write it saves after
+    answering (an audit entry), and such servers stop after this fixture's teardown; PostgreSQL
+    breaks the deadlock between that insert and the DROP by failing one of them, and a failed DROP
+    is tried again once the write has ended."""
+    import psycopg
+
+    for attempt in range(attempts):
+        try:
+            with psycopg.connect(postgres_base_url, autocommit=True) as conn:
+                conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+            return
+        except (psycopg.errors.DeadlockDetected, psycopg.errors.LockNotAvailable):
+            if attempt == attempts - 1:
+                raise
+            time.sleep(0.2 * (attempt + 1))
 
 
 @pytest.fixture

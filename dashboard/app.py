@@ -105,7 +105,7 @@ def _install_error_pages(app: FastAPI) -> None:
     @app.exception_handler(OperationalError)
     @app.exception_handler(InterfaceError)
     async def _database_unreachable(request: Request, _exc: Exception):
-        log.warning("%s %s: database unreachable", request.method, request.url.path)
+        log.warning("%s %s: database unreachable", request.method, loggable_path(request.url.path))
         return _database_unreachable_response(_wants_json(request))
 
     @app.exception_handler(CsrfFailed)
@@ -128,6 +128,19 @@ def _database_unreachable_response(as_json: bool):
         return JSONResponse({"detail": DATABASE_UNREACHABLE}, status_code=503, headers={"Retry-After": "2"})
     return HTMLResponse(f"<!doctype html><title>Try again in a moment</title><p>{DATABASE_UNREACHABLE}</p>",
                         status_code=503, headers={"Retry-After": "2"})
+
+
+# Paths whose last segment is a secret (a login link's token, an env session id, which lets its
+# holder into that environment tab): logged with the route's template in its place.
+_SECRET_SEGMENT_PREFIXES = (("/login/", "/login/{token}"), ("/env/enter/", "/env/enter/{session_id}"))
+
+
+def loggable_path(path: str) -> str:
+    """The path as the logs may show it: no login token, no env session id."""
+    for prefix, template in _SECRET_SEGMENT_PREFIXES:
+        if path.startswith(prefix) and len(path) > len(prefix):
+            return template
+    return path
 
 
 class RequestLogMiddleware:
@@ -161,11 +174,11 @@ class RequestLogMiddleware:
             if status is not None:
                 raise
             request = Request(scope)
-            log.warning("%s %s: database unreachable", request.method, request.url.path)
+            log.warning("%s %s: database unreachable", request.method, loggable_path(request.url.path))
             await _database_unreachable_response(_wants_json(request))(scope, receive, watched)
         finally:
             # 500: the app raised before answering (the server error page goes out further up).
-            log.info("%s %s %s %.1fms", scope["method"], scope["path"], status or 500, (time.perf_counter() - started) * 1000)
+            log.info("%s %s %s %.1fms", scope["method"], loggable_path(scope["path"]), status or 500, (time.perf_counter() - started) * 1000)
 
 
 def preload_for_serving() -> None:

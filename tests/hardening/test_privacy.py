@@ -27,14 +27,17 @@ def _study(kit, engine) -> dict[str, tuple]:
             for (name, person), condition in zip(people.items(), ("clean", "intervention"))}
 
 
-def _play_over_http(kit, engine, base_url: str, person, assignment_id: int, *, address: str | None = None) -> None:
+def _play_over_http(kit, engine, base_url: str, person, assignment_id: int, *, address: str | None = None) -> str:
+    """Play the assignment; returns the login link used."""
     annotator = kit.FlowAnnotator(base_url, address=address)
+    link = kit.login_link(engine, person.code, base_url)
     try:
-        annotator.login(kit.login_link(engine, person.code, base_url))
+        annotator.login(link)
         played = annotator.play_assignment(assignment_id, events=12)
         assert [p.acked for p in played] == [11, 11]
     finally:
         annotator.close()
+    return link
 
 
 def _dump_tables(engine) -> str:
@@ -89,9 +92,9 @@ def test_no_client_address_in_database_logs_or_export(backend, kit, sqlite_templ
     try:
         # `localhost` resolves to 127.0.0.1 here; the second annotator reaches ::1 under the same name
         person, assignment_id = people["v4"]
-        _play_over_http(kit, engine, f"http://localhost:{port}", person, assignment_id)
+        links = [_play_over_http(kit, engine, f"http://localhost:{port}", person, assignment_id)]
         person, assignment_id = people["v6"]
-        _play_over_http(kit, engine, f"http://localhost:{port6}", person, assignment_id, address="::1")
+        links.append(_play_over_http(kit, engine, f"http://localhost:{port6}", person, assignment_id, address="::1"))
         # and a few refusals, whose error paths must not log the address either
         import httpx
 
@@ -105,6 +108,15 @@ def test_no_client_address_in_database_logs_or_export(backend, kit, sqlite_templ
         assert "humantrace.http" in log and "GET /assignments" in log and "/recorder/ws" in log or "POST /attempts" in log, log[-2000:]
     # Each server names the address it listens on once at start-up: its own, not a client's.
     log = "".join(log.replace(server.url, "<own address>") for log, server in zip(logs, servers))
+
+    # Nor the secrets in paths: a login link's token, an env session id (the key to its environment tab).
+    from dashboard.models import Attempt
+
+    with Session(engine) as db:
+        session_ids = [attempt.env_session_id for attempt in db.query(Attempt).all()]
+    assert len(session_ids) == 4 and "GET /login/{token} 200" in log and "GET /env/enter/{session_id} 303" in log, log[-2000:]
+    secrets_in_log = [s for s in [link.rsplit("/", 1)[1] for link in links] + session_ids if s in log]
+    assert not secrets_in_log, secrets_in_log
 
     found = _leaks("server log", log)
     found += _leaks("tables", _dump_tables(engine))

@@ -75,7 +75,7 @@ def serve(
         engine.dispose()
         if planned:
             console.print(f"Planned a demo panel: {planned} assignments.")
-        console.print("[bold]Demo study ready.[/bold] Open a login link (each works once):")
+        console.print("[bold]Demo study ready.[/bold] Open a login link and press Sign in (each link works once):")
         for login in logins:
             console.print(f"  {login.code:<3} {login.role:<9} {login.url}", soft_wrap=True, highlight=False)
     else:

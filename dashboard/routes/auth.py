@@ -9,6 +9,7 @@ Strict), so another website cannot submit it and log a visitor into someone else
 
 from __future__ import annotations
 
+import re
 import secrets
 
 from fastapi import APIRouter, Form, Request
@@ -91,8 +92,6 @@ def logout(request: Request, db: DbDep):
 
 def sign_in_form(page_html: str) -> dict[str, str]:
     """The form a sign-in page posts (for scripted clients: the load benchmark, tests)."""
-    import re
-
     found = re.search(rf'name="{CONFIRM_FIELD}" value="([^"]+)"', page_html)
     if found is None:
         raise ValueError("not a sign-in page: the login link was refused or already used")

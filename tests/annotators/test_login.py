@@ -10,11 +10,6 @@ PAGES = ["/", "/assignments", "/lead"]
 
 
 @pytest.fixture
-def sign_in(sign_in_http):
-    return sign_in_http
-
-
-@pytest.fixture
 def people(db):
     accounts.add_annotator(db, code="A1")
     accounts.add_annotator(db, code="L1", role="lead")
@@ -26,9 +21,9 @@ def link_for(client, db, code: str) -> str:
     return url.removeprefix("http://testserver")
 
 
-def test_a_link_logs_in_once(client, db, people, sign_in):
+def test_a_link_logs_in_once(client, db, people, sign_in_http):
     path = link_for(client, db, "A1")
-    first = sign_in(client, path)
+    first = sign_in_http(client, path)
     assert first.status_code == 303
     cookie = first.headers["set-cookie"]
     assert "HttpOnly" in cookie and "SameSite=lax" in cookie
@@ -41,7 +36,7 @@ def test_a_link_logs_in_once(client, db, people, sign_in):
     assert client.get("/assignments", follow_redirects=False).status_code == 303  # not logged in
 
 
-def test_opening_a_link_uses_nothing_up(client, db, people, sign_in):
+def test_opening_a_link_uses_nothing_up(client, db, people, sign_in_http):
     """A mail or chat program that opens the link to preview it (a GET, any number of times) leaves
     the link working for its owner; the page names the account and logs nobody in."""
     path = link_for(client, db, "A1")
@@ -52,11 +47,11 @@ def test_opening_a_link_uses_nothing_up(client, db, people, sign_in):
         assert "ht_session" not in client.cookies
         assert client.get("/assignments", follow_redirects=False).status_code == 303
     client.cookies.clear()  # the owner's own browser
-    assert sign_in(client, path).status_code == 303
+    assert sign_in_http(client, path).status_code == 303
     assert "My assignments" in client.get("/assignments").text
 
 
-def test_sign_in_from_another_website_is_refused(client, db, people, sign_in):
+def test_sign_in_from_another_website_is_refused(client, db, people, sign_in_http):
     """The form needs the value of the cookie set with its own page (SameSite=Strict, so another
     website's form never carries it): without it, or with another page's value, nobody is logged
     in and the link still works."""
@@ -66,8 +61,10 @@ def test_sign_in_from_another_website_is_refused(client, db, people, sign_in):
     page = client.get(path)
     assert "samesite=strict" in page.headers["set-cookie"].lower() and "httponly" in page.headers["set-cookie"].lower()
     form = sign_in_form(page.text)
-    client.cookies.clear()
-    for cookie, data in [(None, form), (None, {}), ("x" * 32, form), (client.cookies.get("ht_login"), {"confirm": "forged"})]:
+    own_cookie = client.cookies.get("ht_login")
+    assert own_cookie == form["confirm"]
+    # no cookie (another website's form), no field, another page's cookie, this page's cookie with a forged field
+    for cookie, data in [(None, form), (None, {}), ("x" * 32, form), (own_cookie, {"confirm": "forged"})]:
         client.cookies.clear()
         if cookie:
             client.cookies.set("ht_login", cookie, path="/login/")
@@ -75,7 +72,7 @@ def test_sign_in_from_another_website_is_refused(client, db, people, sign_in):
         assert refused.status_code == 403 and "Open your login link again" in refused.text
         assert "ht_session" not in refused.headers.get("set-cookie", "")
     client.cookies.clear()
-    assert sign_in(client, path).status_code == 303
+    assert sign_in_http(client, path).status_code == 303
 
 
 def test_two_sign_ins_with_one_link_log_in_once(client, db, people):
@@ -113,8 +110,8 @@ def test_expired_link_refused(make_settings, migrated_url):
     assert response.status_code == 400 and "expired" in response.text
 
 
-def test_logout_ends_the_session_everywhere(client, db, people, sign_in):
-    sign_in(client, link_for(client, db, "A1"))
+def test_logout_ends_the_session_everywhere(client, db, people, sign_in_http):
+    sign_in_http(client, link_for(client, db, "A1"))
     stolen_cookie = client.cookies.get("ht_session")
     home = client.get("/assignments")
     csrf = home.text.split('name="csrf_token" value="')[1].split('"')[0]
@@ -125,22 +122,22 @@ def test_logout_ends_the_session_everywhere(client, db, people, sign_in):
     assert client.get("/assignments", follow_redirects=False).status_code == 303
 
 
-def test_logout_without_csrf_token_is_refused(client, db, people, sign_in):
-    sign_in(client, link_for(client, db, "A1"))
+def test_logout_without_csrf_token_is_refused(client, db, people, sign_in_http):
+    sign_in_http(client, link_for(client, db, "A1"))
     response = client.post("/logout", data={"csrf_token": "forged"})
     assert response.status_code == 403 and "security token" in response.text
     assert client.get("/assignments").status_code == 200  # still logged in
 
 
-def test_annotator_gets_a_clear_403_on_lead_pages(client, db, people, sign_in):
-    sign_in(client, link_for(client, db, "A1"))
+def test_annotator_gets_a_clear_403_on_lead_pages(client, db, people, sign_in_http):
+    sign_in_http(client, link_for(client, db, "A1"))
     response = client.get("/lead")
     assert response.status_code == 403
     assert "for study leads" in response.text and "A1" in response.text
 
 
-def test_lead_sees_the_overview(client, db, people, sign_in):
-    sign_in(client, link_for(client, db, "L1"))
+def test_lead_sees_the_overview(client, db, people, sign_in_http):
+    sign_in_http(client, link_for(client, db, "L1"))
     assert client.get("/", follow_redirects=False).headers["location"] == "/lead"
     page = client.get("/lead")
     assert page.status_code == 200 and "Study overview" in page.text and "A1" in page.text

@@ -83,18 +83,18 @@ def person(client):
     return _get
 
 
-def login(http_client, code: str, sign_in_http) -> None:
-    from annotators import service as accounts
-
-    settings = http_client.app.state.settings if hasattr(http_client, "app") else None
-    with Session(http_client.app.state.engine) as db:
-        url = accounts.create_login_link(db, secret_key=settings.secret_key, code=code, base_url="http://testserver")
-    sign_in_http(http_client, url.removeprefix("http://testserver"))
-
-
 @pytest.fixture
 def login_as(sign_in_http):
-    return lambda http_client, code: login(http_client, code, sign_in_http)
+    """login_as(client, code): a new login link for the person, signed in with on `client`."""
+    from annotators import service as accounts
+
+    def login(http_client, code: str) -> None:
+        settings = http_client.app.state.settings
+        with Session(http_client.app.state.engine) as db:
+            url = accounts.create_login_link(db, secret_key=settings.secret_key, code=code, base_url="http://testserver")
+        sign_in_http(http_client, url.removeprefix("http://testserver"))
+
+    return login
 
 
 class LiveServer:

@@ -60,7 +60,7 @@ def settings_help() -> str:
     lines = []
     for model in (StudySettings, StudyFields):
         for key, info in model.model_fields.items():
-            default = "" if info.is_required() else f", default {_show(info.get_default(call_default_factory=True))}"
+            default = "" if info.is_required() else f", default {_default(info.get_default(call_default_factory=True))}"
             lines.append(f"{key} ({_range(info)}{default}): {info.description}")
     return "\n".join(lines)
 
@@ -71,6 +71,10 @@ def _show(value: Any) -> str:
     if isinstance(value, list):
         return ",".join(value) or "(all)"
     return str(value)
+
+
+def _default(value: Any) -> str:
+    return '""' if value == "" else _show(value)
 
 
 def show(value: Any) -> str:

@@ -133,7 +133,7 @@ class CastMaker:
 
         code = f"{prefix}{os.getpid() % 1000}x{next(_codes)}"[:16]
         with Session(self.engine, expire_on_commit=False) as db:
-            row = accounts.add_annotator(db, code=code, role=role, tier="primary")
+            row = accounts.add_annotator(db, code=code, role=role, tier="primary", study_id=self.study_id)
             token = accounts.start_login_session(db, annotator=row, ttl_hours=24)
             return Person(code=code, id=row.id, session_token=token,
                           csrf=accounts.csrf_token(secret_key=SECRET_KEY, session_token=token))
@@ -183,7 +183,7 @@ def make_study(engine) -> int:
     from dashboard.models import Study
 
     with Session(engine) as db:
-        row = Study(name="Hardening study", seed=7, reading_countdown_seconds=0)
+        row = Study(name="Hardening study", seed=7, reading_countdown_seconds=0, status="open")
         db.add(row)
         db.commit()
         return row.id

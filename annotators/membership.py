@@ -43,9 +43,13 @@ class PersonRow(BaseModel):
     @field_validator("role", "tier", mode="before")
     @classmethod
     def _blank_is_default(cls, value, info):
+        kind = Role if info.field_name == "role" else Tier
         if value is None or str(value).strip() == "":
-            return Role.annotator if info.field_name == "role" else Tier.primary
-        return str(value).strip().lower()
+            return next(iter(kind))
+        text = str(value).strip().lower()
+        if text not in {k.value for k in kind}:
+            raise ValueError(f"unknown {info.field_name} {text!r}: expected one of {', '.join(k.value for k in kind)}")
+        return text
 
     @field_validator("designed", mode="before")
     @classmethod

@@ -54,7 +54,7 @@ def add_annotator(
     from annotators import membership
 
     person = membership.stage_person(
-        session, row=membership.PersonRow(code=code, role=role, tier=tier, designed=designed or [], name=display_name), study_id=study_id
+        session, row={"code": code, "role": role, "tier": tier, "designed": designed or [], "name": display_name}, study_id=study_id
     )
     session.commit()
     session.refresh(person)

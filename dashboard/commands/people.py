@@ -134,9 +134,10 @@ def links(
     settings, db = open_db()
     with db:
         target = current_study(db, study)
+        name = target.name
         people = [m for m in membership.members(db, study_id=target.id) if m.active]
         if not people:
-            fail(f"{target.name!r} has no active annotators: add them with `humantrace annotators import FILE.csv`.")
+            fail(f"{name!r} has no active annotators: add them with `humantrace annotators import FILE.csv`.")
         rows = [(m.person.code, m.person.display_name, str(m.membership.tier),
                  accounts.create_login_link(db, secret_key=settings.secret_key, code=m.person.code, base_url=settings.public_url))
                 for m in people]
@@ -145,4 +146,4 @@ def links(
         writer = csv.writer(handle)
         writer.writerow(["code", "name", "tier", "url"])
         writer.writerows(rows)
-    console.print(f"Wrote {len(rows)} login links for {target.name!r} to {out}. Each link works once; keep the file private.", highlight=False)
+    console.print(f"Wrote {len(rows)} login links for {name!r} to {out}. Each link works once; keep the file private.", highlight=False)

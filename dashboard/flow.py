@@ -135,17 +135,20 @@ def _lock(db: Session, assignment_id: int) -> Assignment:
 
 def _move(db: Session, assignment: Assignment, *, to: S, actor: str, reason: str = "", expected: tuple[S, ...]) -> None:
     """Conditional UPDATE: succeeds only if nobody changed the assignment since we read it."""
-    if assignment.state not in {s.value for s in expected}:
-        raise IllegalTransition(_explain(assignment.state, to))
+    # Read before the UPDATE: the ORM synchronises `assignment` with the new values, so reading
+    # `assignment.state` afterwards would record the new state as the old one.
+    from_state, version = assignment.state, assignment.version
+    if from_state not in {s.value for s in expected}:
+        raise IllegalTransition(_explain(from_state, to))
     moved = db.execute(
         update(Assignment)
-        .where(Assignment.id == assignment.id, Assignment.state == assignment.state, Assignment.version == assignment.version)
-        .values(state=to.value, version=assignment.version + 1)
+        .where(Assignment.id == assignment.id, Assignment.state == from_state, Assignment.version == version)
+        .values(state=to.value, version=version + 1)
     )
     if moved.rowcount != 1:
         db.rollback()
         raise AlreadyStarted("This assignment was changed in another tab or window a moment ago. Reload this page.")
-    db.add(AssignmentEvent(assignment_id=assignment.id, from_state=assignment.state, to_state=to.value, actor=actor, reason=reason))
+    db.add(AssignmentEvent(assignment_id=assignment.id, from_state=from_state, to_state=to.value, actor=actor, reason=reason))
 
 
 def _explain(state: str, to: S) -> str:

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 import pandas as pd
 import pyarrow as pa
 
-SCHEMA_VERSION = "1.0"
-SUPPORTED_SCHEMA_VERSIONS = frozenset({SCHEMA_VERSION})
+SCHEMA_VERSION = "2.0"
+SUPPORTED_SCHEMA_VERSIONS = frozenset({"1.0", SCHEMA_VERSION})
 LIST_SEPARATOR = ";"
 
 CONDITIONS = ("clean", "intervention")

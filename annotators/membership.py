@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from sqlmodel import Session, select
 
 from annotators.models import Annotator, LoginLink, LoginSession, Membership, Role, Tier
-from annotators.service import CODE_PATTERN, AccountError
+from annotators.service import CODE_PATTERN, NAME_MAX_LENGTH, AccountError
 
 CSV_COLUMNS = ("code", "role", "tier", "designed", "name")
 
@@ -30,7 +30,7 @@ class PersonRow(BaseModel):
     role: Role = Role.annotator
     tier: Tier = Tier.primary
     designed: list[str] = Field(default_factory=list)
-    name: str = Field("", max_length=120)
+    name: str = ""
 
     @field_validator("code", mode="before")
     @classmethod
@@ -39,6 +39,13 @@ class PersonRow(BaseModel):
         if not CODE_PATTERN.match(code):
             raise ValueError(f"code {code!r} is not valid: use a letter then letters or digits, e.g. A1, D1, L1")
         return code
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, value: str) -> str:
+        if len(value) > NAME_MAX_LENGTH:
+            raise ValueError(f"the name is {len(value)} characters long; at most {NAME_MAX_LENGTH} fit")
+        return value
 
     @field_validator("role", "tier", mode="before")
     @classmethod

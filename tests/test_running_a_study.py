@@ -53,8 +53,8 @@ def test_every_command_of_the_guide_runs_and_ends_in_a_verified_bundle(tmp_path,
 
     from dashboard.cli import app
 
-    from dashboard.db import make_engine
-    from dashboard.models import Assignment, Study, StudyChange
+    from core.db import make_engine
+    from dashboard.studies.models import Assignment, Study, StudyChange
 
     work = tmp_path / "lab"
     work.mkdir()

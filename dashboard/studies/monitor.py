@@ -20,9 +20,9 @@ from sqlmodel import Session, select
 from starlette.concurrency import run_in_threadpool
 
 from annotators.models import Annotator
-from dashboard.deps import DbDep, RequireLead
-from dashboard.models import ACTIVE_STATES, Assignment, AssignmentState, Attempt, AttemptStatus, Study, TabPresence
-from dashboard.pages import render
+from dashboard.web.deps import DbDep, RequireLead
+from dashboard.studies.models import ACTIVE_STATES, Assignment, AssignmentState, Attempt, AttemptStatus, Study, TabPresence
+from dashboard.web.pages import render
 
 router = APIRouter(prefix="/lead/studies/{study_id}/monitor")
 TICK_SECONDS = 1.0
@@ -41,7 +41,7 @@ def _ms(moment: datetime | None) -> int | None:
 
 
 def _title(task_id: str) -> str:
-    from dashboard import envs
+    from dashboard.flow import envs
 
     try:
         return envs.task_card(task_id).title

@@ -7,9 +7,9 @@ from fastapi.responses import JSONResponse, RedirectResponse
 
 from annotators import membership
 from annotators import service as accounts
-from dashboard.deps import CsrfProtect, DbDep, RequireLead, SettingsDep
-from dashboard.models import Study
-from dashboard.pages import render
+from dashboard.web.deps import CsrfProtect, DbDep, RequireLead, SettingsDep
+from dashboard.studies.models import Study
+from dashboard.web.pages import render
 
 router = APIRouter(prefix="/lead/studies/{study_id}/people")
 MAX_CSV_BYTES = 1_000_000

@@ -6,8 +6,8 @@ import json
 
 import sqlalchemy as sa
 
-from dashboard import migrate
-from dashboard.db import make_engine
+from core import migrate
+from core.db import make_engine
 
 BEFORE = "5c1e2f7a9b31"
 

@@ -9,7 +9,7 @@ import random
 import pytest
 from sqlmodel import Session, select
 
-from dashboard.bots import play_assignment, sign_in
+from dashboard.bots.service import play_assignment, sign_in
 
 pytestmark = pytest.mark.browser
 
@@ -29,7 +29,7 @@ def shot(page, directory, name: str) -> None:
 
 def test_lead_creates_imports_plans_and_watches_a1_complete_an_assignment(live, lab, browser, screenshot_dir, tmp_path):
     from annotators import service as accounts
-    from dashboard.models import Assignment, Study
+    from dashboard.studies.models import Assignment, Study
 
     engine = live.app.state.engine
     with Session(engine) as db:

@@ -9,9 +9,9 @@ import pytest
 from sqlmodel import Session, select
 from typer.testing import CliRunner
 
-from dashboard import flow
+from dashboard.flow import service as flow
 from dashboard.cli import app
-from dashboard.models import Outcome, Study, StudyChange
+from dashboard.studies.models import Outcome, Study, StudyChange
 
 runner = CliRunner()
 

@@ -19,7 +19,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 GUIDE = ROOT / "docs" / "running-a-study.md"
-FENCE = re.compile(r"^```(\w+)(?: +(\S+))?\n(.*?)^```", re.M | re.S)
+FENCE = re.compile(r"^```(\w+)(?: +(\S+))?\n(.*?)^```", re.MULTILINE | re.DOTALL)
 
 pytestmark = pytest.mark.browser
 
@@ -51,9 +51,8 @@ def test_every_command_of_the_guide_runs_and_ends_in_a_verified_bundle(tmp_path,
     from sqlmodel import Session, select
     from typer.testing import CliRunner
 
-    from dashboard.cli import app
-
     from core.db import make_engine
+    from dashboard.cli import app
     from dashboard.studies.models import Assignment, Study, StudyChange
 
     work = tmp_path / "lab"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import csv
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 from rich.table import Table
@@ -26,7 +26,7 @@ def add(
     code: Annotated[str, typer.Argument(help="Coded id, e.g. A1 (annotator), D1 (duplicate tier), L1 (lead).")],
     role: Annotated[str, typer.Option(help="annotator or lead (leads manage every study).")] = "annotator",
     tier: Annotated[str, typer.Option(help="primary or duplicate (duplicate-tier people record the audit).")] = "primary",
-    designed: Annotated[Optional[list[str]], typer.Option(help="An environment this person designed (repeatable); they never record it.")] = None,
+    designed: Annotated[list[str] | None, typer.Option(help="An environment this person designed (repeatable); they never record it.")] = None,
     name: Annotated[str, typer.Option(help="Display name shown to leads only.")] = "",
     study: StudyOption = None,
 ) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 from rich.table import Table
@@ -24,10 +24,10 @@ def _service():
 @app.command("create", help="Create a study (a draft: add people, plan, then `study open`).\n\n" + SETTINGS_HELP)
 def create(
     name: Annotated[str, typer.Argument(help="Unique name of the study (what --study takes).")],
-    env: Annotated[Optional[list[str]], typer.Option("--env", help="An environment the panel draws from (repeatable; default: all).")] = None,
+    env: Annotated[list[str] | None, typer.Option("--env", help="An environment the panel draws from (repeatable; default: all).")] = None,
     seed: Annotated[int, typer.Option(help="Seed of every env session of the study (same instance for both conditions and every agent).")] = 42,
     description: Annotated[str, typer.Option(help="What annotators read about the study on their dashboard.")] = "",
-    setting: Annotated[Optional[list[str]], typer.Option("--setting", help="KEY=VALUE (repeatable); keys below.")] = None,
+    setting: Annotated[list[str] | None, typer.Option("--setting", help="KEY=VALUE (repeatable); keys below.")] = None,
 ) -> None:
     service = _service()
     _settings, db = open_db()

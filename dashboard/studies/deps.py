@@ -15,8 +15,8 @@ from sqlmodel import Session, select
 from annotators import membership
 from annotators import service as accounts
 from annotators.models import Annotator
-from dashboard.web.deps import SESSION_COOKIE, CurrentAnnotator, DbDep, RequireLead
 from dashboard.studies.models import Study, StudyStatus
+from dashboard.web.deps import SESSION_COOKIE, CurrentAnnotator, DbDep, RequireLead
 
 
 class StudyChoiceNeeded(Exception):

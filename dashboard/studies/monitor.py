@@ -11,17 +11,26 @@ from __future__ import annotations
 
 import asyncio
 import json
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from fastapi import APIRouter, Request
 from fastapi.responses import StreamingResponse
 from sqlalchemy import and_
+from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import Session, select
 from starlette.concurrency import run_in_threadpool
 
 from annotators.models import Annotator
+from dashboard.studies.models import (
+    ACTIVE_STATES,
+    Assignment,
+    AssignmentState,
+    Attempt,
+    AttemptStatus,
+    Study,
+    TabPresence,
+)
 from dashboard.web.deps import DbDep, RequireLead
-from dashboard.studies.models import ACTIVE_STATES, Assignment, AssignmentState, Attempt, AttemptStatus, Study, TabPresence
 from dashboard.web.pages import render
 
 router = APIRouter(prefix="/lead/studies/{study_id}/monitor")
@@ -36,7 +45,7 @@ def _ms(moment: datetime | None) -> int | None:
     if moment is None:
         return None
     if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=timezone.utc)
+        moment = moment.replace(tzinfo=UTC)
     return int(moment.timestamp() * 1000)
 
 
@@ -45,13 +54,13 @@ def _title(task_id: str) -> str:
 
     try:
         return envs.task_card(task_id).title
-    except Exception:  # a task removed from the catalogue still shows by id
+    except Exception:  # noqa: BLE001  (a task removed from the catalogue still shows by id)
         return task_id
 
 
 def snapshot(engine, study_id: int) -> dict:
     """Who is working in the study now: one row per active assignment, with since-when and tab presence."""
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     with Session(engine) as db:
         rows = db.exec(
             select(Assignment, Annotator.code, Attempt)
@@ -99,10 +108,10 @@ async def monitor_stream(study_id: int, request: Request, person: RequireLead):
         while not await request.is_disconnected():
             try:
                 current = await run_in_threadpool(snapshot, engine, study_id)
-            except Exception:  # database briefly unreachable: say so, keep the stream
+            except SQLAlchemyError:  # database briefly unreachable: say so, keep the stream
                 current = {"error": "The server cannot reach its database right now. Retrying…"}
             if current != last:
-                current_with_clock = {**current, "now_ms": _ms(datetime.now(timezone.utc))}
+                current_with_clock = {**current, "now_ms": _ms(datetime.now(UTC))}
                 yield f"data: {json.dumps(current_with_clock)}\n\n"
                 last, quiet = current, 0.0
             elif quiet >= KEEPALIVE_SECONDS:  # a comment line keeps proxies from closing an idle stream

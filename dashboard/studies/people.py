@@ -7,8 +7,8 @@ from fastapi.responses import JSONResponse, RedirectResponse
 
 from annotators import membership
 from annotators import service as accounts
-from dashboard.web.deps import CsrfProtect, DbDep, RequireLead, SettingsDep
 from dashboard.studies.models import Study
+from dashboard.web.deps import CsrfProtect, DbDep, RequireLead, SettingsDep
 from dashboard.web.pages import render
 
 router = APIRouter(prefix="/lead/studies/{study_id}/people")

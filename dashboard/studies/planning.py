@@ -12,7 +12,14 @@ from sqlmodel import Session, select
 
 from annotators import membership
 from annotators.models import Annotator
-from annotators.planning import Plan, PlanAnnotator, PlanInfeasible, PlanTask, check_plan, plan_panel
+from annotators.planning import (
+    Plan,
+    PlanAnnotator,
+    PlanInfeasible,
+    PlanTask,
+    check_plan,
+    plan_panel,
+)
 from dashboard.studies.models import Assignment, AssignmentState, Study
 
 

@@ -6,12 +6,24 @@ from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse
 
 from annotators import service as accounts
-from dashboard.web.deps import SESSION_COOKIE, CsrfProtect, CurrentAnnotator, DbDep, RequireLead
-from dashboard.studies.models import Study, StudyStatus
-from dashboard.web.pages import render
 from dashboard.studies import service
 from dashboard.studies.deps import studies_for
-from dashboard.studies.schemas import FIELD_KEYS, SETTING_KEYS, StudyFields, StudySettings, show
+from dashboard.studies.models import Study, StudyStatus
+from dashboard.studies.schemas import (
+    FIELD_KEYS,
+    SETTING_KEYS,
+    StudyFields,
+    StudySettings,
+    show,
+)
+from dashboard.web.deps import (
+    SESSION_COOKIE,
+    CsrfProtect,
+    CurrentAnnotator,
+    DbDep,
+    RequireLead,
+)
+from dashboard.web.pages import render
 
 router = APIRouter()
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-__all__ = ["StudySettings", "StudyFields", "SETTING_KEYS", "FIELD_KEYS", "settings_help", "ValidationError"]
+__all__ = ["FIELD_KEYS", "SETTING_KEYS", "StudyFields", "StudySettings", "ValidationError", "settings_help"]
 
 
 class StudySettings(BaseModel):

@@ -14,8 +14,21 @@ from pydantic import ValidationError
 from sqlalchemy import func
 from sqlmodel import Session, select
 
-from dashboard.studies.models import Assignment, Attempt, Study, StudyChange, StudyStatus
-from dashboard.studies.schemas import FIELD_KEYS, LOCKED_ONCE_RECORDED, SETTING_KEYS, StudyFields, StudySettings, show
+from dashboard.studies.models import (
+    Assignment,
+    Attempt,
+    Study,
+    StudyChange,
+    StudyStatus,
+)
+from dashboard.studies.schemas import (
+    FIELD_KEYS,
+    LOCKED_ONCE_RECORDED,
+    SETTING_KEYS,
+    StudyFields,
+    StudySettings,
+    show,
+)
 
 # Which status each lifecycle command may leave from.
 TRANSITIONS: dict[StudyStatus, tuple[StudyStatus, ...]] = {

@@ -22,8 +22,8 @@ def test_existing_people_join_their_study_and_keep_tier_and_designed(db_url):
     migrate.upgrade(db_url, BEFORE)
     engine = make_engine(db_url)
     now = "2026-12-01 10:00:00"
-    study_cols = dict(seed=7, show_score_to_annotators=False, rollback_grace_seconds=10, hard_time_limit_seconds=1800,
-                      reading_countdown_seconds=20, mask_all_text=False, mousemove_sample_ms=100, created_at=now)
+    study_cols = {"seed": 7, "show_score_to_annotators": False, "rollback_grace_seconds": 10, "hard_time_limit_seconds": 1800,
+                  "reading_countdown_seconds": 20, "mask_all_text": False, "mousemove_sample_ms": 100, "created_at": now}
     with engine.begin() as conn:
         old = _insert(conn, "study", name="Pilot", active=False, **study_cols)
         current = _insert(conn, "study", name="Main", active=True, **study_cols)

@@ -9,8 +9,8 @@ import pytest
 from sqlmodel import Session, select
 from typer.testing import CliRunner
 
-from dashboard.flow import service as flow
 from dashboard.cli import app
+from dashboard.flow import service as flow
 from dashboard.studies.models import Outcome, Study, StudyChange
 
 runner = CliRunner()
@@ -168,9 +168,8 @@ def test_settings_changes_after_the_first_attempt_are_audited_and_seed_is_fixed(
 def test_a_closed_study_refuses_new_starts(cli_env, make_assignment, person, study):
     assignment_id = make_assignment("A1")
     run("study", "close", "--study", study.name)
-    with Session(cli_env) as db:
-        with pytest.raises(flow.StudyNotOpen, match="closed"):
-            flow.start_assignment(db, assignment_id=assignment_id, annotator=person("A1"))
+    with Session(cli_env) as db, pytest.raises(flow.StudyNotOpen, match="closed"):
+        flow.start_assignment(db, assignment_id=assignment_id, annotator=person("A1"))
     run("study", "open", "--study", study.name)
     with Session(cli_env) as db:
         attempt = flow.start_assignment(db, assignment_id=assignment_id, annotator=person("A1"))

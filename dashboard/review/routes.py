@@ -33,8 +33,10 @@ def assignments(request: Request, person: RequireLead, db: DbDep, study: LeadStu
     if state:
         query = query.where(Assignment.state == state)
     rows = [a for a in db.exec(query.order_by(Assignment.annotator_id, Assignment.order_index)) if not annotator or codes[a.annotator_id] == annotator]
+    # The filter offers the study's people only (another study's people stay out of sight).
+    in_study = set(db.exec(select(Assignment.annotator_id).where(Assignment.study_id == study.id)))
     return render(request, "lead_assignments.html", study=study, rows=rows, codes=codes, annotator=annotator, state=state,
-                  people=sorted(set(codes.values())))
+                  people=sorted(codes[i] for i in in_study))
 
 
 @router.get("/assignments/{assignment_id}")

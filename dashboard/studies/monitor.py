@@ -36,6 +36,9 @@ from dashboard.web.pages import render
 router = APIRouter(prefix="/lead/studies/{study_id}/monitor")
 TICK_SECONDS = 1.0
 KEEPALIVE_SECONDS = 15.0
+# A stream ends after this long and the browser's EventSource reconnects by itself: this bounds a
+# stream whose client vanished without the server noticing.
+STREAM_SECONDS = 600.0
 WORKING = [s.value for s in ACTIVE_STATES] + [AssignmentState.rating.value]
 # A tab that sent no heartbeat for this long shows as "window closed?" (rollback follows after the grace period).
 PRESENCE_FRESH_SECONDS = 6
@@ -104,7 +107,7 @@ async def monitor_stream(study_id: int, request: Request, person: RequireLead):
     engine = request.app.state.engine
 
     async def events():
-        last, quiet = None, 0.0
+        last, quiet, lived = None, 0.0, 0.0
         while not await request.is_disconnected():
             try:
                 current = await run_in_threadpool(snapshot, engine, study_id)
@@ -117,7 +120,10 @@ async def monitor_stream(study_id: int, request: Request, person: RequireLead):
             elif quiet >= KEEPALIVE_SECONDS:  # a comment line keeps proxies from closing an idle stream
                 yield ": keepalive\n\n"
                 quiet = 0.0
+            if lived >= STREAM_SECONDS:
+                return
             await asyncio.sleep(TICK_SECONDS)
             quiet += TICK_SECONDS
+            lived += TICK_SECONDS
 
     return StreamingResponse(events(), media_type="text/event-stream", headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})

@@ -156,7 +156,7 @@ class CastMaker:
                              condition=condition, tier="primary", seed=session_seed(7))
             db.add(row)
             db.commit()
-            ids = {"assignment_id": row.id}
+            ids = {"assignment_id": row.id, "study_id": self.study_id, "code": person.code}
             if state == "not_started":
                 return ids
             attempt = flow.start_assignment(db, assignment_id=row.id, annotator=annotator)
@@ -179,11 +179,11 @@ class CastMaker:
             return ids
 
 
-def make_study(engine) -> int:
+def make_study(engine, name: str = "Hardening study") -> int:
     from dashboard.studies.models import Study
 
     with Session(engine) as db:
-        row = Study(name="Hardening study", seed=7, reading_countdown_seconds=0, status="open")
+        row = Study(name=name, seed=7, reading_countdown_seconds=0, status="open")
         db.add(row)
         db.commit()
         return row.id

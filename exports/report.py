@@ -220,7 +220,7 @@ def _group_pivot(groups: pd.DataFrame) -> tuple[list[dict], list[str]]:
     return rows, populations
 
 
-def render_report(tables: dict[str, pd.DataFrame], *, warnings: list[str], context: dict) -> str:
+def render_report(tables: dict[str, pd.DataFrame], *, warnings: list[str], context: dict, figure_dir: Path | None = None) -> str:
     """The report HTML for the tables computed by `exports.compare.compare`."""
     env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(["html", "j2"]))
     env.filters.update(pct=_pct, pp=_pp, num=_num)

@@ -333,6 +333,26 @@ def failure_modes_by(labelled: pd.DataFrame, *, dimension: str) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=FAILURE_BY_COLUMNS)
 
 
+FAILURE_CLASS_COLUMNS = ["population", "mode_class", "count", "n", "share", "ci_low", "ci_high", "ci_note"]
+
+
+def failure_classes(labelled: pd.DataFrame) -> pd.DataFrame:
+    """Table 4 / Figure 5(a): share of belief, action and overreach failures among the classified
+    failed intervention episodes of each population, with Wilson intervals."""
+    failed = labelled[(labelled["condition"] == "intervention") & (labelled["passed"] < 1)]
+    classified = failed[failed["failure_mode"].notna() & (failed["failure_mode"] != "abandoned_run")]
+    rows = []
+    for population in _populations(classified) if not classified.empty else []:
+        part = classified[classified["population"] == population]
+        classes = part["failure_mode"].map(MODE_CLASS)
+        for mode_class in ("belief", "action", "overreach"):
+            est = wilson(int((classes == mode_class).sum()), len(part))
+            low, high = _blank_small(est)
+            rows.append({"population": population, "mode_class": mode_class, "count": int((classes == mode_class).sum()),
+                         "n": len(part), "share": est.estimate, "ci_low": low, "ci_high": high, "ci_note": _note(len(part))})
+    return pd.DataFrame(rows, columns=FAILURE_CLASS_COLUMNS)
+
+
 TIME_RATIO_COLUMNS = [
     "model", "human_phase", "condition", "n_pairs", "median_human_s", "median_agent_s", "ratio",
     "ratio_ci_low", "ratio_ci_high", "ci_note",

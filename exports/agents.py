@@ -290,8 +290,10 @@ def _runs_frame(runs: list[dict]) -> pd.DataFrame:
     derived = ~run_failed(frame.drop(columns=["passed"]))
     frame["passed"] = given.where(given.notna(), derived).astype(bool)
     frame["event_match_score"] = pd.to_numeric(frame["event_match_score"], errors="coerce")
-    declared = frame["terminal_verb"].map(
-        lambda v: None if v is None else str(v).lower().split("(")[0].strip() in DONE_VERBS
+    verbs = frame["terminal_verb"].astype(object)
+    declared = pd.Series(
+        [None if _blank(v) else str(v).lower().split("(")[0].strip() in DONE_VERBS for v in verbs],
+        index=frame.index, dtype=object,
     )
     given_done = frame["completed"].astype(object)
     frame["completed"] = given_done.where(given_done.notna(), declared).astype(object)

@@ -126,6 +126,9 @@ def save(fig: Figure, name: str, out_dir: Path | None) -> str:
         FigureCanvasAgg(fig)
         fig.savefig(Path(out_dir) / f"{name}.png", format="png", dpi=130, bbox_inches="tight")
     svg = svg[svg.index("<svg"):]
+    # Inline SVG in HTML needs no namespace declarations or metadata (which name outside URLs).
+    svg = re.sub(r"<metadata>.*?</metadata>", "", svg, flags=re.S)
+    svg = re.sub(r'\s+xmlns(:\w+)?="[^"]*"', "", svg)
     # Fit the column: drop the fixed size, keep the viewBox, let CSS scale it down.
     svg = re.sub(r'<svg([^>]*?) width="[^"]+" height="[^"]+"', r'<svg\1 class="chart"', svg, count=1)
     return svg

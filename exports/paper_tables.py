@@ -32,6 +32,7 @@ HUMAN_POPULATIONS = tuple(f"humans {phase}" for phase in PHASES)
 AGENT_MEAN = "agents (mean over models)"
 NO_VARIANTS = "no variants"
 NO_PAIRS = "no paired tasks"
+UNKNOWN_GROUP = "(unknown)"  # an agent task outside the human bundles, with no target_primitive given
 
 
 def _note(n: int) -> str:
@@ -247,7 +248,7 @@ GAP_TASK_COLUMNS = [
 GAP_COLUMNS = [
     "population", "condition", "n", "n_without_ems", "pass_rate", "pass_ci_low", "pass_ci_high", "ems_rate",
     "ems_ci_low", "ems_ci_high", "completion_rate", "done_and_pass", "over_claim", "under_claim",
-    "completion_minus_ems", "pass_minus_ems", "ci_note",
+    "pass_not_ems", "ems_not_pass", "completion_minus_ems", "pass_minus_ems", "ci_note",
 ]
 
 
@@ -315,6 +316,7 @@ def failure_modes_by(labelled: pd.DataFrame, *, dimension: str) -> pd.DataFrame:
     """
     rows = []
     failed = labelled[(labelled["condition"] == "intervention") & (labelled["passed"] < 1)]
+    failed = failed.assign(**{dimension: failed[dimension].astype(object).where(failed[dimension].notna(), UNKNOWN_GROUP)})
     for (population, group), part in failed.groupby(["population", dimension], sort=True):
         modes = part["failure_mode"].astype(object).where(part["failure_mode"].notna(), "no_features")
         classified = int((~modes.isin(["abandoned_run", "no_features"])).sum())

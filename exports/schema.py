@@ -14,6 +14,8 @@ import pandas as pd
 import pyarrow as pa
 
 SCHEMA_VERSION = "2.0"
+# 2.0 added columns (attempts: seed, variant_id, event_match_score) and the tables semantic_events,
+# backend_audit and event_checks; a 1.0 bundle reads with the columns null and the tables empty.
 SUPPORTED_SCHEMA_VERSIONS = frozenset({"1.0", SCHEMA_VERSION})
 LIST_SEPARATOR = ";"
 
@@ -112,6 +114,13 @@ ATTEMPTS = TableSpec(
             "grouped by it.",
         ),
         C("condition", "str", "clean or intervention.", required=True, allowed=CONDITIONS),
+        C(
+            "seed",
+            "int",
+            "The env seed the attempt's website was built from: the study's seed, the same for both "
+            "conditions, cold and warm, the duplicate and every agent run (schema 2.0).",
+        ),
+        C("variant_id", "str", "The variant applied on intervention rows (null on clean rows) (schema 2.0)."),
         C("phase", "str", "cold (first try) or warm (immediate repeat).", required=True, allowed=PHASES),
         C("tier", "str", "primary or duplicate (duplicate audit).", required=True, allowed=TIERS),
         C("assignment_id", "int", "Assignment owning this attempt.", required=True),
@@ -265,7 +274,7 @@ TABLES_BY_VERSION: dict[str, tuple[str, ...]] = {
     "2.0": tuple(TABLES),
 }
 # Columns added after 1.0, per table: absent from a 1.0 bundle, read back as null.
-ADDED_IN_2_0: dict[str, tuple[str, ...]] = {"attempts": ("event_match_score",)}
+ADDED_IN_2_0: dict[str, tuple[str, ...]] = {"attempts": ("seed", "variant_id", "event_match_score")}
 
 # Names that must never reach a bundle: network addresses, credentials, session handles.
 _FORBIDDEN = re.compile(

@@ -145,7 +145,7 @@ def compare(
     warnings: list[str] = []
     chosen = filters if isinstance(filters, dict) else parse_filters(filters)
 
-    say("reading and verifying the human bundle(s)")
+    say("verifying the human bundle")
     humans = load_humans(human_bundle_dirs, verify=verify)
     warnings += humans.warnings
     everything = ht.analysed_attempts(humans.attempts)

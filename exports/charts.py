@@ -15,6 +15,9 @@ from exports.stats import wilson
 CLEAN, INTERVENTION = "#4c72b0", "#dd8452"
 MODELS_SHOWN = 12
 _PALETTE = ("#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860", "#da8bc3", "#8c8c8c", "#ccb974", "#64b5cd")
+# Every figure the report draws (saved as fig_<name>.png and fig_<name>.svg).
+FIGURES = ("pass_rates", "primitives", "tasks", "failure_classes", "model_primitive", "env_primitive",
+           "false_positive", "verification_gap", "time_ratio", "human_time", "duplicates")
 CLASS_COLOURS = {"belief": "#c44e52", "action": "#8172b3", "overreach": "#ccb974"}
 
 

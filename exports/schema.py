@@ -14,8 +14,9 @@ import pandas as pd
 import pyarrow as pa
 
 SCHEMA_VERSION = "2.0"
-# 2.0 added columns (attempts: seed, variant_id, event_match_score) and the tables semantic_events,
-# backend_audit and event_checks; a 1.0 bundle reads with the columns null and the tables empty.
+# 2.0 added columns (attempts: seed, variant_id, event_match_score), the tables semantic_events,
+# backend_audit and event_checks (a 1.0 bundle reads with the columns null and the tables empty) and
+# neutralised spreadsheet formulas in CSV text cells (manifest `csv_formula_escape`, undone on reading).
 SUPPORTED_SCHEMA_VERSIONS = frozenset({"1.0", SCHEMA_VERSION})
 LIST_SEPARATOR = ";"
 

@@ -6,7 +6,7 @@ attributes starting with ``_``, statements and imports (they do not parse in eva
 ``lambda`` except as ``key=``, ``:=``, ``await``/``yield``, starred arguments and ``**`` unpacking,
 shifts, ``@``, ``~``, calls of anything but the allow-listed builtins (``allowlist.BUILTINS``),
 the allow-listed methods (``allowlist.METHODS``) and the state helpers sites declare
-(``helpers.state_helper``), keyword arguments outside ``allowlist.KEYWORDS``, reading an
+(``environments.state_helpers.state_helper``), keyword arguments outside ``allowlist.KEYWORDS``, reading an
 attribute of a literal, and f-string format specs.
 
 The checked tree is then rewritten so that attribute reads and method calls go through the
@@ -24,9 +24,10 @@ from functools import lru_cache
 from types import CodeType
 from typing import Any
 
+from environments.state_helpers import helper_names
+
 from . import budget
 from .allowlist import BUILTINS, KEYWORDS, METHOD_NAMES, METHODS, call_method, read_attribute, to_datetime
-from .helpers import helper_names
 from .views import ExprRuntimeError, MappingView, wrap
 
 __all__ = ["CONTEXT_NAMES", "CompiledExpr", "UnsafeExpression", "compile_expr", "run_expr", "template_path",
@@ -213,7 +214,7 @@ _SCOPES = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 # A node that the rewrite routes through a guard costs several plain nodes' time, so it counts for
 # more steps; the weights keep a step worth roughly the same CPU time whatever the expression.
-_GUARDED_WEIGHT: dict[type[ast.AST], int] = {ast.BinOp: 12, ast.Call: 12, ast.Attribute: 6, ast.Compare: 4,
+_GUARDED_WEIGHT: dict[type[ast.AST], int] = {ast.BinOp: 12, ast.Call: 12, ast.Attribute: 10, ast.Compare: 4,
                                              ast.Subscript: 2, ast.JoinedStr: 8, ast.FormattedValue: 4}
 
 

@@ -16,7 +16,7 @@ import pytest
 import yaml
 
 from environments.evaluator import compute_diff, match
-from environments.evaluator.helpers import state_helper
+from environments.state_helpers import state_helper
 from environments.evaluator.sandbox import UnsafeExpression, compile_expr, run_expr
 from environments.evaluator.views import MappingView, StateView
 from environments.mail.models import MailState

@@ -18,7 +18,7 @@ BATCH = {"type": "batch", "events": [{"seq": 0, "t_ms": 1_700_000_000_000, "type
 @pytest.fixture(params=["sqlite", "postgres"])
 def app_on(request, kit, sqlite_template, tmp_path):
     """create_app on SQLite (a copy of the template) and on PostgreSQL (a migrated private schema)."""
-    from dashboard import migrate
+    from core import migrate
     from dashboard.app import create_app
 
     kit.register_lab()
@@ -53,7 +53,7 @@ def test_a_signed_token_naming_an_impossible_recording_is_refused_not_a_500(app_
 def test_recorder_http_fallback_answers_a_database_outage_with_its_json_error(kit, postgres_url, tcp_proxy, tmp_path):
     """A page on another origin reads the reply only with the CORS header, and the recorder reads
     only its JSON error frame: the documented 503 `internal`, so it resends later."""
-    from dashboard import migrate
+    from core import migrate
     from dashboard.app import create_app
     from recorder import service as recorder
 
@@ -84,7 +84,7 @@ def test_recorder_http_fallback_answers_a_database_outage_with_its_json_error(ki
 def test_a_sign_in_value_works_only_for_the_link_whose_page_gave_it(kit, sqlite_template, tmp_path):
     from annotators import service as accounts
     from dashboard.app import create_app
-    from dashboard.routes.auth import sign_in_form
+    from dashboard.people.routes import sign_in_form
 
     kit.register_lab()
     url = kit.copy_template(sqlite_template, tmp_path / "db")

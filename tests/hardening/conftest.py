@@ -119,6 +119,8 @@ class Cast:
 
 
 _codes = itertools.count(1)
+# A seed no page would contain by chance (a page must never show the seed; "7" is in every page).
+HARDENING_SEED = 480913
 
 
 class CastMaker:
@@ -153,7 +155,7 @@ class CastMaker:
 
             annotator = accounts.get_by_code(db, code=person.code)
             row = Assignment(study_id=self.study_id, annotator_id=person.id, task_id=task_id, env_id="lab", difficulty="easy",
-                             condition=condition, tier="primary", seed=session_seed(7))
+                             condition=condition, tier="primary", seed=session_seed(HARDENING_SEED))
             db.add(row)
             db.commit()
             ids = {"assignment_id": row.id, "study_id": self.study_id, "code": person.code}
@@ -183,7 +185,7 @@ def make_study(engine, name: str = "Hardening study") -> int:
     from dashboard.studies.models import Study
 
     with Session(engine) as db:
-        row = Study(name=name, seed=7, reading_countdown_seconds=0, status="open")
+        row = Study(name=name, seed=HARDENING_SEED, reading_countdown_seconds=0, status="open")
         db.add(row)
         db.commit()
         return row.id

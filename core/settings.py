@@ -48,7 +48,7 @@ class Settings(BaseSettings):
     check_schema: bool = Field(True, description="Refuse to start when the database schema is not at the latest revision.")
 
     @model_validator(mode="after")
-    def _fill_defaults(self) -> "Settings":
+    def _fill_defaults(self) -> Settings:
         if not self.database_url:
             self.database_url = f"sqlite:///{self.data_dir / 'humantrace.db'}"
         self.database_url = normalise_database_url(self.database_url)
@@ -61,7 +61,7 @@ class Settings(BaseSettings):
     def is_local(self) -> bool:
         return self.environment == "local"
 
-    def ensure_secrets(self) -> "Settings":
+    def ensure_secrets(self) -> Settings:
         """Fill unset secrets from `DATA_DIR/secrets.json` (creating it), then enforce strength."""
         if not self.secret_key or not self.controller_secret:
             stored = _load_or_create_secrets(self.data_dir)

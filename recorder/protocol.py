@@ -26,8 +26,8 @@ from recorder.schemas import (
 )
 from recorder.service import (
     BatchRefused,
-    RecordingEnded,
     IngestResult,
+    RecordingEnded,
     RecordingNotFound,
     SeqGap,
     check_sequence,

@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from functools import lru_cache
+from functools import cache, lru_cache
 from operator import itemgetter
 from typing import get_args
 
@@ -245,7 +245,7 @@ def _sqlite_insert_sql(columns: tuple[str, ...], rows: int) -> str:
 _SQLITE_ROWS_PER_STATEMENT = 1024
 
 
-@lru_cache(maxsize=None)
+@cache
 def _event_columns(model: type) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The raw event columns an event model fills, in table order, and those of them that may be null."""
     fields = model.model_fields

@@ -11,7 +11,7 @@ import json
 import os
 import secrets
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -97,22 +97,27 @@ def check_secret_strength(settings: Settings) -> None:
         raise InsecureSettings("HUMANTRACE_SECRET_KEY and HUMANTRACE_CONTROLLER_SECRET must differ.")
 
 
+def _read_secrets(path: Path) -> dict[str, str]:
+    values: dict[str, str] = json.loads(path.read_text())
+    return values
+
+
 def _load_or_create_secrets(data_dir: Path) -> dict[str, str]:
     data_dir.mkdir(parents=True, exist_ok=True)
     path = data_dir / "secrets.json"
     if path.exists():
-        return json.loads(path.read_text())
+        return _read_secrets(path)
     values = {"secret_key": secrets.token_urlsafe(48), "controller_secret": secrets.token_urlsafe(48)}
     # Exclusive create so two processes starting together cannot overwrite each other's secrets.
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except FileExistsError:
-        return json.loads(path.read_text())
+        return _read_secrets(path)
     with os.fdopen(fd, "w") as fh:
         json.dump(values, fh)
     return values
 
 
-def get_settings(**overrides) -> Settings:
+def get_settings(**overrides: Any) -> Settings:
     """Settings from the environment, with secrets filled in and checked."""
     return Settings(**overrides).ensure_secrets()

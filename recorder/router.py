@@ -13,13 +13,14 @@ from pathlib import Path
 
 from fastapi import APIRouter, Request, WebSocket
 from fastapi.responses import JSONResponse, Response
+from sqlalchemy import Engine
 from sqlmodel import Session
 from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocketDisconnect
 
 from recorder.models import Recording
 from recorder.protocol import POLICY_VIOLATION, FrameOutcome, apply_message, error, parse_frame, process_frame
-from recorder.schemas import MAX_FRAME_BYTES, AckMessage
+from recorder.schemas import MAX_FRAME_BYTES, AckMessage, ErrorMessage
 from recorder.service import RecorderError, RecordingEnded, TokenInvalid, resolve_token
 from recorder.writer import get_writer
 
@@ -37,7 +38,7 @@ def _script() -> tuple[bytes, str]:
     return body, '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
 
 
-def _resolve(engine, secret_key: str, token: str) -> Recording:
+def _resolve(engine: Engine, secret_key: str, token: str) -> Recording:
     """The token's active recording, loaded and detached (its id and settings stay readable)."""
     with Session(engine) as session:
         return resolve_token(session, secret_key=secret_key, token=token)
@@ -77,7 +78,7 @@ async def recorder_socket(websocket: WebSocket) -> None:
             if raw is None:
                 raw = message.get("bytes") or b""
             outcome = await process_frame(writer=writer, recording=recording, raw=raw)
-            if outcome.close:
+            if outcome.close and isinstance(outcome.reply, ErrorMessage):
                 await _refuse(websocket, outcome.reply.code, outcome.reply.message)
                 return
             await websocket.send_text(outcome.reply.model_dump_json(exclude_none=True))

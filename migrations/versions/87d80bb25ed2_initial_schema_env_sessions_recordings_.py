@@ -7,6 +7,7 @@ Create Date: 2026-12-02 17:53:44.845475
 
 import sqlalchemy as sa
 import sqlmodel
+import sqlmodel.sql.sqltypes
 from alembic import op
 
 revision = '87d80bb25ed2'

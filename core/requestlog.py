@@ -12,8 +12,8 @@ import time
 
 from fastapi import Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from sqlalchemy.exc import InterfaceError, OperationalError
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 log = logging.getLogger("humantrace.http")
 

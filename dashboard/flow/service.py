@@ -14,7 +14,7 @@ a second Evaluate or Abandon returns the first result and scores nothing again.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 
 from sqlalchemy import update
 from sqlmodel import Session, select
@@ -292,9 +292,8 @@ def end_attempt(db: Session, *, attempt_id: int, annotator: Annotator | None, ou
 
 
 def _aware(moment: datetime) -> datetime:
-    from datetime import timezone
 
-    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 def _clean_trace(db: Session, *, recording_id: int) -> tuple[list[dict], dict, int]:

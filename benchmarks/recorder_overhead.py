@@ -89,10 +89,10 @@ def new_token(database_url: str) -> tuple[int, str]:
     from sqlmodel import Session, SQLModel, create_engine
 
     from recorder import service
-    from recorder.models import RawEvent, Recording
+    from recorder.models import RECORDER_TABLES
 
     engine = create_engine(database_url)
-    SQLModel.metadata.create_all(engine, tables=[Recording.__table__, RawEvent.__table__])
+    SQLModel.metadata.create_all(engine, tables=list(RECORDER_TABLES))
     with Session(engine) as session:
         rec = service.create_recording(session, kind="standalone", label="overhead")
         token = service.issue_token(secret_key=SECRET, recording_id=rec.id)

@@ -22,7 +22,7 @@ from sqlmodel import SQLModel, create_engine
 
 from recorder.gc_tuning import tune_gc_for_serving
 from recorder.inject import RecorderInjectionMiddleware
-from recorder.models import RawEvent, Recording
+from recorder.models import RECORDER_TABLES
 from recorder.privacy import ForgetClientAddressMiddleware, RedactTokensFilter
 from recorder.router import router
 from recorder.sqlite_tuning import tune_sqlite
@@ -37,7 +37,7 @@ def create_app(*, database_url: str, secret_key: str, pages_dir: Path | None = N
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         engine = create_engine(database_url)
         tune_sqlite(engine)
-        SQLModel.metadata.create_all(engine, tables=[Recording.__table__, RawEvent.__table__])
+        SQLModel.metadata.create_all(engine, tables=list(RECORDER_TABLES))
         app.state.engine = engine
         redact = RedactTokensFilter()
         uvicorn_log = logging.getLogger("uvicorn.error")

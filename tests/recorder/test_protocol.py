@@ -37,7 +37,7 @@ def test_valid_stream_is_acknowledged_and_stored(live_server_any_db, batch_json)
     server = live_server_any_db
     rid, token = server.new_recording()
     with open_socket(server, token) as (ws, hello):
-        assert hello == {"type": "ack", "seq": -1}
+        assert hello == {"type": "ack", "seq": -1, "stream": 0}
         assert send(ws, batch_json(0, 10)) == {"type": "ack", "seq": 9}
         assert send(ws, batch_json(10, 5, type_="click")) == {"type": "ack", "seq": 14}
         # A resend of what is stored is acknowledged, not duplicated.

@@ -27,6 +27,7 @@ from cleaning.trace import (
     SCROLL,
     VALUE,
     Trace,
+    complete_columns,
     read_trace,
     source_lists,
 )
@@ -39,7 +40,9 @@ def clean(raw: pd.DataFrame, config: CleaningConfig | None = None) -> pd.DataFra
     per `config.group_by` group, ordered by `seq` (with a `stream` column: by time across the
     group's streams, each stream in `seq` order; no run crosses streams). A drag has `type="drag"`,
     `x`/`y` where the press was, `dx`/`dy` to where the release was, and `value` the XPath of the
-    element under the release (the drop target). The result has the raw columns (a merged fill has
+    element under the release (the drop target). Any frame with the columns the rules read is
+    accepted (`complete_columns`: absent optional columns are null, and the error for an absent
+    needed column names the rule); an identical repeat of a (group, seq) is one event. The result has the raw columns (a merged fill has
     `type="fill"`, the run's final `value` and `key` null; a collapsed scroll has the summed
     `dx`/`dy` and the run's last `scroll_x`/`scroll_y`; every other field is the run's first
     event's, `t_ms` included), then any extra input columns, then `trigger` (what a kept mousemove
@@ -50,6 +53,8 @@ def clean(raw: pd.DataFrame, config: CleaningConfig | None = None) -> pd.DataFra
     unchanged.
     """
     config = config or CleaningConfig()
+    attrs = raw.attrs
+    raw = complete_columns(raw, group_by=config.group_by)
     trace = read_trace(raw, group_by=config.group_by)
     triggers = move_triggers(trace, hover_window_ms=config.hover_window_ms)
     span = drag_spans(trace, drag_min_px=config.drag_min_px, x=_floats(raw["x"])[trace.order],
@@ -63,7 +68,7 @@ def clean(raw: pd.DataFrame, config: CleaningConfig | None = None) -> pd.DataFra
     starts = np.flatnonzero(~joins)
     cleaned = _build(raw, trace, triggers, ops, starts)
     cleaned.attrs = {
-        **raw.attrs,
+        **attrs,
         "cleaning_config": config.to_dict(),
         "cleaning_version": CLEANING_VERSION,
     }

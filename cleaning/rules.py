@@ -170,15 +170,21 @@ def fill_joins(trace: Trace, ops: np.ndarray) -> np.ndarray:
     an `input`/`fill`, it also takes that element's `change` (a value set by a script) and its own
     scrolls (the caret scrolling the field), so the fill ends with the element's final value.
     A run holding an `input`/`fill` becomes one fill; a run of keydowns alone (shortcut keys on a
-    page, keys that changed nothing) is left as it is, one operation per keydown. Rows of a drag
-    (rule 4) never take part: the caller passes their kind as OTHER.
+    page, keys that changed nothing) is left as it is, one operation per keydown. A keydown of a
+    named key (Enter, Tab) is a keystroke when the next operation is an `input` into the same
+    field: the key changed the value (a line break in a textarea), so it is typing. Only a raw
+    `input` counts, never a `fill`, so a cleaned trace cleans to itself. Rows of a drag (rule 4)
+    never take part: the caller passes their kind as OTHER.
     """
     kind = trace.kind[ops]
     has_value = kind == VALUE
-    keystroke = has_value | ((kind == KEYDOWN) & trace.typing[ops])
+    lane, xpath = trace.lane[ops], trace.xpath[ops]
+    typed_into = np.zeros(len(ops), dtype=bool)
+    typed_into[:-1] = trace.raw_input[ops][1:] & (lane[1:] == lane[:-1]) & (xpath[1:] == xpath[:-1])
+    keystroke = has_value | ((kind == KEYDOWN) & (trace.typing[ops] | typed_into))
     extra = (kind == CHANGE) | (kind == SCROLL)
     member = keystroke | extra
-    same = member & _same_as_previous(member, trace.lane[ops], trace.xpath[ops])
+    same = member & _same_as_previous(member, lane, xpath)
     n = len(ops)
     if n == 0:
         return same
@@ -201,13 +207,13 @@ def fill_joins(trace: Trace, ops: np.ndarray) -> np.ndarray:
 def scroll_joins(trace: Trace, ops: np.ndarray, *, scroll_window_ms: int) -> np.ndarray:
     """Rule 2 (scroll collapse): for each kept operation, whether it joins the previous scroll.
 
-    Consecutive scrolls on the same container (xpath) of one attempt form a segment. A run starts
-    at the segment's first scroll and takes every following scroll at most `scroll_window_ms`
-    after that first one; the first scroll beyond starts the next run, and so on.
+    Consecutive scrolls on the same container (xpath) and page (url) of one attempt form a
+    segment. A run starts at the segment's first scroll and takes every following scroll at most
+    `scroll_window_ms` after that first one; the first scroll beyond starts the next run, and so on.
     """
     kind = trace.kind[ops]
     scroll = kind == SCROLL
-    joins = scroll & _same_as_previous(scroll, trace.lane[ops], trace.xpath[ops])
+    joins = scroll & _same_as_previous(scroll, trace.lane[ops], trace.xpath[ops], trace.url[ops])
     rows = np.flatnonzero(scroll)
     if rows.size == 0:
         return joins

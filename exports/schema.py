@@ -13,8 +13,9 @@ from dataclasses import dataclass
 import pandas as pd
 import pyarrow as pa
 
-SCHEMA_VERSION = "1.0"
-SUPPORTED_SCHEMA_VERSIONS = frozenset({SCHEMA_VERSION})
+SCHEMA_VERSION = "2.0"
+# 2.0 added columns only (attempts: seed, variant_id, ...); a 1.0 bundle reads with them absent.
+SUPPORTED_SCHEMA_VERSIONS = frozenset({"1.0", SCHEMA_VERSION})
 LIST_SEPARATOR = ";"
 
 CONDITIONS = ("clean", "intervention")
@@ -112,6 +113,13 @@ ATTEMPTS = TableSpec(
             "grouped by it.",
         ),
         C("condition", "str", "clean or intervention.", required=True, allowed=CONDITIONS),
+        C(
+            "seed",
+            "int",
+            "The env seed the attempt's website was built from: the study's seed, the same for both "
+            "conditions, cold and warm, the duplicate and every agent run (schema 2.0).",
+        ),
+        C("variant_id", "str", "The variant applied on intervention rows (null on clean rows) (schema 2.0)."),
         C("phase", "str", "cold (first try) or warm (immediate repeat).", required=True, allowed=PHASES),
         C("tier", "str", "primary or duplicate (duplicate audit).", required=True, allowed=TIERS),
         C("assignment_id", "int", "Assignment owning this attempt.", required=True),

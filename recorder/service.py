@@ -30,6 +30,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session
 
 from recorder.models import (
+    LABEL_MAX_LENGTH,
     RAW_EVENT_FIELDS,
     RECORDING_KINDS,
     RawEvent,
@@ -116,6 +117,8 @@ def create_recording(
     """
     if kind not in RECORDING_KINDS:
         raise ValueError(f"kind must be one of {RECORDING_KINDS}, not {kind!r}")
+    if label is not None and len(label) > LABEL_MAX_LENGTH:
+        raise ValueError(f"the label is {len(label)} characters long; at most {LABEL_MAX_LENGTH} fit.")
     if mousemove_sample_ms < 0:
         raise ValueError("mousemove_sample_ms must be >= 0")
     selectors = check_mask_selectors(mask_selectors)

@@ -59,6 +59,7 @@ def serve(
 
     from dashboard import migrate
     from dashboard.db import make_engine
+    from recorder.protocol import uvicorn_ws_options
 
     if host:
         os.environ["HUMANTRACE_HOST"] = host
@@ -97,9 +98,7 @@ def serve(
         workers=workers,
         access_log=False,
         log_config=LOG_CONFIG,
-        # Recorder batches are a few KB and acks a few bytes: compressing them costs the server
-        # ~10% of its CPU per event (benchmarks/ingest.py) and saves nothing that matters.
-        ws_per_message_deflate=False,
+        **uvicorn_ws_options(),  # frame size limit enforced by the protocol; no compression
     )
 
 
@@ -175,7 +174,12 @@ def annotators_add(
 ) -> None:
     """Add a person to the study."""
     from annotators import service as accounts
+    from environments import registry
 
+    known = [env.env_id for env in registry.all_environments()]
+    unknown = sorted({env.strip() for env in designed or [] if env.strip() and env.strip() not in known})
+    if unknown:
+        fail(f"unknown environment {', '.join(unknown)} for --designed; the environments are {', '.join(known)}")
     _settings_, db = open_db()
     with db:
         try:

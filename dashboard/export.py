@@ -73,15 +73,18 @@ def export_bundle(
     include_comments: bool = False,
     include_rolled_back: bool = False,
     progress: Callable[[int], None] | None = None,
+    overwrite: bool = False,
 ) -> Path:
-    """Write the current study's bundle into the new directory `out_dir`; returns the manifest path."""
+    """Write the current study's bundle into the new directory `out_dir`; returns the manifest path.
+
+    `overwrite`: `out_dir` may already hold a bundle, whose files are replaced."""
     with Session(engine) as db:
         study = db.exec(select(Study).where(Study.active).order_by(Study.id.desc())).one()
         codes = {p.id: p.code for p in db.exec(select(Annotator))}
         ratings = {r.assignment_id: r for r in db.exec(select(Rating))}
         meta_cache: dict[str, tuple[str | None, str | None, str | None]] = {}
         cleaning_config: dict | None = None
-        writer = BundleWriter(out_dir, formats=formats, include_comments=include_comments)
+        writer = BundleWriter(out_dir, formats=formats, include_comments=include_comments, overwrite=overwrite)
         with writer:
             for chunk in _chunks(db, study, include_rolled_back):
                 attempts_rows, clean_rows, verdict_rows = [], [], []

@@ -4,7 +4,8 @@ Used by the recorder's own tests and benchmarks, and for standalone recordings w
 dashboard. The full platform mounts `recorder.router` inside `dashboard.create_app` instead.
 
     HUMANTRACE_RECORDER_DATABASE_URL=sqlite:///rec.db HUMANTRACE_RECORDER_SECRET=... \\
-        python -m uvicorn recorder.standalone:app_from_env --factory --no-access-log
+        python -m uvicorn recorder.standalone:app_from_env --factory --no-access-log \\
+        --ws-max-size 262144 --ws-per-message-deflate false
 """
 
 from __future__ import annotations

@@ -30,11 +30,16 @@ def export_bundle(
     format: Annotated[BundleFormat, typer.Option(help="File format of the tables.")] = BundleFormat.parquet,
     include_comments: Annotated[bool, typer.Option(help="Include the annotators' free-text comments.")] = False,
     include_rolled_back: Annotated[bool, typer.Option(help="Include rolled-back and excluded attempts (marked rolled_back).")] = False,
+    force: Annotated[bool, typer.Option("--force", help="Write into a non-empty directory, replacing the bundle files in it (other files are kept).")] = False,
 ) -> None:
     """Write the study's human reference bundle (attempts, events, verdicts, ratings, manifest)."""
     from dashboard.export import count_attempts, export_bundle as write
-    from exports.bundle import BundleError
+    from exports.bundle import BundleError, bundle_file_names, prepare_output_dir
 
+    try:  # before the progress bar: a wrong target is one line, not a bar and a traceback
+        prepare_output_dir(out, owned=bundle_file_names(), overwrite=force)
+    except BundleError as exc:
+        fail(str(exc))
     _settings, db = open_db()
     with db:
         total = count_attempts(db, study=current_study(db), include_rolled_back=include_rolled_back)
@@ -43,9 +48,11 @@ def export_bundle(
         task = bar.add_task("exporting attempts", total=total or 1)
         try:
             manifest = write(db.get_bind(), out, formats=formats, include_comments=include_comments,
-                             include_rolled_back=include_rolled_back, progress=lambda n: bar.advance(task, n))
+                             include_rolled_back=include_rolled_back, progress=lambda n: bar.advance(task, n), overwrite=force)
         except BundleError as exc:
             fail(str(exc))
+        except OSError as exc:  # the disk filled up, or the directory went away while writing
+            fail(f"cannot write the bundle to {out}: {exc.strerror or exc}")
     counts = json.loads(Path(manifest).read_text())["row_counts"] if "row_counts" in Path(manifest).read_text() else {}
     console.print(f"Bundle written to {out} ({total} attempts). {counts or ''}", highlight=False)
 
@@ -70,16 +77,19 @@ def compare(
     task_counts: Annotated[Optional[Path], typer.Option(help="CSV of env, difficulty, n_tasks for full-benchmark estimates.")] = None,
     bootstrap: Annotated[int, typer.Option(help="Bootstrap resamples for the 95% intervals.")] = 2000,
     seed: Annotated[int, typer.Option(help="Seed of the bootstrap.")] = 0,
+    force: Annotated[bool, typer.Option("--force", help="Write into a non-empty --out directory, replacing the report and tables in it.")] = False,
 ) -> None:
     """Compare the human bundle with agent runs: report.html plus one CSV per table."""
     from exports.bundle import BundleError
     from exports.compare import compare as run
 
     try:
-        result = run(human, agents, out, task_counts=task_counts, bootstrap=bootstrap, seed=seed,
+        result = run(human, agents, out, task_counts=task_counts, bootstrap=bootstrap, seed=seed, overwrite=force,
                      progress=lambda message: console.print(f"… {message}", highlight=False))
     except (BundleError, FileNotFoundError, ValueError) as exc:
         fail(str(exc))
+    except OSError as exc:
+        fail(f"cannot write the comparison to {out}: {exc.strerror or exc}")
     for issue in result.agent_import.errors[:20]:
         console.print(f"[yellow]agent row skipped:[/yellow] {issue}", highlight=False)
     for warning in result.warnings:
@@ -99,13 +109,14 @@ def clean_command(
     config = CleaningConfig(scroll_window_ms=scroll_window_ms, hover_window_ms=hover_window_ms)
     if bundle is not None:
         from exports.bundle import read_bundle
+        from exports.csv_safety import write_csv
 
         if out is None:
             fail("--bundle needs --out (a directory for the re-cleaned events).")
         raw = read_bundle(bundle, tables=["events_raw"]).events_raw
         cleaned = clean(raw, config)
         out.mkdir(parents=True, exist_ok=True)
-        cleaned.assign(source_seqs=cleaned["source_seqs"].map(lambda s: ";".join(map(str, s)))).to_csv(out / "events_clean.csv", index=False)
+        write_csv(cleaned.assign(source_seqs=cleaned["source_seqs"].map(lambda s: ";".join(map(str, s)))), out / "events_clean.csv")
         console.print(f"{len(raw)} raw events → {len(cleaned)} cleaned steps in {out / 'events_clean.csv'}", highlight=False)
         return
     from dashboard.cleaning import reclean_study
@@ -159,6 +170,7 @@ def recordings_export(
 ) -> None:
     """Export a standalone recording's raw and cleaned events, in the bundle's column layout."""
     from cleaning import CleaningConfig, clean
+    from exports.csv_safety import write_csv
     from recorder import service
 
     _settings, db = open_db()
@@ -174,8 +186,8 @@ def recordings_export(
         raw = service.events_frame(db, recording_ids=[recording_id])
     cleaned = clean(raw, CleaningConfig())
     out.mkdir(parents=True, exist_ok=True)
-    raw.to_csv(out / "events_raw.csv", index=False)
-    cleaned.assign(source_seqs=cleaned["source_seqs"].map(lambda s: ";".join(map(str, s)))).to_csv(out / "events_clean.csv", index=False)
+    write_csv(raw, out / "events_raw.csv")
+    write_csv(cleaned.assign(source_seqs=cleaned["source_seqs"].map(lambda s: ";".join(map(str, s)))), out / "events_clean.csv")
     console.print(f"{len(raw)} raw events and {len(cleaned)} cleaned steps written to {out}", highlight=False)
 
 

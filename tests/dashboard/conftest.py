@@ -103,7 +103,10 @@ class LiveServer:
         self.port = port
         self.url = f"http://127.0.0.1:{port}"
         # log_config=None: leave the process's logging alone (other tests capture uvicorn's log lines)
-        self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, access_log=False, log_config=None))
+        from recorder.protocol import uvicorn_ws_options
+
+        self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, access_log=False, log_config=None,
+                                                    **uvicorn_ws_options()))
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
     def start(self) -> "LiveServer":

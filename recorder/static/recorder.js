@@ -321,8 +321,10 @@
   // completing the word, a date picker writing the date) is recorded as a `change`.
   var watched = [], lastValues = new WeakMap(), MAX_WATCHED = 32;
 
+  // Text fields only: a checkbox is already checked when its click is dispatched, before its own
+  // input and change events, and those report it.
   function watch(el, value) {
-    if (!el || el.nodeType !== 1 || !isField(el)) return;
+    if (!el || el.nodeType !== 1 || !isTextual(el)) return;
     lastValues.set(el, value);
     if (watched.indexOf(el) < 0) { watched.push(el); if (watched.length > MAX_WATCHED) watched.shift(); }
   }
@@ -362,7 +364,7 @@
     masks(deep); // a field that is sensitive now stays masked even if it changes type later
     checkWatched();
     record(e.type, t, {});
-    if (e.type === 'focus' && isField(deep) && watched.indexOf(deep) < 0) watch(deep, rawValue(deep));
+    if (e.type === 'focus' && watched.indexOf(deep) < 0) watch(deep, rawValue(deep));
   }
 
   // HTML5 drag and drop: where the drag started and where it was dropped.

@@ -589,7 +589,8 @@
     win.addEventListener('select', onFieldSelect, opts);
     win.addEventListener('mouseup', onSelectionEnd, opts);
     win.addEventListener('keyup', onSelectionEnd, opts);
-    win.addEventListener('load', onFrameLoad, opts); // iframe load events do not bubble, but capture sees them
+    // An iframe's load event does not bubble, and a load event never reaches the window: capture it on the document.
+    doc.addEventListener('load', onFrameLoad, opts);
     if (doc.readyState === 'loading') doc.addEventListener('DOMContentLoaded', function () { scanFrames(doc); }, opts);
     else scanFrames(doc);
   }

@@ -223,9 +223,9 @@ def stop(proc: subprocess.Popen) -> None:
 def create_recordings(database_url: str, count: int) -> list[tuple[int, str]]:
     from sqlmodel import Session, SQLModel, create_engine
 
+    from core.sqlite import tune_sqlite
     from recorder import service
     from recorder.models import RECORDER_TABLES
-    from recorder.sqlite_tuning import tune_sqlite
 
     engine = create_engine(database_url)
     tune_sqlite(engine)

@@ -31,7 +31,7 @@ def cli(kit, sqlite_template, tmp_path, monkeypatch):
     from typer.testing import CliRunner
 
     from dashboard.cli import app
-    from dashboard.db import make_engine
+    from core.db import make_engine
 
     kit.register_lab()
     url = kit.copy_template(sqlite_template, tmp_path / "db")

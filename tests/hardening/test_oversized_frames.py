@@ -164,7 +164,7 @@ def _honest(port: int, token: str, url: str, stop: threading.Event, acks: list[t
 
 
 def test_forty_parallel_oversized_frames_cost_no_memory_and_honest_recording_goes_on(kit, sqlite_template, tmp_path, serve):
-    from dashboard.db import make_engine
+    from core.db import make_engine
     from recorder import service as recorder
     from recorder.models import RawEvent
 

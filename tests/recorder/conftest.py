@@ -18,11 +18,11 @@ import uvicorn
 from sqlalchemy import Engine, select
 from sqlmodel import Session, SQLModel, create_engine
 
+from core.sqlite import tune_sqlite
 from recorder import service
 from recorder.models import RECORDER_TABLES, RawEvent, Recording
 from recorder.protocol import uvicorn_ws_options
 from recorder.schemas import BatchMessage, parse_client_message
-from recorder.sqlite_tuning import tune_sqlite
 from recorder.standalone import create_app
 
 SECRET = "test-secret-key-for-recorder"

@@ -25,13 +25,13 @@ from recorder.schemas import (
 )
 from recorder.service import (
     BatchRefused,
-    RecordingEnded,
     IngestResult,
+    RecordingEnded,
     RecordingNotFound,
     SeqGap,
     check_sequence,
-    stream_ack,
     store_meta,
+    stream_ack,
 )
 from recorder.writer import IngestWriter, StoreBatch
 

@@ -55,5 +55,5 @@ def downgrade() -> None:
         "WHERE s.recording_id = recording.id AND s.stream = 0), -1)"
     )
     op.drop_table("recording_stream")
-    with op.batch_alter_table("recording", schema=None) as batch_op:
-        batch_op.drop_column("mask_selectors")
+    # Not a batch (table copy) on SQLite: other tables' foreign keys point at recording.
+    op.execute("ALTER TABLE recording DROP COLUMN mask_selectors")

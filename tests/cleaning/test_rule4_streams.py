@@ -47,7 +47,7 @@ def test_presses_around_clicks_change_nothing(trace):
     with_presses.add("click", 100, xpath="/html/body/button[1]", x=11, y=10)
     after = clean(with_presses.frame())
     assert list(after["type"]) == list(before["type"]) == ["mousemove", "click"]
-    assert list(after["trigger"])[0] == "click"
+    assert next(iter(after["trigger"])) == "click"
 
 
 def test_press_moves_release_elsewhere_is_one_drag(trace):

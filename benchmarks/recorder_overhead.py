@@ -155,8 +155,10 @@ INTERACTION_JS = """async (total) => {
         if (phase < 18) fire(cell, new MouseEvent('mousemove', {bubbles: true, clientX: x, clientY: y}));
         else if (phase === 18) fire(cell, new MouseEvent('click', {bubbles: true, clientX: x, clientY: y}));
         else if (phase < 26) {
-          search.value += String.fromCharCode(97 + i % 26);
-          fire(search, new KeyboardEvent('keydown', {bubbles: true, key: search.value.slice(-1)}));
+          // a browser's order: keydown, then the value changes, then input
+          const key = String.fromCharCode(97 + i % 26);
+          fire(search, new KeyboardEvent('keydown', {bubbles: true, key: key}));
+          search.value += key;
           fire(search, new InputEvent('input', {bubbles: true}));
         } else if (phase === 26) fire(go, new MouseEvent('click', {bubbles: true, clientX: 300, clientY: 12}));
         else { feed.scrollTop = (feed.scrollTop + 37) % 2000; sent++; }  // the browser fires the scroll event

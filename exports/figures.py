@@ -66,6 +66,7 @@ def hbars(
     y = np.arange(len(groups))
     index = 0
     reach = 0.0
+    pending: list[tuple[float, float, str, int]] = []  # labels, placed once the axis range is known
     for s_i, s in enumerate(series):
         offset = (s_i - (k - 1) / 2) * BAR_HEIGHT
         labelled = False
@@ -86,26 +87,27 @@ def hbars(
                             xerr=[[value * scale - low * scale], [high * scale - value * scale]],
                             fmt="none", ecolor="#222222", elinewidth=0.8, capsize=1.5)
                 end = max(end, high * scale)
-            text = ax.text(max(end, 0.0) + 1.5 * scale / 100, y[g_i] + offset,
-                           interval_label(n, low, high, scale=scale, digits=digits),
-                           va="center", ha="left", fontsize=LABEL_SIZE, color="#333333")
-            text.set_gid(f"barlabel-{figure_id}-{index}")
+            pending.append((max(end, 0.0), y[g_i] + offset, interval_label(n, low, high, scale=scale, digits=digits), index))
             reach = max(reach, end, left)
             index += 1
     ax.set_yticks(y, groups)
     ax.invert_yaxis()
     top = value_max if value_max is not None else max(reach, 1e-9)
     ax.set_xlim(min(0.0, ax.get_xlim()[0]), top * 1.42)
+    gap = 0.012 * (ax.get_xlim()[1] - ax.get_xlim()[0])
+    for x, y_pos, label, i in pending:
+        text = ax.text(x + gap, y_pos, label, va="center", ha="left", fontsize=LABEL_SIZE, color="#333333")
+        text.set_gid(f"barlabel-{figure_id}-{i}")
     ax.axvline(0, lw=0.6, color="#999999")
 
 
-def legend_below(fig: Figure, ax, figure_id: str, ncols: int = 4) -> None:
-    """A legend under the axes (never over a bar or marker)."""
+def legend_above(fig: Figure, ax, figure_id: str, ncols: int = 4) -> None:
+    """A legend above the axes (never over a bar, a marker or the axis label)."""
     handles, labels = ax.get_legend_handles_labels()
     if not handles:
         return
-    legend = ax.legend(handles, labels, fontsize=7, frameon=False, ncols=ncols, loc="upper center",
-                       bbox_to_anchor=(0.5, -0.14))
+    legend = ax.legend(handles, labels, fontsize=7, frameon=False, ncols=ncols, loc="lower center",
+                       bbox_to_anchor=(0.5, 1.0))
     legend.set_gid(f"legend-{figure_id}")
 
 

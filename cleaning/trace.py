@@ -47,7 +47,7 @@ def _kind_of(event_type: object) -> int:
                         (RELEASE, RELEASE_TYPES), (DRAG_START, DRAG_START_TYPES), (DROP, DROP_TYPES)):
         if event_type in types:
             return kind
-    return {"mousemove": MOVE, "keydown": KEYDOWN, "scroll": SCROLL}.get(event_type, OTHER)
+    return {"mousemove": MOVE, "keydown": KEYDOWN, "scroll": SCROLL}.get(str(event_type), OTHER)
 
 
 def _codes(column: pd.Series) -> np.ndarray:

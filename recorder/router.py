@@ -14,27 +14,16 @@ from pathlib import Path
 
 from fastapi import APIRouter, Request, WebSocket
 from fastapi.responses import JSONResponse, Response
+from sqlalchemy import Engine
 from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlmodel import Session
 from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocketDisconnect
 
-from recorder.protocol import (
-    POLICY_VIOLATION,
-    FrameOutcome,
-    apply_message,
-    error,
-    parse_frame,
-    process_frame,
-)
-from recorder.schemas import MAX_FRAME_BYTES, AckMessage
-from recorder.service import (
-    RecorderError,
-    RecordingEnded,
-    TokenInvalid,
-    resolve_stream,
-    resolve_token,
-)
+from recorder.models import Recording
+from recorder.protocol import POLICY_VIOLATION, FrameOutcome, apply_message, error, parse_frame, process_frame
+from recorder.schemas import MAX_FRAME_BYTES, AckMessage, ErrorMessage
+from recorder.service import RecorderError, RecordingEnded, TokenInvalid, resolve_stream, resolve_token, saved_id
 from recorder.writer import get_writer
 
 router = APIRouter()
@@ -57,14 +46,18 @@ def _script() -> tuple[bytes, str]:
 _TAB_RE = re.compile(r"[0-9a-f]{8,64}")
 
 
-def _resolve(engine, secret_key: str, token: str, tab: str | None = None, *, with_stream: bool = False):
-    """The token's active recording, loaded and detached (its id and settings stay readable), and
-    with `with_stream` the (stream, ack) of the tab with key `tab` (None: stream 0)."""
+def _resolve(engine: Engine, secret_key: str, token: str) -> Recording:
+    """The token's active recording, loaded and detached (its id and settings stay readable)."""
+    with Session(engine) as session:
+        return resolve_token(session, secret_key=secret_key, token=token)
+
+
+def _resolve_with_stream(engine: Engine, secret_key: str, token: str, tab: str | None) -> tuple[Recording, tuple[int, int]]:
+    """The token's active recording (detached) and the (stream, ack) of the tab with key `tab`
+    (None: stream 0), the stream created when new."""
     with Session(engine, expire_on_commit=False) as session:
         recording = resolve_token(session, secret_key=secret_key, token=token)
-        if not with_stream:
-            return recording
-        return recording, resolve_stream(session, recording_id=recording.id, tab=tab)
+        return recording, resolve_stream(session, recording_id=saved_id(recording), tab=tab)
 
 
 @router.get("/recorder/recorder.js", include_in_schema=False)
@@ -92,7 +85,7 @@ async def recorder_socket(websocket: WebSocket) -> None:
         return
     try:
         recording, (stream, acked) = await run_in_threadpool(
-            _resolve, state.engine, state.settings.secret_key, token, tab, with_stream=True
+            _resolve_with_stream, state.engine, state.settings.secret_key, token, tab
         )
     except (TokenInvalid, RecordingEnded) as exc:
         await _refuse(websocket, exc.code, str(exc))
@@ -111,7 +104,7 @@ async def recorder_socket(websocket: WebSocket) -> None:
             if raw is None:
                 raw = message.get("bytes") or b""
             outcome = await process_frame(writer=writer, recording=recording, raw=raw, stream=stream)
-            if outcome.close:
+            if outcome.close and isinstance(outcome.reply, ErrorMessage):
                 await _refuse(websocket, outcome.reply.code, outcome.reply.message)
                 return
             await websocket.send_text(outcome.reply.model_dump_json(exclude_none=True))
@@ -151,7 +144,7 @@ async def recorder_events(request: Request) -> JSONResponse:
         return _reply(error("token_invalid", "no recorder token: send Authorization: Bearer <token> or a token field"))
     try:
         recording, (stream, _) = await run_in_threadpool(
-            _resolve, state.engine, state.settings.secret_key, token, parsed.tab, with_stream=True
+            _resolve_with_stream, state.engine, state.settings.secret_key, token, parsed.tab
         )
     except RecorderError as exc:
         return _reply(error(exc.code, str(exc)))

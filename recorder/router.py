@@ -23,7 +23,14 @@ from starlette.websockets import WebSocketDisconnect
 from recorder.models import Recording
 from recorder.protocol import POLICY_VIOLATION, FrameOutcome, apply_message, error, parse_frame, process_frame
 from recorder.schemas import MAX_FRAME_BYTES, AckMessage, ErrorMessage
-from recorder.service import RecorderError, RecordingEnded, TokenInvalid, resolve_stream, resolve_token, saved_id
+from recorder.service import (
+    RecorderError,
+    RecordingEnded,
+    TokenInvalid,
+    resolve_stream,
+    resolve_token,
+    saved_id,
+)
 from recorder.writer import get_writer
 
 router = APIRouter()

@@ -139,11 +139,11 @@ def recordings_new(
     label: Annotated[str, typer.Option(help="What this recording is, e.g. 'pilot on example.org'.")],
     mask_all_text: Annotated[bool, typer.Option(help="Mask every typed value, not only passwords.")] = False,
     server: Annotated[
-        Optional[str],
+        str | None,
         typer.Option(help="Base URL of the humantrace server the page will reach (default: the running server's public URL, else HUMANTRACE_PUBLIC_URL)."),
     ] = None,
     mask_selector: Annotated[
-        Optional[list[str]],
+        list[str] | None,
         typer.Option(help="CSS selector of a field to mask like a password (repeatable), e.g. 'input[name=dob]'."),
     ] = None,
 ) -> None:

@@ -4,7 +4,7 @@ Existing events become stream 0 of their recording, and each recording's ack bec
 0's ack. raw_event's unique key becomes (recording_id, stream, seq).
 
 Revision ID: b7d41c2e9f60
-Revises: 5c1e2f7a9b31
+Revises: b7d4e2a91c05
 Create Date: 2026-12-04 08:20:00
 """
 
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 
 
 revision = "b7d41c2e9f60"
-down_revision = "5c1e2f7a9b31"
+down_revision = "b7d4e2a91c05"
 branch_labels = None
 depends_on = None
 

@@ -13,7 +13,7 @@ from recorder import service
 from recorder.models import Recording
 from recorder.schemas import parse_client_message
 
-BEFORE = "5c1e2f7a9b31"
+BEFORE = "b7d4e2a91c05"
 
 
 def test_existing_events_become_stream_0_and_new_streams_are_separate(db_url):

@@ -12,7 +12,7 @@ from dashboard.cli import data as data_commands
 from dashboard.cli import panel as panel_commands
 from dashboard.cli import people as people_commands
 from dashboard.cli import study as study_commands
-from dashboard.cli.common import console, fail, open_db
+from dashboard.cli.common import console, fail
 from dashboard.cli.common import settings as load_settings
 
 app = typer.Typer(help="humantrace: run human studies on web tasks and compare people with AI web agents.", no_args_is_help=True)

@@ -91,16 +91,19 @@ def serve(
     console.print(f"Serving on {settings.public_url}", highlight=False)
     if bots:
         _start_demo_bots(settings)
-    uvicorn.run(
-        "dashboard.app:create_app_from_env",
-        factory=True,
-        host=settings.host,
-        port=settings.port,
-        workers=workers,
-        access_log=False,
-        log_config=LOG_CONFIG,
-        **uvicorn_ws_options(),  # frame size limit enforced by the protocol; no compression
-    )
+    from dashboard.cli.running import announced
+
+    with announced(settings.data_dir, settings.public_url):  # `recordings new` points snippets here
+        uvicorn.run(
+            "dashboard.app:create_app_from_env",
+            factory=True,
+            host=settings.host,
+            port=settings.port,
+            workers=workers,
+            access_log=False,
+            log_config=LOG_CONFIG,
+            **uvicorn_ws_options(),  # frame size limit enforced by the protocol; no compression
+        )
 
 
 def _start_demo_bots(settings) -> None:

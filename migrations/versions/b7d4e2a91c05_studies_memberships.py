@@ -13,6 +13,7 @@ Create Date: 2026-12-04 07:40:00
 import json
 
 import sqlalchemy as sa
+import sqlmodel
 import sqlmodel.sql.sqltypes
 from alembic import op
 
@@ -42,10 +43,9 @@ def upgrade() -> None:
     seen: set[str] = set()
     for study_id, name, active in rows:
         values: dict[str, object] = {"status": "open" if active else "archived", "envs": []}
-        unique = f"{name[:190]} ({study_id})" if name in seen else name
-        if unique != name:
-            values["name"] = unique
-        seen.add(unique)
+        if name in seen:
+            name = values["name"] = f"{name[:190]} ({study_id})"
+        seen.add(name)
         bind.execute(study.update().where(study.c.id == study_id).values(**values))
 
     with op.batch_alter_table("study", schema=None) as batch_op:

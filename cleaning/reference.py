@@ -76,7 +76,7 @@ def _stream(row: Row) -> object:
     return row.get("stream", 0)
 
 
-def _target(row: Row) -> tuple:
+def _target(row: Row) -> tuple[Any, ...]:
     """An element: its stream, frame and XPath."""
     return (_stream(row), row.get("frame_xpath") or "", row["xpath"])
 

@@ -159,7 +159,8 @@ def kept_operations(trace: Trace, triggers: np.ndarray, span: np.ndarray) -> np.
 def drag_joins(trace: Trace, ops: np.ndarray, span: np.ndarray) -> np.ndarray:
     """For each kept operation, whether it joins the previous one's drag."""
     in_drag = span[ops]
-    return (in_drag >= 0) & (in_drag != ops)
+    joins: np.ndarray = (in_drag >= 0) & (in_drag != ops)
+    return joins
 
 
 def fill_joins(trace: Trace, ops: np.ndarray) -> np.ndarray:
@@ -184,7 +185,7 @@ def fill_joins(trace: Trace, ops: np.ndarray) -> np.ndarray:
     keystroke = has_value | ((kind == KEYDOWN) & (trace.typing[ops] | typed_into))
     extra = (kind == CHANGE) | (kind == SCROLL)
     member = keystroke | extra
-    same = member & _same_as_previous(member, lane, xpath)
+    same: np.ndarray = member & _same_as_previous(member, lane, xpath)
     n = len(ops)
     if n == 0:
         return same

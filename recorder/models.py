@@ -13,6 +13,7 @@ from sqlalchemy import BigInteger, Column, DateTime, Integer, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 import core.naming  # noqa: F401  (constraint naming convention, before any table)
+from core.db import table_of
 
 RECORDING_KINDS = ("attempt", "standalone")
 LABEL_MAX_LENGTH = 200  # Recording.label's column
@@ -132,5 +133,5 @@ RAW_EVENT_FIELDS: tuple[str, ...] = (
 )
 
 
-RECORDER_TABLES = (Recording.__table__, RecordingStream.__table__, RawEvent.__table__)
+RECORDER_TABLES = (table_of(Recording), table_of(RecordingStream), table_of(RawEvent))
 """The recorder's tables, for `SQLModel.metadata.create_all(engine, tables=...)` outside migrations."""

@@ -171,7 +171,7 @@ def resolve_stream(session: Session, *, recording_id: int, tab: str | None) -> t
     The first stream of a recording is 0, the next 1, and so on. `tab=None` (a recorder that sends
     no key) is stream 0. Commits when it creates a stream.
     """
-    table = RecordingStream.__table__
+    table = table_of(RecordingStream)
     for _ in range(20):
         if tab is None:
             found = session.execute(
@@ -670,7 +670,7 @@ def _padded_sizes(rows: int) -> list[tuple[int, int]]:
 
 def stream_ack(session: Session, *, recording_id: int, stream: int) -> int:
     """The highest seq of this stream stored contiguously from 0 (-1 when none is)."""
-    table = RecordingStream.__table__
+    table = table_of(RecordingStream)
     acked = session.execute(
         select(table.c.acked_seq).where(table.c.recording_id == recording_id, table.c.stream == stream)
     ).scalar_one_or_none()

@@ -8,9 +8,8 @@ Revises: b7d4e2a91c05
 Create Date: 2026-12-04 08:20:00
 """
 
-from alembic import op
 import sqlalchemy as sa
-
+from alembic import op
 
 revision = "b7d41c2e9f60"
 down_revision = "b7d4e2a91c05"

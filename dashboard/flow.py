@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import update
+from sqlalchemy import delete, update
 from sqlmodel import Session, select
 
 from annotators.models import Annotator, utcnow
@@ -31,6 +31,7 @@ from dashboard.models import (
     Outcome,
     Rating,
     Study,
+    TabPresence,
 )
 from recorder import service as recorder
 from recorder.models import Recording
@@ -212,6 +213,7 @@ def start_assignment(db: Session, *, assignment_id: int, annotator: Annotator) -
         _abandon_recording(db, attempt.recording_id)
         raise
     db.execute(update(Assignment).where(Assignment.id == assignment.id).values(started_at=utcnow()))
+    _forget_presence(db, assignment.id)
     db.add(attempt)
     db.commit()
     db.refresh(attempt)
@@ -258,6 +260,7 @@ def end_attempt(db: Session, *, attempt_id: int, annotator: Annotator | None, ou
     recording.status, recording.ended_at = "ended", now
     db.add(recording)
     scored = envs.evaluate(db, session_id=attempt.env_session_id)
+    envs.end_session(db, session_id=attempt.env_session_id)
     clean_rows, config, raw_count = _clean_trace(db, recording_id=attempt.recording_id)
     started = attempt.recording_started_at or attempt.created_at
     values = dict(
@@ -368,8 +371,16 @@ def reopen(db: Session, *, assignment_id: int, lead: Annotator, reason: str) -> 
     return assignment
 
 
+def _forget_presence(db: Session, assignment_id: int) -> None:
+    """Presence belongs to one run of the assignment: heartbeats left by the tabs of an attempt
+    that was rolled back or reopened must not judge the next Start (they are long stale)."""
+    db.execute(delete(TabPresence).where(TabPresence.assignment_id == assignment_id))
+
+
 def _retire_attempts(db: Session, *, assignment_id: int, reason: str) -> None:
+    _forget_presence(db, assignment_id)
     for attempt in attempts_of(db, assignment_id=assignment_id):
+        envs.end_session(db, session_id=attempt.env_session_id)
         attempt.status = AttemptStatus.rolled_back.value
         attempt.rollback_reason = reason
         db.add(attempt)

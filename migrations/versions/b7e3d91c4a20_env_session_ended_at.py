@@ -1,0 +1,25 @@
+"""env_session.ended_at: an ended attempt's env session refuses writes
+
+Revision ID: b7e3d91c4a20
+Revises: 5c1e2f7a9b31
+Create Date: 2026-12-04 08:10:00
+"""
+
+from alembic import op
+import sqlalchemy as sa
+
+
+revision = "b7e3d91c4a20"
+down_revision = "5c1e2f7a9b31"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    with op.batch_alter_table("env_session", schema=None) as batch_op:
+        batch_op.add_column(sa.Column("ended_at", sa.DateTime(timezone=True), nullable=True))
+
+
+def downgrade() -> None:
+    with op.batch_alter_table("env_session", schema=None) as batch_op:
+        batch_op.drop_column("ended_at")

@@ -171,7 +171,7 @@ def play_assignment(page, engine: Engine, *, assignment_id: int, base_url: str, 
     page.click("#evaluate")
     page.wait_for_selector("#rating-form", timeout=60_000)
     _pause(page, rng, pace and pace.rating, until=until)
-    for name in ("clarity", "realism", "intervention_naturalness", "fun_value"):
+    for name in ("clarity", "realism", "unusual", "fun_value"):
         page.check(f'input[name="{name}"][value="{rng.randint(3, 5)}"]')
     page.click('button[value="submit"]')
     page.wait_for_url("**/assignments?notice=completed", timeout=60_000)

@@ -171,7 +171,8 @@ async def rate(assignment_id: int, request: Request, person: CurrentAnnotator, d
         data = flow.RatingForm(
             clarity=_likert(form.get("clarity")),
             realism=_likert(form.get("realism")),
-            intervention_naturalness=_likert(form.get("intervention_naturalness")),
+            # The form's neutral name for it (the same question in both conditions; "none": nothing unusual).
+            intervention_naturalness=_likert(form.get("unusual")),
             fun_value=_likert(form.get("fun_value")),
             suspected_bug=form.get("suspected_bug") == "on",
             ambiguous_instruction=form.get("ambiguous_instruction") == "on",

@@ -26,6 +26,9 @@ import httpx
 import pytest
 from sqlmodel import Session
 
+# Distinctive, so a page that leaked it would be caught by a text scan (a digit like 7 is everywhere).
+STUDY_SEED = 90817
+
 ROOT = Path(__file__).resolve().parents[2]
 LAB_SITE = ROOT / "tests" / "environments" / "labsite" / "site.py"
 SECRET_KEY = "hardening-secret-key-" + "k" * 32
@@ -153,7 +156,7 @@ class CastMaker:
 
             annotator = accounts.get_by_code(db, code=person.code)
             row = Assignment(study_id=self.study_id, annotator_id=person.id, task_id=task_id, env_id="lab", difficulty="easy",
-                             condition=condition, tier="primary", seed=session_seed(7))
+                             condition=condition, tier="primary", seed=session_seed(STUDY_SEED))
             db.add(row)
             db.commit()
             ids = {"assignment_id": row.id}
@@ -183,7 +186,7 @@ def make_study(engine) -> int:
     from dashboard.models import Study
 
     with Session(engine) as db:
-        row = Study(name="Hardening study", seed=7, reading_countdown_seconds=0)
+        row = Study(name="Hardening study", seed=STUDY_SEED, reading_countdown_seconds=0)
         db.add(row)
         db.commit()
         return row.id

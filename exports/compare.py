@@ -16,7 +16,8 @@ import pandas as pd
 from exports import agent_tables as at
 from exports import human_tables as ht
 from exports.agents import AgentImport, import_agent_runs
-from exports.bundle import BundleError, read_bundle, verify_bundle
+from exports.bundle import BundleError, prepare_output_dir, read_bundle, verify_bundle
+from exports.csv_safety import write_csv
 
 # File name (without .csv) -> what it holds; the order is the report's order.
 TABLE_FILES = {
@@ -36,6 +37,23 @@ TABLE_FILES = {
     "agent_runs": "imported agent runs with their failure mode",
     "import_errors": "rejected agent rows and file-level problems",
 }
+
+
+OUTPUT_FILES = frozenset({"report.html", *(f"{name}.csv" for name in TABLE_FILES)})
+
+
+class CompareError(ValueError):
+    """The comparison cannot be made as asked (an agent file missing or wholly rejected)."""
+
+
+def _refuse_empty_agent_files(paths: list[Path], agent_import: AgentImport) -> None:
+    imported = set(agent_import.runs["source_file"]) if len(agent_import.runs) else set()
+    for path in paths:
+        if path.name in imported:
+            continue
+        issues = [e for e in agent_import.errors if Path(e.file).name == path.name]
+        first = f"; first: {issues[0].unit} {issues[0].line or ''} {issues[0].reason}".replace("  ", " ") if issues else ""
+        raise CompareError(f"{path}: no agent run could be imported ({len(issues)} row(s) or file problem(s) rejected{first})")
 
 
 @dataclass
@@ -113,17 +131,24 @@ def compare(
     seed: int = 0,
     verify: bool = True,
     progress: Callable[[str], None] | None = None,
+    overwrite: bool = False,
 ) -> CompareResult:
     """Compute every comparison table, write one CSV per table and `report.html` into `out_dir`.
 
     A bundle that fails `verify_bundle` raises BundleError unless `verify=False`.
     `task_counts` (CSV path or DataFrame with env, difficulty, n_tasks) enables the
     full-benchmark estimates. `progress` receives a short message before each stage.
+    `out_dir` must be absent or empty unless `overwrite` (then the files a comparison writes are
+    replaced). An agent file that is missing, or none of whose rows is valid, raises
+    `CompareError`: a report without those agents would look complete.
     """
     say = progress or (lambda message: None)
     bundle_dir = Path(human_bundle_dir)
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
+    agent_paths = [Path(p) for p in agent_files]
+    missing = [str(p) for p in agent_paths if not p.is_file()]
+    if missing:
+        raise CompareError(f"agent bundle not found: {', '.join(missing)}")
+    out = prepare_output_dir(out_dir, owned=OUTPUT_FILES, overwrite=overwrite, what="a comparison")
     warnings: list[str] = []
 
     say("verifying the human bundle")
@@ -141,8 +166,9 @@ def compare(
 
     say("importing agent runs")
     human_pairs = set(zip(primary["task_id"], primary["condition"], strict=True))
-    agent_import = import_agent_runs(list(agent_files), human_tasks=human_pairs)
+    agent_import = import_agent_runs(agent_paths, human_tasks=human_pairs)
     runs = agent_import.runs
+    _refuse_empty_agent_files(agent_paths, agent_import)
     if agent_import.errors:
         warnings.append(f"{len(agent_import.errors)} agent bundle problem(s); see import_errors.csv")
     if agent_import.unmatched_tasks:
@@ -189,7 +215,7 @@ def compare(
     for name in TABLE_FILES:
         if name in tables:
             csv_paths[name] = out / f"{name}.csv"
-            tables[name].to_csv(csv_paths[name], index=False, float_format="%.10g")
+            write_csv(tables[name], csv_paths[name], float_format="%.10g")
 
     say("rendering the report")
     from exports.report import render_report

@@ -14,7 +14,8 @@ import pandas as pd
 import pyarrow as pa
 
 SCHEMA_VERSION = "2.0"
-# 2.0 added columns only (attempts: seed, variant_id, ...); a 1.0 bundle reads with them absent.
+# 2.0 added columns (attempts: seed, variant_id, ...; a 1.0 bundle reads with them absent) and
+# neutralised spreadsheet formulas in CSV text cells (manifest `csv_formula_escape`, undone on reading).
 SUPPORTED_SCHEMA_VERSIONS = frozenset({"1.0", SCHEMA_VERSION})
 LIST_SEPARATOR = ";"
 

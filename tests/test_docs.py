@@ -5,8 +5,8 @@ from pathlib import Path
 import pytest
 from typer.main import get_command
 
+from core.settings import Settings
 from dashboard.cli import app
-from dashboard.settings import Settings
 
 ROOT = Path(__file__).resolve().parent.parent
 

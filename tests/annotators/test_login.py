@@ -55,7 +55,7 @@ def test_sign_in_from_another_website_is_refused(client, db, people, sign_in_htt
     """The form needs the value of the cookie set with its own page (SameSite=Strict, so another
     website's form never carries it): without it, or with another page's value, nobody is logged
     in and the link still works."""
-    from dashboard.routes.auth import sign_in_form
+    from dashboard.people.routes import sign_in_form
 
     path = link_for(client, db, "A1")
     page = client.get(path)
@@ -77,7 +77,7 @@ def test_sign_in_from_another_website_is_refused(client, db, people, sign_in_htt
 
 def test_two_sign_ins_with_one_link_log_in_once(client, db, people):
     """Two tabs on the sign-in page, both pressed: the second is refused as a used link."""
-    from dashboard.routes.auth import sign_in_form
+    from dashboard.people.routes import sign_in_form
 
     path = link_for(client, db, "A1")
     form = sign_in_form(client.get(path).text)
@@ -160,7 +160,7 @@ def test_deactivated_person_cannot_use_an_earlier_link(client, db, people):
     db.commit()
     assert client.get(path).status_code == 400
     # a sign-in page opened before the deactivation does not log them in either
-    from dashboard.routes.auth import sign_in_form
+    from dashboard.people.routes import sign_in_form
 
     refused = client.post(path, data=sign_in_form(page.text), follow_redirects=False)
     assert refused.status_code == 400 and "not active" in refused.text

@@ -10,10 +10,10 @@ import pytest
 from sqlmodel import Session, select
 from typer.testing import CliRunner
 
-from dashboard import flow
 from dashboard.cli import app
-from dashboard.export import export_bundle
-from dashboard.models import Attempt, Outcome
+from dashboard.exports.bundle import export_bundle
+from dashboard.flow import service as flow
+from dashboard.studies.models import Attempt, Outcome
 from exports.bundle import read_bundle, verify_bundle
 from recorder import service as recorder
 from recorder.models import Recording

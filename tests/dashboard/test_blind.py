@@ -11,8 +11,8 @@ import pytest
 from sqlmodel import Session
 
 from annotators import service as accounts
-from dashboard.bots import sign_in
-from dashboard.models import Study
+from dashboard.bots.service import sign_in
+from dashboard.studies.models import Study
 
 pytestmark = pytest.mark.browser
 

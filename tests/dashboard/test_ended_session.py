@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from sqlmodel import Session
 
-from dashboard import flow
-from dashboard.models import Outcome
+from dashboard.flow import service as flow
+from dashboard.studies.models import Outcome
 from environments import sessions
 
 

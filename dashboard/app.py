@@ -18,7 +18,7 @@ from core import migrate
 from core.db import make_engine
 from core.requestlog import RequestLogMiddleware, database_unreachable_response, loggable_path, wants_json
 from core.settings import Settings, get_settings
-from dashboard.flow import live, presence
+from dashboard.flow import live, presence, website
 from dashboard.flow import routes as study
 from dashboard.flow.presence_middleware import EnvironmentPresenceMiddleware
 from dashboard.flow.routes import REC_COOKIE
@@ -65,12 +65,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(study.router)
     app.include_router(lead.router)
     app.include_router(live.router)
+    app.include_router(website.router)
     app.include_router(recorder_router)
     mount_environments(app)
     # Outermost last: the recorder goes into environment pages of a running attempt, and no
     # layer (nor uvicorn's own websocket log line) ever sees the client address.
     app.add_middleware(RecorderInjectionMiddleware, path_prefixes=("/env/",), cookie_name=REC_COOKIE)
     app.add_middleware(EnvironmentPresenceMiddleware)
+    app.add_middleware(website.WebsiteTabMiddleware)
     _install_error_pages(app)
     app.add_middleware(RequestLogMiddleware)
     app.add_middleware(ForgetClientAddressMiddleware)

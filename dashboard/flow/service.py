@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import delete, update
-from sqlmodel import Session, select
+from sqlmodel import Session, func, select
 
 from annotators.models import Annotator, utcnow
 from dashboard.flow import envs
@@ -34,7 +34,7 @@ from dashboard.studies.models import (
     TabPresence,
 )
 from recorder import service as recorder
-from recorder.models import Recording
+from recorder.models import RawEvent, Recording
 
 S = AssignmentState
 REOPENED_PREFIX = "reopened: "
@@ -225,7 +225,10 @@ def _abandon_recording(db: Session, recording_id: int) -> None:
 
 
 def begin_recording(db: Session, *, attempt_id: int, annotator: Annotator) -> Attempt:
-    """The reading countdown is over: the wall clock of the attempt starts now (idempotent)."""
+    """The reading countdown is over ("go"): the website tab loads the task now (idempotent).
+
+    `recording_started_at` is the moment of "go"; the attempt's clock itself starts at its first
+    acknowledged event (see `end_attempt`)."""
     attempt = get_attempt(db, attempt_id=attempt_id, annotator=annotator)
     if attempt.status == AttemptStatus.active.value and attempt.recording_started_at is None:
         db.execute(
@@ -236,7 +239,10 @@ def begin_recording(db: Session, *, attempt_id: int, annotator: Annotator) -> At
     return attempt
 
 
-def end_attempt(db: Session, *, attempt_id: int, annotator: Annotator | None, outcome: Outcome, actor: str | None = None) -> Attempt:
+def end_attempt(
+    db: Session, *, attempt_id: int, annotator: Annotator | None, outcome: Outcome, actor: str | None = None,
+    client_ms: int | None = None,
+) -> Attempt:
     """Evaluate, Abandon or time-out: score the final state, clean the trace, move the assignment on.
 
     Idempotent: an attempt that already ended is returned as it is (a double click scores once).
@@ -262,11 +268,10 @@ def end_attempt(db: Session, *, attempt_id: int, annotator: Annotator | None, ou
     scored = envs.evaluate(db, session_id=attempt.env_session_id)
     envs.end_session(db, session_id=attempt.env_session_id)
     clean_rows, config, raw_count = _clean_trace(db, recording_id=attempt.recording_id)
-    started = attempt.recording_started_at or attempt.created_at
     values = dict(
         outcome=outcome.value,
         ended_at=now,
-        wall_clock_ms=int((now - _aware(started)).total_seconds() * 1000),
+        wall_clock_ms=_wall_clock_ms(db, attempt, now=now, client_ms=client_ms),
         score=scored.score,
         passed=scored.passed,
         verdict=scored.verdict,
@@ -285,6 +290,22 @@ def end_attempt(db: Session, *, attempt_id: int, annotator: Annotator | None, ou
     db.commit()
     db.refresh(attempt)
     return attempt
+
+
+def _wall_clock_ms(db: Session, attempt: Attempt, *, now: datetime, client_ms: int | None) -> int:
+    """Time on the website: from the attempt's first acknowledged event to the button that ended it.
+
+    Both ends are read on the annotator's own clock when the control tab sends its time with the
+    button (`client_ms`; the website tab runs on the same machine), so no clock skew between the
+    browser and the server enters. Without it (a time-out) or without events, the server's time
+    since "go" is used. The reading countdown is never counted: the website loads only after "go".
+    """
+    go = _aware(attempt.recording_started_at or attempt.created_at)
+    since_go = max(0, int((now - go).total_seconds() * 1000))
+    first = db.exec(select(func.min(RawEvent.t_ms)).where(RawEvent.recording_id == attempt.recording_id)).one()
+    if client_ms is None or first is None:
+        return since_go
+    return min(max(0, int(client_ms) - int(first)), since_go)
 
 
 def _aware(moment: datetime) -> datetime:
@@ -313,6 +334,8 @@ def start_warm(db: Session, *, assignment_id: int, annotator: Annotator) -> Atte
     except FlowError:
         _abandon_recording(db, attempt.recording_id)
         raise
+    # No second reading countdown: "go" at once, the website tab reloads into the warm attempt.
+    attempt.recording_started_at = utcnow()
     db.add(attempt)
     db.commit()
     db.refresh(attempt)

@@ -27,6 +27,7 @@ from exports.schema import (
     SCHEMA_VERSION,
     SUPPORTED_SCHEMA_VERSIONS,
     TABLES,
+    TABLES_BY_VERSION,
     TableSpec,
     forbidden_reason,
     join_list,
@@ -300,7 +301,7 @@ def verify_bundle(path: str | Path) -> list[str]:
         problems.append(f"unknown schema version {version!r} (supported: {sorted(SUPPORTED_SCHEMA_VERSIONS)})")
     files = manifest.get("files") or {}
     listed_tables = {meta.get("table") for meta in files.values()}
-    for table in TABLES:
+    for table in TABLES_BY_VERSION.get(version, tuple(TABLES)):
         if table not in listed_tables:
             problems.append(f"table {table!r} has no file in the manifest")
     for name, meta in sorted(files.items()):
@@ -340,6 +341,27 @@ class Bundle:
     events_clean: pd.DataFrame | None = None
     verdicts: pd.DataFrame | None = None
     ratings: pd.DataFrame | None = None
+    semantic_events: pd.DataFrame | None = None
+    backend_audit: pd.DataFrame | None = None
+    event_checks: pd.DataFrame | None = None
+
+    @property
+    def schema_version(self) -> str:
+        return str(self.manifest.get("schema_version"))
+
+
+def _empty_table(table: str) -> pd.DataFrame:
+    """A table with its schema's columns and no rows (a table an older bundle version lacks)."""
+    schema = TABLES[table].arrow_schema(include_comments=False)
+    return schema.empty_table().to_pandas(types_mapper=_pandas_types)
+
+
+def _add_missing_columns(table: str, frame: pd.DataFrame) -> pd.DataFrame:
+    """Columns added to the schema after the bundle's version read back as null."""
+    for col in TABLES[table].columns:
+        if col.name not in frame.columns and col.name != "comments":
+            frame[col.name] = pd.Series(pa.nulls(len(frame), type=col.arrow_type).to_pandas(types_mapper=_pandas_types), index=frame.index)
+    return frame
 
 
 def _read_table(root: Path, table: str, fmt: str, *, csv_escape: str | None = None) -> pd.DataFrame:
@@ -362,7 +384,8 @@ def read_bundle(path: str | Path, *, tables: list[str] | None = None, verify: bo
     """Read a bundle's tables into DataFrames, from Parquet when present, else from CSV.
 
     `tables` limits what is loaded (events tables can be large). With `verify=True` a bundle
-    that fails `verify_bundle` raises BundleError listing the problems.
+    that fails `verify_bundle` raises BundleError listing the problems. A schema-1.0 bundle reads
+    with the tables added in 2.0 empty and the columns added in 2.0 null.
     """
     root = Path(path)
     if verify:
@@ -370,14 +393,21 @@ def read_bundle(path: str | Path, *, tables: list[str] | None = None, verify: bo
         if problems:
             raise BundleError(f"{root} does not verify: " + "; ".join(problems))
     manifest = read_manifest(root)
+    version = manifest.get("schema_version")
+    if version not in SUPPORTED_SCHEMA_VERSIONS:
+        raise BundleError(f"{root}: unknown schema version {version!r} (supported: {sorted(SUPPORTED_SCHEMA_VERSIONS)})")
+    present = TABLES_BY_VERSION[version]
     wanted = list(TABLES) if tables is None else tables
     loaded: dict[str, pd.DataFrame] = {}
     for table in wanted:
         if table not in TABLES:
             raise BundleError(f"unknown table {table!r}")
+        if table not in present:
+            loaded[table] = _empty_table(table)
+            continue
         fmt = next((f for f in FORMATS if (root / f"{table}.{f}").is_file()), None)
         if fmt is None:
             raise BundleError(f"{root}: table {table!r} has neither a Parquet nor a CSV file")
-        loaded[table] = _read_table(root, table, fmt, csv_escape=manifest.get("csv_formula_escape"))
+        loaded[table] = _add_missing_columns(table, _read_table(root, table, fmt, csv_escape=manifest.get("csv_formula_escape")))
     return Bundle(path=root, manifest=manifest, **loaded)
 

@@ -72,9 +72,10 @@ def export_verify(bundle: Annotated[Path, typer.Argument(help="A bundle director
 
 
 def compare(
-    human: Annotated[Path, typer.Option(help="The human reference bundle directory.")],
+    human: Annotated[list[Path], typer.Option(help="A human reference bundle directory; repeatable (several studies).")],
     agents: Annotated[list[Path], typer.Option(help="Agent run bundle (CSV, Parquet or JSONL); repeatable.")],
-    out: Annotated[Path, typer.Option(help="Directory for report.html and the CSV tables.")],
+    out: Annotated[Path, typer.Option(help="Directory for report.html, the CSV tables and the figures (PNG, SVG).")],
+    filter: Annotated[Optional[list[str]], typer.Option("--filter", help="Keep matching attempts and runs: env=shop,difficulty=easy (keys env, difficulty, task, condition; a key twice = either value); repeatable.")] = None,
     task_counts: Annotated[Optional[Path], typer.Option(help="CSV of env, difficulty, n_tasks for full-benchmark estimates.")] = None,
     bootstrap: Annotated[int, typer.Option(help="Bootstrap resamples for the 95% intervals.")] = 2000,
     seed: Annotated[int, typer.Option(help="Seed of the bootstrap.")] = 0,
@@ -85,7 +86,7 @@ def compare(
     from exports.compare import compare as run
 
     try:
-        result = run(human, agents, out, task_counts=task_counts, bootstrap=bootstrap, seed=seed, overwrite=force,
+        result = run(human, agents, out, task_counts=task_counts, filters=filter, bootstrap=bootstrap, seed=seed, overwrite=force,
                      progress=lambda message: console.print(f"… {message}", highlight=False))
     except (BundleError, FileNotFoundError, ValueError) as exc:
         fail(str(exc))
@@ -193,7 +194,7 @@ def recordings_export(
 
 
 @tasks_app.command("list")
-def tasks_list(as_json: Annotated[bool, typer.Option("--json", help="One JSON object per task.")] = False) -> None:
+def tasks_list(as_json: Annotated[bool, typer.Option("--json", help="Print one JSON document: a list with one object per task.")] = False) -> None:
     """List every task with its difficulty, primitives and variant."""
     from dataclasses import asdict
 
@@ -201,8 +202,8 @@ def tasks_list(as_json: Annotated[bool, typer.Option("--json", help="One JSON ob
 
     rows = catalog.list_tasks()
     if as_json:
-        for row in rows:
-            console.print_json(json.dumps(asdict(row)))
+        # Plain stdout, no rich markup or wrapping: the output must parse as one JSON document.
+        typer.echo(json.dumps([asdict(row) for row in rows], indent=2))
         return
     table = Table("task", "env", "difficulty", "title", "primitives", "variant")
     for row in rows:

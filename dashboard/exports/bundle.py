@@ -9,6 +9,7 @@ events, is in memory at a time.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -87,7 +88,7 @@ def export_bundle(
         writer = BundleWriter(out_dir, formats=formats, include_comments=include_comments, overwrite=overwrite)
         with writer:
             for chunk in _chunks(db, study, include_rolled_back):
-                attempts_rows, clean_rows, verdict_rows = [], [], []
+                attempts_rows, clean_rows, verdict_rows, event_check_rows = [], [], [], []
                 for attempt, assignment in chunk:
                     if assignment.task_id not in meta_cache:
                         meta_cache[assignment.task_id] = _task_meta(assignment.task_id)
@@ -107,6 +108,7 @@ def export_bundle(
                         "score": attempt.score if attempt.score is not None else 0.0, "passed": bool(attempt.passed),
                         "outcome": attempt.outcome or "abandoned",
                         "rolled_back": attempt.status == AttemptStatus.rolled_back.value or attempt.excluded,
+                        "event_match_score": (attempt.verdict or {}).get("event_match_score"),
                     }
                     for name in RATING_FIELDS:
                         row[name] = getattr(rating, name) if rating is not None and not rating.skipped else None
@@ -121,6 +123,7 @@ def export_bundle(
                         clean_row["source_seqs"] = ";".join(str(s) for s in seqs) if isinstance(seqs, list) else seqs
                         clean_rows.append(clean_row)
                     verdict_rows.extend(_verdict_rows(attempt))
+                    event_check_rows.extend(_event_check_rows(attempt))
                     cleaning_config = cleaning_config or attempt.cleaning_config
                 writer.append("attempts", pd.DataFrame(attempts_rows))
                 by_recording = {attempt.recording_id: attempt.id for attempt, _ in chunk}
@@ -131,6 +134,14 @@ def export_bundle(
                     writer.append("events_clean", pd.DataFrame(clean_rows))
                 if verdict_rows:
                     writer.append("verdicts", pd.DataFrame(verdict_rows))
+                if event_check_rows:
+                    writer.append("event_checks", pd.DataFrame(event_check_rows))
+                by_session = {attempt.env_session_id: attempt.id for attempt, _ in chunk}
+                semantic, audit = _session_logs(db, by_session)
+                if len(semantic):
+                    writer.append("semantic_events", semantic)
+                if len(audit):
+                    writer.append("backend_audit", audit)
                 if progress:
                     progress(len(chunk))
             rating_rows = _rating_rows(db, study, codes, include_comments, include_rolled_back)
@@ -165,6 +176,44 @@ def _verdict_rows(attempt: Attempt) -> list[dict]:
                      "index": check.get("index") if check.get("index") is not None else -1,
                      "name": check.get("name"), "passed": check["passed"], "severity": check.get("severity"),
                      "penalty": check.get("penalty"), "diagnosis": check.get("diagnosis")})
+    return rows
+
+
+def _session_logs(db: Session, by_session: dict[str, int]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The semantic event log and the backend audit log of a chunk's env sessions, keyed by attempt.
+
+    The env session id itself never leaves the database: rows carry the attempt id only.
+    """
+    from environments.models import EnvAuditEntry, EnvSemanticEvent
+
+    ids = list(by_session)
+    events = db.exec(select(EnvSemanticEvent).where(EnvSemanticEvent.session_id.in_(ids))
+                     .order_by(EnvSemanticEvent.session_id, EnvSemanticEvent.seq)).all()
+    semantic = pd.DataFrame(
+        [{"attempt_id": by_session[e.session_id], "seq": e.seq, "t_ms": e.t_ms, "event": e.event,
+          "params": json.dumps(e.params, sort_keys=True, default=str)} for e in events]
+    )
+    entries = db.exec(select(EnvAuditEntry).where(EnvAuditEntry.session_id.in_(ids))
+                      .order_by(EnvAuditEntry.session_id, EnvAuditEntry.t, EnvAuditEntry.id)).all()
+    rows, seqs = [], dict.fromkeys(ids, 0)
+    for e in entries:
+        rows.append({"attempt_id": by_session[e.session_id], "seq": seqs[e.session_id], "t": _ms(e.t), "method": e.method,
+                     "path": e.path, "status": e.status, "intervention": e.intervention,
+                     "intervention_fired": e.intervention is not None, "duration_ms": e.duration_ms})
+        seqs[e.session_id] += 1
+    return semantic, pd.DataFrame(rows)
+
+
+def _event_check_rows(attempt: Attempt) -> list[dict]:
+    """One row per event condition of the attempt's verdict (none when the task declares none)."""
+    rows = []
+    for check in (attempt.verdict or {}).get("event_checks") or []:
+        members = check.get("members") or []
+        params = (";".join(str(m.get("event")) for m in members) if members and check.get("event") is None
+                  else json.dumps(check.get("params") or {}, sort_keys=True, default=str))
+        rows.append({"attempt_id": attempt.id, "index": check["index"], "event": check.get("event"), "params": params,
+                     "match": check.get("match"), "passed": bool(check["passed"]),
+                     "matched_event": check.get("matched_event"), "diagnosis": check.get("diagnosis")})
     return rows
 
 

@@ -4,11 +4,15 @@ Opening a link (GET) only shows a sign-in page naming the account; the person's 
 button (POST) uses the link up and starts the login session. Mail and chat programs open links to
 preview or scan them, so a GET that logged in would spend the single-use link before its owner
 saw it. The sign-in form carries a value that must match a cookie set with the page (SameSite
-Strict), so another website cannot submit it and log a visitor into someone else's account.
+Strict), so another website cannot submit it and log a visitor into someone else's account. The
+value is an HMAC of the cookie's nonce and the link's token: a value (and cookie) from one link's
+page does not sign in through another link.
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import re
 import secrets
 
@@ -26,6 +30,11 @@ CONFIRM_FIELD = "confirm"
 CONFIRM_TTL_S = 3600
 
 
+def _confirmation(secret_key: str, nonce: str, token: str) -> str:
+    """The sign-in form's value for the page cookie `nonce` on the link `token`."""
+    return hmac.new(secret_key.encode(), f"login-confirm\x00{token}\x00{nonce}".encode(), hashlib.sha256).hexdigest()
+
+
 @router.get("/login")
 def login_help(request: Request):
     """Where people without a session land: explains that login is by personal link."""
@@ -41,11 +50,11 @@ def login_page(token: str, request: Request, db: DbDep, settings: SettingsDep):
         )
     except accounts.LoginRefused as refused:
         return _refused(request, refused.reason)
-    confirm = secrets.token_urlsafe(24)
-    response = render(request, "login_confirm.html", me=None, person=person, confirm=confirm,
-                      field=CONFIRM_FIELD, action=f"/login/{token}")
+    nonce = secrets.token_urlsafe(24)
+    response = render(request, "login_confirm.html", me=None, person=person,
+                      confirm=_confirmation(settings.secret_key, nonce, token), field=CONFIRM_FIELD, action=f"/login/{token}")
     response.headers["Cache-Control"] = "no-store"
-    response.set_cookie(CONFIRM_COOKIE, confirm, max_age=CONFIRM_TTL_S, httponly=True, samesite="strict",
+    response.set_cookie(CONFIRM_COOKIE, nonce, max_age=CONFIRM_TTL_S, httponly=True, samesite="strict",
                         secure=settings.cookie_secure, path="/login/")
     return response
 
@@ -53,8 +62,9 @@ def login_page(token: str, request: Request, db: DbDep, settings: SettingsDep):
 @router.post("/login/{token}")
 def login_with_link(token: str, request: Request, db: DbDep, settings: SettingsDep, confirm: str = Form("")):
     """The sign-in button: uses the link up, starts the login session, goes to the person's home."""
-    expected = request.cookies.get(CONFIRM_COOKIE) or ""
-    if not expected or not secrets.compare_digest(confirm.encode(), expected.encode()):
+    nonce = request.cookies.get(CONFIRM_COOKIE) or ""
+    expected = _confirmation(settings.secret_key, nonce, token) if nonce else ""
+    if not expected or not hmac.compare_digest(confirm.encode(), expected.encode()):
         return _refused(request, "This sign-in did not come from the page of your link, or that page is more than an "
                         "hour old. Open your login link again and press Sign in there.", status_code=403)
     try:

@@ -62,6 +62,13 @@ def _metered(name: str, func: Callable[..., Any], *, text: bool = False) -> Call
     return call
 
 
+def _sum(values: Iterable[Any], start: Any = 0) -> Any:
+    # Summing lists or tuples copies the running total at every step (quadratic): numbers only.
+    if not isinstance(start, (int, float, Decimal)):
+        raise ExprRuntimeError("sum() adds numbers; to join lists write [y for x in xs for y in x]")
+    return sum(values, start)
+
+
 def _range(*args: int) -> range:
     span = range(*args)
     b.check_value(span, "range()")  # lazy, so it builds nothing; its items are counted when walked
@@ -69,7 +76,7 @@ def _range(*args: int) -> range:
 
 
 _PURE: dict[str, Callable[..., Any]] = {
-    "len": len, "min": min, "max": max, "sum": sum, "any": any, "all": all, "abs": abs,
+    "len": len, "min": min, "max": max, "sum": _sum, "any": any, "all": all, "abs": abs,
     "round": round, "sorted": sorted, "set": set, "frozenset": frozenset, "list": list,
     "tuple": tuple, "dict": dict, "int": int, "float": float, "bool": bool, "next": next,
     "enumerate": enumerate, "zip": zip, "reversed": reversed, "divmod": divmod,

@@ -173,18 +173,19 @@ def guard_text(value: Any) -> Any:
     size = text_size(value)
     if size > MAX_LENGTH:
         raise ExprBudgetExceeded(f"the text of a value would be more than {MAX_LENGTH:,} characters")
-    current().charge(size // 4)  # converting values to text runs far slower than copying text
+    current().charge(size)  # converting values to text runs far slower than copying text
     return value
 
 
-def _predict(op: str, left: Any, right: Any) -> None:
-    """Refuse a binary operation whose result would be too big, before computing it."""
+def _predict(op: str, left: Any, right: Any) -> bool:
+    """Refuse a binary operation whose result would be too big, before computing it; True when
+    the result's elements were already counted as built."""
     budget = current()
     if op == "*":
         for seq, count in ((left, right), (right, left)):
             if isinstance(seq, (str, list, tuple)) and isinstance(count, int) and not isinstance(count, bool):
                 budget.build(len(seq) * max(count, 0), f"repeating a {type(seq).__name__}")
-                return
+                return True
         if isinstance(left, int) and isinstance(right, int):
             _int_bits(left.bit_length() + right.bit_length(), "a product")
     elif op == "**":
@@ -195,9 +196,11 @@ def _predict(op: str, left: Any, right: Any) -> None:
     elif op in {"+", "-"}:
         if isinstance(left, (str, list, tuple)) and isinstance(right, (str, list, tuple)):
             budget.build(len(left) + len(right), "a concatenation")
+            return True
     elif op == "%" and isinstance(left, str):
         raise ExprRuntimeError("%-formatting of text is not allowed; use an f-string without a "
                                "format spec, or round(x, 2)")
+    return False
 
 
 def _int_bits(bits: int, what: str) -> None:
@@ -224,9 +227,9 @@ def guard_binop(op: str, left: Any, right: Any) -> Any:
         if type(result) is int and result.bit_length() > MAX_INT_BITS:
             _int_bits(result.bit_length(), f"the result of {op}")
         return result
-    _predict(op, left, right)
+    counted = _predict(op, left, right)
     result = BINARY_OPS[op](left, right)
     check_value(result, f"the result of {op}")
-    if isinstance(result, _SIZED):
+    if isinstance(result, _SIZED) and not counted:
         current().build(len(result), f"the result of {op}")
     return result

@@ -46,6 +46,7 @@ BOMBS = [
     "[x + str(i) + x for i in range(10**5)]",
     "len(str(state.rows) * 100)",
     "max(len(r.text.replace('', r.text)) for r in state.rows)",
+    "[sum(range(10**5)) for i in range(1000)]",
 ]
 PARSE_BOMBS = ["(" * 300 + "1" + ")" * 300, "-" * 3000 + "1", "x" + " + x" * 2000]
 
@@ -108,6 +109,13 @@ def test_a_bomb_is_refused_in_a_worker_thread_and_the_next_evaluation_starts_afr
         fine = list(pool.map(work, ["len(x) + sum(i for i in range(90000))"] * 4))
     assert all(isinstance(r, ExprBudgetExceeded) for r in bombs)
     assert fine == [1000 + sum(range(90000))] * 4  # budgets are per evaluation, not per thread
+
+
+def test_sum_adds_numbers_only_so_concatenating_many_lists_cannot_go_quadratic() -> None:
+    lists = "[[0] * 100 for i in range(15000)]"
+    with pytest.raises(Exception, match="sum\\(\\) adds numbers"):
+        run_expr(compile_expr(f"len(sum({lists}, []))"), {})
+    assert run_expr(compile_expr("sum([1, 2, Decimal('1.5')], Decimal(0))"), {}) == 4.5
 
 
 def test_a_bomb_in_a_canonical_diff_fails_its_check_and_scoring_goes_on() -> None:

@@ -26,6 +26,7 @@ from recorder.models import Recording
 
 router = APIRouter()
 PUSH_SECONDS = 1.0
+WEBSITE_GONE_SECONDS = 5  # over two missed heartbeats
 
 
 def _authorise(engine, token: str | None, assignment_id: int) -> int | None:
@@ -55,10 +56,14 @@ def _snapshots(engine, assignment_ids: list[int]) -> dict[int, dict]:
     now = utcnow()
     found: dict[int, dict] = {}
     for assignment_id, state, attempt_id, phase, acked, website_seen in rows:
-        # website_away_s: how long the website tab has been silent (None: it never connected).
-        away = None if website_seen is None else int((now - flow._aware(website_seen)).total_seconds())
+        # website_gone_at: when the website tab was last heard of, once it has been silent for
+        # WEBSITE_GONE_SECONDS (None while it is there or never connected). It stays the same
+        # while the tab is away, so it is pushed once, not every second.
+        gone_at = None
+        if website_seen is not None and (now - flow._aware(website_seen)).total_seconds() >= WEBSITE_GONE_SECONDS:
+            gone_at = int(flow._aware(website_seen).timestamp())
         snapshot = found.setdefault(assignment_id, {"state": state, "attempt_id": None, "phase": None, "events": None,
-                                                    "website_away_s": away})
+                                                    "website_gone_at": gone_at})
         if attempt_id is not None and phase == flow.LIVE_PHASE.get(state):
             snapshot.update(attempt_id=attempt_id, phase=phase, events=None if acked is None else acked + 1)
     return found

@@ -106,13 +106,18 @@
 
   // The website tab's presence: while it is away, count down the grace period and offer a fresh link.
   var refreshed = false;
-  function websiteAway(seconds) {
+  var goneAt = null;
+  setInterval(function () { if (goneAt !== null) showGone(); }, 1000);
+  function showGone() {
+    $("gone-seconds").textContent = Math.max(0, Math.round(grace - (Date.now() / 1000 - goneAt)));
+  }
+  function websiteAway(lastSeen) {
     var box = $("website-gone");
     if (!box) return;
-    var gone = seconds !== null && seconds !== undefined && seconds >= 4;
-    box.hidden = !gone;
-    if (!gone) { refreshed = false; return; }
-    $("gone-seconds").textContent = Math.max(0, grace - seconds);
+    goneAt = lastSeen === null || lastSeen === undefined ? null : lastSeen;
+    box.hidden = goneAt === null;
+    if (goneAt === null) { refreshed = false; return; }
+    showGone();
     if (!refreshed) {
       refreshed = true; // a fresh single-use ticket, fetched before the person needs it
       fetch("/assignments/" + assignmentId + "/website", { credentials: "same-origin" })
@@ -160,7 +165,7 @@
           // The clock starts with the first acknowledged event on the website, as the server's does.
           if (data.events > 0 && (state === "cold_active" || state === "warm_active")) startClock(parseInt(d.elapsedMs, 10) || 0);
         }
-        if (state === "cold_active" || state === "warm_active" || state === "warm_ready") websiteAway(data.website_away_s);
+        if (state === "cold_active" || state === "warm_active" || state === "warm_ready") websiteAway(data.website_gone_at);
       };
       ws.onclose = function () { setTimeout(connect, 1000); };
     };

@@ -55,13 +55,15 @@ def _play(browser, live, code: str, assignment_id: int) -> tuple[list[dict], lis
     control.on("dialog", lambda dialog: dialog.accept())
     sign_in(control, link)
     titles.append(control.title())
-    with control.expect_navigation():
+    with context.expect_page() as popup, control.expect_navigation():
         control.locator(f'tr[data-assignment="{assignment_id}"] button').click()
+    env = popup.value
+    env.wait_for_url("**/website/cover")
     titles.append(control.title())
+    titles.append(env.title())
+    control.click("#start-now")
     for phase in ("cold", "warm"):
-        with context.expect_page() as popup:
-            control.click("#start-now")
-        env = popup.value
+        env.wait_for_url("**/env/lab/**")
         env.wait_for_load_state("load")
         env.wait_for_timeout(800)
         titles.append(env.title())
@@ -70,10 +72,11 @@ def _play(browser, live, code: str, assignment_id: int) -> tuple[list[dict], lis
         with control.expect_navigation():
             control.click("#abandon")
         titles.append(control.title())
+        env.wait_for_url("**/website/ended")
+        titles.append(env.title())
         if phase == "cold":
-            control.click("#start-warm")
-            control.wait_for_selector("#start-now", state="visible")
-            env.close()
+            with control.expect_navigation():
+                control.click("#start-warm")
     control.wait_for_selector("#rating-form")
     titles.append(control.title())
     urls = [p.url for p in context.pages]
@@ -81,7 +84,8 @@ def _play(browser, live, code: str, assignment_id: int) -> tuple[list[dict], lis
     return seen, titles + urls
 
 
-def test_nothing_the_annotator_receives_names_the_condition(live, study, make_assignment, browser):
+def test_nothing_the_annotator_receives_names_the_condition(live, study, make_assignment, popup_blocking_browser):
+    browser = popup_blocking_browser
     with Session(live.app.state.engine) as db:
         row = db.get(Study, study.id)
         row.reading_countdown_seconds, row.rollback_grace_seconds = 30, 30

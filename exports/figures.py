@@ -69,26 +69,26 @@ def hbars(
     pending: list[tuple[float, float, str, int]] = []  # labels, placed once the axis range is known
     for s_i, s in enumerate(series):
         offset = (s_i - (k - 1) / 2) * BAR_HEIGHT
-        labelled = False
-        for g_i, cell in enumerate(s["values"]):
-            if cell is None:
-                continue
-            value, low, high, n = cell
-            value = float(value) if _finite(value) else 0.0
-            has_ci = n >= MIN_N_FOR_CI and _finite(low) and _finite(high)
-            left = min(0.0, value * scale)
-            bar = ax.barh(y[g_i] + offset, value * scale, BAR_HEIGHT, color=s["colour"],
-                          label=None if labelled else s["label"])
-            labelled = True
-            bar.patches[0].set_gid(f"bar-{figure_id}-{index}")
-            end = value * scale
-            if has_ci:
-                ax.errorbar([value * scale], [y[g_i] + offset],
-                            xerr=[[value * scale - low * scale], [high * scale - value * scale]],
-                            fmt="none", ecolor="#222222", elinewidth=0.8, capsize=1.5)
-                end = max(end, high * scale)
-            pending.append((max(end, 0.0), y[g_i] + offset, interval_label(n, low, high, scale=scale, digits=digits), index))
-            reach = max(reach, end, left)
+        cells = [(g_i, cell) for g_i, cell in enumerate(s["values"]) if cell is not None]
+        if not cells:
+            continue
+        # One bar call and one error-bar call per series (artists are what makes figures slow).
+        pos = np.array([y[g_i] + offset for g_i, _ in cells])
+        values = np.array([float(c[0]) if _finite(c[0]) else 0.0 for _, c in cells]) * scale
+        bars = ax.barh(pos, values, BAR_HEIGHT, color=s["colour"], label=s["label"])
+        with_ci = [i for i, (_, c) in enumerate(cells) if c[3] >= MIN_N_FOR_CI and _finite(c[1]) and _finite(c[2])]
+        if with_ci:
+            lows = np.array([float(cells[i][1][1]) for i in with_ci]) * scale
+            highs = np.array([float(cells[i][1][2]) for i in with_ci]) * scale
+            ax.errorbar(values[with_ci], pos[with_ci], xerr=[values[with_ci] - lows, highs - values[with_ci]],
+                        fmt="none", ecolor="#222222", elinewidth=0.8, capsize=1.5)
+        for i, ((_, (value, low, high, n)), patch) in enumerate(zip(cells, bars.patches, strict=True)):
+            patch.set_gid(f"bar-{figure_id}-{index}")
+            end = values[i]
+            if i in with_ci:
+                end = max(end, float(high) * scale)
+            pending.append((max(end, 0.0), pos[i], interval_label(n, low, high, scale=scale, digits=digits), index))
+            reach = max(reach, end, min(0.0, values[i]))
             index += 1
     ax.set_yticks(y, groups)
     ax.invert_yaxis()

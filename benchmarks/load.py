@@ -244,7 +244,7 @@ def start_servers(count: int, url: str, data_dir: Path) -> list[tuple[subprocess
                 break
             except httpx.HTTPError:
                 if time.monotonic() > deadline:
-                    raise SystemExit(f"humantrace serve on {base} did not answer")
+                    raise SystemExit(f"humantrace serve on {base} did not answer") from None
                 time.sleep(0.3)
     return servers
 

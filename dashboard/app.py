@@ -116,7 +116,7 @@ def _install_error_pages(app: FastAPI) -> None:
         # field is checked before it is written; this answers any that is not, instead of a 500.
         log.warning("%s %s: a value did not fit its column", request.method, loggable_path(request.url.path))
         message = "A value you sent is too long or not in the expected form; nothing was saved. Shorten it and try again."
-        if _wants_json(request):
+        if wants_json(request):
             return JSONResponse({"detail": message}, status_code=422)
         return render(request, "error.html", status_code=422, title="Not saved", message=message)
 

@@ -82,7 +82,7 @@ def hbars(
             highs = np.array([float(cells[i][1][2]) for i in with_ci]) * scale
             ax.errorbar(values[with_ci], pos[with_ci], xerr=[values[with_ci] - lows, highs - values[with_ci]],
                         fmt="none", ecolor="#222222", elinewidth=0.8, capsize=1.5)
-        for i, ((_, (value, low, high, n)), patch) in enumerate(zip(cells, bars.patches, strict=True)):
+        for i, ((_, (_value, low, high, n)), patch) in enumerate(zip(cells, bars.patches, strict=True)):
             patch.set_gid(f"bar-{figure_id}-{index}")
             end = values[i]
             if i in with_ci:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -13,7 +13,7 @@ def bots(
     annotators: Annotated[str, typer.Option(help="Comma-separated codes of the annotators the bots play, e.g. A1,A2.")] = "A1,A2",
     assignments: Annotated[int, typer.Option(help="Assignments each bot completes (fewer if it has fewer left).")] = 1,
     mistakes: Annotated[float, typer.Option(help="Probability that a bot uses the task's plausible wrong solution in an attempt.")] = 0.0,
-    base_url: Annotated[Optional[str], typer.Option(help="URL of the running server (default HUMANTRACE_PUBLIC_URL).")] = None,
+    base_url: Annotated[str | None, typer.Option(help="URL of the running server (default HUMANTRACE_PUBLIC_URL).")] = None,
     seed: Annotated[int, typer.Option(help="Seed for the bots' choices.")] = 0,
     headed: Annotated[bool, typer.Option(help="Show the browser windows.")] = False,
 ) -> None:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import json
-from enum import Enum
+from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 from rich.progress import Progress
@@ -18,7 +18,7 @@ recordings_app = typer.Typer(help="Standalone recordings on any web page (pilots
 tasks_app = typer.Typer(help="The tasks and variants of every registered environment.", no_args_is_help=True)
 
 
-class BundleFormat(str, Enum):
+class BundleFormat(StrEnum):
     parquet = "parquet"
     csv = "csv"
     both = "both"
@@ -75,8 +75,8 @@ def compare(
     human: Annotated[list[Path], typer.Option(help="A human reference bundle directory; repeatable (several studies).")],
     agents: Annotated[list[Path], typer.Option(help="Agent run bundle (CSV, Parquet or JSONL); repeatable.")],
     out: Annotated[Path, typer.Option(help="Directory for report.html, the CSV tables and the figures (PNG, SVG).")],
-    filter: Annotated[Optional[list[str]], typer.Option("--filter", help="Keep matching attempts and runs: env=shop,difficulty=easy (keys env, difficulty, task, condition; a key twice = either value); repeatable.")] = None,
-    task_counts: Annotated[Optional[Path], typer.Option(help="CSV of env, difficulty, n_tasks for full-benchmark estimates.")] = None,
+    filter: Annotated[list[str] | None, typer.Option("--filter", help="Keep matching attempts and runs: env=shop,difficulty=easy (keys env, difficulty, task, condition; a key twice = either value); repeatable.")] = None,
+    task_counts: Annotated[Path | None, typer.Option(help="CSV of env, difficulty, n_tasks for full-benchmark estimates.")] = None,
     bootstrap: Annotated[int, typer.Option(help="Bootstrap resamples for the 95% intervals.")] = 2000,
     seed: Annotated[int, typer.Option(help="Seed of the bootstrap.")] = 0,
     force: Annotated[bool, typer.Option("--force", help="Write into a non-empty --out directory, replacing the report and tables in it.")] = False,
@@ -100,8 +100,8 @@ def compare(
 
 
 def clean_command(
-    bundle: Annotated[Optional[Path], typer.Option(help="Re-clean a bundle's events_raw (writes events_clean.csv into --out).")] = None,
-    out: Annotated[Optional[Path], typer.Option(help="With --bundle: where to write the cleaned events.")] = None,
+    bundle: Annotated[Path | None, typer.Option(help="Re-clean a bundle's events_raw (writes events_clean.csv into --out).")] = None,
+    out: Annotated[Path | None, typer.Option(help="With --bundle: where to write the cleaned events.")] = None,
     scroll_window_ms: Annotated[int, typer.Option(help="Scroll collapse window, from the first scroll of a run.")] = 400,
     hover_window_ms: Annotated[int, typer.Option(help="How soon after a mouse move a DOM change counts as its hover effect.")] = 500,
 ) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 from rich.table import Table
@@ -49,8 +49,8 @@ LOG_CONFIG = {
 @app.command()
 def serve(
     demo: Annotated[bool, typer.Option(help="Upgrade the database, create the demo study and people, print their login links.")] = False,
-    host: Annotated[Optional[str], typer.Option(help="Interface to bind (default HUMANTRACE_HOST or 127.0.0.1).")] = None,
-    port: Annotated[Optional[int], typer.Option(help="Port to listen on (default HUMANTRACE_PORT or 8000).")] = None,
+    host: Annotated[str | None, typer.Option(help="Interface to bind (default HUMANTRACE_HOST or 127.0.0.1).")] = None,
+    port: Annotated[int | None, typer.Option(help="Port to listen on (default HUMANTRACE_PORT or 8000).")] = None,
     workers: Annotated[int, typer.Option(help="Worker processes (all state is in the database, so any worker serves any request).")] = 1,
     bots: Annotated[bool, typer.Option("--bots", help="With --demo: once serving, let bots A1 and A2 complete three assignments each.")] = False,
 ) -> None:
@@ -169,7 +169,7 @@ def annotators_add(
     code: Annotated[str, typer.Argument(help="Coded id, e.g. A1 (annotator), D1 (duplicate tier), L1 (lead).")],
     role: Annotated[str, typer.Option(help="annotator or lead.")] = "annotator",
     tier: Annotated[str, typer.Option(help="primary or duplicate (duplicate-tier people record the audit).")] = "primary",
-    designed: Annotated[Optional[list[str]], typer.Option(help="An environment this person designed (repeatable); they never record it.")] = None,
+    designed: Annotated[list[str] | None, typer.Option(help="An environment this person designed (repeatable); they never record it.")] = None,
     name: Annotated[str, typer.Option(help="Display name shown to leads only.")] = "",
 ) -> None:
     """Add a person to the study."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 from rich.table import Table
@@ -15,8 +15,8 @@ app = typer.Typer(help="Plan the panel of base tasks and assign every task-condi
 @app.command("plan")
 def plan(
     per_cell: Annotated[int, typer.Option("--per-cell", help="Base tasks per (environment, difficulty) cell (k).")] = 1,
-    seed: Annotated[Optional[int], typer.Option(help="Seed for choosing the panel (default: the study's seed).")] = None,
-    env: Annotated[Optional[list[str]], typer.Option(help="Restrict to this environment (repeatable).")] = None,
+    seed: Annotated[int | None, typer.Option(help="Seed for choosing the panel (default: the study's seed).")] = None,
+    env: Annotated[list[str] | None, typer.Option(help="Restrict to this environment (repeatable).")] = None,
     duplicates_per_cell: Annotated[int, typer.Option(help="Task-conditions per cell recorded again by a duplicate-tier annotator.")] = 1,
     replace: Annotated[bool, typer.Option(help="Replace the study's assignments that nobody has started.")] = False,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Show the plan without storing it.")] = False,

@@ -14,7 +14,7 @@ a second Evaluate or Abandon returns the first result and scores nothing again.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 
 from sqlalchemy import delete, update
 from sqlmodel import Session, func, select
@@ -309,9 +309,8 @@ def _wall_clock_ms(db: Session, attempt: Attempt, *, now: datetime, client_ms: i
 
 
 def _aware(moment: datetime) -> datetime:
-    from datetime import timezone
 
-    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 def _clean_trace(db: Session, *, recording_id: int) -> tuple[list[dict], dict, int]:

@@ -12,7 +12,15 @@ from typing import Any
 from sqlmodel import Session, select
 
 from annotators.models import Annotator, utcnow
-from dashboard.studies.models import ACTIVE_STATES, Assignment, AssignmentState, Attempt, AttemptStatus, Rating, Study
+from dashboard.studies.models import (
+    ACTIVE_STATES,
+    Assignment,
+    AssignmentState,
+    Attempt,
+    AttemptStatus,
+    Rating,
+    Study,
+)
 
 RESOLUTIONS = {
     "keep": "Keep: the attempts count as recorded",

@@ -10,7 +10,14 @@ from pydantic import TypeAdapter
 
 from ..event_conditions import check_event_conditions
 from .diff import DiffEntry, compute_diff, entries_sort_key
-from .negatives import FilterCache, constraint_checks, invariant_checks, is_benign, surplus_checks, sweep_checks
+from .negatives import (
+    FilterCache,
+    constraint_checks,
+    invariant_checks,
+    is_benign,
+    surplus_checks,
+    sweep_checks,
+)
 from .positives import Context, Ledger, resolve_collection, score_entry
 from .predicates import Scope
 from .sandbox import to_datetime

@@ -109,7 +109,7 @@ class LiveServer:
                                                     **uvicorn_ws_options()))
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
-    def start(self) -> "LiveServer":
+    def start(self) -> LiveServer:
         self.thread.start()
         deadline = time.time() + 20
         while time.time() < deadline:

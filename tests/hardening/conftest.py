@@ -221,7 +221,7 @@ class ServeProcess:
         self.proc: subprocess.Popen | None = None
         self._reader: threading.Thread | None = None
 
-    def start(self, timeout: float = 60) -> "ServeProcess":
+    def start(self, timeout: float = 60) -> ServeProcess:
         self.proc = subprocess.Popen(
             [sys.executable, "-c", CLI_SCRIPT, "serve", "--host", self.host, "--port", str(self.port)],
             env=self.env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=str(ROOT),
@@ -712,11 +712,11 @@ class PrivatePostgres:
             command = ["runuser", "-u", "postgres", "--", *command]
         subprocess.run(command, check=True, capture_output=True, timeout=120)
 
-    def init(self) -> "PrivatePostgres":
+    def init(self) -> PrivatePostgres:
         self._pg("initdb", "-D", str(self.data), "-A", "trust", "-U", "postgres", "--no-sync")
         return self.start()
 
-    def start(self) -> "PrivatePostgres":
+    def start(self) -> PrivatePostgres:
         options = f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=100"
         self._pg("pg_ctl", "-D", str(self.data), "-l", str(self.root / "server.log"), "-o", options, "-w", "start")
         return self

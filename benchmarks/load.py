@@ -59,11 +59,11 @@ import subprocess
 import sys
 import tempfile
 import time
-from urllib.parse import urlsplit
 import uuid
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))

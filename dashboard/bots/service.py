@@ -22,8 +22,8 @@ import logging
 import random
 import time
 from collections.abc import Callable
-from urllib.parse import urlsplit
 from dataclasses import dataclass, field
+from urllib.parse import urlsplit
 
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select

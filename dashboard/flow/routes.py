@@ -10,9 +10,8 @@ from sqlmodel import select
 from starlette.concurrency import run_in_threadpool
 
 from annotators.models import utcnow
-from dashboard.flow import envs
+from dashboard.flow import envs, website
 from dashboard.flow import service as flow
-from dashboard.flow import website
 from dashboard.flow.presence import HEARTBEAT_SECONDS
 from dashboard.studies.models import Assignment, AssignmentState, Outcome, Rating, TabPresence
 from dashboard.web.deps import CsrfProtect, CurrentAnnotator, DbDep, SettingsDep

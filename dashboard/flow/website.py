@@ -24,13 +24,14 @@ import hashlib
 import hmac
 import json
 from pathlib import Path
+from typing import Any, cast
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Request, WebSocket
 from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse
 from itsdangerous import BadSignature, URLSafeSerializer
-from sqlalchemy import update
-from sqlmodel import Session, select
+from sqlalchemy import CursorResult, update
+from sqlmodel import Session, col, select
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import cookie_parser
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -62,7 +63,8 @@ def _mac(secret_key: str, assignment_id: int, entries: int) -> str:
 
 def ticket_for(assignment: Assignment, *, secret_key: str) -> str:
     """The next single-use ticket into the website tab of `assignment` (nothing is written)."""
-    return f"{assignment.id}.{assignment.website_entries}.{_mac(secret_key, assignment.id, assignment.website_entries)}"
+    assignment_id = int(assignment.id or 0)
+    return f"{assignment_id}.{assignment.website_entries}.{_mac(secret_key, assignment_id, assignment.website_entries)}"
 
 
 def use_ticket(db: Session, *, ticket: str, secret_key: str) -> int | None:
@@ -76,11 +78,11 @@ def use_ticket(db: Session, *, ticket: str, secret_key: str) -> int | None:
         mac, _mac(secret_key, assignment_id, entries)
     ):
         return None
-    used = db.execute(
+    used = cast(CursorResult[Any], db.execute(
         update(Assignment)
-        .where(Assignment.id == assignment_id, Assignment.website_entries == entries, Assignment.state.in_(ENTERABLE))
+        .where(col(Assignment.id) == assignment_id, col(Assignment.website_entries) == entries, col(Assignment.state).in_(ENTERABLE))
         .values(website_entries=entries + 1)
-    )
+    ))
     db.commit()
     return assignment_id if used.rowcount == 1 else None
 
@@ -149,7 +151,7 @@ def go(request: Request):
     with Session(request.app.state.engine) as db:
         assignment = db.get(Assignment, assignment_id)
         attempt = flow.current_attempt(db, assignment=assignment) if assignment else None
-        if attempt is None or attempt.recording_started_at is None:
+        if assignment is None or attempt is None or attempt.recording_started_at is None:
             return RedirectResponse("/website/cover", status_code=303)
         from environments import catalog
 

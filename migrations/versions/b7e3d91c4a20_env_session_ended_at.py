@@ -5,9 +5,8 @@ Revises: 5c1e2f7a9b31
 Create Date: 2026-12-04 08:10:00
 """
 
-from alembic import op
 import sqlalchemy as sa
-
+from alembic import op
 
 revision = "b7e3d91c4a20"
 down_revision = "5c1e2f7a9b31"

@@ -5,9 +5,8 @@ Revises: b7e3d91c4a20
 Create Date: 2026-12-04 08:30:00
 """
 
-from alembic import op
 import sqlalchemy as sa
-
+from alembic import op
 
 revision = "c4a81f2e9d57"
 down_revision = "b7e3d91c4a20"

@@ -52,7 +52,7 @@ def build_study(url: str, attempts: int, events: int, seed: int = 0) -> None:
     engine = make_engine(url)
     start = datetime(2026, 3, 2, 9, tzinfo=UTC)
     with Session(engine) as db:
-        study = Study(name="benchmark", seed=seed)
+        study = Study(name="benchmark", seed=seed, status="open")
         db.add(study)
         people = [Annotator(code=f"A{i}") for i in range(1, 5)]
         db.add_all(people)

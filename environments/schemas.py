@@ -244,7 +244,7 @@ class ClientInjection(SpecModel):
 
 def _layer_tag(value: Any) -> str | None:
     layer = value.get("layer") if isinstance(value, dict) else getattr(value, "layer", None)
-    return {"seed": "seed", "server": "seed", "network": "network", "client": "client"}.get(layer)
+    return {"seed": "seed", "server": "seed", "network": "network", "client": "client"}.get(str(layer))
 
 
 Injection = Annotated[

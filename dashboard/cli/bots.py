@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from dashboard.cli.common import console, fail, open_db
+from dashboard.cli.common import StudyOption, console, current_study, fail, open_db
 
 
 def bots(
@@ -16,11 +16,14 @@ def bots(
     base_url: Annotated[str | None, typer.Option(help="URL of the running server (default HUMANTRACE_PUBLIC_URL).")] = None,
     seed: Annotated[int, typer.Option(help="Seed for the bots' choices.")] = 0,
     headed: Annotated[bool, typer.Option(help="Show the browser windows.")] = False,
+    study: StudyOption = None,
 ) -> None:
     """Drive real Chromium through the real pages to complete assignments (demo data and tests)."""
     from dashboard.bots.service import run_bots
 
     settings, db = open_db()
+    with db:
+        study_id = current_study(db, study).id
     db.close()
     if not 0.0 <= mistakes <= 1.0:
         fail("--mistakes is a probability between 0 and 1.")
@@ -28,7 +31,7 @@ def bots(
     reports = run_bots(
         engine=db.get_bind(), secret_key=settings.secret_key, base_url=(base_url or settings.public_url).rstrip("/"),
         codes=codes, assignments=assignments, mistakes=mistakes, seed=seed, headless=not headed,
-        progress=lambda line: console.print(line, highlight=False),
+        progress=lambda line: console.print(line, highlight=False), study_id=study_id,
     )
     failed = False
     for report in reports:

@@ -11,7 +11,7 @@ import typer
 from rich.progress import Progress
 from rich.table import Table
 
-from dashboard.cli.common import console, current_study, fail, open_db
+from dashboard.cli.common import StudyOption, console, current_study, fail, open_db
 
 export_app = typer.Typer(help="Human reference bundles: write one from the study, verify one.", no_args_is_help=True)
 recordings_app = typer.Typer(help="Standalone recordings on any web page (pilots on other sites).", no_args_is_help=True)
@@ -30,6 +30,7 @@ def export_bundle(
     format: Annotated[BundleFormat, typer.Option(help="File format of the tables.")] = BundleFormat.parquet,
     include_comments: Annotated[bool, typer.Option(help="Include the annotators' free-text comments.")] = False,
     include_rolled_back: Annotated[bool, typer.Option(help="Include rolled-back and excluded attempts (marked rolled_back).")] = False,
+    study: StudyOption = None,
     force: Annotated[bool, typer.Option("--force", help="Write into a non-empty directory, replacing the bundle files in it (other files are kept).")] = False,
 ) -> None:
     """Write the study's human reference bundle (attempts, events, verdicts, ratings, manifest)."""
@@ -43,19 +44,21 @@ def export_bundle(
         fail(str(exc))
     _settings, db = open_db()
     with db:
-        total = count_attempts(db, study=current_study(db), include_rolled_back=include_rolled_back)
+        target = current_study(db, study)
+        total = count_attempts(db, study=target, include_rolled_back=include_rolled_back)
     formats = ("parquet", "csv") if format == BundleFormat.both else (format.value,)
     with Progress(console=console) as bar:
         task = bar.add_task("exporting attempts", total=total or 1)
         try:
             manifest = write(db.get_bind(), out, formats=formats, include_comments=include_comments,
-                             include_rolled_back=include_rolled_back, progress=lambda n: bar.advance(task, n), overwrite=force)
+                             include_rolled_back=include_rolled_back, progress=lambda n: bar.advance(task, n), overwrite=force,
+                             study_id=target.id)
         except BundleError as exc:
             fail(str(exc))
         except OSError as exc:  # the disk filled up, or the directory went away while writing
             fail(f"cannot write the bundle to {out}: {exc.strerror or exc}")
     counts = json.loads(Path(manifest).read_text())["row_counts"] if "row_counts" in Path(manifest).read_text() else {}
-    console.print(f"Bundle written to {out} ({total} attempts). {counts or ''}", highlight=False)
+    console.print(f"Bundle of {target.name!r} written to {out} ({total} attempts). {counts or ''}", highlight=False)
 
 
 @export_app.command("verify")
@@ -104,6 +107,7 @@ def clean_command(
     out: Annotated[Path | None, typer.Option(help="With --bundle: where to write the cleaned events.")] = None,
     scroll_window_ms: Annotated[int, typer.Option(help="Scroll collapse window, from the first scroll of a run.")] = 400,
     hover_window_ms: Annotated[int, typer.Option(help="How soon after a mouse move a DOM change counts as its hover effect.")] = 500,
+    study: StudyOption = None,
 ) -> None:
     """Re-clean traces with a given config (stored attempts, or a bundle); raw events are never touched."""
     from cleaning import CleaningConfig, clean
@@ -126,7 +130,7 @@ def clean_command(
     _settings, db = open_db()
     with db, Progress(console=console) as bar:
         task = bar.add_task("re-cleaning attempts", total=None)
-        changed, total = reclean_study(db, study=current_study(db), config=config, progress=lambda n: bar.advance(task, n))
+        changed, total = reclean_study(db, study=current_study(db, study), config=config, progress=lambda n: bar.advance(task, n))
     console.print(f"Re-cleaned {total} attempts with {config.to_dict()}; {changed} changed their cleaned step count.", highlight=False)
 
 

@@ -62,6 +62,10 @@ class AlreadyStarted(IllegalTransition):
     """Another tab or window started this assignment first."""
 
 
+class StudyNotOpen(FlowError):
+    """The assignment's study is not open (draft, closed or archived): no new starts."""
+
+
 class TooLong(FlowError):
     """A text is longer than its column; nothing was saved."""
 
@@ -203,9 +207,12 @@ def start_assignment(db: Session, *, assignment_id: int, annotator: Annotator) -
         raise IllegalTransition("Finish (or abandon) the assignment you are working on before starting another.")
     if assignment.state != S.not_started.value:
         raise AlreadyStarted(_explain(assignment.state, S.cold_active))
+    study = study_of(db, assignment)
+    if study.status != "open":
+        raise StudyNotOpen(f"The study “{study.name}” is {study.status}: it accepts no new starts. Work you finished is kept.")
     # Env session and recording are created first (they commit on their own); the state change and
     # the attempt row then commit together, so the loser of a race only leaves an unused session.
-    attempt = _new_attempt(db, assignment=assignment, phase="cold", study=study_of(db, assignment))
+    attempt = _new_attempt(db, assignment=assignment, phase="cold", study=study)
     assignment = _lock(db, assignment_id)
     try:
         _move(db, assignment, to=S.cold_active, actor=annotator.code, expected=(S.not_started,))
@@ -344,6 +351,8 @@ def start_warm(db: Session, *, assignment_id: int, annotator: Annotator) -> Atte
 def submit_rating(db: Session, *, assignment_id: int, annotator: Annotator, form: RatingForm | None) -> Rating:
     """rating -> completed. `form=None` is Skip. Any flag or comment queues the rating for review."""
     assignment = _lock(db, get_assignment(db, assignment_id=assignment_id, annotator=annotator).id)
+    if form is None and study_of(db, assignment).require_rating:
+        raise FlowError("This study asks for the rating form: please answer it before finishing.")
     if form is not None:
         check_length((form.comments or "").strip(), what="comment", limit=COMMENTS_MAX_LENGTH)
         for name in ("clarity", "realism", "intervention_naturalness", "fun_value"):

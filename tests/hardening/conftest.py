@@ -26,8 +26,6 @@ import httpx
 import pytest
 from sqlmodel import Session
 
-# Distinctive, so a page that leaked it would be caught by a text scan (a digit like 7 is everywhere).
-STUDY_SEED = 90817
 
 ROOT = Path(__file__).resolve().parents[2]
 LAB_SITE = ROOT / "tests" / "environments" / "labsite" / "site.py"
@@ -122,6 +120,8 @@ class Cast:
 
 
 _codes = itertools.count(1)
+# A seed no page would contain by chance (a page must never show the seed; "7" is in every page).
+HARDENING_SEED = 480913
 
 
 class CastMaker:
@@ -136,7 +136,7 @@ class CastMaker:
 
         code = f"{prefix}{os.getpid() % 1000}x{next(_codes)}"[:16]
         with Session(self.engine, expire_on_commit=False) as db:
-            row = accounts.add_annotator(db, code=code, role=role, tier="primary")
+            row = accounts.add_annotator(db, code=code, role=role, tier="primary", study_id=self.study_id)
             token = accounts.start_login_session(db, annotator=row, ttl_hours=24)
             return Person(code=code, id=row.id, session_token=token,
                           csrf=accounts.csrf_token(secret_key=SECRET_KEY, session_token=token))
@@ -156,10 +156,10 @@ class CastMaker:
 
             annotator = accounts.get_by_code(db, code=person.code)
             row = Assignment(study_id=self.study_id, annotator_id=person.id, task_id=task_id, env_id="lab", difficulty="easy",
-                             condition=condition, tier="primary", seed=session_seed(STUDY_SEED))
+                             condition=condition, tier="primary", seed=session_seed(HARDENING_SEED))
             db.add(row)
             db.commit()
-            ids = {"assignment_id": row.id}
+            ids = {"assignment_id": row.id, "study_id": self.study_id, "code": person.code}
             if state == "not_started":
                 return ids
             attempt = flow.start_assignment(db, assignment_id=row.id, annotator=annotator)
@@ -182,11 +182,11 @@ class CastMaker:
             return ids
 
 
-def make_study(engine) -> int:
+def make_study(engine, name: str = "Hardening study") -> int:
     from dashboard.studies.models import Study
 
     with Session(engine) as db:
-        row = Study(name="Hardening study", seed=STUDY_SEED, reading_countdown_seconds=0)
+        row = Study(name=name, seed=HARDENING_SEED, reading_countdown_seconds=0, status="open")
         db.add(row)
         db.commit()
         return row.id

@@ -13,9 +13,9 @@ from annotators.models import utcnow
 from dashboard.flow import envs, website
 from dashboard.flow import service as flow
 from dashboard.flow.presence import HEARTBEAT_SECONDS
+from dashboard.studies.deps import CurrentStudy
 from dashboard.studies.models import Assignment, AssignmentState, Outcome, Rating, TabPresence
 from dashboard.web.deps import CsrfProtect, CurrentAnnotator, DbDep, SettingsDep
-from dashboard.studies.deps import CurrentStudy
 from dashboard.web.pages import render
 
 router = APIRouter()

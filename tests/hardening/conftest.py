@@ -26,7 +26,6 @@ import httpx
 import pytest
 from sqlmodel import Session
 
-
 ROOT = Path(__file__).resolve().parents[2]
 LAB_SITE = ROOT / "tests" / "environments" / "labsite" / "site.py"
 SECRET_KEY = "hardening-secret-key-" + "k" * 32

@@ -8,6 +8,7 @@ from typing import Annotated, Optional
 import typer
 from rich.table import Table
 
+from dashboard.commands import agents as agents_commands
 from dashboard.commands import bots as bots_command
 from dashboard.commands.common import console, fail, open_db
 from dashboard.commands.common import settings as load_settings
@@ -26,6 +27,7 @@ app.add_typer(data_commands.recordings_app, name="recordings")
 app.add_typer(data_commands.tasks_app, name="tasks")
 app.command("compare")(data_commands.compare)
 app.command("clean")(data_commands.clean_command)
+app.add_typer(agents_commands.app, name="agents")
 
 
 LOG_CONFIG = {

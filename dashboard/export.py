@@ -92,7 +92,7 @@ def export_bundle(
                         "attempt_id": attempt.id, "annotator": codes[assignment.annotator_id], "env_id": assignment.env_id,
                         "task_id": assignment.task_id, "difficulty": assignment.difficulty, "primitives": primitives,
                         "target_primitive": target_primitive if assignment.condition == "intervention" else None,
-                        "condition": assignment.condition, "phase": attempt.phase, "tier": assignment.tier,
+                        "condition": assignment.condition, "phase": attempt.phase, "seed": assignment.seed, "tier": assignment.tier,
                         "assignment_id": assignment.id, "viewport_w": attempt.viewport_w, "viewport_h": attempt.viewport_h,
                         "user_agent": attempt.user_agent, "started_at": _ms(attempt.recording_started_at or attempt.created_at),
                         "ended_at": _ms(attempt.ended_at), "wall_clock_s": (attempt.wall_clock_ms or 0) / 1000,

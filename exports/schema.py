@@ -13,8 +13,8 @@ from dataclasses import dataclass
 import pandas as pd
 import pyarrow as pa
 
-SCHEMA_VERSION = "1.0"
-SUPPORTED_SCHEMA_VERSIONS = frozenset({SCHEMA_VERSION})
+SCHEMA_VERSION = "2.0"
+SUPPORTED_SCHEMA_VERSIONS = frozenset({"1.0", SCHEMA_VERSION})
 LIST_SEPARATOR = ";"
 
 CONDITIONS = ("clean", "intervention")
@@ -113,6 +113,7 @@ ATTEMPTS = TableSpec(
         ),
         C("condition", "str", "clean or intervention.", required=True, allowed=CONDITIONS),
         C("phase", "str", "cold (first try) or warm (immediate repeat).", required=True, allowed=PHASES),
+        C("seed", "int", "Env seed of the attempt's session (the replay agent starts from it) (2.0)."),
         C("tier", "str", "primary or duplicate (duplicate audit).", required=True, allowed=TIERS),
         C("assignment_id", "int", "Assignment owning this attempt.", required=True),
         C("viewport_w", "int", "Viewport width in CSS pixels."),

@@ -12,7 +12,8 @@ from datetime import UTC, datetime
 from sqlalchemy import BigInteger, Column, DateTime, Integer, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
-RECORDING_KINDS = ("attempt", "standalone")
+# "agent": an agent episode run by `humantrace agents run` (agentruns/), recorded like a person.
+RECORDING_KINDS = ("attempt", "standalone", "agent")
 RECORDING_STATUSES = ("active", "ended")
 
 

@@ -99,7 +99,7 @@ def create_recording(
     mask_all_text: bool = False,
     mousemove_sample_ms: int = 100,
 ) -> Recording:
-    """Create and commit an active recording (kind "attempt" or "standalone")."""
+    """Create and commit an active recording (kind "attempt", "standalone" or "agent")."""
     if kind not in RECORDING_KINDS:
         raise ValueError(f"kind must be one of {RECORDING_KINDS}, not {kind!r}")
     if mousemove_sample_ms < 0:

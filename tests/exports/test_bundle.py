@@ -25,7 +25,7 @@ def _attempt(**overrides) -> dict:
 def test_fresh_bundle_verifies_and_manifest_describes_it(study_bundle: Path):
     assert verify_bundle(study_bundle) == []
     manifest = json.loads((study_bundle / "manifest.json").read_text())
-    assert manifest["schema_version"] == "1.0"
+    assert manifest["schema_version"] == "2.0"
     assert manifest["formats"] == ["parquet", "csv"]
     # 20 primary + 4 duplicate + 1 rolled back attempts; 3 attempts x 7 raw events; 2 checks per attempt.
     assert manifest["row_counts"] == {"attempts": 25, "events_raw": 21, "events_clean": 3, "verdicts": 50, "ratings": 1}

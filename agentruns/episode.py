@@ -41,7 +41,7 @@ class EpisodeResult:
 def parse_action(action: str) -> tuple[str | None, str | None]:
     """(verb, first argument) of an action such as `click('12')` or `page.locator(...).fill(...)`."""
     try:
-        tree = ast.parse(action.strip().splitlines()[-1] if action.strip() else "")
+        tree = ast.parse(action.strip())
     except SyntaxError:
         return None, None
     call = next((n for n in ast.walk(tree) if isinstance(n, ast.Call)), None)
@@ -120,7 +120,7 @@ def run_episode(agent: Any, *, model: str, task_id: str, condition: str, seed: i
             try:
                 artifacts = task.artifacts()
             except Exception:  # noqa: BLE001 - keep the first error, which says what went wrong
-                pass
+                traceback.print_exc()
     finally:
         env.close()
     ended = datetime.now(UTC)

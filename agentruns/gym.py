@@ -41,10 +41,10 @@ def gym_id(task_id: str, condition: str) -> str:
 
 def _make_env(task_entrypoint, *args, **kwargs) -> BrowserEnv:
     # Debian's Chromium unless the caller passes its own launch options.
-    if "pw_chromium_kwargs" not in kwargs:
-        kwargs["pw_chromium_kwargs"] = use_debian_chromium()
-    else:
-        use_debian_chromium()
+    settings = AgentSettings()
+    launch = use_debian_chromium(settings)
+    kwargs.setdefault("pw_chromium_kwargs", launch)
+    kwargs.setdefault("headless", settings.headless)
     return BrowserEnv(task_entrypoint, *args, **kwargs)
 
 

@@ -20,7 +20,12 @@ import pandas as pd
 
 from agentruns.agents import agent_name, load_agent
 from agentruns.episode import DEFAULT_MAX_STEPS, run_episode
-from exports.agent_bundle import AGENT_TABLES, episode_attempt_id, write_manifest, write_table
+from exports.agent_bundle import (
+    AGENT_TABLES,
+    episode_attempt_id,
+    write_manifest,
+    write_table,
+)
 
 EPISODE_DIR = ".episodes"
 
@@ -72,7 +77,7 @@ def plan(config: RunConfig) -> tuple[str, list[EpisodeSpec]]:
     agent = load_agent(config.agent, seed=config.seed, human_bundle=config.human)
     pairs = select(config, task_conditions())
     if hasattr(agent, "episodes"):
-        specs = [EpisodeSpec(t, c, config.seed, tag) for t, c, tag in agent.episodes(pairs)]
+        specs = [EpisodeSpec(t, c, seed, tag) for t, c, tag, seed in agent.episodes(pairs, default_seed=config.seed)]
     else:
         specs = [EpisodeSpec(t, c, config.seed) for t, c in pairs]
     return agent_name(agent, config.agent), specs
@@ -91,12 +96,24 @@ def _finished(path: Path) -> bool:
         return False
 
 
+_replay_agents: dict[str, Any] = {}
+
+
+def _agent_for(config: RunConfig) -> Any:
+    """A fresh agent per episode; the replay agent (which reads a whole bundle) once per process."""
+    if config.agent == "replay":
+        if config.human not in _replay_agents:
+            _replay_agents[str(config.human)] = load_agent("replay", seed=config.seed, human_bundle=config.human)
+        return _replay_agents[str(config.human)]
+    return load_agent(config.agent, seed=config.seed, human_bundle=config.human)
+
+
 def _run_one(job: tuple[dict, dict, str]) -> tuple[str, bool, str]:
     """Run one episode in this (worker) process and save it; returns (run id, passed, ended_by)."""
     config_dict, spec_dict, path = job
     config = RunConfig(**config_dict)
     spec = EpisodeSpec(**spec_dict)
-    agent = load_agent(config.agent, seed=config.seed, human_bundle=config.human)
+    agent = _agent_for(config)
     model = agent_name(agent, config.agent)
     if hasattr(agent, "select"):
         agent.select(spec.tag)

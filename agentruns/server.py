@@ -109,7 +109,7 @@ def start_server(*, log_path: Path | None = None) -> Server:
         "HUMANTRACE_RUN_MONITOR": "false",
     }
     log = open(log_path or data_dir / "server.log", "ab")  # noqa: SIM115 (kept open for the process)
-    upgrade = subprocess.run(_cli("db", "upgrade"), env=env, stdout=log, stderr=subprocess.STDOUT, timeout=START_TIMEOUT_S)
+    upgrade = subprocess.run(_cli("db", "upgrade"), check=False, env=env, stdout=log, stderr=subprocess.STDOUT, timeout=START_TIMEOUT_S)
     if upgrade.returncode != 0:
         log.close()
         raise ServerError(f"`humantrace db upgrade` failed in {data_dir} (see {log.name})")

@@ -139,5 +139,5 @@ class HumanTraceTask(AbstractBrowserTask):
         if self.recording_id is not None and self._server is not None:
             try:
                 self.server.call("POST", f"/control/recordings/{self.recording_id}/end")
-            except Exception:  # noqa: BLE001 - the server may already be gone at exit; nothing to save
+            except Exception:  # noqa: BLE001, S110 - the server may already be gone at exit; nothing to save
                 pass

@@ -19,7 +19,15 @@ import pyarrow as pa
 import pyarrow.csv as pacsv
 
 from exports.bundle import _to_arrow_column
-from exports.schema import CONDITIONS, DIFFICULTIES, EVENTS_CLEAN, EVENTS_RAW, VERDICTS, ColumnSpec, TableSpec
+from exports.schema import (
+    CONDITIONS,
+    DIFFICULTIES,
+    EVENTS_CLEAN,
+    EVENTS_RAW,
+    VERDICTS,
+    ColumnSpec,
+    TableSpec,
+)
 
 AGENT_BUNDLE_KIND = "agent_bundle"
 AGENT_SCHEMA_VERSION = "1.0"
@@ -163,7 +171,7 @@ def to_table(name: str, frame: pd.DataFrame) -> pa.Table:
                 series = pd.to_datetime(series, utc=True, format="ISO8601").dt.floor("ms")
             try:
                 arr = _to_arrow_column(col, series, name)
-            except Exception as exc:  # noqa: BLE001 - pyarrow raises several types; say which column
+            except Exception as exc:
                 raise AgentBundleError(f"{name}.{col.name}: {exc}") from exc
             if col.required and arr.null_count:
                 raise AgentBundleError(f"{name}.{col.name}: {arr.null_count} null value(s) in a required column")

@@ -17,6 +17,7 @@ from exports import agent_tables as at
 from exports import human_tables as ht
 from exports.agents import AgentImport, import_agent_runs
 from exports.bundle import BundleError, read_bundle, verify_bundle
+from exports.replay_tables import replay_reproduce
 
 # File name (without .csv) -> what it holds; the order is the report's order.
 TABLE_FILES = {
@@ -34,6 +35,7 @@ TABLE_FILES = {
     "duplicate_audit_summary": "duplicate-audit agreement, time and event ratios",
     "failure_modes": "human and agent failure modes among failed attempts/runs",
     "agent_runs": "imported agent runs with their failure mode",
+    "replay_reproduce": "share of passed human attempts whose replayed cleaned trace passes, per task and site",
     "import_errors": "rejected agent rows and file-level problems",
 }
 
@@ -116,7 +118,8 @@ def compare(
 
     say("importing agent runs")
     human_pairs = set(zip(primary["task_id"], primary["condition"], strict=True))
-    agent_import = import_agent_runs(list(agent_files), human_tasks=human_pairs)
+    agent_files = list(agent_files)
+    agent_import = import_agent_runs(agent_files, human_tasks=human_pairs)
     runs = agent_import.runs
     if agent_import.errors:
         warnings.append(f"{len(agent_import.errors)} agent bundle problem(s); see import_errors.csv")
@@ -153,6 +156,7 @@ def compare(
     modes = pd.concat([human_modes, agent_modes], ignore_index=True)
     tables["failure_modes"] = modes.astype({"n_failed": int, "count": int, "share": float})
     tables["agent_runs"] = runs
+    tables["replay_reproduce"] = replay_reproduce(agent_files)
     tables["import_errors"] = pd.DataFrame(
         [{"file": e.file, "unit": e.unit, "line": e.line, "reason": e.reason} for e in agent_import.errors],
         columns=["file", "unit", "line", "reason"],

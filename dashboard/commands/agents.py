@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+)
 
 from dashboard.commands.common import console, fail
 
@@ -19,10 +25,10 @@ def run_agents(
     out: Annotated[Path, typer.Option(help="Agent bundle directory (created; a rerun resumes it, skipping finished episodes).")],
     tasks: Annotated[str, typer.Option(help="Glob(s) over task ids, comma-separated, e.g. 'shop-*' or 'shop-001,mail-00?'.")] = "*",
     conditions: Annotated[str, typer.Option(help="Comma-separated conditions: clean, intervention.")] = "clean,intervention",
-    seed: Annotated[Optional[int], typer.Option(help="Env seed (default the study seed, HUMANTRACE_AGENTS_SEED or 42).")] = None,
+    seed: Annotated[int | None, typer.Option(help="Env seed (default the study seed, HUMANTRACE_AGENTS_SEED or 42).")] = None,
     max_steps: Annotated[int, typer.Option(help="Actions per episode before it is cut off (40, as in the paper).")] = 40,
     workers: Annotated[int, typer.Option(help="Worker processes, each with its own browser and humantrace server.")] = 1,
-    human: Annotated[Optional[Path], typer.Option(help="With --agent replay: the human reference bundle to replay.")] = None,
+    human: Annotated[Path | None, typer.Option(help="With --agent replay: the human reference bundle to replay.")] = None,
 ) -> None:
     """Run an agent on every selected task-condition; write the agent bundle `compare --agents` reads."""
     from agentruns.agents import AgentLoadError

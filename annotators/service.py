@@ -21,6 +21,7 @@ from sqlmodel import Session, select
 from annotators.models import Annotator, LoginLink, LoginSession, Role, Tier, utcnow
 
 CODE_PATTERN = re.compile(r"^[A-Z][A-Z0-9]{0,15}$")
+NAME_MAX_LENGTH = 120  # Annotator.display_name's column
 LOGIN_SALT = "humantrace-login-link"
 
 
@@ -57,6 +58,8 @@ def add_annotator(
         tier_value = Tier(tier)
     except ValueError:
         raise AccountError(f"unknown tier {tier!r}: expected one of {', '.join(t.value for t in Tier)}.") from None
+    if len(display_name) > NAME_MAX_LENGTH:
+        raise AccountError(f"the name is {len(display_name)} characters long; at most {NAME_MAX_LENGTH} fit.")
     if session.exec(select(Annotator).where(Annotator.code == code)).first():
         raise AccountError(f"an annotator with code {code} already exists.")
     person = Annotator(

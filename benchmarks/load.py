@@ -215,7 +215,7 @@ def make_study(engine, *, annotators: int, bots: int) -> tuple[list[str], list[s
                 condition = rng.choice(["clean", "intervention"]) if catalog.variant_for(task_id) else "clean"
                 db.add(Assignment(study_id=study.id, annotator_id=person.id, task_id=task_id, env_id="shop",
                                   difficulty=catalog.get_task(task_id).difficulty, condition=condition,
-                                  order_index=order, seed=session_seed(study.seed, task_id, condition)))
+                                  order_index=order, seed=session_seed(study.seed)))
         db.commit()
     return codes
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-CLEANING_VERSION = "1"
+CLEANING_VERSION = "2"
 """Bumped whenever the rules or their vocabulary (`cleaning.events`) change what they output."""
 
 

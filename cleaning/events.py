@@ -20,6 +20,17 @@ RAW_COLUMNS: tuple[str, ...] = (
 CLEAN_COLUMNS: tuple[str, ...] = ("trigger", "source_seqs", "step")
 """Columns the cleaned output adds after the raw ones (and after any extra input columns)."""
 
+CORE_COLUMNS: tuple[str, ...] = ("seq", "t_ms", "type")
+"""Columns every rule reads (besides the grouping column, `attempt_id` by default)."""
+
+RULE_INPUTS: tuple[tuple[str, frozenset[str], tuple[str, ...]], ...] = (
+    ("rule 1 (fill merge)", frozenset({"keydown"}), ("xpath", "key")),
+    ("rule 1 (fill merge)", frozenset({"input", "fill"}), ("xpath", "value")),
+    ("rule 2 (scroll collapse)", frozenset({"scroll"}), ("xpath", "dx", "dy")),
+)
+"""(rule, event types, columns): a rule reads these columns on events of these types. A frame
+without such events may lack the columns; every other raw column is optional (null when absent)."""
+
 CONTEXT_TYPES = frozenset({"dom_change", "visibility", "resize"})
 """Context events: the rules read them, the cleaned trace leaves them out."""
 

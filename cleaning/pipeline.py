@@ -9,14 +9,16 @@ import pyarrow as pa
 from cleaning.config import CLEANING_VERSION, CleaningConfig
 from cleaning.events import CLEAN_COLUMNS, RAW_COLUMNS, TRIGGERS
 from cleaning.rules import fill_joins, kept_operations, move_triggers, scroll_joins
-from cleaning.trace import MOVE, SCROLL, VALUE, Trace, read_trace, source_lists
+from cleaning.trace import MOVE, SCROLL, VALUE, Trace, complete_columns, read_trace, source_lists
 
 
 def clean(raw: pd.DataFrame, config: CleaningConfig | None = None) -> pd.DataFrame:
     """Clean raw events of any number of attempts into their operations.
 
     Applies the three rules of DESIGN.md (fill merge, scroll collapse, idle-move drop) per
-    `config.group_by` group, ordered by `seq`. The result has the raw columns (a merged fill has
+    `config.group_by` group, ordered by `seq`. Any frame with the columns the rules read is
+    accepted (`complete_columns`: absent optional columns are null, and the error for an absent
+    needed column names the rule); an identical repeat of a (group, seq) is one event. The result has the raw columns (a merged fill has
     `type="fill"`, the run's final `value` and `key` null; a collapsed scroll has the summed
     `dx`/`dy` and the run's last `scroll_x`/`scroll_y`; every other field is the run's first
     event's, `t_ms` included), then any extra input columns, then `trigger` (what a kept mousemove
@@ -27,6 +29,8 @@ def clean(raw: pd.DataFrame, config: CleaningConfig | None = None) -> pd.DataFra
     unchanged.
     """
     config = config or CleaningConfig()
+    attrs = raw.attrs
+    raw = complete_columns(raw, group_by=config.group_by)
     trace = read_trace(raw, group_by=config.group_by)
     triggers = move_triggers(trace, hover_window_ms=config.hover_window_ms)
     ops = kept_operations(trace, triggers)
@@ -35,7 +39,7 @@ def clean(raw: pd.DataFrame, config: CleaningConfig | None = None) -> pd.DataFra
     starts = np.flatnonzero(~joins)
     cleaned = _build(raw, trace, triggers, ops, starts)
     cleaned.attrs = {
-        **raw.attrs,
+        **attrs,
         "cleaning_config": config.to_dict(),
         "cleaning_version": CLEANING_VERSION,
     }

@@ -23,6 +23,7 @@ from cleaning.events import (
     VALUE_KEYSTROKE_TYPES,
     is_typing_key,
 )
+from cleaning.trace import complete_columns
 
 Row = dict[str, Any]
 
@@ -31,6 +32,17 @@ def _null(value: object) -> bool:
     if isinstance(value, (list, tuple, np.ndarray)):
         return False
     return value is None or value is pd.NA or (isinstance(value, float) and np.isnan(value))
+
+
+def _same(a: Row, b: Row) -> bool:
+    def equal(x: object, y: object) -> bool:
+        if _null(x) or _null(y):
+            return _null(x) and _null(y)
+        if isinstance(x, (list, tuple, np.ndarray)) or isinstance(y, (list, tuple, np.ndarray)):
+            return list(x) == list(y)  # type: ignore[call-overload]
+        return bool(x == y)
+
+    return a.keys() == b.keys() and all(equal(a[k], b[k]) for k in a)
 
 
 def _trigger(rows: list[Row], i: int, hover_window_ms: int) -> str | None:
@@ -85,6 +97,17 @@ def _emit(run: list[Row], kind: str) -> list[Row]:
     return [first]
 
 
+def _keystrokes(ops: list[Row]) -> list[bool]:
+    """Which operations are keystrokes; a named key is one when an `input` into its field follows."""
+    flags = []
+    for i, row in enumerate(ops):
+        following = ops[i + 1] if i + 1 < len(ops) else None
+        produced_input = (row["type"] == "keydown" and following is not None
+                          and following["type"] == "input" and following["xpath"] == row["xpath"])
+        flags.append(_is_keystroke(row) or produced_input)
+    return flags
+
+
 def _clean_attempt(rows: list[Row], config: CleaningConfig) -> list[Row]:
     triggers = [
         _trigger(rows, i, config.hover_window_ms) if row["type"] == "mousemove" else None
@@ -98,12 +121,12 @@ def _clean_attempt(rows: list[Row], config: CleaningConfig) -> list[Row]:
     cleaned: list[Row] = []
     run: list[Row] = []
     kind = ""
-    for row in ops:
-        if run and kind == "keys" and _is_keystroke(row) and row["xpath"] == run[-1]["xpath"]:
+    for row, keystroke in zip(ops, _keystrokes(ops)):
+        if run and kind == "keys" and keystroke and row["xpath"] == run[-1]["xpath"]:
             run.append(row)
             continue
         if (run and kind == "scroll" and row["type"] == "scroll"
-                and row["xpath"] == run[-1]["xpath"]
+                and row["xpath"] == run[-1]["xpath"] and row["url"] == run[-1]["url"]
                 and row["t_ms"] - run[0]["t_ms"] <= config.scroll_window_ms):
             run.append(row)
             continue
@@ -111,7 +134,7 @@ def _clean_attempt(rows: list[Row], config: CleaningConfig) -> list[Row]:
             cleaned.extend(_emit(run, kind) if kind else
                            [dict(run[0], source_seqs=_sources(run[0]))])
         run = [row]
-        kind = "keys" if _is_keystroke(row) else "scroll" if row["type"] == "scroll" else ""
+        kind = "keys" if keystroke else "scroll" if row["type"] == "scroll" else ""
     if run:
         cleaned.extend(_emit(run, kind) if kind else [dict(run[0], source_seqs=_sources(run[0]))])
     for step, row in enumerate(cleaned):
@@ -122,6 +145,8 @@ def _clean_attempt(rows: list[Row], config: CleaningConfig) -> list[Row]:
 def clean_reference(raw: pd.DataFrame, config: CleaningConfig | None = None) -> pd.DataFrame:
     """What `cleaning.clean` returns, computed one row at a time."""
     config = config or CleaningConfig()
+    attrs = raw.attrs
+    raw = complete_columns(raw, group_by=config.group_by)
     records = [
         {k: (None if _null(v) else v) for k, v in rec.items()}
         for rec in raw.to_dict("records")
@@ -129,7 +154,12 @@ def clean_reference(raw: pd.DataFrame, config: CleaningConfig | None = None) -> 
     records.sort(key=lambda r: (r[config.group_by], r["seq"]))  # stable
     by_group: dict[Any, list[Row]] = {}
     for rec in records:
-        by_group.setdefault(rec[config.group_by], []).append(rec)
+        rows = by_group.setdefault(rec[config.group_by], [])
+        if rows and rows[-1]["seq"] == rec["seq"]:
+            if not _same(rows[-1], rec):
+                raise ValueError(f"raw events: two different events with seq {rec['seq']}")
+            continue  # the same event delivered twice
+        rows.append(rec)
     cleaned = [row for rows in by_group.values() for row in _clean_attempt(rows, config)]
 
     extra = [c for c in raw.columns if c not in RAW_COLUMNS and c not in CLEAN_COLUMNS]
@@ -143,6 +173,6 @@ def clean_reference(raw: pd.DataFrame, config: CleaningConfig | None = None) -> 
     out["source_seqs"] = pd.Series(pd.arrays.ArrowExtensionArray(
         pa.array([row["source_seqs"] for row in cleaned], type=pa.list_(pa.int64()))))
     out["step"] = pd.Series([row["step"] for row in cleaned], dtype="int64")
-    out.attrs = {**raw.attrs, "cleaning_config": config.to_dict(),
+    out.attrs = {**attrs, "cleaning_config": config.to_dict(),
                  "cleaning_version": CLEANING_VERSION}
     return out

@@ -106,12 +106,18 @@ def fill_joins(trace: Trace, ops: np.ndarray) -> np.ndarray:
     A run is a maximal sequence of consecutive keystrokes (typing keydowns, `input`, or an earlier
     `fill`) into the same xpath of one attempt. A run holding at least one `input`/`fill` becomes
     one fill; a run of keydowns alone (shortcut keys on a page, keys that changed nothing) is left
-    as it is, one operation per keydown.
+    as it is, one operation per keydown. A keydown of a named key (Enter, Tab) is a keystroke when
+    the next operation is an `input` into the same field: the key changed the value (a line break
+    in a textarea), so it is typing. Only a raw `input` counts, never a `fill`, so a cleaned trace
+    cleans to itself.
     """
     kind = trace.kind[ops]
     has_value = kind == VALUE
-    keystroke = has_value | ((kind == KEYDOWN) & trace.typing[ops])
-    joins = keystroke & _same_as_previous(keystroke, trace.group[ops], trace.xpath[ops])
+    group, xpath = trace.group[ops], trace.xpath[ops]
+    typed_into = np.zeros(len(ops), dtype=bool)
+    typed_into[:-1] = trace.raw_input[ops][1:] & (group[1:] == group[:-1]) & (xpath[1:] == xpath[:-1])
+    keystroke = has_value | ((kind == KEYDOWN) & (trace.typing[ops] | typed_into))
+    joins = keystroke & _same_as_previous(keystroke, group, xpath)
     run = np.cumsum(~joins) - 1
     run_has_value = np.bincount(run, weights=has_value) > 0
     return joins & run_has_value[run]
@@ -120,13 +126,13 @@ def fill_joins(trace: Trace, ops: np.ndarray) -> np.ndarray:
 def scroll_joins(trace: Trace, ops: np.ndarray, *, scroll_window_ms: int) -> np.ndarray:
     """Rule 2 (scroll collapse): for each kept operation, whether it joins the previous scroll.
 
-    Consecutive scrolls on the same container (xpath) of one attempt form a segment. A run starts
-    at the segment's first scroll and takes every following scroll at most `scroll_window_ms`
-    after that first one; the first scroll beyond starts the next run, and so on.
+    Consecutive scrolls on the same container (xpath) and page (url) of one attempt form a
+    segment. A run starts at the segment's first scroll and takes every following scroll at most
+    `scroll_window_ms` after that first one; the first scroll beyond starts the next run, and so on.
     """
     kind = trace.kind[ops]
     scroll = kind == SCROLL
-    joins = scroll & _same_as_previous(scroll, trace.group[ops], trace.xpath[ops])
+    joins = scroll & _same_as_previous(scroll, trace.group[ops], trace.xpath[ops], trace.url[ops])
     rows = np.flatnonzero(scroll)
     if rows.size == 0:
         return joins

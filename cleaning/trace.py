@@ -16,8 +16,11 @@ import pyarrow.compute as pc
 from cleaning.events import (
     CLICK_TYPES,
     CONTEXT_TYPES,
+    CORE_COLUMNS,
     FOCUS_TYPES,
     RAW_COLUMNS,
+    RAW_DTYPES,
+    RULE_INPUTS,
     SELECT_TYPES,
     TRIGGERS,
     VALUE_KEYSTROKE_TYPES,
@@ -55,7 +58,9 @@ class Trace:
     t: np.ndarray  # int64 t_ms
     kind: np.ndarray  # int8 event kind (constants above)
     xpath: np.ndarray  # int64 codes of xpath (-1 for null) on keystroke and scroll rows only
+    url: np.ndarray  # int64 codes of url (-1 for null) on scroll rows only
     typing: np.ndarray  # bool: a keydown whose key is part of typing text
+    raw_input: np.ndarray  # bool: an `input` event (not a `fill` of an already cleaned trace)
     trigger: np.ndarray  # int8: 0, or 1 + index into TRIGGERS of an already recorded trigger
 
     @property
@@ -90,13 +95,62 @@ def _group_codes(column: pd.Series) -> np.ndarray:
     return codes.astype(np.int64, copy=False)
 
 
+def complete_columns(raw: pd.DataFrame, *, group_by: str) -> pd.DataFrame:
+    """`raw` with every raw column: an absent column no rule needs is added as nulls.
+
+    Raises ValueError naming each absent column a rule reads and the rule reading it: the
+    grouping column, `seq`, `t_ms` and `type` always, the others only when the frame holds events
+    of the types that rule reads them on (`cleaning.events.RULE_INPUTS`). The input is not changed.
+    """
+    core = [c for c in (group_by, *CORE_COLUMNS) if c not in raw.columns]
+    if core:
+        raise ValueError(f"raw events: missing column(s) {core}; every cleaning rule reads "
+                         f"{group_by!r}, 'seq', 't_ms' and 'type'")
+    problems = []
+    for rule, types, columns in RULE_INPUTS:
+        absent = [c for c in columns if c not in raw.columns]
+        count = int(raw["type"].isin(types).sum()) if absent else 0
+        if count:
+            problems.append(f"{', '.join(map(repr, absent))}: {rule} reads it on the {count} "
+                            f"{'/'.join(sorted(types))} event(s)")
+    if problems:
+        raise ValueError("raw events: missing column(s) " + "; ".join(problems))
+    absent = [c for c in RAW_COLUMNS if c not in raw.columns]
+    if not absent:
+        return raw
+    nulls = {c: pd.Series(None, index=raw.index, dtype=RAW_DTYPES[c]) for c in absent}
+    return raw.assign(**nulls)
+
+
+def _drop_repeats(raw: pd.DataFrame, order: np.ndarray, group: np.ndarray, seq: np.ndarray,
+                  group_by: str) -> np.ndarray:
+    """`order` without repeated (group, seq) rows, which are adjacent in it.
+
+    An identical repeat is the same event delivered twice (a resend) and is kept once, the first
+    in input order; two different events with one seq are a broken trace and raise ValueError.
+    """
+    repeat = np.zeros(len(order), dtype=bool)
+    repeat[1:] = (group[order[1:]] == group[order[:-1]]) & (seq[order[1:]] == seq[order[:-1]])
+    if not repeat.any():
+        return order
+    first = np.maximum.accumulate(np.where(repeat, 0, np.arange(len(order))))
+    for i in np.flatnonzero(repeat):
+        kept, again = raw.iloc[order[first[i]]], raw.iloc[order[i]]
+        if not kept.equals(again):
+            differ = [c for c in raw.columns if not pd.Series([kept[c]]).equals(pd.Series([again[c]]))]
+            raise ValueError(
+                f"raw events: {group_by} {kept[group_by]!r} has two different events with seq "
+                f"{int(seq[order[i]])} (they differ in {differ}); a seq is unique within an "
+                f"attempt (an identical repeat is kept once)")
+    return order[~repeat]
+
+
 def read_trace(raw: pd.DataFrame, *, group_by: str) -> Trace:
-    """Extract the arrays the rules need from a raw (or already cleaned) event frame."""
-    missing = [c for c in (*RAW_COLUMNS, group_by) if c not in raw.columns]
-    if missing:
-        raise ValueError(f"raw events: missing columns {missing}")
+    """Extract the arrays the rules need from a raw (or already cleaned) event frame that has
+    every raw column (`complete_columns`)."""
     group = _group_codes(raw[group_by])
-    order = _order(group, _int_column(raw, "seq"))
+    seq = _int_column(raw, "seq")
+    order = _drop_repeats(raw, _order(group, seq), group, seq, group_by)
 
     type_codes, type_values = pd.factorize(raw["type"], use_na_sentinel=True)
     # One extra slot at the end so the null sentinel -1 maps to OTHER.
@@ -120,6 +174,14 @@ def read_trace(raw: pd.DataFrame, *, group_by: str) -> Trace:
     targeted = np.flatnonzero((kind == KEYDOWN) | (kind == VALUE) | (kind == SCROLL))
     if targeted.size:
         xpath[targeted] = _codes(raw["xpath"].take(order[targeted]))
+    url = np.full(len(order), -2, dtype=np.int64)
+    scrolls = np.flatnonzero(kind == SCROLL)
+    if scrolls.size:
+        url[scrolls] = _codes(raw["url"].take(order[scrolls]))
+    raw_input = np.zeros(len(order), dtype=bool)
+    values = np.flatnonzero(kind == VALUE)
+    if values.size:
+        raw_input[values] = (raw["type"].take(order[values]) == "input").to_numpy(dtype=bool)
 
     return Trace(
         order=order,
@@ -127,7 +189,9 @@ def read_trace(raw: pd.DataFrame, *, group_by: str) -> Trace:
         t=_int_column(raw, "t_ms")[order],
         kind=kind,
         xpath=xpath,
+        url=url,
         typing=typing,
+        raw_input=raw_input,
         trigger=trigger,
     )
 

@@ -12,7 +12,7 @@ from urllib.parse import quote
 from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
-from sqlalchemy.exc import InterfaceError, OperationalError
+from sqlalchemy.exc import DataError, InterfaceError, OperationalError
 from starlette.concurrency import run_in_threadpool
 
 from dashboard import migrate, presence
@@ -109,6 +109,16 @@ def _install_error_pages(app: FastAPI) -> None:
     async def _database_unreachable(request: Request, _exc: Exception):
         log.warning("%s %s: database unreachable", request.method, loggable_path(request.url.path))
         return _database_unreachable_response(_wants_json(request))
+
+    @app.exception_handler(DataError)
+    async def _value_does_not_fit(request: Request, _exc: DataError):
+        # PostgreSQL refuses a value longer than its column (SQLite stores it): every known text
+        # field is checked before it is written; this answers any that is not, instead of a 500.
+        log.warning("%s %s: a value did not fit its column", request.method, loggable_path(request.url.path))
+        message = "A value you sent is too long or not in the expected form; nothing was saved. Shorten it and try again."
+        if _wants_json(request):
+            return JSONResponse({"detail": message}, status_code=422)
+        return render(request, "error.html", status_code=422, title="Not saved", message=message)
 
     @app.exception_handler(CsrfFailed)
     async def _csrf_failed(request: Request, _exc: CsrfFailed):

@@ -33,7 +33,7 @@ def ensure_demo(engine: Engine, settings: Settings) -> list[DemoLogin]:
     """Create the demo study and its people when absent; return a fresh login link per person."""
     with Session(engine) as db:
         if db.exec(select(Study)).first() is None:
-            db.add(Study(name="Demo study", seed=2026))
+            db.add(Study(name="Demo study", seed=42))
             db.commit()
         for code, role, tier in DEMO_PEOPLE:
             if db.exec(select(Annotator).where(Annotator.code == code)).first() is None:

@@ -28,16 +28,18 @@ RATING_FIELDS = ("clarity", "realism", "intervention_naturalness", "fun_value",
                  "suspected_bug", "ambiguous_instruction", "alternate_valid_strategy")
 
 
-def _task_meta(task_id: str) -> tuple[str | None, str | None]:
-    """(';'-joined primary primitives, the variant's target primitive) from the catalogue."""
+def _task_meta(task_id: str) -> tuple[str | None, str | None, str | None]:
+    """(';'-joined primary primitives, the variant's target primitive, its id) from the catalogue."""
     try:
         from environments import catalog
 
         task = catalog.get_task(task_id)
         variant = catalog.variant_for(task_id)
-        return ";".join(task.primary_primitives), (variant.target_primitive if variant else None)
+        if variant is None:
+            return ";".join(task.primary_primitives), None, None
+        return ";".join(task.primary_primitives), variant.target_primitive, variant.variant_id
     except Exception:  # a task no longer in the catalogue still exports
-        return None, None
+        return None, None, None
 
 
 def _attempt_query(study: Study, include_rolled_back: bool):
@@ -77,7 +79,7 @@ def export_bundle(
         study = db.exec(select(Study).where(Study.active).order_by(Study.id.desc())).one()
         codes = {p.id: p.code for p in db.exec(select(Annotator))}
         ratings = {r.assignment_id: r for r in db.exec(select(Rating))}
-        meta_cache: dict[str, tuple[str | None, str | None]] = {}
+        meta_cache: dict[str, tuple[str | None, str | None, str | None]] = {}
         cleaning_config: dict | None = None
         writer = BundleWriter(out_dir, formats=formats, include_comments=include_comments)
         with writer:
@@ -86,13 +88,15 @@ def export_bundle(
                 for attempt, assignment in chunk:
                     if assignment.task_id not in meta_cache:
                         meta_cache[assignment.task_id] = _task_meta(assignment.task_id)
-                    primitives, target_primitive = meta_cache[assignment.task_id]
+                    primitives, target_primitive, variant_id = meta_cache[assignment.task_id]
+                    intervention = assignment.condition == "intervention"
                     rating = ratings.get(assignment.id)
                     row = {
                         "attempt_id": attempt.id, "annotator": codes[assignment.annotator_id], "env_id": assignment.env_id,
                         "task_id": assignment.task_id, "difficulty": assignment.difficulty, "primitives": primitives,
-                        "target_primitive": target_primitive if assignment.condition == "intervention" else None,
-                        "condition": assignment.condition, "phase": attempt.phase, "seed": assignment.seed, "tier": assignment.tier,
+                        "target_primitive": target_primitive if intervention else None,
+                        "condition": assignment.condition, "seed": assignment.seed,
+                        "variant_id": variant_id if intervention else None, "phase": attempt.phase, "tier": assignment.tier,
                         "assignment_id": assignment.id, "viewport_w": attempt.viewport_w, "viewport_h": attempt.viewport_h,
                         "user_agent": attempt.user_agent, "started_at": _ms(attempt.recording_started_at or attempt.created_at),
                         "ended_at": _ms(attempt.ended_at), "wall_clock_s": (attempt.wall_clock_ms or 0) / 1000,

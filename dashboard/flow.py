@@ -36,6 +36,9 @@ from recorder import service as recorder
 from recorder.models import Recording
 
 S = AssignmentState
+REOPENED_PREFIX = "reopened: "
+REASON_MAX_LENGTH = 1000  # AssignmentEvent.reason
+COMMENTS_MAX_LENGTH = 4000  # Rating.comments
 # The attempt phase that is running in each active-attempt state.
 LIVE_PHASE = {S.cold_active.value: "cold", S.warm_active.value: "warm"}
 
@@ -56,6 +59,19 @@ class IllegalTransition(FlowError):
 
 class AlreadyStarted(IllegalTransition):
     """Another tab or window started this assignment first."""
+
+
+class TooLong(FlowError):
+    """A text is longer than its column; nothing was saved."""
+
+    status_code = 422
+
+
+def check_length(value: str, *, what: str, limit: int) -> str:
+    """`value`, or `TooLong` naming the field and its limit (PostgreSQL would refuse it with an error)."""
+    if len(value) > limit:
+        raise TooLong(f"The {what} is {len(value)} characters long; at most {limit} fit. Nothing was saved: shorten it and send it again.")
+    return value
 
 
 class NotFound(FlowError):
@@ -135,17 +151,20 @@ def _lock(db: Session, assignment_id: int) -> Assignment:
 
 def _move(db: Session, assignment: Assignment, *, to: S, actor: str, reason: str = "", expected: tuple[S, ...]) -> None:
     """Conditional UPDATE: succeeds only if nobody changed the assignment since we read it."""
-    if assignment.state not in {s.value for s in expected}:
-        raise IllegalTransition(_explain(assignment.state, to))
+    # Read before the UPDATE: the ORM synchronises `assignment` with the new values, so reading
+    # `assignment.state` afterwards would record the new state as the old one.
+    from_state, version = assignment.state, assignment.version
+    if from_state not in {s.value for s in expected}:
+        raise IllegalTransition(_explain(from_state, to))
     moved = db.execute(
         update(Assignment)
-        .where(Assignment.id == assignment.id, Assignment.state == assignment.state, Assignment.version == assignment.version)
-        .values(state=to.value, version=assignment.version + 1)
+        .where(Assignment.id == assignment.id, Assignment.state == from_state, Assignment.version == version)
+        .values(state=to.value, version=version + 1)
     )
     if moved.rowcount != 1:
         db.rollback()
         raise AlreadyStarted("This assignment was changed in another tab or window a moment ago. Reload this page.")
-    db.add(AssignmentEvent(assignment_id=assignment.id, from_state=assignment.state, to_state=to.value, actor=actor, reason=reason))
+    db.add(AssignmentEvent(assignment_id=assignment.id, from_state=from_state, to_state=to.value, actor=actor, reason=reason))
 
 
 def _explain(state: str, to: S) -> str:
@@ -301,6 +320,7 @@ def submit_rating(db: Session, *, assignment_id: int, annotator: Annotator, form
     """rating -> completed. `form=None` is Skip. Any flag or comment queues the rating for review."""
     assignment = _lock(db, get_assignment(db, assignment_id=assignment_id, annotator=annotator).id)
     if form is not None:
+        check_length((form.comments or "").strip(), what="comment", limit=COMMENTS_MAX_LENGTH)
         for name in ("clarity", "realism", "intervention_naturalness", "fun_value"):
             value = getattr(form, name)
             if value is not None and not 1 <= value <= 5:
@@ -312,7 +332,7 @@ def submit_rating(db: Session, *, assignment_id: int, annotator: Annotator, form
         skipped=form == RatingForm(),
         **{k: getattr(form, k) for k in RatingForm.__dataclass_fields__},
     )
-    rating.comments = (rating.comments or "").strip()[:4000]
+    rating.comments = (rating.comments or "").strip()
     rating.needs_review = bool(rating.suspected_bug or rating.ambiguous_instruction or rating.alternate_valid_strategy or rating.comments)
     db.add(rating)
     db.execute(update(Assignment).where(Assignment.id == assignment.id).values(completed_at=utcnow()))
@@ -335,8 +355,9 @@ def reopen(db: Session, *, assignment_id: int, lead: Annotator, reason: str) -> 
     """A lead sends any assignment back to not_started (with a reason, kept in the audit trail)."""
     if not reason.strip():
         raise FlowError("Give a reason for reopening; it is kept in the assignment's audit trail.")
+    check_length(reason.strip(), what="reason", limit=REASON_MAX_LENGTH - len(REOPENED_PREFIX))
     assignment = _lock(db, assignment_id)
-    _move(db, assignment, to=S.not_started, actor=lead.code, reason=f"reopened: {reason.strip()}", expected=tuple(S))
+    _move(db, assignment, to=S.not_started, actor=lead.code, reason=f"{REOPENED_PREFIX}{reason.strip()}", expected=tuple(S))
     _retire_attempts(db, assignment_id=assignment_id, reason=f"reopened by {lead.code}: {reason.strip()}")
     rating = db.exec(select(Rating).where(Rating.assignment_id == assignment_id)).first()
     if rating is not None:

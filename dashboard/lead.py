@@ -25,6 +25,15 @@ class ReviewError(ValueError):
     pass
 
 
+class NoteTooLong(ReviewError):
+    """The review note is longer than its column (answered 422; nothing saved)."""
+
+    status_code = 422
+
+
+NOTE_MAX_LENGTH = 4000  # Rating.review_note
+
+
 @dataclass
 class PersonProgress:
     code: str
@@ -127,7 +136,9 @@ def resolve_rating(db: Session, *, rating_id: int, resolution: str, note: str, l
     rating = db.get(Rating, rating_id) if 0 < rating_id <= 2**31 - 1 else None  # beyond the id column: none
     if rating is None:
         raise ReviewError("No such rating.")
-    rating.resolution, rating.review_note = resolution, note.strip()[:4000]
+    if len(note.strip()) > NOTE_MAX_LENGTH:
+        raise NoteTooLong(f"The note is {len(note.strip())} characters long; at most {NOTE_MAX_LENGTH} fit. Nothing was saved.")
+    rating.resolution, rating.review_note = resolution, note.strip()
     rating.reviewed_by, rating.reviewed_at = lead.code, utcnow()
     db.add(rating)
     for attempt in db.exec(select(Attempt).where(Attempt.assignment_id == rating.assignment_id)):

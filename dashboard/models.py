@@ -18,7 +18,8 @@ class Study(SQLModel, table=True):
 
     id: int | None = Field(default=None, primary_key=True)
     name: str = Field(max_length=200)
-    seed: int = 0
+    # The env seed of every session of the study (both conditions, cold and warm, duplicates, agents).
+    seed: int = 42
     show_score_to_annotators: bool = False
     rollback_grace_seconds: int = 10
     hard_time_limit_seconds: int = 30 * 60

@@ -7,8 +7,6 @@ rule, and writes one `Assignment` per planned row in a single transaction.
 
 from __future__ import annotations
 
-import zlib
-
 from sqlalchemy import delete, func
 from sqlmodel import Session, select
 
@@ -47,9 +45,15 @@ def complete_environments(*, per_cell: int) -> list[str]:
     return [env for env in envs if all(counts.get((env, str(d)), 0) >= per_cell for d in DIFFICULTIES)]
 
 
-def session_seed(study_seed: int, task_id: str, condition: str) -> int:
-    """The env seed of a task-condition: fixed by the study seed, shared by cold, warm and the duplicate."""
-    return zlib.crc32(f"{study_seed}:{task_id}:{condition}".encode()) & 0x7FFFFFFF
+def session_seed(study_seed: int) -> int:
+    """The env seed of every assignment of a study: the study's seed, as it is.
+
+    Not derived from the task or the condition: the clean and intervention sessions of a task, its
+    cold and warm attempts, the duplicate and every agent run must start from the same instance,
+    so that a paired difference measures the variant's layers and nothing else (the paper records
+    every task under both conditions at seed 42).
+    """
+    return study_seed
 
 
 def make_plan(db: Session, *, per_cell: int, seed: int, envs: list[str] | None = None, duplicates_per_cell: int = 1) -> Plan:
@@ -93,7 +97,7 @@ def write_plan(db: Session, *, study: Study, plan: Plan, replace: bool = False) 
                 condition=str(row.condition),
                 tier=str(row.tier),
                 order_index=row.order,
-                seed=session_seed(study.seed, row.task_id, str(row.condition)),
+                seed=session_seed(study.seed),
             )
         )
     db.commit()

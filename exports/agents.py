@@ -23,7 +23,7 @@ from exports.failure_modes import FEATURE_COLUMNS, MODE_CLASS, classify_failures
 from exports.schema import CONDITIONS, DIFFICULTIES
 
 REQUIRED_COLUMNS = ("model", "task", "env", "difficulty", "condition", "score", "steps", "elapsed_s", "source_variant")
-OPTIONAL_COLUMNS = ("run_id", "passed", *FEATURE_COLUMNS)
+OPTIONAL_COLUMNS = ("run_id", "passed", "seed", *FEATURE_COLUMNS)
 _COUNT_FEATURES = ("max_repeat_run", "action_error_count", "failed_positive_checks", "failed_negative_checks")
 _TRUE = {"true", "1", "yes", "t", "y"}
 _FALSE = {"false", "0", "no", "f", "n"}
@@ -189,6 +189,14 @@ def _validate(record: dict) -> tuple[dict | None, list[str]]:
     if condition == "intervention" and run["source_variant"] is None:
         reasons.append("source_variant is empty on an intervention run")
     run["run_id"] = None if _blank(record.get("run_id")) else str(record.get("run_id")).strip()
+    # The env seed the run's website was built from: compare warns when it is not the human study's.
+    seed = record.get("seed")
+    if _blank(seed):
+        run["seed"] = None
+    elif (number := _number(seed)) is None or number != int(number) or isinstance(seed, bool):
+        reasons.append(f"seed {seed!r} is not an integer")
+    else:
+        run["seed"] = int(number)
     if not _blank(record.get("passed")):
         if (flag := _bool(record["passed"])) is None:
             reasons.append(f"passed {record['passed']!r} is not a boolean")
@@ -281,7 +289,7 @@ def import_agent_runs(paths: Iterable[str | Path] | str | Path, *, human_tasks=N
 
 
 def _runs_frame(runs: list[dict]) -> pd.DataFrame:
-    columns = ["run_id", *REQUIRED_COLUMNS, "passed", *FEATURE_COLUMNS, "source_file", "source_line"]
+    columns = ["run_id", *REQUIRED_COLUMNS, "passed", "seed", *FEATURE_COLUMNS, "source_file", "source_line"]
     frame = pd.DataFrame(runs, columns=columns)
     if frame.empty:
         frame["failure_mode"] = pd.Series(dtype=object)

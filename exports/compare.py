@@ -80,6 +80,31 @@ def _metadata_warnings(runs: pd.DataFrame, meta: pd.DataFrame) -> list[str]:
     return out
 
 
+def _seed_warnings(runs: pd.DataFrame, attempts: pd.DataFrame) -> list[str]:
+    """Agent runs built from another env seed than the human attempts of the same task.
+
+    Both conditions of a task are recorded at the study's seed; an agent run at another seed
+    starts from another instance, so its score is not comparable (the agent runner must use the
+    study's seed). Runs that name no seed, and bundles older than schema 2.0, are not judged.
+    """
+    if runs.empty or "seed" not in runs.columns or "seed" not in attempts.columns:
+        return []
+    human = attempts.dropna(subset=["seed"]).groupby("task_id")["seed"].agg(lambda s: sorted({int(v) for v in s}))
+    agent = runs.dropna(subset=["seed"]).groupby("task")["seed"].agg(lambda s: sorted({int(v) for v in s}))
+    out = []
+    for task, seeds in agent.items():
+        expected = human.get(task)
+        if expected is None:
+            continue
+        other = [s for s in seeds if s not in expected]
+        if other:
+            out.append(
+                f"task {task}: agent runs used seed(s) {', '.join(map(str, other))}, the human attempts seed "
+                f"{', '.join(map(str, expected))}; those runs start from another instance and are not comparable"
+            )
+    return out
+
+
 def compare(
     human_bundle_dir: str | Path,
     agent_files: Iterable[str | Path],
@@ -130,6 +155,7 @@ def compare(
         listed = ", ".join(f"{t}/{c}" for t, c in agent_import.unmatched_task_conditions[:20])
         warnings.append(f"agent task-conditions the human study lacks: {listed}")
     warnings += _metadata_warnings(runs, meta)
+    warnings += _seed_warnings(runs, primary)
 
     say("human tables")
     boot = {"n_boot": bootstrap, "seed": seed}

@@ -14,6 +14,7 @@ import pandas as pd
 import pyarrow as pa
 
 SCHEMA_VERSION = "2.0"
+# 2.0 added columns only (attempts: seed, variant_id, ...); a 1.0 bundle reads with them absent.
 SUPPORTED_SCHEMA_VERSIONS = frozenset({"1.0", SCHEMA_VERSION})
 LIST_SEPARATOR = ";"
 
@@ -112,8 +113,14 @@ ATTEMPTS = TableSpec(
             "grouped by it.",
         ),
         C("condition", "str", "clean or intervention.", required=True, allowed=CONDITIONS),
+        C(
+            "seed",
+            "int",
+            "The env seed the attempt's website was built from: the study's seed, the same for both "
+            "conditions, cold and warm, the duplicate and every agent run (schema 2.0).",
+        ),
+        C("variant_id", "str", "The variant applied on intervention rows (null on clean rows) (schema 2.0)."),
         C("phase", "str", "cold (first try) or warm (immediate repeat).", required=True, allowed=PHASES),
-        C("seed", "int", "Env seed of the attempt's session (the replay agent starts from it) (2.0)."),
         C("tier", "str", "primary or duplicate (duplicate audit).", required=True, allowed=TIERS),
         C("assignment_id", "int", "Assignment owning this attempt.", required=True),
         C("viewport_w", "int", "Viewport width in CSS pixels."),

@@ -17,7 +17,7 @@ from pydantic import BaseModel, Field
 from sqlmodel import Session
 
 from recorder import service
-from recorder.models import RAW_EVENT_FIELDS
+from recorder.models import LABEL_MAX_LENGTH, RAW_EVENT_FIELDS
 
 SECRET_HEADER = "X-Controller-Secret"
 
@@ -40,7 +40,7 @@ router = APIRouter(prefix="/control/recordings", tags=["control"], dependencies=
 
 
 class NewRecording(BaseModel):
-    label: str = Field(default="agent episode", max_length=200)
+    label: str = Field(default="agent episode", max_length=LABEL_MAX_LENGTH)
     mask_all_text: bool = False
     mousemove_sample_ms: int = Field(default=100, ge=0)
 

@@ -14,6 +14,7 @@ from sqlmodel import Field, SQLModel
 
 # "agent": an agent episode run by `humantrace agents run` (agentruns/), recorded like a person.
 RECORDING_KINDS = ("attempt", "standalone", "agent")
+LABEL_MAX_LENGTH = 200  # Recording.label's column
 RECORDING_STATUSES = ("active", "ended")
 
 
@@ -28,7 +29,7 @@ class Recording(SQLModel, table=True):
 
     id: int | None = Field(default=None, primary_key=True)
     kind: str = Field(default="attempt", max_length=16)
-    label: str | None = Field(default=None, max_length=200)
+    label: str | None = Field(default=None, max_length=LABEL_MAX_LENGTH)
     status: str = Field(default="active", max_length=16)
     created_at: datetime = Field(default_factory=_utcnow, sa_type=DateTime(timezone=True))
     ended_at: datetime | None = Field(default=None, sa_type=DateTime(timezone=True))

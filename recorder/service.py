@@ -26,7 +26,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session
 
-from recorder.models import RAW_EVENT_FIELDS, RECORDING_KINDS, RawEvent, Recording
+from recorder.models import LABEL_MAX_LENGTH, RAW_EVENT_FIELDS, RECORDING_KINDS, RawEvent, Recording
 from recorder.schemas import BatchMessage, EventIn, MetaMessage
 
 TOKEN_SALT = "recorder"
@@ -102,6 +102,8 @@ def create_recording(
     """Create and commit an active recording (kind "attempt", "standalone" or "agent")."""
     if kind not in RECORDING_KINDS:
         raise ValueError(f"kind must be one of {RECORDING_KINDS}, not {kind!r}")
+    if label is not None and len(label) > LABEL_MAX_LENGTH:
+        raise ValueError(f"the label is {len(label)} characters long; at most {LABEL_MAX_LENGTH} fit.")
     if mousemove_sample_ms < 0:
         raise ValueError("mousemove_sample_ms must be >= 0")
     recording = Recording(

@@ -127,7 +127,10 @@ def recordings_new(
 
     settings, db = open_db()
     with db:
-        recording = service.create_recording(db, kind="standalone", label=label, mask_all_text=mask_all_text)
+        try:
+            recording = service.create_recording(db, kind="standalone", label=label, mask_all_text=mask_all_text)
+        except ValueError as exc:
+            fail(str(exc))
         token = service.issue_token(secret_key=settings.secret_key, recording_id=recording.id)
     console.print(f"Recording {recording.id} ({label})\ntoken: {token}\n\nPaste into the page's <head>:", highlight=False)
     console.print(inject.snippet(server_url=settings.public_url, token=token, mask_all_text=mask_all_text), highlight=False, soft_wrap=True)

@@ -63,6 +63,8 @@ def assignment_detail(assignment_id: int, request: Request, person: RequireLead,
 def reopen(assignment_id: int, request: Request, person: RequireLead, db: DbDep, reason: str = Form("")):
     try:
         flow.reopen(db, assignment_id=assignment_id, lead=person, reason=reason)
+    except flow.TooLong as exc:
+        return render(request, "error.html", status_code=422, title="Not reopened", message=exc.message)
     except flow.FlowError as exc:
         return RedirectResponse(f"/lead/assignments/{assignment_id}?error={exc.message}", status_code=303)
     return RedirectResponse(f"/lead/assignments/{assignment_id}", status_code=303)
@@ -95,7 +97,7 @@ def resolve(rating_id: int, request: Request, person: RequireLead, db: DbDep, re
     try:
         lead.resolve_rating(db, rating_id=rating_id, resolution=resolution, note=note, lead=person)
     except lead.ReviewError as exc:
-        return render(request, "error.html", status_code=400, title="Review not saved", message=str(exc))
+        return render(request, "error.html", status_code=getattr(exc, "status_code", 400), title="Review not saved", message=str(exc))
     return RedirectResponse("/lead/review", status_code=303)
 
 

@@ -63,7 +63,7 @@ def make_assignment(client, study):
         with Session(client.app.state.engine) as db:
             person = accounts.get_by_code(db, code=code)
             row = Assignment(study_id=study.id, annotator_id=person.id, task_id=task_id, env_id="lab", difficulty="easy",
-                             condition=condition, tier=tier, seed=session_seed(study.seed, task_id, condition))
+                             condition=condition, tier=tier, seed=session_seed(study.seed))
             db.add(row)
             db.commit()
             return row.id

@@ -127,6 +127,10 @@ def test_rolled_back_attempts_only_when_asked(finished_study, tmp_path):
     assert set(rows["assignment_id"]) == {done, rolled}
     assert bool(rows[rows["assignment_id"] == rolled]["rolled_back"].all())
     assert not bool(rows[rows["assignment_id"] == done]["rolled_back"].any())
+    # Every row names the env seed (the study's, in both conditions) and the variant on intervention rows.
+    assert set(rows["seed"]) == {7}
+    assert list(rows[rows["assignment_id"] == rolled]["variant_id"]) == ["lab-001-v1"]
+    assert rows[rows["assignment_id"] == done]["variant_id"].isna().all()
 
 
 def test_export_cli_refuses_a_directory_with_files(finished_study, tmp_path, monkeypatch, migrated_url):

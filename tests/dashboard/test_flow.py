@@ -206,3 +206,32 @@ def test_rating_values_outside_the_scale_are_refused(db, make_assignment, person
     with pytest.raises(flow.FlowError, match="between 1 and 5"):
         flow.submit_rating(db, assignment_id=assignment_id, annotator=a1, form=flow.RatingForm(clarity=9))
     assert db.get(Assignment, assignment_id).state == "rating"
+
+
+def _trail(db, assignment_id):
+    db.expire_all()
+    rows = db.exec(select(AssignmentEvent).where(AssignmentEvent.assignment_id == assignment_id).order_by(AssignmentEvent.id)).all()
+    return [(e.from_state, e.to_state) for e in rows]
+
+
+def test_the_audit_trail_records_the_state_before_every_transition(db, make_assignment, person):
+    a1, lead = person("A1"), person("L1")
+    assignment_id = make_assignment("A1")
+    cold = flow.start_assignment(db, assignment_id=assignment_id, annotator=a1)
+    flow.rollback(db, assignment_id=assignment_id, reason="environment tab closed")
+    cold = flow.start_assignment(db, assignment_id=assignment_id, annotator=a1)
+    flow.end_attempt(db, attempt_id=cold.id, annotator=a1, outcome=Outcome.evaluated)
+    warm = flow.start_warm(db, assignment_id=assignment_id, annotator=a1)
+    flow.end_attempt(db, attempt_id=warm.id, annotator=a1, outcome=Outcome.abandoned)
+    flow.submit_rating(db, assignment_id=assignment_id, annotator=a1, form=None)
+    flow.reopen(db, assignment_id=assignment_id, lead=lead, reason="redo")
+    assert _trail(db, assignment_id) == [
+        ("not_started", "cold_active"),
+        ("cold_active", "not_started"),
+        ("not_started", "cold_active"),
+        ("cold_active", "warm_ready"),
+        ("warm_ready", "warm_active"),
+        ("warm_active", "rating"),
+        ("rating", "completed"),
+        ("completed", "not_started"),
+    ]

@@ -78,6 +78,8 @@ def attempt_rows() -> list[dict]:
                 "primitives": [primitive, "planning"],
                 "target_primitive": primitive if cond == "intervention" else None,
                 "condition": cond,
+                "seed": 42,
+                "variant_id": f"{task}_v1" if cond == "intervention" else None,
                 "phase": phase,
                 "tier": tier,
                 "assignment_id": assignment,

@@ -224,3 +224,41 @@ def test_human_only_comparison_still_reports_human_tables(tmp_path, study_bundle
     assert prims["agent_pass_drop"].isna().all()
     assert csv(result, "agents_by_model").empty
     assert "Humans vs. agents" in result.report_path.read_text()
+
+
+def _agents_with_seed(folder, seeds: dict[str, int | None]):
+    rows = []
+    for i, (task, seed) in enumerate(seeds.items(), 1):
+        for cond in ("clean", "intervention"):
+            rows.append({"run_id": f"s-{task}-{cond}", "model": "S", "task": task, "env": "shop", "difficulty": "easy",
+                         "condition": cond, "score": 1.0, "steps": 5, "elapsed_s": 10.0,
+                         "source_variant": f"{task}_v1" if cond == "intervention" else "", "seed": seed})
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "seeded.csv"
+    pd.DataFrame(rows).to_csv(path, index=False)
+    return path
+
+
+def test_compare_warns_when_an_agent_run_used_another_seed(tmp_path, study_bundle):
+    from exports.compare import compare
+
+    agents = _agents_with_seed(tmp_path / "agents", {"T1": 7, "T2": 42, "T4": None})
+    result = compare(study_bundle, [agents], tmp_path / "out", bootstrap=50, seed=0)
+    seed_warnings = [w for w in result.warnings if "seed" in w]
+    assert len(seed_warnings) == 1 and seed_warnings[0].startswith("task T1: agent runs used seed(s) 7")
+    assert "not comparable" in seed_warnings[0] and seed_warnings[0] in (tmp_path / "out" / "report.html").read_text()
+
+
+def test_a_schema_1_bundle_still_reads_and_compares(tmp_path, study_bundle, agent_files):
+    import json
+
+    from exports.bundle import read_bundle, verify_bundle
+    from exports.compare import compare
+
+    manifest = study_bundle / "manifest.json"
+    data = json.loads(manifest.read_text())
+    data["schema_version"] = "1.0"
+    manifest.write_text(json.dumps(data))
+    assert verify_bundle(study_bundle) == []
+    assert len(read_bundle(study_bundle, tables=["attempts"]).attempts) > 0
+    assert compare(study_bundle, agent_files, tmp_path / "out", bootstrap=50, seed=0).tables

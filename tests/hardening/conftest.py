@@ -153,7 +153,7 @@ class CastMaker:
 
             annotator = accounts.get_by_code(db, code=person.code)
             row = Assignment(study_id=self.study_id, annotator_id=person.id, task_id=task_id, env_id="lab", difficulty="easy",
-                             condition=condition, tier="primary", seed=session_seed(7, task_id, condition))
+                             condition=condition, tier="primary", seed=session_seed(7))
             db.add(row)
             db.commit()
             ids = {"assignment_id": row.id}

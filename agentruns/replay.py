@@ -36,6 +36,10 @@ ACTION_KEYS = frozenset({"Enter", "Tab", "Escape", "ArrowUp", "ArrowDown", "Arro
                          "PageDown", "Home", "End", "Backspace", "Delete", " "})
 
 
+KIND_JS = ("e => e.tagName === 'SELECT' ? 'select' : (e.type === 'checkbox' || e.type === 'radio') ? 'toggle'"
+           " : ('value' in e || e.isContentEditable) ? 'text' : 'other'")
+
+
 def _locator(xpath: str) -> str:
     return f"page.locator({json.dumps('xpath=' + xpath)})"
 
@@ -70,16 +74,17 @@ def event_action(event: dict[str, Any]) -> tuple[str | None, str | None]:
         return f"{loc}.click(button='right', {timeout})", None
     if kind == "mousemove":
         return f"{loc}.hover({timeout})", None
-    if kind == "fill":
+    if kind in ("fill", "change"):
         if _missing(event.get("value")):
-            return None, "masked_value"
-        return f"{loc}.fill({json.dumps(str(event['value']))}, {timeout})", None
-    if kind == "change":
-        if _missing(event.get("value")):
-            return None, None
-        # A change on a <select> is the operation; on a field it closes a fill already replayed.
-        return (f"_el = {loc}\nif _el.evaluate('e => e.tagName', {timeout}) == 'SELECT':\n"
-                f"    _el.select_option({json.dumps(str(event['value']))}, {timeout})"), None
+            return (None, "masked_value") if kind == "fill" else (None, None)
+        # The recorder reports a value for every form control: text is typed again, a <select> gets
+        # its option, and a checkbox or radio button is left to the click that set it.
+        value = json.dumps(str(event["value"]))
+        code = (f"_el = {loc}\n_kind = _el.evaluate({KIND_JS!r}, {timeout})\n"
+                f"if _kind == 'select':\n    _el.select_option({value}, {timeout})")
+        if kind == "fill":  # a change on a text field closes a fill already replayed
+            code += f"\nelif _kind == 'text':\n    _el.fill({value}, {timeout})"
+        return code, None
     if kind == "keydown":
         key = event.get("key")
         if _missing(key) or key not in ACTION_KEYS:
@@ -139,12 +144,21 @@ class ReplayAgent:
         self._sent_done = False
         trace = self.traces.get(int(attempt_id))
         rows = [] if trace is None else trace.astype(object).where(trace.notna(), None).to_dict(orient="records")
-        for event in rows:
+        for i, event in enumerate(rows):
+            after = rows[i + 1] if i + 1 < len(rows) else {}
+            if (event.get("type") == "mousemove" and after.get("type") in ("click", "dblclick", "contextmenu")
+                    and after.get("xpath") == event.get("xpath")):
+                continue  # the pointer's way to a click: the click moves there itself
             code, problem = event_action(event)
             if problem:
                 self.problems.append(problem)
             if code:
                 self._queue.append((code, event))
+
+    @property
+    def steps_needed(self) -> int:
+        """Actions the selected trace needs (the runner never cuts a replay short)."""
+        return len(self._queue) + 1
 
     def get_action(self, obs: dict) -> str:
         if self._queue:

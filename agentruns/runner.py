@@ -117,8 +117,9 @@ def _run_one(job: tuple[dict, dict, str]) -> tuple[str, bool, str]:
     model = agent_name(agent, config.agent)
     if hasattr(agent, "select"):
         agent.select(spec.tag)
+    max_steps = max(config.max_steps, getattr(agent, "steps_needed", 0))
     result = run_episode(agent, model=model, task_id=spec.task_id, condition=spec.condition, seed=spec.seed,
-                         max_steps=config.max_steps)
+                         max_steps=max_steps)
     row = result.row
     if spec.tag is not None:
         row["replayed_attempt_id"] = spec.tag

@@ -41,6 +41,18 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
+def _die_with_parent() -> None:
+    """In the server's process before exec: end when the process that started it ends (Linux),
+    so a runner that is killed leaves no server behind."""
+    try:
+        import ctypes
+        import signal
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
 def _cli(*args: str) -> list[str]:
     return [sys.executable, "-m", "dashboard.cli", *args]
 
@@ -113,7 +125,7 @@ def start_server(*, log_path: Path | None = None) -> Server:
     if upgrade.returncode != 0:
         log.close()
         raise ServerError(f"`humantrace db upgrade` failed in {data_dir} (see {log.name})")
-    process = subprocess.Popen(_cli("serve"), env=env, stdout=log, stderr=subprocess.STDOUT)
+    process = subprocess.Popen(_cli("serve"), env=env, stdout=log, stderr=subprocess.STDOUT, preexec_fn=_die_with_parent)  # noqa: PLW1509
     log.close()
     server = Server(
         base_url=f"http://127.0.0.1:{port}", controller_secret=env["HUMANTRACE_CONTROLLER_SECRET"], process=process, data_dir=data_dir

@@ -17,13 +17,13 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.agentruns.helpers import ROOT, cli
+from tests.agentruns.helpers import ROOT, SITE, cli
 
 
 @pytest.fixture(scope="session")
 def human_bundle(tmp_path_factory) -> Path:
-    """A human reference bundle made by a bot: the demo study, bot A1 plays one assignment (cold and
-    warm) through the real pages, then the study is exported."""
+    """A human reference bundle made by a bot: the demo study with a panel of one site, bot A1 plays
+    one assignment (cold and warm) through the real pages, then the study is exported."""
     base = tmp_path_factory.mktemp("human")
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -40,6 +40,8 @@ def human_bundle(tmp_path_factory) -> Path:
                     break
             except httpx.HTTPError:
                 time.sleep(0.5)
+        # A panel of the suite's one site, so the bot plays a task of it.
+        cli("panel", "plan", "--per-cell", "1", "--env", SITE, "--replace", env=env)
         cli("bots", "--annotators", "A1", "--assignments", "1", env=env)
     finally:
         server.terminate()

@@ -34,6 +34,7 @@ print("RESULT " + json.dumps(out))
 """
 
 
+@pytest.mark.timeout(900)
 def test_gym_make_in_a_fresh_process():
     from environments import catalog
 
@@ -51,6 +52,7 @@ def test_gym_make_in_a_fresh_process():
     assert result["terminated"] is True and result["reward"] == 0.0
 
 
+@pytest.mark.timeout(900)
 def test_an_agent_on_browsergym_public_api_completes_an_easy_task(tmp_path):
     out = tmp_path / "axtree"
     cli("agents", "run", "--agent", "tests.agentruns.axtree_agent:make", "--tasks", "shop-001", "--conditions", "clean",

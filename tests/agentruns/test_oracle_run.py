@@ -23,6 +23,7 @@ def _human_schema_check(tables: dict[str, pd.DataFrame], tmp_path) -> None:
             assert writer.append(name, frame) == len(frame)
 
 
+@pytest.mark.timeout(2400)
 def test_oracle_passes_every_clean_task_of_one_site(tmp_path):
     out = tmp_path / "oracle"
     done = cli("agents", "run", "--agent", "oracle", "--tasks", f"{SITE}-*", "--conditions", "clean", "--out", str(out))
@@ -61,6 +62,7 @@ def test_oracle_passes_every_clean_task_of_one_site(tmp_path):
 
 
 @pytest.mark.full
+@pytest.mark.timeout(4 * 3600)
 def test_oracle_on_the_whole_catalogue(tmp_path):
     """Every clean task-condition of every site passes; intervention results are reported."""
     out = tmp_path / "oracle-all"

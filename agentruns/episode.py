@@ -179,6 +179,7 @@ def run_episode(agent: Any, *, model: str, task_id: str, condition: str, seed: i
         "final_thought": final_message,
         "error": error,
     }
+    row["terminal_verb"] = actions[-1]["verb"] if actions else None
     features = extract_features(
         pd.DataFrame([row]), actions=pd.DataFrame(actions, columns=["attempt_id", "step", "verb", "target", "error"]),
         verdicts=pd.DataFrame(verdicts) if verdicts else None,

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import environments.db  # noqa: F401  (constraint naming convention first)
-
 from datetime import datetime, timezone
 from enum import StrEnum
 
 from sqlalchemy import JSON, Column, String
 from sqlmodel import Field, SQLModel
+
+import core.naming  # noqa: F401  (constraint naming convention, before any table)
 
 
 def utcnow() -> datetime:

@@ -104,7 +104,7 @@ LINK_USED = "This login link has already been used. Each link works once; ask yo
 def check_login_link(session: Session, *, secret_key: str, token: str, max_age_hours: int) -> Annotator:
     """The person a login token belongs to, if the link would log them in now; nothing is used up.
 
-    Opening a link only shows its sign-in page (`dashboard.routes.auth`): mail and chat programs
+    Opening a link only shows its sign-in page (`dashboard.people.routes`): mail and chat programs
     open links to preview or scan them, and that must not spend a single-use link. Raises
     `LoginRefused`."""
     link, person = _login_link(session, secret_key=secret_key, token=token, max_age_hours=max_age_hours)

@@ -26,10 +26,10 @@ _HERE = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 sys.path.insert(0, str(_HERE.parent))
 
-from dashboard.db import make_engine  # noqa: E402  (the app's engine: WAL, synchronous=NORMAL)
 from sqlmodel import Session, SQLModel  # noqa: E402
 
 import environments.models  # noqa: E402, F401
+from core.db import make_engine  # noqa: E402  (the app's engine: WAL, synchronous=NORMAL)
 from environments import catalog, sessions, sites  # noqa: E402
 
 

@@ -1,7 +1,7 @@
 """Benchmark: export a study of 1,000 attempts x 500 raw events from the database, then compare.
 
 Builds a SQLite study directly in the tables (assignments, attempts with verdicts and cleaned
-traces, recordings with raw events), runs `dashboard.export.export_bundle` (the code behind
+traces, recordings with raw events), runs `dashboard.exports.bundle.export_bundle` (the code behind
 `humantrace export bundle`) and then `exports.compare.compare` on the bundle with a synthetic agent
 file. Prints times and peak memory (resident set, whole process) and ends with one JSON line.
 Targets: export under 20 s, peak memory under 1 GB.
@@ -27,10 +27,10 @@ from sqlalchemy import insert  # noqa: E402
 from sqlmodel import Session, select  # noqa: E402
 
 from annotators.models import Annotator  # noqa: E402
-from dashboard import migrate  # noqa: E402
-from dashboard.db import make_engine  # noqa: E402
-from dashboard.export import export_bundle  # noqa: E402
-from dashboard.models import Assignment, Attempt, Study  # noqa: E402
+from core import migrate  # noqa: E402
+from core.db import make_engine  # noqa: E402
+from dashboard.exports.bundle import export_bundle  # noqa: E402
+from dashboard.studies.models import Assignment, Attempt, Study  # noqa: E402
 from exports.compare import compare  # noqa: E402
 from recorder.models import RawEvent, Recording  # noqa: E402
 

@@ -38,6 +38,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from recorder.schemas import MAX_FRAME_BYTES  # noqa: E402  (after the path is set)
+
 SECRET = "benchmark-secret"
 BATCH = 50
 PACED_INTERVAL_S = 0.5
@@ -172,7 +174,7 @@ def wait_for_port(port: int, proc: subprocess.Popen, timeout: float = 30) -> Non
 def start_recorder_server(port: int, database_url: str) -> subprocess.Popen:
     env = {**os.environ, "HUMANTRACE_RECORDER_DATABASE_URL": database_url, "HUMANTRACE_RECORDER_SECRET": SECRET}
     command = [sys.executable, "-m", "uvicorn", "recorder.standalone:app_from_env", "--factory", "--host", "127.0.0.1",
-               "--port", str(port), "--no-access-log", "--log-level", "warning", "--ws-max-size", str(2**20),
+               "--port", str(port), "--no-access-log", "--log-level", "warning", "--ws-max-size", str(MAX_FRAME_BYTES),
                "--ws-per-message-deflate", "false"]  # as `humantrace serve` runs it
     proc = subprocess.Popen(command, env=env, cwd=REPO)
     wait_for_port(port, proc)
@@ -221,9 +223,9 @@ def stop(proc: subprocess.Popen) -> None:
 def create_recordings(database_url: str, count: int) -> list[tuple[int, str]]:
     from sqlmodel import Session, SQLModel, create_engine
 
+    from core.sqlite import tune_sqlite
     from recorder import service
     from recorder.models import RawEvent, Recording
-    from recorder.sqlite_tuning import tune_sqlite
 
     engine = create_engine(database_url)
     tune_sqlite(engine)

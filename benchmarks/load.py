@@ -10,11 +10,11 @@ creates a study with `--annotators` simulated annotators (4 shop assignments eac
   instruction, begin, environment tab entry, shop API calls every few seconds, recorder batches
   over the recorder websocket at a human rate (about 3 events/s, a batch per second, the next
   batch after the ack), Evaluate, warm attempt likewise, rating; then the next assignment;
-* `--bots` real Chromium bots (`dashboard.bots`) play shop assignments through the pages, on the
+* `--bots` real Chromium bots (`dashboard.bots.service`) play shop assignments through the pages, on the
   first serve process. `--bot-pace flat-out` (the default): one Chromium, in a process of its own,
   plays the bots one after another, 2 assignments each, as fast as the pages allow.
   `--bot-pace human`: each bot in a process and a Chromium of its own, all at once, taking a
-  person's time over each step (`dashboard.bots.HUMAN_PACE`, the timings of `--pace human`). That
+  person's time over each step (`dashboard.bots.service.HUMAN_PACE`, the timings of `--pace human`). That
   is nearer a real study, but here it costs the machine more (three browsers at once, each a few
   processes, beside the servers on the same cores), so the servers' figures come out worse.
 
@@ -75,8 +75,8 @@ SHOP_READS = ["/api/env/shop/products", "/api/env/shop/cart", "/api/env/shop/hom
               "/api/env/shop/orders", "/api/env/shop/me"]
 
 
-from dashboard.bots import HUMAN_PACE, Pace  # noqa: E402
-from dashboard.routes.auth import sign_in_form  # noqa: E402
+from dashboard.bots.service import HUMAN_PACE, Pace  # noqa: E402
+from dashboard.people.routes import sign_in_form  # noqa: E402
 
 PACES = {
     "human": HUMAN_PACE,
@@ -168,8 +168,8 @@ def free_port() -> int:
 
 def prepare_database(url: str | None) -> tuple[str, str | None]:
     """(SQLAlchemy URL, private schema to drop or None), migrated to the latest revision."""
-    from dashboard import migrate
-    from dashboard.settings import normalise_database_url
+    from core import migrate
+    from core.settings import normalise_database_url
 
     schema = None
     if url is None:
@@ -196,8 +196,8 @@ def make_study(engine, *, annotators: int, bots: int) -> tuple[list[str], list[s
     from sqlmodel import Session
 
     from annotators import service as accounts
-    from dashboard.models import Assignment, Study
-    from dashboard.planning import session_seed
+    from dashboard.studies.models import Assignment, Study
+    from dashboard.studies.planning import session_seed
     from environments import catalog
 
     tasks = sorted(t.task_id for t in catalog.load_catalog().tasks.values() if t.env_id == "shop")
@@ -255,7 +255,7 @@ def served_study(*, processes: int, annotators: int, bots: int, prefix: str, kee
     Yields (engine, (simulated codes, bot codes), [(process, base url)], folder of the server logs);
     afterwards stops the servers and drops the private schema (unless `keep`).
     """
-    from dashboard.db import make_engine
+    from core.db import make_engine
 
     url, schema = prepare_database(os.environ.get("HUMANTRACE_DATABASE_URL"))
     data_dir = Path(tempfile.mkdtemp(prefix=prefix))
@@ -475,8 +475,8 @@ def run_bots(url: str, codes: list[str], base: str, results, paced: bool, until:
     thread: no clear change in the p95.) Paced: all of the bot's assignments at `HUMAN_PACE`, none
     started after `until`; else 2 assignments per bot, flat out. Puts (assignments completed,
     problems) on `results`."""
-    from dashboard.bots import run_bots as play
-    from dashboard.db import make_engine
+    from core.db import make_engine
+    from dashboard.bots.service import run_bots as play
 
     engine = make_engine(url)
     try:

@@ -74,10 +74,12 @@ BUSY_PAGE = """<!doctype html>
 def start_server(database_url: str, pages: Path, port: int):
     import uvicorn
 
+    from recorder.protocol import uvicorn_ws_options
     from recorder.standalone import create_app
 
     app = create_app(database_url=database_url, secret_key=SECRET, pages_dir=pages)
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, access_log=False, log_level="warning"))
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, access_log=False, log_level="warning",
+                                           **uvicorn_ws_options()))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     while not server.started:

@@ -60,7 +60,7 @@ async def walk(base: str, link: str, pid: int, calls: int, cycles: int, per_path
 
     meter = Meter(pid)
     async with httpx.AsyncClient(base_url=base, timeout=60) as http:
-        from dashboard.routes.auth import sign_in_form
+        from dashboard.people.routes import sign_in_form
 
         path = link[link.index("/login/"):]
         await http.post(path, data=sign_in_form((await http.get(path)).text))

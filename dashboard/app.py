@@ -4,25 +4,29 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from contextlib import asynccontextmanager
 from pathlib import Path
 from urllib.parse import quote
 
 from fastapi import FastAPI, Request
-from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
+from fastapi.responses import JSONResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import DataError, InterfaceError, OperationalError
 from starlette.concurrency import run_in_threadpool
 
-from dashboard import migrate, presence
-from dashboard.db import make_engine
-from dashboard.deps import CsrfFailed, LeadOnly, LoginRequired
-from dashboard.pages import render
-from dashboard.routes import auth, home, lead, live, study
-from dashboard.presence_middleware import EnvironmentPresenceMiddleware
-from dashboard.routes.study import REC_COOKIE
-from dashboard.settings import Settings, get_settings
+from core import migrate
+from core.db import make_engine
+from core.requestlog import RequestLogMiddleware, database_unreachable_response, loggable_path, wants_json
+from core.settings import Settings, get_settings
+from dashboard.flow import live, presence
+from dashboard.flow import routes as study
+from dashboard.flow.presence_middleware import EnvironmentPresenceMiddleware
+from dashboard.flow.routes import REC_COOKIE
+from dashboard.people import routes as auth
+from dashboard.review import routes as lead
+from dashboard.web import home
+from dashboard.web.deps import CsrfFailed, LeadOnly, LoginRequired
+from dashboard.web.pages import render
 from environments.mount import mount_environments
 from recorder.inject import RecorderInjectionMiddleware
 from recorder.privacy import ForgetClientAddressMiddleware
@@ -87,20 +91,16 @@ async def _presence_monitor(engine) -> None:
         await asyncio.sleep(presence.SWEEP_SECONDS)
 
 
-def _wants_json(request: Request) -> bool:
-    return request.url.path.startswith("/api/") or "application/json" in request.headers.get("accept", "")
-
-
 def _install_error_pages(app: FastAPI) -> None:
     @app.exception_handler(LoginRequired)
     async def _login_required(request: Request, _exc: LoginRequired):
-        if _wants_json(request):
+        if wants_json(request):
             return JSONResponse({"detail": "Not logged in: open your personal login link."}, status_code=401)
         return RedirectResponse(f"/login?next={quote(request.url.path)}", status_code=303)
 
     @app.exception_handler(LeadOnly)
     async def _lead_only(request: Request, _exc: LeadOnly):
-        if _wants_json(request):
+        if wants_json(request):
             return JSONResponse({"detail": "This is for study leads only."}, status_code=403)
         return render(request, "forbidden.html", status_code=403)
 
@@ -108,7 +108,7 @@ def _install_error_pages(app: FastAPI) -> None:
     @app.exception_handler(InterfaceError)
     async def _database_unreachable(request: Request, _exc: Exception):
         log.warning("%s %s: database unreachable", request.method, loggable_path(request.url.path))
-        return _database_unreachable_response(_wants_json(request))
+        return database_unreachable_response(wants_json(request))
 
     @app.exception_handler(DataError)
     async def _value_does_not_fit(request: Request, _exc: DataError):
@@ -123,74 +123,9 @@ def _install_error_pages(app: FastAPI) -> None:
     @app.exception_handler(CsrfFailed)
     async def _csrf_failed(request: Request, _exc: CsrfFailed):
         message = "This form was not sent from a current humantrace page (missing or stale security token). Reload the page and try again."
-        if _wants_json(request):
+        if wants_json(request):
             return JSONResponse({"detail": message}, status_code=403)
         return render(request, "error.html", status_code=403, title="Form expired", message=message)
-
-
-DATABASE_UNREACHABLE = "The server cannot reach its database right now. Nothing was lost: try again in a moment."
-
-
-def _database_unreachable_response(as_json: bool):
-    """503 and Retry-After instead of a bare 500 while the database is down or restarting.
-
-    Plain HTML: the usual page template would need the database to show who is logged in.
-    """
-    if as_json:
-        return JSONResponse({"detail": DATABASE_UNREACHABLE}, status_code=503, headers={"Retry-After": "2"})
-    return HTMLResponse(f"<!doctype html><title>Try again in a moment</title><p>{DATABASE_UNREACHABLE}</p>",
-                        status_code=503, headers={"Retry-After": "2"})
-
-
-# Paths whose last segment is a secret (a login link's token, an env session id, which lets its
-# holder into that environment tab): logged with the route's template in its place.
-_SECRET_SEGMENT_PREFIXES = (("/login/", "/login/{token}"), ("/env/enter/", "/env/enter/{session_id}"))
-
-
-def loggable_path(path: str) -> str:
-    """The path as the logs may show it: no login token, no env session id."""
-    for prefix, template in _SECRET_SEGMENT_PREFIXES:
-        if path.startswith(prefix) and len(path) > len(prefix):
-            return template
-    return path
-
-
-class RequestLogMiddleware:
-    """Logs method, path, status and duration of every HTTP request (never the client address:
-    privacy rule), and answers database failures in middleware (network interventions, recorder
-    injection), which run outside the app's exception handlers, with the same 503 as the app.
-
-    One plain ASGI layer for both: `@app.middleware("http")` would wrap every request and response
-    in extra tasks and streams, a cost paid on every environment API call under load.
-    """
-
-    def __init__(self, app) -> None:
-        self.app = app
-
-    async def __call__(self, scope, receive, send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        started = time.perf_counter()
-        status: int | None = None
-
-        async def watched(message) -> None:
-            nonlocal status
-            if message["type"] == "http.response.start":
-                status = message["status"]
-            await send(message)
-
-        try:
-            await self.app(scope, receive, watched)
-        except (OperationalError, InterfaceError):
-            if status is not None:
-                raise
-            request = Request(scope)
-            log.warning("%s %s: database unreachable", request.method, loggable_path(request.url.path))
-            await _database_unreachable_response(_wants_json(request))(scope, receive, watched)
-        finally:
-            # 500: the app raised before answering (the server error page goes out further up).
-            log.info("%s %s %s %.1fms", scope["method"], loggable_path(scope["path"]), status or 500, (time.perf_counter() - started) * 1000)
 
 
 def preload_for_serving() -> None:

@@ -15,7 +15,7 @@ TABLE_MODULES = [
     "environments.models",
     "recorder.models",
     "annotators.models",
-    "dashboard.models",
+    "dashboard.studies.models",
 ]
 
 

@@ -15,6 +15,7 @@ from fastapi import APIRouter, Depends, HTTPException, Request
 from pydantic import BaseModel, ValidationError
 from sqlmodel import Session
 
+from core.deps import SettingsDep
 from environments import catalog, sessions
 from environments.schemas import SpecError
 from environments.seeding import SeedError
@@ -22,9 +23,9 @@ from environments.seeding import SeedError
 SECRET_HEADER = "X-Controller-Secret"
 
 
-def require_controller(request: Request) -> None:
+def require_controller(request: Request, settings: SettingsDep) -> None:
     """401 unless the request carries the configured controller secret (constant-time compare)."""
-    expected = getattr(request.app.state.settings, "controller_secret", "") or ""
+    expected = settings.controller_secret or ""
     given = request.headers.get(SECRET_HEADER, "")
     if not expected or not hmac.compare_digest(given.encode(), expected.encode()):
         raise HTTPException(status_code=401, detail="controller secret required")

@@ -3,13 +3,13 @@
 All live state sits in the database so several app processes can serve one session.
 """
 
-import environments.db  # noqa: F401  (constraint naming convention, before any table)
-
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy import JSON, BigInteger, Column, DateTime, ForeignKey, Integer, String, UniqueConstraint, event
 from sqlmodel import Field, SQLModel
+
+import core.naming  # noqa: F401  (constraint naming convention, before any table)
 
 
 class EnvSession(SQLModel, table=True):

@@ -14,6 +14,7 @@ from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Resp
 from sqlalchemy import select, update
 from sqlmodel import Session
 
+from core.deps import SettingsDep
 from environments import catalog, registry
 from environments.deps import COOKIE_NAME, session_id_from_request
 from environments.interventions.client import client_config, dispatches_for_page, inject, script_tag
@@ -97,7 +98,7 @@ def render_page(request: Request, env_id: str, template: str, *, status_code: in
 
 
 @router.get("/env/enter/{session_id}")
-def enter(request: Request, session_id: str) -> Response:
+def enter(request: Request, session_id: str, settings: SettingsDep) -> Response:
     """Set the session cookie and go to the task's start page."""
     with Session(request.app.state.engine) as db:
         row = db.get(EnvSession, session_id)
@@ -106,9 +107,8 @@ def enter(request: Request, session_id: str) -> Response:
         env_id, task_id = row.env_id, row.task_id
     start_path = catalog.get_task(task_id).start_path
     response = RedirectResponse(f"/env/{env_id}{start_path}", status_code=303)
-    # Secure behind HTTPS like the dashboard's cookies (settings may be a bare namespace in tests).
-    secure = bool(getattr(request.app.state.settings, "cookie_secure", False))
-    response.set_cookie(COOKIE_NAME, session_id, httponly=True, samesite="lax", secure=secure, path="/")
+    # Secure behind HTTPS like the dashboard's cookies.
+    response.set_cookie(COOKIE_NAME, session_id, httponly=True, samesite="lax", secure=settings.cookie_secure, path="/")
     return response
 
 

@@ -61,6 +61,7 @@ class SessionSnapshot:
     events: list[dict[str, Any]] = field(default_factory=list)
     ignore_fields: dict[str, set[str]] = field(default_factory=dict)
     benign_fields: dict[str, set[str]] = field(default_factory=dict)
+    state_model: type | None = None  # the site's EnvState class: its state helpers are callable
 
 
 def utcnow() -> datetime:
@@ -234,6 +235,7 @@ def snapshot(db: Session, *, session_id: str, after_writes: bool = False) -> Ses
         events=events,
         ignore_fields=dict(env.ignore_fields),
         benign_fields=dict(env.benign_fields),
+        state_model=env.state_model,
     )
 
 

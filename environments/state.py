@@ -15,6 +15,11 @@ from typing import Any, Self
 
 from pydantic import BaseModel, ConfigDict
 
+# Sites declare pure helpers on their state model with it (docs/evaluator.md, "State helpers").
+from environments.state_helpers import state_helper
+
+__all__ = ["Collections", "Entity", "EnvState", "canonical_json", "state_helper", "state_sha256"]
+
 Collections = dict[str, list[dict[str, Any]]]
 
 

@@ -2,8 +2,8 @@
 
 A directory of CSV tables plus `manifest.json` (`"kind": "agent_bundle"`). One row per episode in
 `episodes` (the human attempts table's column names where they mean the same); the episode's
-traces use the human bundle's `events_raw`/`events_clean`/`verdicts` schema with `attempt_id`
-holding the episode id, so a person's and an agent's traces compare column for column.
+traces, verdicts, semantic events, backend audit log and event checks use the human bundle's
+schema (2.0) with `attempt_id` holding the episode id, so a person's and an agent's traces compare column for column.
 """
 
 from __future__ import annotations
@@ -90,49 +90,6 @@ ACTIONS = TableSpec(
         C("error", "str", "BrowserGym's last_action_error after it (null: it succeeded)."),
         C("url", "str", "Page URL after the action."),
         C("reward", "float", "Score after the action."),
-    ),
-)
-
-SEMANTIC_EVENTS = TableSpec(
-    "semantic_events",
-    "One row per typed semantic event the website emitted during an episode.",
-    (
-        C("attempt_id", "int", "Episode whose env session emitted the event.", required=True),
-        C("seq", "int", "Position in the session's event log, from 0.", required=True),
-        C("t_ms", "int", "When the event was emitted, epoch milliseconds.", required=True),
-        C("event", "str", "Event type (e.g. cart_add).", required=True),
-        C("params", "str", "The event's parameters as a JSON object (keys sorted).", required=True),
-    ),
-)
-
-BACKEND_AUDIT = TableSpec(
-    "backend_audit",
-    "One row per environment API call of an episode (its env session's audit log).",
-    (
-        C("attempt_id", "int", "Episode whose env session answered the call.", required=True),
-        C("seq", "int", "Position in the audit log, oldest first, from 0.", required=True),
-        C("t", "timestamp", "When the call was answered (UTC).", required=True),
-        C("method", "str", "HTTP method.", required=True),
-        C("path", "str", "Request path.", required=True),
-        C("status", "int", "HTTP status answered.", required=True),
-        C("intervention", "str", "The network intervention that fired on this call (null: none did)."),
-        C("intervention_fired", "bool", "True when a network intervention fired on this call.", required=True),
-        C("duration_ms", "int", "Time the server took to answer, milliseconds."),
-    ),
-)
-
-EVENT_CHECKS = TableSpec(
-    "event_checks",
-    "One row per event condition of the task for every episode whose task declares event conditions.",
-    (
-        C("attempt_id", "int", "Episode verified.", required=True),
-        C("index", "int", "Position of the condition in the task's event_conditions.", required=True),
-        C("event", "str", "Event the condition asks for; null for an any_of group."),
-        C("params", "str", "Required params as a JSON object."),
-        C("match", "str", "last or any (null: the default rule).", allowed=("last", "any")),
-        C("passed", "bool", "Whether the condition held.", required=True),
-        C("matched_event", "int", "seq of the semantic event that satisfied it (null when none did)."),
-        C("diagnosis", "str", "The verifier's explanation."),
     ),
 )
 

@@ -19,11 +19,14 @@ from typing import Any
 import pandas as pd
 import pyarrow.parquet as pq
 
-from exports.failure_modes import FEATURE_COLUMNS, MODE_CLASS, classify_failures, run_failed
+from exports.failure_modes import DONE_VERBS, FEATURE_COLUMNS, MODE_CLASS, classify_failures, run_failed
 from exports.schema import CONDITIONS, DIFFICULTIES
 
 REQUIRED_COLUMNS = ("model", "task", "env", "difficulty", "condition", "score", "steps", "elapsed_s", "source_variant")
-OPTIONAL_COLUMNS = ("run_id", "passed", "seed", *FEATURE_COLUMNS)
+# event_match_score: WebPageBench EMS of the episode; completed: the agent declared the run finished
+# (else derived from terminal_verb); target_primitive: the variant's primitive (else the human bundle's).
+EXTRA_COLUMNS = ("event_match_score", "completed", "target_primitive")
+OPTIONAL_COLUMNS = ("run_id", "passed", "seed", *FEATURE_COLUMNS, *EXTRA_COLUMNS)
 _COUNT_FEATURES = ("max_repeat_run", "action_error_count", "failed_positive_checks", "failed_negative_checks")
 _TRUE = {"true", "1", "yes", "t", "y"}
 _FALSE = {"false", "0", "no", "f", "n"}
@@ -211,8 +214,20 @@ def _validate(record: dict) -> tuple[dict | None, list[str]]:
             reasons.append(f"{name} {value!r} is not a non-negative integer")
         else:
             run[name] = int(number)
-    for name in ("terminal_verb", "final_thought"):
+    for name in ("terminal_verb", "final_thought", "target_primitive"):
         run[name] = None if _blank(record.get(name)) else str(record.get(name))
+    ems = record.get("event_match_score")
+    if _blank(ems):
+        run["event_match_score"] = None
+    elif (number := _number(ems)) is None or not 0.0 <= number <= 1.0:
+        reasons.append(f"event_match_score {ems!r} is not a number in [0, 1]")
+    else:
+        run["event_match_score"] = number
+    run["completed"] = None
+    if not _blank(record.get("completed")):
+        if (flag := _bool(record["completed"])) is None:
+            reasons.append(f"completed {record['completed']!r} is not a boolean")
+        run["completed"] = flag
     return (None, reasons) if reasons else (run, [])
 
 
@@ -289,7 +304,7 @@ def import_agent_runs(paths: Iterable[str | Path] | str | Path, *, human_tasks=N
 
 
 def _runs_frame(runs: list[dict]) -> pd.DataFrame:
-    columns = ["run_id", *REQUIRED_COLUMNS, "passed", "seed", *FEATURE_COLUMNS, "source_file", "source_line"]
+    columns = ["run_id", *REQUIRED_COLUMNS, "passed", "seed", *FEATURE_COLUMNS, *EXTRA_COLUMNS, "source_file", "source_line"]
     frame = pd.DataFrame(runs, columns=columns)
     if frame.empty:
         frame["failure_mode"] = pd.Series(dtype=object)
@@ -299,6 +314,14 @@ def _runs_frame(runs: list[dict]) -> pd.DataFrame:
     given = frame["passed"].astype(object)
     derived = ~run_failed(frame.drop(columns=["passed"]))
     frame["passed"] = given.where(given.notna(), derived).astype(bool)
+    frame["event_match_score"] = pd.to_numeric(frame["event_match_score"], errors="coerce")
+    verbs = frame["terminal_verb"].astype(object)
+    declared = pd.Series(
+        [None if _blank(v) else str(v).lower().split("(")[0].strip() in DONE_VERBS for v in verbs],
+        index=frame.index, dtype=object,
+    )
+    given_done = frame["completed"].astype(object)
+    frame["completed"] = given_done.where(given_done.notna(), declared).astype(object)
     frame["failure_mode"] = classify_failures(frame)
     frame["mode_class"] = frame["failure_mode"].map(lambda m: MODE_CLASS.get(m) if m else None).astype(object)
     return frame

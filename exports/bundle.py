@@ -21,11 +21,13 @@ import pyarrow as pa
 import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 
+from exports.csv_safety import ESCAPE, escape_table, unescape_table
 from exports.schema import (
     LIST_SEPARATOR,
     SCHEMA_VERSION,
     SUPPORTED_SCHEMA_VERSIONS,
     TABLES,
+    TABLES_BY_VERSION,
     TableSpec,
     forbidden_reason,
     join_list,
@@ -38,6 +40,41 @@ _CSV_READ = pacsv.ParseOptions(newlines_in_values=True, ignore_empty_lines=False
 
 class BundleError(ValueError):
     """A bundle cannot be written or read as asked; the message says why."""
+
+
+def bundle_file_names() -> frozenset[str]:
+    """The names of every file a bundle may hold (the only ones `overwrite` removes)."""
+    return frozenset({MANIFEST, *(f"{table}.{fmt}" for table in TABLES for fmt in FORMATS)})
+
+
+def prepare_output_dir(path: str | Path, *, owned: frozenset[str], overwrite: bool = False, what: str = "a bundle") -> Path:
+    """Create `path` as an empty directory for `what`; a clear `BundleError` when it cannot be.
+
+    A file in the way, a place that cannot be created or written, and a directory that already
+    holds files are refused. With `overwrite`, the files named in `owned` (what `what` writes)
+    are removed first and any other file is left alone.
+    """
+    path = Path(path)
+    if path.exists() and not path.is_dir():
+        raise BundleError(f"{path} is a file; {what} is written into a directory (give a new directory's path)")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        existing = sorted(p.name for p in path.iterdir())
+    except OSError as exc:
+        raise BundleError(f"cannot create or open {path}: {exc.strerror or exc}") from exc
+    if existing and not overwrite:
+        listed = ", ".join(existing[:5]) + (", ..." if len(existing) > 5 else "")
+        raise BundleError(f"{path} is not empty ({listed}); give a new directory, or --force to replace {what} in it")
+    try:
+        for name in existing:
+            if name in owned and (path / name).is_file():
+                (path / name).unlink()
+        probe = path / ".humantrace-write-check"
+        probe.touch()
+        probe.unlink()
+    except OSError as exc:
+        raise BundleError(f"cannot write into {path}: {exc.strerror or exc}") from exc
+    return path
 
 
 def _package_version() -> str:
@@ -76,23 +113,19 @@ def _to_arrow_column(spec_col, series: pd.Series, table: str) -> pa.Array:
 class BundleWriter:
     """Stream tables into a new bundle directory, then write its manifest on `close`.
 
-    `formats` is any of ("parquet", "csv"). Free-text `comments` are refused unless
+    `formats` is any of ("parquet", "csv"). `out_dir` must be absent or empty; with `overwrite`,
+    the bundle files already in it are replaced (other files are left). Free-text `comments` are refused unless
     `include_comments=True`; columns that look like addresses, tokens, session ids or credentials
     are always refused. Columns missing from a chunk are written as null (required ones excepted).
     """
 
-    def __init__(self, out_dir: str | Path, *, formats=("parquet",), include_comments: bool = False):
+    def __init__(self, out_dir: str | Path, *, formats=("parquet",), include_comments: bool = False, overwrite: bool = False):
         formats = tuple(dict.fromkeys(formats))
         if not formats or any(f not in FORMATS for f in formats):
             raise BundleError(f"formats must be a non-empty subset of {FORMATS}, got {formats}")
-        self.out_dir = Path(out_dir)
+        self.out_dir = prepare_output_dir(out_dir, owned=bundle_file_names(), overwrite=overwrite)
         self.formats = formats
         self.include_comments = include_comments
-        self.out_dir.mkdir(parents=True, exist_ok=True)
-        existing = [p.name for p in self.out_dir.iterdir()]
-        if existing:
-            listed = ", ".join(sorted(existing)[:5])
-            raise BundleError(f"{self.out_dir} is not empty ({listed}); a bundle needs a fresh directory")
         self._schemas = {n: s.arrow_schema(include_comments=include_comments) for n, s in TABLES.items()}
         self._parquet: dict[str, pq.ParquetWriter] = {}
         self._csv: dict[str, pacsv.CSVWriter] = {}
@@ -169,7 +202,7 @@ class BundleWriter:
                 sink = pa.OSFile(str(self._path(table, "csv")), "wb")
                 self._csv_sinks[table] = sink
                 self._csv[table] = pacsv.CSVWriter(sink, data.schema)
-            self._csv[table].write_table(data)
+            self._csv[table].write_table(escape_table(data))  # no text cell a spreadsheet would run
 
     def _close_files(self) -> None:
         for writer in self._parquet.values():
@@ -207,6 +240,7 @@ class BundleWriter:
             "formats": list(self.formats),
             "include_comments": self.include_comments,
             "list_separator": LIST_SEPARATOR,
+            "csv_formula_escape": ESCAPE,
             "study_settings": study_settings or {},
             "cleaning_config": cleaning_config or {},
             "row_counts": dict(self._rows),
@@ -267,7 +301,7 @@ def verify_bundle(path: str | Path) -> list[str]:
         problems.append(f"unknown schema version {version!r} (supported: {sorted(SUPPORTED_SCHEMA_VERSIONS)})")
     files = manifest.get("files") or {}
     listed_tables = {meta.get("table") for meta in files.values()}
-    for table in TABLES:
+    for table in TABLES_BY_VERSION.get(version, tuple(TABLES)):
         if table not in listed_tables:
             problems.append(f"table {table!r} has no file in the manifest")
     for name, meta in sorted(files.items()):
@@ -307,9 +341,30 @@ class Bundle:
     events_clean: pd.DataFrame | None = None
     verdicts: pd.DataFrame | None = None
     ratings: pd.DataFrame | None = None
+    semantic_events: pd.DataFrame | None = None
+    backend_audit: pd.DataFrame | None = None
+    event_checks: pd.DataFrame | None = None
+
+    @property
+    def schema_version(self) -> str:
+        return str(self.manifest.get("schema_version"))
 
 
-def _read_table(root: Path, table: str, fmt: str) -> pd.DataFrame:
+def _empty_table(table: str) -> pd.DataFrame:
+    """A table with its schema's columns and no rows (a table an older bundle version lacks)."""
+    schema = TABLES[table].arrow_schema(include_comments=False)
+    return schema.empty_table().to_pandas(types_mapper=_pandas_types)
+
+
+def _add_missing_columns(table: str, frame: pd.DataFrame) -> pd.DataFrame:
+    """Columns added to the schema after the bundle's version read back as null."""
+    for col in TABLES[table].columns:
+        if col.name not in frame.columns and col.name != "comments":
+            frame[col.name] = pd.Series(pa.nulls(len(frame), type=col.arrow_type).to_pandas(types_mapper=_pandas_types), index=frame.index)
+    return frame
+
+
+def _read_table(root: Path, table: str, fmt: str, *, csv_escape: str | None = None) -> pd.DataFrame:
     file = root / f"{table}.{fmt}"
     if fmt == "parquet":
         data = pq.read_table(file)
@@ -320,6 +375,8 @@ def _read_table(root: Path, table: str, fmt: str) -> pd.DataFrame:
         types = {n: known.get(n, pa.string()) for n in header}
         convert = pacsv.ConvertOptions(column_types=types, strings_can_be_null=True, quoted_strings_can_be_null=False)
         data = pacsv.read_csv(file, parse_options=_CSV_READ, convert_options=convert)
+        if csv_escape == ESCAPE:  # written with formula neutralisation (schema 2.0 on): undo it
+            data = unescape_table(data)
     return data.to_pandas(types_mapper=_pandas_types)
 
 
@@ -327,7 +384,8 @@ def read_bundle(path: str | Path, *, tables: list[str] | None = None, verify: bo
     """Read a bundle's tables into DataFrames, from Parquet when present, else from CSV.
 
     `tables` limits what is loaded (events tables can be large). With `verify=True` a bundle
-    that fails `verify_bundle` raises BundleError listing the problems.
+    that fails `verify_bundle` raises BundleError listing the problems. A schema-1.0 bundle reads
+    with the tables added in 2.0 empty and the columns added in 2.0 null.
     """
     root = Path(path)
     if verify:
@@ -335,14 +393,21 @@ def read_bundle(path: str | Path, *, tables: list[str] | None = None, verify: bo
         if problems:
             raise BundleError(f"{root} does not verify: " + "; ".join(problems))
     manifest = read_manifest(root)
+    version = manifest.get("schema_version")
+    if version not in SUPPORTED_SCHEMA_VERSIONS:
+        raise BundleError(f"{root}: unknown schema version {version!r} (supported: {sorted(SUPPORTED_SCHEMA_VERSIONS)})")
+    present = TABLES_BY_VERSION[version]
     wanted = list(TABLES) if tables is None else tables
     loaded: dict[str, pd.DataFrame] = {}
     for table in wanted:
         if table not in TABLES:
             raise BundleError(f"unknown table {table!r}")
+        if table not in present:
+            loaded[table] = _empty_table(table)
+            continue
         fmt = next((f for f in FORMATS if (root / f"{table}.{f}").is_file()), None)
         if fmt is None:
             raise BundleError(f"{root}: table {table!r} has neither a Parquet nor a CSV file")
-        loaded[table] = _read_table(root, table, fmt)
+        loaded[table] = _add_missing_columns(table, _read_table(root, table, fmt, csv_escape=manifest.get("csv_formula_escape")))
     return Bundle(path=root, manifest=manifest, **loaded)
 

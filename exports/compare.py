@@ -16,7 +16,11 @@ import pandas as pd
 from exports import agent_tables as at
 from exports import human_tables as ht
 from exports.agents import AgentImport, import_agent_runs
-from exports.bundle import BundleError, read_bundle, verify_bundle
+from exports import paper_tables as pt
+from exports.bundle import BundleError, prepare_output_dir
+from exports.charts import FIGURES
+from exports.csv_safety import write_csv
+from exports.inputs import apply_filters, load_humans, parse_filters
 from exports.replay_tables import replay_reproduce
 
 # File name (without .csv) -> what it holds; the order is the report's order.
@@ -34,10 +38,42 @@ TABLE_FILES = {
     "duplicate_audit": "primary vs duplicate recordings of the same task-condition and phase",
     "duplicate_audit_summary": "duplicate-audit agreement, time and event ratios",
     "failure_modes": "human and agent failure modes among failed attempts/runs",
+    "model_primitive": "per population x primitive: pass rates, paired pass and score drops (Tables 2/23)",
+    "env_primitive": "per population x environment x primitive: mean paired drops (Table 27, Figure 14)",
+    "false_positive_completion": "claimed completion that failed the evaluator (Table 4 FPR, Figure 5(b))",
+    "verification_gap": "outcome pass vs Event-Match Score vs claimed completion (WebPageBench Section 5.2)",
+    "verification_gap_by_task": "the same per task",
+    "event_match": "per attempt and episode: pass, Event-Match Score, claimed completion",
+    "failure_classes": "belief / action / overreach shares of classified failed intervention episodes (Table 4, Figure 5(a))",
+    "failure_modes_by_primitive": "failed intervention episodes by Appendix I mode and primitive (Table 24)",
+    "failure_modes_by_environment": "failed intervention episodes by Appendix I mode and environment (Table 28)",
+    "failure_features": "Appendix I features of every human attempt, computed from the bundle",
+    "time_ratio": "agent / human time on task-conditions both passed (Figure 6(a))",
+    "human_time": "median human time per condition x phase",
+    "duplicate_audit_statistics": "duplicate audit: agreement, Cohen's kappa, time/step ratios, ICC (Table 31)",
     "agent_runs": "imported agent runs with their failure mode",
     "replay_reproduce": "share of passed human attempts whose replayed cleaned trace passes, per task and site",
     "import_errors": "rejected agent rows and file-level problems",
 }
+
+
+OUTPUT_FILES = frozenset(
+    {"report.html", *(f"{name}.csv" for name in TABLE_FILES), *(f"fig_{name}.{ext}" for name in FIGURES for ext in ("png", "svg"))}
+)
+
+
+class CompareError(ValueError):
+    """The comparison cannot be made as asked (an agent file missing or wholly rejected)."""
+
+
+def _refuse_empty_agent_files(paths: list[Path], agent_import: AgentImport) -> None:
+    imported = set(agent_import.runs["source_file"]) if len(agent_import.runs) else set()
+    for path in paths:
+        if path.name in imported:
+            continue
+        issues = [e for e in agent_import.errors if Path(e.file).name == path.name]
+        first = f"; first: {issues[0].unit} {issues[0].line or ''} {issues[0].reason}".replace("  ", " ") if issues else ""
+        raise CompareError(f"{path}: no agent run could be imported ({len(issues)} row(s) or file problem(s) rejected{first})")
 
 
 @dataclass
@@ -106,45 +142,66 @@ def _seed_warnings(runs: pd.DataFrame, attempts: pd.DataFrame) -> list[str]:
 
 
 def compare(
-    human_bundle_dir: str | Path,
+    human_bundle_dirs: str | Path | Iterable[str | Path],
     agent_files: Iterable[str | Path],
     out_dir: str | Path,
     *,
     task_counts: str | Path | pd.DataFrame | None = None,
+    filters: str | Iterable[str] | dict[str, set[str]] | None = None,
     bootstrap: int = 2000,
     seed: int = 0,
     verify: bool = True,
     progress: Callable[[str], None] | None = None,
+    overwrite: bool = False,
 ) -> CompareResult:
-    """Compute every comparison table, write one CSV per table and `report.html` into `out_dir`.
+    """Compute every comparison table, write one CSV per table, a PNG and an SVG per figure and
+    `report.html` into `out_dir`.
 
-    A bundle that fails `verify_bundle` raises BundleError unless `verify=False`.
-    `task_counts` (CSV path or DataFrame with env, difficulty, n_tasks) enables the
-    full-benchmark estimates. `progress` receives a short message before each stage.
+    `human_bundle_dirs`: one bundle directory or several (several studies). A bundle that fails
+    `verify_bundle` raises BundleError unless `verify=False`. `filters` ('env=shop,difficulty=easy'
+    or a parsed dict) keeps only the matching human attempts and agent runs. `task_counts` (CSV
+    path or DataFrame with env, difficulty, n_tasks) enables the full-benchmark estimates.
+    `progress` receives a short message before each stage.
+    `out_dir` must be absent or empty unless `overwrite` (then the files a comparison writes are
+    replaced). An agent file that is missing, or none of whose rows is valid, raises
+    `CompareError`: a report without those agents would look complete.
     """
     say = progress or (lambda message: None)
-    bundle_dir = Path(human_bundle_dir)
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
+    agent_paths = [Path(p) for p in agent_files]
+    # A file, or an agent bundle directory written by `humantrace agents run`.
+    missing = [str(p) for p in agent_paths if not (p.is_file() or p.is_dir())]
+    if missing:
+        raise CompareError(f"agent bundle not found: {', '.join(missing)}")
+    out = prepare_output_dir(out_dir, owned=OUTPUT_FILES, overwrite=overwrite, what="a comparison")
     warnings: list[str] = []
+    chosen = filters if isinstance(filters, dict) else parse_filters(filters)
 
     say("verifying the human bundle")
-    problems = verify_bundle(bundle_dir)
-    if problems and verify:
-        raise BundleError(f"{bundle_dir} does not verify: " + "; ".join(problems))
-    warnings += [f"bundle: {p}" for p in problems]
-    bundle = read_bundle(bundle_dir, tables=["attempts", "verdicts"])
-    attempts = ht.analysed_attempts(bundle.attempts)
-    rolled_back = len(bundle.attempts) - len(attempts)
+    humans = load_humans(human_bundle_dirs, verify=verify)
+    warnings += humans.warnings
+    everything = ht.analysed_attempts(humans.attempts)
+    rolled_back = len(humans.attempts) - len(everything)
     if rolled_back:
         warnings.append(f"{rolled_back} rolled-back attempt(s) excluded")
+    attempts = apply_filters(everything, chosen, side="human")
+    if chosen:
+        warnings.append(
+            "filter " + ", ".join(f"{k}={'|'.join(sorted(v))}" for k, v in chosen.items())
+            + f": {len(attempts)} of {len(everything)} human attempts kept"
+        )
+    if attempts.empty:
+        raise BundleError("no human attempt is left to compare" + (" after the filter" if chosen else ""))
     primary = ht.primary_tier(attempts)
     meta = ht.task_meta(primary)
 
     say("importing agent runs")
     human_pairs = set(zip(primary["task_id"], primary["condition"], strict=True))
-    agent_files = list(agent_files)
-    agent_import = import_agent_runs(agent_files, human_tasks=human_pairs)
+    agent_import = import_agent_runs(agent_paths, human_tasks=human_pairs)
+    _refuse_empty_agent_files(agent_paths, agent_import)  # before the filter: a filter may rightly keep none
+    if chosen and not agent_import.runs.empty:
+        kept = apply_filters(agent_import.runs, chosen, side="agent")
+        warnings.append(f"filter: {len(kept)} of {len(agent_import.runs)} agent runs kept")
+        agent_import.runs = kept.reset_index(drop=True)
     runs = agent_import.runs
     if agent_import.errors:
         warnings.append(f"{len(agent_import.errors)} agent bundle problem(s); see import_errors.csv")
@@ -177,12 +234,13 @@ def compare(
     tables["task_time_vs_agent_drop"] = at.task_time_vs_agent_drop(primary, runs, meta)
     tables["by_environment"] = at.by_group(primary, runs, meta, dimension="env", **boot)
     tables["by_difficulty"] = at.by_group(primary, runs, meta, dimension="difficulty", **boot)
-    human_modes = ht.human_failure_modes(primary, bundle.verdicts).assign(source="human")
+    human_modes = ht.human_failure_modes(primary, humans.verdicts).assign(source="human")
     agent_modes = at.agent_failure_modes(runs).assign(source="agent")
     modes = pd.concat([human_modes, agent_modes], ignore_index=True)
     tables["failure_modes"] = modes.astype({"n_failed": int, "count": int, "share": float})
+    tables.update(_paper_tables(primary, attempts, runs, meta, humans.features, tables["duplicate_audit"], **boot))
     tables["agent_runs"] = runs
-    tables["replay_reproduce"] = replay_reproduce(agent_files)
+    tables["replay_reproduce"] = replay_reproduce(agent_paths)
     tables["import_errors"] = pd.DataFrame(
         [{"file": e.file, "unit": e.unit, "line": e.line, "reason": e.reason} for e in agent_import.errors],
         columns=["file", "unit", "line", "reason"],
@@ -193,15 +251,17 @@ def compare(
     for name in TABLE_FILES:
         if name in tables:
             csv_paths[name] = out / f"{name}.csv"
-            tables[name].to_csv(csv_paths[name], index=False, float_format="%.10g")
+            write_csv(tables[name], csv_paths[name], float_format="%.10g")
 
     say("rendering the report")
     from exports.report import render_report
 
     context = {
         "generated_at": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
-        "bundle_dir": str(bundle_dir),
-        "manifest": bundle.manifest,
+        "bundle_dir": ", ".join(str(d) for d in ([human_bundle_dirs] if isinstance(human_bundle_dirs, (str, Path)) else human_bundle_dirs)),
+        "bundle_labels": humans.labels,
+        "manifest": humans.manifests[0],
+        "filters": {k: sorted(v) for k, v in chosen.items()},
         "agent_files": [str(p) for p in dict.fromkeys(runs["source_file"])] if not runs.empty else [],
         "bootstrap": bootstrap,
         "seed": seed,
@@ -210,5 +270,44 @@ def compare(
         "n_annotators": primary["annotator"].nunique(),
     }
     report_path = out / "report.html"
-    report_path.write_text(render_report(tables, warnings=warnings, context=context), encoding="utf-8")
+    report_path.write_text(render_report(tables, warnings=warnings, context=context, figure_dir=out), encoding="utf-8")
     return CompareResult(out, report_path, csv_paths, tables, agent_import, warnings)
+
+
+def _paper_tables(primary, attempts, runs, meta, features, duplicate_pairs, *, n_boot, seed) -> dict[str, pd.DataFrame]:
+    """The tables of exports.paper_tables, each reproducing one of the papers' tables or figures."""
+    boot = {"n_boot": n_boot, "seed": seed}
+    runs = pt.with_primitive(runs, meta) if not runs.empty else runs.assign(primitive=pd.Series(dtype=object))
+    values = pt.task_values(primary, runs, meta)
+    episodes = pt.claimed_completion(primary, runs)
+    gap, gap_by_task = pt.verification_gap(episodes)
+    human_labelled = primary[["attempt_id", "phase", "condition", "passed", "task_id", "env_id"]].merge(
+        features, on="attempt_id", how="left"
+    )
+    human_labelled = human_labelled.assign(
+        population="humans " + human_labelled["phase"].astype(str),
+        primitive=human_labelled["task_id"].map(meta["primitive"]),
+        env=human_labelled["env_id"],
+    )
+    agent_labelled = runs.assign(
+        population=runs["model"], passed=runs["passed"].astype(float),
+        env=runs["task"].map(meta["env_id"]).fillna(runs["env"]) if not runs.empty else runs["env"],
+    )
+    cols = ["population", "condition", "passed", "failure_mode", "primitive", "env"]
+    labelled = pd.concat([human_labelled[cols], agent_labelled[cols]], ignore_index=True)
+    feature_cols = ["attempt_id", "population", "task_id", "condition", "passed", *[c for c in features.columns if c != "attempt_id"]]
+    return {
+        "model_primitive": pt.model_primitive(values, **boot),
+        "env_primitive": pt.env_primitive(values),
+        "false_positive_completion": pt.false_positive_completion(episodes),
+        "verification_gap": gap,
+        "verification_gap_by_task": gap_by_task,
+        "event_match": episodes,
+        "failure_classes": pt.failure_classes(labelled),
+        "failure_modes_by_primitive": pt.failure_modes_by(labelled, dimension="primitive"),
+        "failure_modes_by_environment": pt.failure_modes_by(labelled, dimension="env"),
+        "failure_features": human_labelled[feature_cols],
+        "time_ratio": pt.time_ratio(primary, runs, **boot),
+        "human_time": pt.human_time(primary, **boot),
+        "duplicate_audit_statistics": pt.duplicate_statistics(duplicate_pairs, **boot),
+    }

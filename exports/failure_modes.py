@@ -20,7 +20,8 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-DONE_VERBS = frozenset({"finish", "done", "send_msg_to_user", "complete", "submit"})
+# "evaluate" is a person's completion action (the Evaluate button; see exports.features).
+DONE_VERBS = frozenset({"finish", "done", "send_msg_to_user", "complete", "submit", "evaluate"})
 # Words by which a final thought claims that an effect happened (not merely that the agent stopped):
 # "I have submitted the form" is misleading_success_taken, "I have finished this task" is not.
 SUCCESS_KEYWORDS = (

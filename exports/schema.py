@@ -14,7 +14,9 @@ import pandas as pd
 import pyarrow as pa
 
 SCHEMA_VERSION = "2.0"
-# 2.0 added columns only (attempts: seed, variant_id, ...); a 1.0 bundle reads with them absent.
+# 2.0 added columns (attempts: seed, variant_id, event_match_score), the tables semantic_events,
+# backend_audit and event_checks (a 1.0 bundle reads with the columns null and the tables empty) and
+# neutralised spreadsheet formulas in CSV text cells (manifest `csv_formula_escape`, undone on reading).
 SUPPORTED_SCHEMA_VERSIONS = frozenset({"1.0", SCHEMA_VERSION})
 LIST_SEPARATOR = ";"
 
@@ -135,6 +137,12 @@ ATTEMPTS = TableSpec(
         C("passed", "bool", "Evaluator pass: every obligation met, no negative check failed.", required=True),
         C("outcome", "str", "How the attempt ended.", required=True, allowed=OUTCOMES),
         C("rolled_back", "bool", "Part of a rolled-back assignment (excluded from analyses).", required=True),
+        C(
+            "event_match_score",
+            "float",
+            "WebPageBench Event-Match Score of the attempt's semantic event log: 1 when every event condition "
+            "of the task holds, else 0; null when the task declares no event conditions (2.0).",
+        ),
         *_RATING_COLUMNS,
     ),
 )
@@ -212,7 +220,62 @@ RATINGS = TableSpec(
     ),
 )
 
-TABLES: dict[str, TableSpec] = {t.name: t for t in (ATTEMPTS, EVENTS_RAW, EVENTS_CLEAN, VERDICTS, RATINGS)}
+SEMANTIC_EVENTS = TableSpec(
+    "semantic_events",
+    "One row per typed semantic event the website emitted during an attempt (its env session's event "
+    "log: `cart_add {product_id, quantity}`, ...) (2.0).",
+    (
+        C("attempt_id", "int", "Attempt whose env session emitted the event.", required=True),
+        C("seq", "int", "Position in the session's event log, from 0.", required=True),
+        C("t_ms", "int", "When the event was emitted, epoch milliseconds.", required=True),
+        C("event", "str", "Event type (e.g. cart_add).", required=True),
+        C("params", "str", "The event's parameters as a JSON object (keys sorted).", required=True),
+    ),
+)
+
+BACKEND_AUDIT = TableSpec(
+    "backend_audit",
+    "One row per environment API call of an attempt (its env session's audit log) (2.0).",
+    (
+        C("attempt_id", "int", "Attempt whose env session answered the call.", required=True),
+        C("seq", "int", "Position in the attempt's audit log, oldest first, from 0.", required=True),
+        C("t", "timestamp", "When the call was answered (UTC).", required=True),
+        C("method", "str", "HTTP method.", required=True),
+        C("path", "str", "Request path under /api/env/<env_id>/ (no query string).", required=True),
+        C("status", "int", "HTTP status answered (an intervention's synthesized status included).", required=True),
+        C("intervention", "str", "The network intervention that fired on this call (null: none did)."),
+        C("intervention_fired", "bool", "True when a network intervention fired on this call.", required=True),
+        C("duration_ms", "int", "Time the server took to answer, milliseconds (an injected delay included)."),
+    ),
+)
+
+EVENT_CHECKS = TableSpec(
+    "event_checks",
+    "One row per event condition of the task (WebPageBench event-level verification) for every attempt "
+    "whose task declares event conditions; `verdicts` holds the canonical-diff checks (2.0).",
+    (
+        C("attempt_id", "int", "Attempt verified.", required=True),
+        C("index", "int", "Position of the condition in the task's event_conditions.", required=True),
+        C("event", "str", "Event the condition asks for; null for an any_of group."),
+        C("params", "str", "Required params as a JSON object; for an any_of group, its members' events ';'-joined."),
+        C("match", "str", "last or any (null: the default rule).", allowed=("last", "any")),
+        C("passed", "bool", "Whether the condition held.", required=True),
+        C("matched_event", "int", "seq of the semantic event that satisfied it (null when none did)."),
+        C("diagnosis", "str", "The verifier's explanation."),
+    ),
+)
+
+TABLES: dict[str, TableSpec] = {
+    t.name: t
+    for t in (ATTEMPTS, EVENTS_RAW, EVENTS_CLEAN, VERDICTS, RATINGS, SEMANTIC_EVENTS, BACKEND_AUDIT, EVENT_CHECKS)
+}
+# Tables a bundle of each schema version holds; a 1.0 bundle reads with the 2.0 tables empty.
+TABLES_BY_VERSION: dict[str, tuple[str, ...]] = {
+    "1.0": ("attempts", "events_raw", "events_clean", "verdicts", "ratings"),
+    "2.0": tuple(TABLES),
+}
+# Columns added after 1.0, per table: absent from a 1.0 bundle, read back as null.
+ADDED_IN_2_0: dict[str, tuple[str, ...]] = {"attempts": ("seed", "variant_id", "event_match_score")}
 
 # Names that must never reach a bundle: network addresses, credentials, session handles.
 _FORBIDDEN = re.compile(

@@ -92,3 +92,79 @@ def stratified_weighted_mean(
         boots += n_full * y[idx].mean(axis=1)
     low, high = _interval(boots / total)
     return Estimate(float(estimate), low, high, n)
+
+
+MIN_N_FOR_CI = 5
+N_TOO_SMALL = "n too small"
+
+
+def wilson(successes: int, n: int) -> Estimate:
+    """A proportion with its 95% Wilson score interval (scipy's binomtest); NaN when n = 0."""
+    from scipy.stats import binomtest
+
+    if n <= 0:
+        return Estimate(float("nan"), float("nan"), float("nan"), 0)
+    ci = binomtest(int(successes), int(n)).proportion_ci(confidence_level=CI_LEVEL, method="wilson")
+    return Estimate(successes / n, float(ci.low), float(ci.high), int(n))
+
+
+def bootstrap(values, statistic, *, n_boot: int = 2000, seed: int = 0, key: str = "") -> Estimate:
+    """`statistic(values)` with a percentile bootstrap interval resampling rows of `values`.
+
+    `values` is an (n,) or (n, k) array; `statistic` maps such an array (rows = units) to a float.
+    """
+    values = np.asarray(values, dtype=float)
+    n = len(values)
+    if n == 0:
+        return Estimate(float("nan"), float("nan"), float("nan"), 0)
+    estimate = float(statistic(values))
+    if n_boot <= 0:
+        return Estimate(estimate, float("nan"), float("nan"), n)
+    idx = rng_for(seed, key).integers(0, n, size=(n_boot, n))
+    boots = np.array([statistic(values[i]) for i in idx], dtype=float)
+    boots = boots[np.isfinite(boots)]
+    if not len(boots):
+        return Estimate(estimate, float("nan"), float("nan"), n)
+    low, high = _interval(boots)
+    return Estimate(estimate, low, high, n)
+
+
+def cohen_kappa(pairs) -> float:
+    """Cohen's kappa of two raters' binary labels, an (n, 2) array of 0/1.
+
+    kappa = (p_o - p_e) / (1 - p_e); when both raters give one and the same label throughout
+    (p_e = 1) agreement is perfect but kappa is undefined: NaN.
+    """
+    pairs = np.asarray(pairs, dtype=float)
+    a, b = pairs[:, 0], pairs[:, 1]
+    p_o = float(np.mean(a == b))
+    p_e = float(a.mean() * b.mean() + (1 - a.mean()) * (1 - b.mean()))
+    return float("nan") if p_e >= 1.0 - 1e-12 else (p_o - p_e) / (1.0 - p_e)
+
+
+def icc_a1(pairs) -> float:
+    """ICC(A,1) (Shrout-Fleiss ICC(2,1): two-way random, absolute agreement, single rater) of an
+    (n, k) array: n units (task-condition and phase), k raters (primary, duplicate)."""
+    y = np.asarray(pairs, dtype=float)
+    n, k = y.shape
+    if n < 2:
+        return float("nan")
+    grand = y.mean()
+    ss_rows = k * ((y.mean(axis=1) - grand) ** 2).sum()
+    ss_cols = n * ((y.mean(axis=0) - grand) ** 2).sum()
+    ss_err = ((y - grand) ** 2).sum() - ss_rows - ss_cols
+    ms_r, ms_c, ms_e = ss_rows / (n - 1), ss_cols / (k - 1), ss_err / ((n - 1) * (k - 1))
+    denominator = ms_r + (k - 1) * ms_e + k * (ms_c - ms_e) / n
+    return float("nan") if denominator == 0 else float((ms_r - ms_e) / denominator)
+
+
+def ci_fields(est: Estimate, prefix: str = "") -> dict:
+    """The CSV fields of an estimate: value, interval (blank when n < MIN_N_FOR_CI), n and a note."""
+    small = est.n < MIN_N_FOR_CI
+    return {
+        f"{prefix}estimate" if prefix else "estimate": est.estimate,
+        f"{prefix}ci_low": float("nan") if small else est.ci_low,
+        f"{prefix}ci_high": float("nan") if small else est.ci_high,
+        f"{prefix}n": est.n,
+        f"{prefix}ci_note": N_TOO_SMALL if small else "",
+    }

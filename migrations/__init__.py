@@ -1,1 +1,1 @@
-"""Alembic environment and revisions for every humantrace table (see `dashboard.migrate`)."""
+"""Alembic environment and revisions for every humantrace table (see `core.migrate`)."""

@@ -1,9 +1,10 @@
-"""Alembic environment: the URL comes from the config (set by `dashboard.migrate`) or settings."""
+"""Alembic environment: the URL comes from the config (set by `core.migrate`) or settings."""
 
 from __future__ import annotations
 
 from alembic import context
-from dashboard.db import make_engine
+
+from core.db import make_engine
 from dashboard.tables import metadata
 
 config = context.config
@@ -14,7 +15,7 @@ def _url() -> str:
     url = config.get_main_option("sqlalchemy.url")
     if url:
         return url
-    from dashboard.settings import Settings
+    from core.settings import Settings
 
     return Settings().database_url
 

@@ -12,6 +12,8 @@ from datetime import UTC, datetime
 from sqlalchemy import BigInteger, Column, DateTime, Integer, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
+import core.naming  # noqa: F401  (constraint naming convention, before any table)
+
 # "agent": an agent episode run by `humantrace agents run` (agentruns/), recorded like a person.
 RECORDING_KINDS = ("attempt", "standalone", "agent")
 LABEL_MAX_LENGTH = 200  # Recording.label's column

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from fastapi import APIRouter, Request, WebSocket
 from fastapi.responses import JSONResponse, Response
+from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlmodel import Session
 from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocketDisconnect
@@ -29,6 +30,9 @@ SCRIPT_PATH = Path(__file__).parent / "static" / "recorder.js"
 SCRIPT_CACHE_CONTROL = "public, max-age=300"
 # The HTTP fallback carries its token in the request, never in cookies, so any origin may post.
 CORS_HEADERS = {"Access-Control-Allow-Origin": "*"}
+# The database cannot be reached (down, restarting, network): the recorder keeps the frame and resends it.
+DATABASE_DOWN = (OperationalError, InterfaceError)
+DATABASE_DOWN_MESSAGE = "the server cannot reach its database right now; resend this frame"
 
 
 @lru_cache(maxsize=1)
@@ -66,6 +70,9 @@ async def recorder_socket(websocket: WebSocket) -> None:
     except (TokenInvalid, RecordingEnded) as exc:
         await _refuse(websocket, exc.code, str(exc))
         return
+    except DATABASE_DOWN:
+        await _refuse(websocket, "internal", DATABASE_DOWN_MESSAGE, close_code=TRY_AGAIN_LATER)
+        return
     writer = get_writer(state)
     try:
         await websocket.send_text(AckMessage(seq=recording.acked_seq).model_dump_json())
@@ -85,11 +92,15 @@ async def recorder_socket(websocket: WebSocket) -> None:
         return
 
 
-async def _refuse(websocket: WebSocket, code: str, message: str) -> None:
-    """Say why in an error frame, then close with policy violation and the same reason."""
+TRY_AGAIN_LATER = 1013
+"""Websocket close code for a passing failure: the recorder reconnects with backoff."""
+
+
+async def _refuse(websocket: WebSocket, code: str, message: str, *, close_code: int = POLICY_VIOLATION) -> None:
+    """Say why in an error frame, then close (policy violation unless told) with the same reason."""
     try:
         await websocket.send_text(error(code, message).reply.model_dump_json(exclude_none=True))
-        await websocket.close(code=POLICY_VIOLATION, reason=message[:120])
+        await websocket.close(code=close_code, reason=message[:120])
     except (WebSocketDisconnect, RuntimeError):
         pass
 
@@ -115,6 +126,8 @@ async def recorder_events(request: Request) -> JSONResponse:
         recording = await run_in_threadpool(_resolve, state.engine, state.settings.secret_key, token)
     except RecorderError as exc:
         return _reply(error(exc.code, str(exc)))
+    except DATABASE_DOWN:
+        return _reply(error("internal", DATABASE_DOWN_MESSAGE))
     return _reply(await apply_message(writer=get_writer(state), recording=recording, message=parsed))
 
 

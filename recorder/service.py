@@ -157,6 +157,9 @@ def store_meta(session: Session, *, recording: Recording, meta: MetaMessage, com
 
 
 # ---------------------------------------------------------------------------- tokens
+MAX_RECORDING_ID = 2**31 - 1
+"""Recording ids are INTEGER columns (32-bit on PostgreSQL); a token naming a larger one names none."""
+
 def issue_token(*, secret_key: str, recording_id: int) -> str:
     """A signed token that lets a recorder write into this one recording."""
     return URLSafeSerializer(secret_key, salt=TOKEN_SALT).dumps({"rid": int(recording_id)})
@@ -171,6 +174,8 @@ def read_token(*, secret_key: str, token: str) -> int:
     rid = payload.get("rid") if isinstance(payload, dict) else None
     if not isinstance(rid, int) or isinstance(rid, bool):
         raise TokenInvalid("the recorder token is not valid (no recording in it)")
+    if not 1 <= rid <= MAX_RECORDING_ID:  # the database would fail on it (an overflow), not find nothing
+        raise TokenInvalid("the recorder token names a recording that does not exist")
     return rid
 
 

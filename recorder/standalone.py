@@ -4,7 +4,8 @@ Used by the recorder's own tests and benchmarks, and for standalone recordings w
 dashboard. The full platform mounts `recorder.router` inside `dashboard.create_app` instead.
 
     HUMANTRACE_RECORDER_DATABASE_URL=sqlite:///rec.db HUMANTRACE_RECORDER_SECRET=... \\
-        python -m uvicorn recorder.standalone:app_from_env --factory --no-access-log
+        python -m uvicorn recorder.standalone:app_from_env --factory --no-access-log \\
+        --ws-max-size 262144 --ws-per-message-deflate false
 """
 
 from __future__ import annotations
@@ -20,12 +21,12 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 from sqlmodel import SQLModel, create_engine
 
+from core.sqlite import tune_sqlite
 from recorder.gc_tuning import tune_gc_for_serving
 from recorder.inject import RecorderInjectionMiddleware
 from recorder.models import RawEvent, Recording
 from recorder.privacy import ForgetClientAddressMiddleware, RedactTokensFilter
 from recorder.router import router
-from recorder.sqlite_tuning import tune_sqlite
 
 
 def create_app(*, database_url: str, secret_key: str, pages_dir: Path | None = None) -> FastAPI:

@@ -193,7 +193,7 @@ def screenshot_dir() -> Path:
 @pytest.fixture
 def make_settings(tmp_path: Path):
     """Settings for an app on `database_url`, with strong test secrets and a private data dir."""
-    from dashboard.settings import Settings
+    from core.settings import Settings
 
     def _make(database_url: str, **overrides):
         values = dict(
@@ -211,7 +211,7 @@ def make_settings(tmp_path: Path):
 @pytest.fixture
 def migrated_url(db_url: str) -> str:
     """`db_url` upgraded to the latest schema (SQLite and PostgreSQL)."""
-    from dashboard import migrate
+    from core import migrate
 
     migrate.upgrade(db_url)
     return db_url
@@ -245,7 +245,7 @@ def db(client):
 
 def _sign_in_http(http_client, path: str):
     """Open a login link and press Sign in on its page, as a person does; returns the POST's answer."""
-    from dashboard.routes.auth import sign_in_form
+    from dashboard.people.routes import sign_in_form
 
     page = http_client.get(path)
     assert page.status_code == 200, page.text

@@ -6,8 +6,8 @@ import pytest
 from typer.main import get_command
 
 from agentruns.settings import AgentSettings
+from core.settings import Settings
 from dashboard.cli import app
-from dashboard.settings import Settings
 
 ROOT = Path(__file__).resolve().parent.parent
 

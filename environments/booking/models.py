@@ -8,9 +8,11 @@ moments are ISO-8601 UTC strings, all written from the session's virtual clock. 
 
 from __future__ import annotations
 
+from datetime import date
+
 from pydantic import BaseModel, ConfigDict
 
-from environments.state import Entity, EnvState
+from environments.state import Entity, EnvState, state_helper
 
 
 class Destination(Entity):
@@ -164,3 +166,34 @@ class BookingState(EnvState):
     reviews: list[Review] = []
     cards: list[Card] = []
     account: list[Account] = []
+
+    # State helpers (pure; callable from task expressions as state.name(...) or initial.name(...)).
+
+    @state_helper
+    def booking_ids(self) -> list[str]:
+        """The ids of every booking, whatever its status."""
+        return [b.id for b in self.bookings]
+
+    @state_helper
+    def confirmed_bookings(self) -> list[Booking]:
+        """The bookings whose status is confirmed (upcoming, not cancelled or completed)."""
+        return [b for b in self.bookings if b.status == "confirmed"]
+
+    @state_helper
+    def nights(self, booking_id: str) -> int:
+        """Nights of booking `booking_id` (check-out minus check-in), 0 when there is none."""
+        booking = next((b for b in self.bookings if b.id == booking_id), None)
+        if booking is None:
+            return 0
+        return (date.fromisoformat(booking.check_out[:10]) - date.fromisoformat(booking.check_in[:10])).days
+
+    @state_helper
+    def hotel_by_name(self, name: str) -> Hotel | None:
+        """The hotel whose name is exactly `name`, or None."""
+        return next((h for h in self.hotels if h.name == name), None)
+
+    @state_helper
+    def saved_hotel_ids(self, list_name: str) -> list[str]:
+        """The hotel ids saved in the list named `list_name` (empty when there is no such list)."""
+        ids = {lst.id for lst in self.saved_lists if lst.name == list_name}
+        return [item.hotel_id for item in self.saved_items if item.list_id in ids]

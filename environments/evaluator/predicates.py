@@ -57,7 +57,7 @@ class Scope:
     def names(self, x: Any) -> dict[str, Any]:
         bound = {
             "x": wrap(x), "v": wrap(self.slot), "target": self.target, "initial": self.initial,
-            "state": self.state, "session_start": self.session_start,
+            "state": self.state, "final": self.state, "session_start": self.session_start,
             "a": wrap(self.entity) if self.entity is not None else None,
         }
         if self.slot_name != "v":

@@ -31,15 +31,16 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def _context(diff: Sequence[Any], targets: Any, initial: Any, final: Any, session_start: Any) -> Context:
+def _context(diff: Sequence[Any], targets: Any, initial: Any, final: Any, session_start: Any,
+             state_model: type | None = None) -> Context:
     entries = list(diff)
     if entries and not all(isinstance(e, DiffEntry.__args__) for e in entries):  # type: ignore[attr-defined]
         entries = _DIFF_ADAPTER.validate_python([e if isinstance(e, Mapping) else e.model_dump() for e in entries])
     entries.sort(key=entries_sort_key)  # "first candidate" must not depend on the caller's order
     initial, final, targets = _plain(initial), _plain(final), _plain(targets)
     scope = Scope(
-        targets=targets, target=MappingView(targets, "target"), initial=StateView(initial, "initial"),
-        state=StateView(final, "state"),
+        targets=targets, target=MappingView(targets, "target"),
+        initial=StateView(initial, "initial", model=state_model), state=StateView(final, "state", model=state_model),
         session_start=to_datetime(session_start) if session_start not in (None, "") else None,
     )
     collections = set(initial) | set(final) | {e.entity for e in entries}
@@ -94,16 +95,18 @@ def match(
     final: Mapping[str, Any] | None = None,
     session_start: datetime | str | None = None,
     benign_fields: Mapping[str, Iterable[str]] | None = None,
+    state_model: type | None = None,
 ) -> Verdict:
     """Score ``diff`` against ``canonical_diff`` (a mapping as in the task YAML, or a model).
 
     ``targets`` are the session's latent targets (``target`` in expressions, ``{target.x}`` in
     predicate values); ``initial``/``final`` are the states (``initial``/``state``), needed for
-    ``where`` on updates and for expressions that read the state. Raises ``CanonicalDiffError``
+    ``where`` on updates and for expressions that read the state; ``state_model`` (the site's
+    state model class) makes its declared state helpers callable. Raises ``CanonicalDiffError``
     only for a malformed canonical diff; attempt data never makes it raise.
     """
     blocks = parse_canonical_diff(canonical_diff)
-    ctx = _context(diff, targets, initial, final, session_start)
+    ctx = _context(diff, targets, initial, final, session_start, state_model)
     verdicts = [_score_block(block, ctx, benign_fields) for block in blocks]
     if len(verdicts) == 1:
         return verdicts[0]
@@ -128,7 +131,7 @@ def evaluate(task: Any, session: Any, *, ignore_fields: Mapping[str, Iterable[st
 
     ``task`` needs ``canonical_diff`` and may have ``event_conditions``; ``session`` needs
     ``initial_state``, ``state``, ``targets`` and ``session_start`` and may have ``events``,
-    ``ignore_fields`` and ``benign_fields``.
+    ``ignore_fields``, ``benign_fields`` and ``state_model`` (whose state helpers expressions call).
     """
     initial = _plain(_get(session, "initial_state"))
     final = _plain(_get(session, "state"))
@@ -137,6 +140,7 @@ def evaluate(task: Any, session: Any, *, ignore_fields: Mapping[str, Iterable[st
     verdict = match(
         diff, _get(task, "canonical_diff"), targets=_get(session, "targets"), initial=initial, final=final,
         session_start=_get(session, "session_start"), benign_fields=_get(session, "benign_fields"),
+        state_model=_get(session, "state_model"),
     )
     conditions = _get(task, "event_conditions")
     if conditions:

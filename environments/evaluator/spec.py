@@ -27,7 +27,7 @@ _ENTRY_KEYS: dict[str, set[str]] = {
     "update": {"entity", "collection", "where", "changes", "count", "bijection", "weight", "desc"},
     "delete": {"entity", "collection", "where", "count", "bijection", "weight", "desc"},
 }
-_INVARIANT_KEYS = {"collection", "filter", "preserve", "comprehensive", "desc"}
+_INVARIANT_KEYS = {"collection", "filter", "preserve", "comprehensive", "desc", "weight"}
 _CONSTRAINT_KEYS = {"desc", "expr", "severity", "weight"}
 _NAMED_KEYS = {"name", "ref", "severity"}
 _REF = re.compile(r"^(create|update|delete|invariant)\[(\d+)\]$")
@@ -185,7 +185,7 @@ def _positive(kind: Kind, index: int, raw: Any, where: str) -> PositiveEntry:
         if isinstance(count, bool) or not isinstance(count, int) or count < 0:
             raise CanonicalDiffError(f"{where}.count: must be an integer >= 0, got {count!r}")
         if bijection is not None:
-            raise CanonicalDiffError(f"{where}: give either count or bijection, not both")
+            count = None  # as in the public format: the bijection's slots decide how many are needed
     parts = {"properties": "properties"} if kind == "create" else {"where": "where"}
     if kind == "update":
         parts["changes"] = "changes"
@@ -212,6 +212,9 @@ def _invariant(index: int, raw: Any, where: str) -> InvariantSpec:
         raise CanonicalDiffError(f"{where}: 'collection' (e.g. state.emails) is required")
     if entry.get("preserve", "ALL") != "ALL":
         raise CanonicalDiffError(f"{where}.preserve: only ALL is supported, got {entry['preserve']!r}")
+    # A weight is accepted and ignored, as the public format's evaluator does: an invariant is a
+    # negative check whose penalty comes from its severity, never a share of the raw score.
+    _weight(entry.get("weight"), f"{where}.weight")
     filter_expr = entry.get("filter")
     if filter_expr is not None:
         filter_expr = _expr(str(filter_expr), f"{where}.filter")

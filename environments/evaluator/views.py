@@ -73,13 +73,40 @@ class MappingView:
 
 
 class StateView(MappingView):
-    """A whole state (initial or final); collections read as lists of entity views."""
+    """A whole state (initial or final); collections read as lists of entity views.
 
-    __slots__ = ("_cache",)
+    With ``model`` (the site's state model class), the helpers it declares with
+    ``environments.state_helpers.state_helper`` can be called: ``state.get_stock('ACME')``.
+    """
 
-    def __init__(self, data: Mapping[str, Any], label: str = "state") -> None:
+    __slots__ = ("_cache", "_model", "_helpers", "_instance")
+
+    def __init__(self, data: Mapping[str, Any], label: str = "state", model: type | None = None) -> None:
         super().__init__(data, label)
         self._cache: dict[Any, Any] = {}
+        self._model = model
+        self._helpers: dict[str, Any] | None = None
+        self._instance: Any = None
+
+    def helper_names(self) -> list[str]:
+        from environments.state_helpers import helpers_of
+
+        if self._helpers is None:
+            self._helpers = helpers_of(self._model)
+        return list(self._helpers)
+
+    def has_helper(self, name: str) -> bool:
+        return name in self.helper_names()
+
+    def call_helper(self, name: str, *args: Any, **kwargs: Any) -> Any:
+        """Run a declared helper on a copy of this state rebuilt as the typed model."""
+        from environments.state_helpers import to_plain
+
+        if self._instance is None:
+            validate = getattr(self._model, "model_validate", None)
+            self._instance = validate(dict(self._data)) if validate else self._model(self._data)  # type: ignore[misc]
+        func = self._helpers[name]  # type: ignore[index]
+        return wrap(to_plain(func(self._instance, *_plain_args(args), **_plain_args(kwargs))))
 
     def _wrapped(self, key: Any) -> Any:
         if key not in self._cache:
@@ -114,6 +141,12 @@ def wrap(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return [wrap(item) for item in value]
     return value
+
+
+def _plain_args(args: Any) -> Any:
+    if isinstance(args, dict):
+        return {k: unwrap(v) for k, v in args.items()}
+    return [unwrap(a) for a in args]
 
 
 def unwrap(value: Any) -> Any:

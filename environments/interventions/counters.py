@@ -10,7 +10,7 @@ from __future__ import annotations
 from sqlalchemy import Engine
 from sqlalchemy.dialects import postgresql, sqlite
 
-from environments.db import one_statement
+from core.db import one_statement
 from environments.models import InterventionCounter
 
 

@@ -24,7 +24,7 @@ from sqlmodel import Session
 from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from environments.db import one_statement
+from core.db import one_statement
 from environments.deps import (
     COOKIE_NAME,
     HEADER_NAME,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
 
-from environments.state import Entity, EnvState
+from environments.state import Entity, EnvState, state_helper
 
 FOLDERS = ("inbox", "sent", "drafts", "archive", "trash", "spam")
 # Folders a person can move mail into by hand (sent and drafts are written by sending and saving).
@@ -99,3 +99,31 @@ class MailState(EnvState):
     contacts: list[Contact] = []
     filters: list[MailFilter] = []
     settings: list[Settings] = []
+
+    # State helpers (pure; callable from task expressions as state.name(...) or initial.name(...)).
+
+    @state_helper
+    def account_settings(self) -> Settings | None:
+        """The account's settings entity (the one row of `settings`), or None."""
+        return self.settings[0] if self.settings else None
+
+    @state_helper
+    def in_folder(self, folder: str) -> list[Email]:
+        """The emails in `folder` (inbox, sent, drafts, archive, trash, spam), in list order."""
+        return [e for e in self.emails if e.folder == folder]
+
+    @state_helper
+    def unread_count(self, folder: str = "inbox") -> int:
+        """How many emails in `folder` (default inbox) are unread."""
+        return sum(1 for e in self.emails if e.folder == folder and not e.is_read)
+
+    @state_helper
+    def thread(self, thread_id: str) -> list[Email]:
+        """The emails of conversation `thread_id`, oldest first."""
+        return sorted((e for e in self.emails if e.thread_id == thread_id), key=lambda e: (e.sent_at, e.id))
+
+    @state_helper
+    def contact_by_email(self, address: str) -> Contact | None:
+        """The address-book entry for `address` (compared without case), or None."""
+        wanted = address.strip().lower()
+        return next((c for c in self.contacts if c.email.lower() == wanted), None)

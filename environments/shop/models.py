@@ -7,7 +7,7 @@ collection so that set-valued obligations ("one line per product") match diff en
 
 from __future__ import annotations
 
-from environments.state import Entity, EnvState
+from environments.state import Entity, EnvState, state_helper
 
 
 class Category(Entity):
@@ -210,3 +210,32 @@ class ShopState(EnvState):
     notifications: list[Notification] = []
     account: list[Account] = []
     coupons: list[Coupon] = []
+
+    # State helpers (pure; callable from task expressions as state.name(...) or initial.name(...)).
+
+    @state_helper
+    def product_by_name(self, name: str) -> Product | None:
+        """The product whose name is exactly `name`, or None."""
+        return next((p for p in self.products if p.name == name), None)
+
+    @state_helper
+    def stock_of(self, product_id: str, variant_id: str | None = None) -> int:
+        """Units in stock of a product: of `variant_id` when given, else the product's own stock."""
+        if variant_id is not None:
+            return next((v.stock for v in self.variants if v.id == variant_id and v.product_id == product_id), 0)
+        return next((p.stock for p in self.products if p.id == product_id), 0)
+
+    @state_helper
+    def cart_quantity(self, product_id: str) -> int:
+        """Units of `product_id` in the cart, over all its lines (0 when none)."""
+        return sum(item.quantity for item in self.cart_items if item.product_id == product_id)
+
+    @state_helper
+    def order_lines(self, order_id: str) -> list[OrderItem]:
+        """The lines of order `order_id`, in list order."""
+        return [item for item in self.order_items if item.order_id == order_id]
+
+    @state_helper
+    def default_address(self) -> Address | None:
+        """The default shipping address, or None."""
+        return next((a for a in self.addresses if a.is_default), None)

@@ -364,6 +364,20 @@
     return /^[\x00-\x7f]*$/.test(s) ? s.length : new Blob([s]).size;
   }
 
+  // A frame refused as too large (close 1009, or `frame_too_large` over HTTP: a server or proxy
+  // with a smaller limit than ours) is never sent again as it was: the budget drops below it,
+  // so the same events go out split in smaller frames. One event alone always fits (strings are
+  // clipped above), so halving ends at frames that pass. A server that refuses a message closes
+  // at once, and the TCP reset can swallow its close frame (the page sees 1006, not 1009): a
+  // connection lost with a large frame in flight shrinks the budget too, but not below
+  // SUSPECT_BYTES, so that network blips cannot shrink frames to nothing.
+  var frameBudget = FRAME_BYTES, SUSPECT_BYTES = 16 * 1024;
+
+  function shrinkFrames(refusedBytes, floor) {
+    frameBudget = Math.max(floor, Math.floor(Math.min(frameBudget, refusedBytes || frameBudget) / 2));
+    if (w.console) console.warn('humantrace recorder: a frame of ' + refusedBytes + ' bytes was refused as too large; sending frames of at most ' + frameBudget + ' bytes');
+  }
+
   // JSON text of a batch holding the unacked events with seq > afterSeq, within the byte budget.
   function buildFrame(afterSeq, budget, withToken) {
     var parts = [], size = 100, last = afterSeq;
@@ -379,7 +393,8 @@
     }
     if (!parts.length) return null;
     var head = '{"type":"batch",' + (withToken ? '"token":' + JSON.stringify(token) + ',' : '') + '"events":[';
-    return { text: head + parts.join(',') + ']}', last: last };
+    var text = head + parts.join(',') + ']}';
+    return { text: text, last: last, bytes: utf8Length(head) + (size - 100) + 1 };
   }
 
   function metaFrame() {
@@ -462,8 +477,16 @@
       handleReply(msg, sent);
     };
     ws.onclose = function (e) {
-      if (socket === ws) { socket = null; ready = false; }
+      var unacked = inFlight;
+      if (socket === ws) { socket = null; ready = false; inFlight = []; }
       if (e.code === 1008) { stop(e.reason || 'the server refused the recorder token'); return; }
+      var largest = Math.max.apply(null, [0].concat(unacked.map(function (f) { return f.bytes || 0; })));
+      if (e.code === 1009) { // message too big: one of the frames in flight; resend them all smaller
+        shrinkFrames(largest, 1);
+        scheduleReconnect();
+        return;
+      }
+      if (e.code !== 1000 && e.code !== 1001 && largest > SUSPECT_BYTES) shrinkFrames(largest, SUSPECT_BYTES);
       failures++;
       scheduleReconnect();
       tryHttp();
@@ -486,6 +509,7 @@
     if (msg.code === 'token_invalid' || msg.code === 'recording_ended') { stop(msg.message); return; }
     if (msg.code === 'gap') { onAck(msg.seq); sentUpTo = state.acked; pump(); return; }
     if (sent.kind === 'meta') { state.meta = true; persist(); return; } // context only: do not retry
+    if (msg.code === 'frame_too_large') { shrinkFrames(sent.bytes, 1); sentUpTo = state.acked; pump(); return; }
     // Any other refusal: resend everything unacked later, with backoff (a bug shows up in the console).
     if (w.console) console.error('humantrace recorder: server refused a batch (' + msg.code + '): ' + msg.message);
     sentUpTo = state.acked;
@@ -498,9 +522,9 @@
     if (!socketReady()) { if (!socket && !reconnectTimer) connect(); tryHttp(); return; }
     if (retryTimer) return;
     var frame;
-    while ((frame = buildFrame(sentUpTo, FRAME_BYTES, false))) {
+    while ((frame = buildFrame(sentUpTo, frameBudget, false))) {
       socket.send(frame.text);
-      inFlight.push({ kind: 'batch', last: frame.last });
+      inFlight.push({ kind: 'batch', last: frame.last, bytes: frame.bytes });
       sentUpTo = frame.last;
     }
   }
@@ -508,14 +532,14 @@
   // HTTP fallback while the websocket cannot be opened (after two failures in a row).
   function tryHttp() {
     if (stopped || leaving || httpBusy || failures < 2 || Date.now() < httpNextTry || !hasUnsent(state.acked)) return;
-    var frame = buildFrame(state.acked, FRAME_BYTES, true);
+    var frame = buildFrame(state.acked, frameBudget, true);
     if (!frame) return;
     httpBusy = true;
     fetch(EVENTS_URL, { method: 'POST', body: frame.text, headers: { 'Content-Type': 'text/plain;charset=UTF-8' }, credentials: 'omit' })
       .then(function (r) { return r.json(); })
       .then(function (msg) {
         httpBusy = false;
-        handleReply(msg, { kind: 'batch', last: frame.last });
+        handleReply(msg, { kind: 'batch', last: frame.last, bytes: frame.bytes });
         if (msg.type === 'ack') { httpNextTry = 0; if (!socketReady()) setTimeout(tryHttp, 0); }
       }, function () {
         httpBusy = false;
@@ -525,7 +549,7 @@
 
   // At unload the socket may never flush: hand what is pending to the browser to deliver.
   function beacon() {
-    var frame = buildFrame(state.acked, BEACON_BYTES, true);
+    var frame = buildFrame(state.acked, Math.min(BEACON_BYTES, frameBudget), true);
     if (!frame) return;
     var sent = false;
     try { sent = !!(navigator.sendBeacon && navigator.sendBeacon(EVENTS_URL, frame.text)); } catch (e) { sent = false; }

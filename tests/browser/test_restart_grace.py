@@ -13,7 +13,7 @@ import httpx
 import pytest
 from sqlalchemy import create_engine, text
 
-from dashboard.bots import sign_in
+from dashboard.bots.service import sign_in
 
 pytestmark = pytest.mark.browser
 

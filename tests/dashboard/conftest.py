@@ -39,7 +39,7 @@ def lab():
 def study(client, lab):
     """A study with A1, A2 (primary), D1 (duplicate) and L1 (lead)."""
     from annotators import service as accounts
-    from dashboard.models import Study
+    from dashboard.studies.models import Study
 
     with Session(client.app.state.engine, expire_on_commit=False) as db:
         row = Study(name="Test study", seed=7, reading_countdown_seconds=0)
@@ -56,8 +56,8 @@ def study(client, lab):
 def make_assignment(client, study):
     """make_assignment(code, task_id="lab-001", condition="clean") -> assignment id."""
     from annotators import service as accounts
-    from dashboard.models import Assignment
-    from dashboard.planning import session_seed
+    from dashboard.studies.models import Assignment
+    from dashboard.studies.planning import session_seed
 
     def _make(code: str, task_id: str = "lab-001", condition: str = "clean", tier: str = "primary") -> int:
         with Session(client.app.state.engine) as db:
@@ -103,7 +103,10 @@ class LiveServer:
         self.port = port
         self.url = f"http://127.0.0.1:{port}"
         # log_config=None: leave the process's logging alone (other tests capture uvicorn's log lines)
-        self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, access_log=False, log_config=None))
+        from recorder.protocol import uvicorn_ws_options
+
+        self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, access_log=False, log_config=None,
+                                                    **uvicorn_ws_options()))
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
     def start(self) -> "LiveServer":

@@ -7,8 +7,8 @@ import threading
 import pytest
 from sqlmodel import Session, select
 
-from dashboard.bots import run_bots, sign_in
-from dashboard.models import Assignment, Attempt
+from dashboard.bots.service import run_bots, sign_in
+from dashboard.studies.models import Assignment, Attempt
 
 pytestmark = pytest.mark.browser
 
@@ -54,7 +54,7 @@ def test_two_bots_finish_six_assignments(live, study, make_assignment, context, 
     lead.screenshot(path=str(screenshot_dir / "lead_progress_bots.png"), full_page=True)
 
     # The study's output: export, verify, compare with agent runs (issue 7's round trip)
-    from dashboard.export import export_bundle
+    from dashboard.exports.bundle import export_bundle
     from exports.bundle import verify_bundle
     from exports.compare import compare
 
@@ -84,7 +84,7 @@ def test_a_paced_bot_takes_a_persons_time_and_stops_at_the_deadline(live, study,
     another assignment."""
     import time
 
-    from dashboard.bots import Pace
+    from dashboard.bots.service import Pace
 
     with Session(live.app.state.engine) as db:
         row = db.get(type(study), study.id)

@@ -9,9 +9,9 @@ import pytest
 from sqlmodel import Session
 from typer.testing import CliRunner
 
-from dashboard import flow
 from dashboard.cli import app
-from dashboard.models import Attempt, Outcome
+from dashboard.flow import service as flow
+from dashboard.studies.models import Attempt, Outcome
 from recorder import service as recorder
 from recorder.models import Recording
 from recorder.schemas import BatchMessage

@@ -1,5 +1,5 @@
 """Pooled PostgreSQL connections are pinged on checkout only after sitting idle
-(`dashboard.db.ping_idle_connections`): what that means when the server drops a connection."""
+(`core.db.ping_idle_connections`): what that means when the server drops a connection."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.exc import OperationalError
 
-from dashboard.db import make_engine
+from core.db import make_engine
 
 
 def _backend_pid(engine) -> int:

@@ -10,10 +10,10 @@ import pytest
 from sqlmodel import Session, select
 from typer.testing import CliRunner
 
-from dashboard import flow
 from dashboard.cli import app
-from dashboard.export import export_bundle
-from dashboard.models import Attempt, Outcome
+from dashboard.exports.bundle import export_bundle
+from dashboard.flow import service as flow
+from dashboard.studies.models import Attempt, Outcome
 from exports.bundle import read_bundle, verify_bundle
 from recorder import service as recorder
 from recorder.models import Recording
@@ -167,3 +167,36 @@ def test_lead_downloads_the_bundle_as_a_zip(finished_study, client, login_as, tm
 def test_annotators_cannot_export(finished_study, client, login_as):
     login_as(client, "A1")
     assert client.get("/lead/exports").status_code == 403
+
+
+def test_bundle_holds_the_sessions_semantic_events_and_audit_log(client, finished_study, tmp_path):
+    """Schema 2.0: a real API call on the cold attempt's env session reaches semantic_events and
+    backend_audit under the attempt's id (never the session id)."""
+    engine, _done, _rolled, session_ids = finished_study
+    cold_session = session_ids[0]
+    # Env sessions of ended attempts refuse writes, so reopen nothing: read calls are still audited.
+    with Session(engine) as db:
+        cold = db.exec(select(Attempt).where(Attempt.env_session_id == cold_session)).one()
+    answer = client.get("/api/env/lab/notes/1/open", headers={"X-Env-Session": cold_session})
+    out = tmp_path / "bundle"
+    export_bundle(engine, out, formats=("csv",))
+    assert verify_bundle(out) == []
+    bundle = read_bundle(out)
+    audit = bundle.backend_audit
+    mine = audit[audit["attempt_id"] == cold.id]
+    assert len(mine) == 1
+    call = mine.iloc[0]
+    assert (call["method"], call["path"], call["status"]) == ("GET", "/api/env/lab/notes/1/open", answer.status_code)
+    assert not call["intervention_fired"] and pd.isna(call["intervention"]) and call["seq"] == 0
+    events = bundle.semantic_events[bundle.semantic_events["attempt_id"] == cold.id]
+    if answer.status_code == 200:
+        assert list(events["event"]) == ["note_view"] and json.loads(events.iloc[0]["params"]) == {"note_id": 1}
+    assert cold_session not in all_text(out)
+    # The event-match score and each event condition's result are the attempt's verdict's.
+    with Session(engine) as db:
+        verdict = db.get(Attempt, cold.id).verdict
+    row = bundle.attempts.set_index("attempt_id").loc[cold.id]
+    assert row["event_match_score"] == verdict["event_match_score"]
+    checks = bundle.event_checks[bundle.event_checks["attempt_id"] == cold.id].sort_values("index")
+    assert list(checks["passed"]) == [c["passed"] for c in verdict["event_checks"]]
+    assert list(checks["event"].fillna("")) == [c.get("event") or "" for c in verdict["event_checks"]]

@@ -7,8 +7,8 @@ import threading
 import pytest
 from sqlmodel import Session, select
 
-from dashboard import flow
-from dashboard.models import Assignment, AssignmentEvent, Attempt, Outcome
+from dashboard.flow import service as flow
+from dashboard.studies.models import Assignment, AssignmentEvent, Attempt, Outcome
 from recorder.models import Recording
 
 

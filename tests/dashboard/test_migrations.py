@@ -4,8 +4,8 @@ from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import inspect
 
-from dashboard import migrate
-from dashboard.db import make_engine
+from core import migrate
+from core.db import make_engine
 from dashboard.tables import metadata
 
 

@@ -12,8 +12,10 @@ import pytest
 from sqlmodel import Session, select
 
 from annotators.models import utcnow
-from dashboard import flow, presence
-from dashboard.models import Assignment, Attempt, ClusterClock, Outcome, TabPresence
+from dashboard.flow import presence
+from dashboard.flow import service as flow
+from dashboard.studies.models import Assignment, Attempt, ClusterClock, Outcome, TabPresence
+
 
 @pytest.fixture
 def engine(client):

@@ -9,9 +9,9 @@ from __future__ import annotations
 import pytest
 from sqlmodel import Session, select
 
-from dashboard import flow
-from dashboard.models import Assignment
-from dashboard.planning import session_seed
+from dashboard.flow import service as flow
+from dashboard.studies.models import Assignment
+from dashboard.studies.planning import session_seed
 from environments import catalog, sessions
 from environments.seeding import build_session_state
 from environments.state import canonical_json
@@ -67,8 +67,8 @@ def test_a_written_plan_gives_both_conditions_and_the_duplicate_the_study_seed(c
     from types import SimpleNamespace
 
     from annotators.planning.schemas import PlannedAssignment
-    from dashboard import planning
-    from dashboard.models import Study
+    from dashboard.studies import planning
+    from dashboard.studies.models import Study
 
     rows = [PlannedAssignment(annotator=code, task_id="lab-001", env_id="lab", difficulty="easy", condition=condition,
                               tier=tier, order=1)

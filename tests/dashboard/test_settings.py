@@ -2,7 +2,7 @@
 
 import pytest
 
-from dashboard.settings import InsecureSettings, Settings
+from core.settings import InsecureSettings, Settings
 
 
 def test_unset_secrets_are_generated_once_and_kept(tmp_path):

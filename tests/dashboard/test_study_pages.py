@@ -9,8 +9,8 @@ import pytest
 from sqlmodel import Session, select
 
 from annotators import service as accounts
-from dashboard.bots import sign_in
-from dashboard.models import Assignment, Attempt, Rating, Study
+from dashboard.bots.service import sign_in
+from dashboard.studies.models import Assignment, Attempt, Rating, Study
 
 pytestmark = pytest.mark.browser
 
@@ -41,7 +41,7 @@ def open_as(context, live, code: str):
 
 
 def lab_oracle(env_page, live, assignment_id):
-    from dashboard.bots import _solution, _targets_and_instruction
+    from dashboard.bots.service import _solution, _targets_and_instruction
     from environments.oracles import OracleContext
 
     targets, instruction, task_id = _targets_and_instruction(live.app.state.engine, assignment_id)

@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType, SimpleNamespace
+from types import ModuleType
 
 import httpx
 import pytest
@@ -172,11 +172,12 @@ class LiveServer:
 
 
 def build_app(engine: Engine) -> FastAPI:
+    from core.settings import Settings
     from environments import mount_environments
 
     app = FastAPI()
     app.state.engine = engine
-    app.state.settings = SimpleNamespace(controller_secret=CONTROLLER_SECRET, secret_key=SECRET_KEY)
+    app.state.settings = Settings(controller_secret=CONTROLLER_SECRET, secret_key=SECRET_KEY)
     mount_environments(app)
     return app
 

@@ -15,15 +15,15 @@ import pytest
 
 APP_SCRIPT = """
 import sys
-from types import SimpleNamespace
 import uvicorn
 from fastapi import FastAPI
 from sqlalchemy import create_engine
+from core.settings import Settings
 from environments import mount_environments
 url, port, secret = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 app = FastAPI()
 app.state.engine = create_engine(url, pool_size=10)
-app.state.settings = SimpleNamespace(controller_secret=secret, secret_key="k")
+app.state.settings = Settings(controller_secret=secret, secret_key="k")
 mount_environments(app)
 uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", lifespan="off")
 """

@@ -95,6 +95,7 @@ def attempt_rows() -> list[dict]:
                 "passed": passed,
                 "outcome": outcome,
                 "rolled_back": rolled,
+                "event_match_score": EMS.get(attempt_id),
                 "clarity": 4 if phase == "warm" else None,
                 "realism": 5 if phase == "warm" else None,
             }
@@ -143,6 +144,37 @@ def raw_events(attempt_id: int, n: int, t0: int = 1_772_441_000_000) -> pd.DataF
     return pd.DataFrame(rows)
 
 
+# Event-Match Score of the primary T1/T2 attempts (ids 1-8); other tasks declare no event conditions.
+# Attempt 3 (T1 intervention cold) failed the canonical diff but its events matched; attempt 4
+# (T1 intervention warm) passed the diff but its events did not.
+EMS = {1: 1.0, 2: 1.0, 3: 1.0, 4: 0.0, 5: 1.0, 6: 1.0, 7: 1.0, 8: 1.0}
+
+
+def session_rows() -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """semantic_events of attempt 1, backend_audit of attempt 3 (a 503 an intervention fired),
+    and one event condition per T1 attempt (ids 1-4)."""
+    t0 = 1_772_441_000_000
+    semantic = pd.DataFrame(
+        [{"attempt_id": 1, "seq": 0, "t_ms": t0, "event": "cart_add", "params": '{"product_id": "p1", "quantity": 1}'},
+         {"attempt_id": 1, "seq": 1, "t_ms": t0 + 900, "event": "checkout", "params": "{}"}]
+    )
+    start = pd.Timestamp("2026-03-02T09:30:00Z")
+    audit = pd.DataFrame(
+        [{"attempt_id": 3, "seq": 0, "t": start, "method": "GET", "path": "/api/env/shop/products", "status": 200,
+          "intervention": None, "intervention_fired": False, "duration_ms": 12},
+         {"attempt_id": 3, "seq": 1, "t": start + pd.Timedelta(seconds=5), "method": "POST", "path": "/api/env/shop/cart",
+          "status": 503, "intervention": "error_then_success", "intervention_fired": True, "duration_ms": 3},
+         {"attempt_id": 3, "seq": 2, "t": start + pd.Timedelta(seconds=9), "method": "POST", "path": "/api/env/shop/cart",
+          "status": 201, "intervention": None, "intervention_fired": False, "duration_ms": 15}]
+    )
+    checks = pd.DataFrame(
+        [{"attempt_id": i, "index": 0, "event": "cart_add", "params": '{"product_id": "p1"}', "match": None,
+          "passed": EMS[i] == 1.0, "matched_event": 0 if EMS[i] == 1.0 else None, "diagnosis": "cart_add p1"}
+         for i in (1, 2, 3, 4)]
+    )
+    return semantic, audit, checks
+
+
 STUDY_SETTINGS = {"k_per_cell": 1, "seed": 42, "show_pass_fail": False}
 CLEANING_CONFIG = {"scroll_window_ms": 400, "rules": ["fill_merge", "scroll_collapse", "idle_move_drop"]}
 
@@ -158,6 +190,10 @@ def write_study_bundle(out: Path, *, formats=("parquet", "csv")) -> Path:
         clean = raw_events(1, 3).assign(step=[0, 1, 2], source_seqs=[[0], [1, 2], [3]])
         writer.append("events_clean", clean)
         writer.append("verdicts", pd.DataFrame(verdict_rows(attempts)))
+        semantic, audit, checks = session_rows()
+        writer.append("semantic_events", semantic)
+        writer.append("backend_audit", audit)
+        writer.append("event_checks", checks)
         writer.append(
             "ratings",
             pd.DataFrame([{"assignment_id": 1, "annotator": "A1", "task_id": "T1", "condition": "clean",
@@ -182,6 +218,8 @@ M1 = [
     ("T9", "clean", 1.0, 6, "finish", 1, 0, 0, "Done."),
     ("T9", "intervention", 0.0, 12, "click", 2, 1, 0, "Trying again."),
 ]
+# M1's Event-Match Scores on T1/T2 (its T2 intervention run passed the diff, its events did not match).
+M1_EMS = {("T1", "clean"): 1.0, ("T1", "intervention"): 0.0, ("T2", "clean"): 1.0, ("T2", "intervention"): 0.0}
 M2 = [
     ("T1", "clean", 1.0), ("T1", "intervention", 1.0),
     ("T2", "clean", 1.0), ("T2", "intervention", 0.7),
@@ -205,7 +243,8 @@ def write_agent_files(folder: Path) -> list[Path]:
             {"run_id": f"m1-{i}", "model": "M1", "task": task, "env": env, "difficulty": difficulty, "condition": cond,
              "score": score, "steps": steps, "elapsed_s": 60.0 + i, "source_variant": f"{task}_v1" if cond == "intervention" else "",
              "terminal_verb": verb, "max_repeat_run": repeat, "action_error_count": 0 if verb else None,
-             "failed_positive_checks": pos, "failed_negative_checks": neg, "final_thought": thought}
+             "failed_positive_checks": pos, "failed_negative_checks": neg, "final_thought": thought,
+             "event_match_score": M1_EMS.get((task, cond))}
         )
     m1_path = folder / "m1.csv"
     pd.DataFrame(m1).to_csv(m1_path, index=False)

@@ -28,7 +28,8 @@ def test_fresh_bundle_verifies_and_manifest_describes_it(study_bundle: Path):
     assert manifest["schema_version"] == "2.0"
     assert manifest["formats"] == ["parquet", "csv"]
     # 20 primary + 4 duplicate + 1 rolled back attempts; 3 attempts x 7 raw events; 2 checks per attempt.
-    assert manifest["row_counts"] == {"attempts": 25, "events_raw": 21, "events_clean": 3, "verdicts": 50, "ratings": 1}
+    assert manifest["row_counts"] == {"attempts": 25, "events_raw": 21, "events_clean": 3, "verdicts": 50, "ratings": 1,
+                                      "semantic_events": 2, "backend_audit": 3, "event_checks": 4}
     assert manifest["study_settings"] == {"k_per_cell": 1, "seed": 42, "show_pass_fail": False}
     assert manifest["cleaning_config"]["scroll_window_ms"] == 400
     assert set(manifest["files"]) == {f"{t}.{f}" for t in TABLES for f in ("parquet", "csv")}

@@ -67,7 +67,7 @@ def free_port() -> int:
 @pytest.fixture(scope="session")
 def sqlite_template(tmp_path_factory) -> Path:
     """A SQLite file at the latest migration, built once; tests copy it."""
-    from dashboard import migrate
+    from core import migrate
 
     path = tmp_path_factory.mktemp("template") / "humantrace.db"
     migrate.upgrade(f"sqlite:///{path}")
@@ -82,7 +82,7 @@ def copy_template(template: Path, directory: Path) -> str:
 
 
 def hardening_settings(database_url: str, data_dir: Path, **overrides):
-    from dashboard.settings import Settings
+    from core.settings import Settings
 
     values = dict(data_dir=data_dir, database_url=database_url, secret_key=SECRET_KEY,
                   controller_secret=CONTROLLER_SECRET, run_monitor=False)
@@ -102,7 +102,7 @@ class Person:
 
     @property
     def cookies(self) -> dict[str, str]:
-        from dashboard.deps import SESSION_COOKIE
+        from dashboard.web.deps import SESSION_COOKIE
 
         return {SESSION_COOKIE: self.session_token}
 
@@ -144,9 +144,9 @@ class CastMaker:
     def assignment(self, person: Person, *, state: str = "not_started", task_id: str = "lab-001",
                    condition: str = "clean") -> dict:
         """An assignment of `person` moved through the real flow to `state`; its ids."""
-        from dashboard import flow
-        from dashboard.models import Assignment, Outcome
-        from dashboard.planning import session_seed
+        from dashboard.flow import service as flow
+        from dashboard.studies.models import Assignment, Outcome
+        from dashboard.studies.planning import session_seed
 
         with Session(self.engine, expire_on_commit=False) as db:
             from annotators import service as accounts
@@ -180,7 +180,7 @@ class CastMaker:
 
 
 def make_study(engine) -> int:
-    from dashboard.models import Study
+    from dashboard.studies.models import Study
 
     with Session(engine) as db:
         row = Study(name="Hardening study", seed=7, reading_countdown_seconds=0)
@@ -316,8 +316,8 @@ def app_routes() -> list[AppRoute]:
 
     from fastapi.routing import iter_route_contexts
 
+    from core.settings import Settings
     from dashboard.app import create_app
-    from dashboard.settings import Settings
 
     register_lab()
     tmp = Path(tempfile.mkdtemp(prefix="ht-routes-"))
@@ -415,7 +415,7 @@ class FlowAnnotator:
         self.env.close()
 
     def login(self, link: str) -> None:
-        from dashboard.routes.auth import sign_in_form
+        from dashboard.people.routes import sign_in_form
 
         path = link[link.index("/login/"):]
         page = self.http.get(path)

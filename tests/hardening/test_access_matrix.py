@@ -187,10 +187,9 @@ class Caller:
 
 
 def caller_for(role: str, world, owner) -> Caller:
-    from recorder import service as recorder
-
-    from dashboard.routes.study import REC_COOKIE
+    from dashboard.flow.routes import REC_COOKIE
     from environments.deps import COOKIE_NAME
+    from recorder import service as recorder
 
     maker = world.maker
     if role == "a":
@@ -318,7 +317,7 @@ def test_no_existence_leak_across_annotators(world):
         assert answers[0][0] in (404, 403, 1008), (method, template, answers[0][:2])
     # and the owner's objects are untouched by all that
     with Session(world.app.state.engine) as db:
-        from dashboard.models import Assignment
+        from dashboard.studies.models import Assignment
 
         assert db.get(Assignment, ids["assignment_id"]).state == "cold_active"
 
@@ -379,7 +378,7 @@ def test_environment_page_reads_no_target_verdict_or_variant(world):
 
 def test_csrf_refused_on_every_state_changing_form(world):
     """Every dashboard POST needs the token of its own login session; a refusal changes nothing."""
-    from dashboard.models import Assignment
+    from dashboard.studies.models import Assignment
 
     maker = world.maker
     # The sign-in form has a token of its own (tests/annotators/test_login.py).
@@ -417,7 +416,7 @@ def test_session_cookies_are_httponly_and_samesite(kit, sqlite_template, tmp_pat
     """Login, recorder and environment cookies: HttpOnly, SameSite=Lax, and Secure behind HTTPS."""
     from annotators import service as accounts
     from dashboard.app import create_app
-    from dashboard.routes.auth import sign_in_form
+    from dashboard.people.routes import sign_in_form
 
     kit.register_lab()
     url = kit.copy_template(sqlite_template, tmp_path)

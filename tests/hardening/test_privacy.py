@@ -73,8 +73,8 @@ def _leaks(label: str, content: str) -> list[str]:
 
 @pytest.mark.parametrize("backend", ["sqlite", "postgres"])
 def test_no_client_address_in_database_logs_or_export(backend, kit, sqlite_template, tmp_path, request):
-    from dashboard import migrate
-    from dashboard.db import make_engine
+    from core import migrate
+    from core.db import make_engine
 
     kit.register_lab()
     if backend == "sqlite":
@@ -110,7 +110,7 @@ def test_no_client_address_in_database_logs_or_export(backend, kit, sqlite_templ
     log = "".join(log.replace(server.url, "<own address>") for log, server in zip(logs, servers))
 
     # Nor the secrets in paths: a login link's token, an env session id (the key to its environment tab).
-    from dashboard.models import Attempt
+    from dashboard.studies.models import Attempt
 
     with Session(engine) as db:
         session_ids = [attempt.env_session_id for attempt in db.query(Attempt).all()]

@@ -9,12 +9,7 @@ restarts mid-attempt, and the database is unreachable when Evaluate is pressed.
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import subprocess
-import tempfile
 import time
-from pathlib import Path
 
 import httpx
 import pytest
@@ -27,9 +22,9 @@ pytestmark = [pytest.mark.postgres]
 @pytest.fixture
 def cluster(kit, postgres_url, tmp_path):
     """A migrated private schema, a study (grace period 30 s) and a way to start processes on it."""
-    from dashboard import migrate
-    from dashboard.db import make_engine
-    from dashboard.models import Study
+    from core import migrate
+    from core.db import make_engine
+    from dashboard.studies.models import Study
 
     kit.register_lab()
     migrate.upgrade(postgres_url)
@@ -53,14 +48,14 @@ def _events(engine, recording_id: int) -> list[int]:
 
 
 def _attempt(engine, attempt_id: int):
-    from dashboard.models import Attempt
+    from dashboard.studies.models import Attempt
 
     with Session(engine, expire_on_commit=False) as db:
         return db.get(Attempt, attempt_id)
 
 
 def _state(engine, assignment_id: int) -> str:
-    from dashboard.models import Assignment
+    from dashboard.studies.models import Assignment
 
     with Session(engine) as db:
         return db.get(Assignment, assignment_id).state
@@ -127,7 +122,7 @@ def test_control_on_one_process_environment_on_the_other(kit, cluster, serve):
 
 
 def test_a_closed_environment_tab_is_rolled_back_by_the_other_process(kit, cluster, serve):
-    from dashboard.models import AssignmentEvent, Study
+    from dashboard.studies.models import AssignmentEvent, Study
 
     engine, maker, env = cluster
     with Session(engine) as db:
@@ -198,7 +193,7 @@ def test_sigkill_of_the_recorders_process_loses_no_event(kit, cluster, serve, tc
 
 @pytest.mark.heavy
 def test_database_unreachable_at_evaluate_then_retry_scores_once(kit, cluster, serve, tcp_proxy, postgres_url):
-    from dashboard.models import AssignmentEvent
+    from dashboard.studies.models import AssignmentEvent
 
     engine, maker, env = cluster
     url = httpx.URL(postgres_url.replace("postgresql+psycopg", "http"))
@@ -246,8 +241,8 @@ def test_database_unreachable_at_evaluate_then_retry_scores_once(kit, cluster, s
 def test_database_restart_mid_attempt(kit, private_postgres, serve, tmp_path):
     """The database goes away and comes back during an attempt: requests answer 503, the recorder's
     batch is refused (not lost), then everything works again and the trace is complete."""
-    from dashboard import migrate
-    from dashboard.db import make_engine
+    from core import migrate
+    from core.db import make_engine
 
     kit.register_lab()
     migrate.upgrade(private_postgres.url)

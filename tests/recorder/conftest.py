@@ -18,10 +18,11 @@ import uvicorn
 from sqlalchemy import Engine, select
 from sqlmodel import Session, SQLModel, create_engine
 
+from core.sqlite import tune_sqlite
 from recorder import service
 from recorder.models import RawEvent, Recording
+from recorder.protocol import uvicorn_ws_options
 from recorder.schemas import BatchMessage, parse_client_message
-from recorder.sqlite_tuning import tune_sqlite
 from recorder.standalone import create_app
 
 SECRET = "test-secret-key-for-recorder"
@@ -176,7 +177,8 @@ def running_server(database_url: str, port: int) -> Iterator[LiveServer]:
         lg.setLevel(logging.INFO)
         lg.propagate = True
     app = create_app(database_url=database_url, secret_key=SECRET, pages_dir=PAGES_DIR)
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, access_log=False, log_config=None, log_level="info", lifespan="on")
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, access_log=False, log_config=None, log_level="info", lifespan="on",
+                            **uvicorn_ws_options())
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

@@ -99,13 +99,22 @@ def test_frame_size_is_counted_in_bytes_not_characters():
     assert check_frame_size(b"x" * (MAX_FRAME_BYTES + 1)) is not None
 
 
-def test_oversized_frame_is_refused_and_connection_survives(live_server, batch_json):
+def test_oversized_frame_is_refused_by_the_protocol_and_a_new_connection_serves(live_server, batch_json):
+    """A frame over the limit is refused by the websocket layer (close 1009, message too big)
+    without being read or stored; the recorder then reconnects with smaller frames."""
     rid, token = live_server.new_recording()
     with open_socket(live_server, token) as (ws, _):
         huge = json.dumps({"type": "batch", "events": [{"type": "submit", "seq": 0, "t_ms": 1, "url": "u" * (MAX_FRAME_BYTES + 10)}]})
-        reply = send(ws, huge)
-        assert reply["code"] == "frame_too_large" and str(MAX_FRAME_BYTES) in reply["message"]
-        assert send(ws, batch_json(0, 2)) == {"type": "ack", "seq": 1}
+        ws.send(huge)
+        with pytest.raises(ConnectionClosed) as info:
+            ws.recv(timeout=10)
+        assert info.value.rcvd.code == 1009
+    with open_socket(live_server, token) as (ws, hello):
+        assert hello == {"type": "ack", "seq": -1}
+        at_limit = batch_json(0, 2)
+        at_limit = at_limit[:-2] + " " * (MAX_FRAME_BYTES - len(at_limit.encode())) + at_limit[-2:]
+        assert len(at_limit.encode()) == MAX_FRAME_BYTES
+        assert send(ws, at_limit) == {"type": "ack", "seq": 1}
     assert live_server.seqs(rid) == [0, 1]
 
 

@@ -12,6 +12,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+from recorder.schemas import MAX_FRAME_BYTES
+
 pytestmark = pytest.mark.browser
 
 REPO = Path(__file__).resolve().parents[2]
@@ -25,7 +27,8 @@ def start_server(*, port: int, database_url: str, secret: str, pages: Path, log_
         "HUMANTRACE_RECORDER_PAGES": str(pages),
     }
     command = [sys.executable, "-m", "uvicorn", "recorder.standalone:app_from_env", "--factory",
-               "--host", "127.0.0.1", "--port", str(port), "--no-access-log"]
+               "--host", "127.0.0.1", "--port", str(port), "--no-access-log",
+               "--ws-max-size", str(MAX_FRAME_BYTES), "--ws-per-message-deflate", "false"]  # as `humantrace serve` runs it
     log = open(log_path, "ab")  # noqa: SIM115 (kept open for the child's lifetime)
     proc = subprocess.Popen(command, env=env, cwd=REPO, stdout=log, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 30

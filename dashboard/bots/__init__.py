@@ -1,0 +1,1 @@
+"""Bots: simulated annotators that play assignments in Chromium (demo, load tests)."""

@@ -1,0 +1,232 @@
+"""Bots: scripted annotators that play assignments through the real pages in real Chromium.
+
+Like oTree's bots they use exactly the code paths a person uses: the login link, the assignment
+list, the control tab (countdown, Start now, Evaluate, Start warm attempt, the rating form) and
+the environment window, where they run the task's oracle solution (or, with probability
+`mistakes`, its plausible wrong solution). They are the demo data generator
+(`humantrace bots`, `serve --demo --bots`) and a test fixture.
+
+A bot needs the resolved targets to act on, as a person reads them from the instruction; it takes
+them from the database (bots run beside the server), never from the environment tab.
+
+By default a bot plays flat out: each attempt takes as long as its solution's clicks. With a
+`Pace` it takes a person's time instead: it reads the instruction before the cold attempt, keeps
+each attempt's website open for a person's attempt time, and spends a while on the rating form
+(`HUMAN_PACE`, used by `benchmarks/load.py`). The clicks themselves stay quick; the rest of the
+time the pages sit open, as a person's do while they read.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, select
+
+from annotators import service as accounts
+from dashboard.flow import service as flow
+from dashboard.studies.models import Assignment, AssignmentState
+
+log = logging.getLogger("humantrace.bots")
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+    "--disable-sync", "--no-first-run", "--disable-quic",
+]
+
+
+@dataclass(frozen=True)
+class Pace:
+    """Seconds (low, high; drawn uniformly) that a person spends on each step of an assignment."""
+
+    reading: tuple[float, float]  # the instruction, before the cold attempt
+    cold: tuple[float, float]  # the cold attempt, from opening the website to Evaluate
+    warm: tuple[float, float]  # the warm attempt, likewise
+    rating: tuple[float, float]  # the rating form
+
+
+# The BreakingWeb paper's Human-140 timings (Section 5): warm attempts take a median of 34 s and
+# cold ones about twice as long. The reading and rating times are our assumption, not the paper's.
+HUMAN_PACE = Pace(reading=(5, 20), cold=(45, 90), warm=(20, 48), rating=(10, 25))
+
+
+def _pause(page, rng: random.Random | None, seconds: tuple[float, float] | None, *, since: float | None = None,
+           until: float | None = None) -> None:
+    """Wait a drawn number of seconds (less the time spent since `since`), as a person would, but
+    not past `until` (a `time.monotonic()` value: then the bot hurries to finish)."""
+    if seconds is None or rng is None:
+        return
+    now = time.monotonic()
+    wait = rng.uniform(*seconds) - (now - since if since is not None else 0.0)
+    if until is not None:
+        wait = min(wait, until - now)
+    if wait > 0:
+        page.wait_for_timeout(wait * 1000)
+
+
+@dataclass
+class BotReport:
+    code: str
+    completed: list[int] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)
+
+
+def _targets_and_instruction(engine: Engine, assignment_id: int) -> tuple[dict, str, str]:
+    from dashboard.flow import envs
+    from environments import sessions
+
+    with Session(engine) as db:
+        assignment = flow.get_assignment(db, assignment_id=assignment_id, annotator=None)
+        attempt = flow.current_attempt(db, assignment=assignment)
+        targets = sessions.get_targets(db, session_id=attempt.env_session_id)
+        return targets, envs.instruction(db, session_id=attempt.env_session_id), assignment.task_id
+
+
+def _solution(task_id: str, *, wrong: bool) -> Callable:
+    from environments import catalog, registry
+    from environments.oracles import load_oracles
+
+    env = registry.get(catalog.get_task(task_id).env_id)
+    found = load_oracles(env)
+    table = found.wrong if wrong and task_id in found.wrong else found.oracles
+    return table[task_id]
+
+
+def sign_in(page, link: str) -> None:
+    """Open a personal login link and press its Sign in button, as a person does."""
+    page.goto(link)
+    button = page.locator("form[action^='/login/'] button[type=submit]")
+    if button.count() != 1:
+        raise RuntimeError(f"the login link did not offer a sign-in: {page.locator('main').inner_text()[:300]}")
+    with page.expect_navigation():
+        button.click()
+
+
+def _next_assignment(engine: Engine, code: str) -> int | None:
+    with Session(engine) as db:
+        person = accounts.get_by_code(db, code=code)
+        row = db.exec(
+            select(Assignment)
+            .where(Assignment.annotator_id == person.id, Assignment.state != AssignmentState.completed.value)
+            .order_by(Assignment.order_index, Assignment.id)
+        ).first()
+        return row.id if row else None
+
+
+def play_attempt(control, engine: Engine, *, assignment_id: int, base_url: str, wrong: bool,
+                 rng: random.Random | None = None, pace: Pace | None = None, until: float | None = None):
+    """From a control tab in an active attempt: open the website, solve, press Evaluate."""
+    from environments.oracles import OracleContext
+
+    control.wait_for_selector("#start-now", state="visible")
+    _pause(control, rng, pace and pace.reading, until=until)
+    with control.context.expect_page() as popup:
+        control.click("#start-now")
+    env_page = popup.value
+    env_page.wait_for_load_state("load")
+    opened = time.monotonic()
+    targets, instruction, task_id = _targets_and_instruction(engine, assignment_id)
+    condition = control.locator(".task-meta .pill").nth(1).inner_text().strip()
+    context = OracleContext(targets=targets, condition=condition, instruction=instruction, base_url=base_url, task_id=task_id)
+    _solution(task_id, wrong=wrong)(env_page, context)
+    _pause(env_page, rng, pace and pace.cold, since=opened, until=until)
+    env_page.wait_for_timeout(700)  # let the recorder flush its last batch before the attempt ends
+    control.bring_to_front()
+    control.click("#evaluate")
+    control.wait_for_selector("#start-warm, #rating-form", timeout=60_000)
+    return env_page
+
+
+def play_assignment(page, engine: Engine, *, assignment_id: int, base_url: str, rng: random.Random, mistakes: float,
+                    pace: Pace | None = None, until: float | None = None) -> None:
+    """Start (or continue) an assignment on the assignment list page and play it to completion."""
+    row = page.locator(f'tr[data-assignment="{assignment_id}"]')
+    row.locator("button, a.btn").first.click()
+    page.wait_for_url(f"**/assignments/{assignment_id}/control", timeout=60_000)
+    env_page = play_attempt(page, engine, assignment_id=assignment_id, base_url=base_url, wrong=rng.random() < mistakes,
+                            rng=rng, pace=pace, until=until)
+    page.wait_for_selector("#start-warm")
+    page.click("#start-warm")
+    page.wait_for_selector("#start-now", state="visible")
+    page.click("#start-now")  # the existing environment window is pointed at the warm attempt
+    env_page.wait_for_url("**/env/**")
+    env_page.wait_for_load_state("load")
+    opened = time.monotonic()
+    from environments.oracles import OracleContext
+
+    targets, instruction, task_id = _targets_and_instruction(engine, assignment_id)
+    condition = page.locator(".task-meta .pill").nth(1).inner_text().strip()
+    _solution(task_id, wrong=rng.random() < mistakes)(
+        env_page, OracleContext(targets=targets, condition=condition, instruction=instruction, base_url=base_url, task_id=task_id)
+    )
+    _pause(env_page, rng, pace and pace.warm, since=opened, until=until)
+    env_page.wait_for_timeout(700)
+    page.bring_to_front()
+    page.click("#evaluate")
+    page.wait_for_selector("#rating-form", timeout=60_000)
+    _pause(page, rng, pace and pace.rating, until=until)
+    for name in ("clarity", "realism", "intervention_naturalness", "fun_value"):
+        page.check(f'input[name="{name}"][value="{rng.randint(3, 5)}"]')
+    page.click('button[value="submit"]')
+    page.wait_for_url("**/assignments?notice=completed", timeout=60_000)
+    env_page.close()
+
+
+def run_bots(
+    *,
+    engine: Engine,
+    secret_key: str,
+    base_url: str,
+    codes: list[str],
+    assignments: int,
+    mistakes: float = 0.0,
+    seed: int = 0,
+    headless: bool = True,
+    progress: Callable[[str], None] | None = None,
+    pace: Pace | None = None,
+    until: float | None = None,
+) -> list[BotReport]:
+    """Each bot logs in by a fresh link and completes up to `assignments` of its assignments, one
+    bot after another, flat out unless `pace` is given. After `until` (a `time.monotonic()` value)
+    no bot starts another assignment, and a paced bot cuts its pauses short."""
+    from playwright.sync_api import sync_playwright
+
+    reports = []
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=headless)
+        try:
+            for code in codes:
+                report = BotReport(code=code)
+                reports.append(report)
+                rng = random.Random(f"{seed}:{code}")
+                with Session(engine) as db:
+                    link = accounts.create_login_link(db, secret_key=secret_key, code=code, base_url=base_url)
+                context = browser.new_context(viewport={"width": 1366, "height": 800})
+                page = context.new_page()
+                sign_in(page, link)
+                for _ in range(assignments):
+                    if until is not None and time.monotonic() >= until:
+                        break
+                    assignment_id = _next_assignment(engine, code)
+                    if assignment_id is None:
+                        break
+                    page.goto(base_url + "/assignments")
+                    try:
+                        play_assignment(page, engine, assignment_id=assignment_id, base_url=base_url, rng=rng, mistakes=mistakes,
+                                        pace=pace, until=until)
+                        report.completed.append(assignment_id)
+                    except Exception as exc:  # report and stop this bot; others go on
+                        log.exception("bot %s failed on assignment %s", code, assignment_id)
+                        report.failed.append(f"assignment {assignment_id}: {exc}")
+                        break
+                    if progress:
+                        progress(f"{code} completed assignment {assignment_id}")
+                context.close()
+        finally:
+            browser.close()
+    return reports

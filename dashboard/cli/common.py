@@ -1,0 +1,48 @@
+"""What every sub-command needs: settings, a database session on an up-to-date schema, errors."""
+
+from __future__ import annotations
+
+import typer
+from rich.console import Console
+from sqlmodel import Session
+
+console = Console()
+err = Console(stderr=True)
+
+
+def fail(message: str, code: int = 1) -> None:
+    err.print(f"[red]Error:[/red] {message}", highlight=False, soft_wrap=True)
+    raise typer.Exit(code)
+
+
+def settings(**overrides):
+    from core.settings import InsecureSettings, get_settings
+
+    try:
+        return get_settings(**{k: v for k, v in overrides.items() if v is not None})
+    except InsecureSettings as exc:
+        err.print(f"[red]Refusing to start:[/red] {exc}")
+        raise typer.Exit(2) from None
+
+
+def open_db():
+    """(settings, session) on a database whose schema is current; a clear error otherwise."""
+    from core import migrate
+    from core.db import make_engine
+
+    config = settings()
+    engine = make_engine(config.database_url)
+    try:
+        migrate.check_schema(engine, config.database_url)
+    except migrate.SchemaOutdated as exc:
+        fail(str(exc))
+    return config, Session(engine)
+
+
+def current_study(db):
+    from dashboard.web.home import current_study as find
+
+    study = find(db)
+    if study is None:
+        fail("there is no study yet: run `humantrace serve --demo` or `humantrace study create`.")
+    return study

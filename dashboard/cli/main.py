@@ -1,0 +1,222 @@
+"""The `humantrace` command line."""
+
+from __future__ import annotations
+
+import os
+from typing import Annotated, Optional
+
+import typer
+from rich.table import Table
+
+from dashboard.cli import agents as agents_commands
+from dashboard.cli import bots as bots_command
+from dashboard.cli import data as data_commands
+from dashboard.cli import panel as panel_commands
+from dashboard.cli.common import console, fail, open_db
+from dashboard.cli.common import settings as load_settings
+
+app = typer.Typer(help="humantrace: run human studies on web tasks and compare people with AI web agents.", no_args_is_help=True)
+db_app = typer.Typer(help="Database schema migrations (Alembic).", no_args_is_help=True)
+annotators_app = typer.Typer(help="People in the study: annotators and leads, and their login links.", no_args_is_help=True)
+app.add_typer(db_app, name="db")
+app.add_typer(annotators_app, name="annotators")
+app.add_typer(panel_commands.app, name="panel")
+app.command("bots")(bots_command.bots)
+app.add_typer(data_commands.export_app, name="export")
+app.add_typer(data_commands.recordings_app, name="recordings")
+app.add_typer(data_commands.tasks_app, name="tasks")
+app.command("compare")(data_commands.compare)
+app.command("clean")(data_commands.clean_command)
+app.add_typer(agents_commands.app, name="agents")
+
+
+LOG_CONFIG = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    # uvicorn logs websocket handshakes with their query string, which carries recorder tokens.
+    "filters": {"redact_tokens": {"()": "recorder.privacy.RedactTokensFilter"}},
+    "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": "plain", "stream": "ext://sys.stderr",
+                            "filters": ["redact_tokens"]}},
+    "loggers": {
+        "uvicorn": {"handlers": ["stderr"], "level": "INFO", "propagate": False},
+        "uvicorn.error": {"handlers": ["stderr"], "level": "INFO", "propagate": False},
+        # The access log prints client addresses; humantrace.http logs requests without them.
+        "uvicorn.access": {"handlers": [], "level": "CRITICAL", "propagate": False},
+        "humantrace": {"handlers": ["stderr"], "level": "INFO", "propagate": False},
+    },
+}
+
+
+@app.command()
+def serve(
+    demo: Annotated[bool, typer.Option(help="Upgrade the database, create the demo study and people, print their login links.")] = False,
+    host: Annotated[Optional[str], typer.Option(help="Interface to bind (default HUMANTRACE_HOST or 127.0.0.1).")] = None,
+    port: Annotated[Optional[int], typer.Option(help="Port to listen on (default HUMANTRACE_PORT or 8000).")] = None,
+    workers: Annotated[int, typer.Option(help="Worker processes (all state is in the database, so any worker serves any request).")] = 1,
+    bots: Annotated[bool, typer.Option("--bots", help="With --demo: once serving, let bots A1 and A2 complete three assignments each.")] = False,
+) -> None:
+    """Run the web application."""
+    import uvicorn
+
+    from core import migrate
+    from core.db import make_engine
+    from recorder.protocol import uvicorn_ws_options
+
+    if host:
+        os.environ["HUMANTRACE_HOST"] = host
+    if port:
+        os.environ["HUMANTRACE_PORT"] = str(port)
+    settings = load_settings()
+    if demo:
+        from dashboard.studies.demo import ensure_demo, ensure_demo_plan
+
+        migrate.upgrade(settings.database_url)
+        engine = make_engine(settings.database_url)
+        logins = ensure_demo(engine, settings)
+        planned = ensure_demo_plan(engine)
+        engine.dispose()
+        if planned:
+            console.print(f"Planned a demo panel: {planned} assignments.")
+        console.print("[bold]Demo study ready.[/bold] Open a login link and press Sign in (each link works once):")
+        for login in logins:
+            console.print(f"  {login.code:<3} {login.role:<9} {login.url}", soft_wrap=True, highlight=False)
+    else:
+        engine = make_engine(settings.database_url)
+        try:
+            migrate.check_schema(engine, settings.database_url)
+        except migrate.SchemaOutdated as exc:
+            fail(str(exc))
+        finally:
+            engine.dispose()
+    console.print(f"Serving on {settings.public_url}", highlight=False)
+    if bots:
+        _start_demo_bots(settings)
+    uvicorn.run(
+        "dashboard.app:create_app_from_env",
+        factory=True,
+        host=settings.host,
+        port=settings.port,
+        workers=workers,
+        access_log=False,
+        log_config=LOG_CONFIG,
+        **uvicorn_ws_options(),  # frame size limit enforced by the protocol; no compression
+    )
+
+
+def _start_demo_bots(settings) -> None:
+    """Run the demo bots in a background thread once the server answers."""
+    import threading
+    import time
+
+    import httpx
+
+    def run() -> None:
+        from core.db import make_engine
+        from dashboard.bots.service import run_bots
+
+        for _ in range(120):
+            try:
+                httpx.get(settings.public_url + "/login", timeout=1)
+                break
+            except httpx.HTTPError:
+                time.sleep(0.5)
+        engine = make_engine(settings.database_url)
+        reports = run_bots(engine=engine, secret_key=settings.secret_key, base_url=settings.public_url, codes=["A1", "A2"],
+                           assignments=3, mistakes=0.2, seed=1)
+        for report in reports:
+            console.print(f"bot {report.code}: {len(report.completed)} assignments completed {report.failed or ''}", highlight=False)
+
+    threading.Thread(target=run, name="demo-bots", daemon=True).start()
+
+
+@db_app.command("upgrade")
+def db_upgrade(revision: Annotated[str, typer.Argument(help="Target revision.")] = "head") -> None:
+    """Upgrade the database schema (default: to the latest revision)."""
+    from core import migrate
+
+    settings = load_settings()
+    migrate.upgrade(settings.database_url, revision)
+    console.print(f"Database at {revision}.")
+
+
+@db_app.command("downgrade")
+def db_downgrade(revision: Annotated[str, typer.Argument(help="Target revision, e.g. -1 or base.")] = "-1") -> None:
+    """Downgrade the database schema (default: one revision)."""
+    from core import migrate
+
+    settings = load_settings()
+    migrate.downgrade(settings.database_url, revision)
+    console.print(f"Database downgraded to {revision}.")
+
+
+@db_app.command("current")
+def db_current() -> None:
+    """Show the database's revision and the latest one this code knows."""
+    from core import migrate
+    from core.db import make_engine
+
+    settings = load_settings()
+    engine = make_engine(settings.database_url)
+    current = migrate.current_revision(engine)
+    engine.dispose()
+    head = migrate.head_revision(settings.database_url)
+    console.print(f"current: {current or '(empty database)'}\nlatest:  {head}")
+    if current != head:
+        console.print("Run `humantrace db upgrade` to bring the database up to date.")
+
+
+@annotators_app.command("add")
+def annotators_add(
+    code: Annotated[str, typer.Argument(help="Coded id, e.g. A1 (annotator), D1 (duplicate tier), L1 (lead).")],
+    role: Annotated[str, typer.Option(help="annotator or lead.")] = "annotator",
+    tier: Annotated[str, typer.Option(help="primary or duplicate (duplicate-tier people record the audit).")] = "primary",
+    designed: Annotated[Optional[list[str]], typer.Option(help="An environment this person designed (repeatable); they never record it.")] = None,
+    name: Annotated[str, typer.Option(help="Display name shown to leads only.")] = "",
+) -> None:
+    """Add a person to the study."""
+    from annotators import service as accounts
+    from environments import registry
+
+    known = [env.env_id for env in registry.all_environments()]
+    unknown = sorted({env.strip() for env in designed or [] if env.strip() and env.strip() not in known})
+    if unknown:
+        fail(f"unknown environment {', '.join(unknown)} for --designed; the environments are {', '.join(known)}")
+    _settings_, db = open_db()
+    with db:
+        try:
+            person = accounts.add_annotator(db, code=code, role=role, tier=tier, designed=designed, display_name=name)
+        except accounts.AccountError as exc:
+            fail(str(exc))
+        console.print(f"Added {person.code} ({person.role}, {person.tier}).")
+
+
+@annotators_app.command("list")
+def annotators_list() -> None:
+    """List everybody in the study."""
+    from annotators import service as accounts
+
+    _settings_, db = open_db()
+    with db:
+        table = Table("code", "role", "tier", "designed", "active")
+        for p in accounts.list_annotators(db):
+            table.add_row(p.code, str(p.role), str(p.tier), ", ".join(p.designed) or "-", "yes" if p.active else "no")
+        console.print(table)
+
+
+@annotators_app.command("link")
+def annotators_link(code: Annotated[str, typer.Argument(help="The person's coded id, e.g. A1.")]) -> None:
+    """Print a new single-use login link for a person."""
+    from annotators import service as accounts
+
+    settings, db = open_db()
+    with db:
+        try:
+            url = accounts.create_login_link(db, secret_key=settings.secret_key, code=code, base_url=settings.public_url)
+        except accounts.AccountError as exc:
+            fail(str(exc))
+        console.print(url, soft_wrap=True, highlight=False)
+
+
+if __name__ == "__main__":
+    app()

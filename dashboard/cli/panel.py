@@ -1,0 +1,107 @@
+"""`humantrace panel`: plan the panel and the assignments, check a stored plan."""
+
+from __future__ import annotations
+
+from typing import Annotated, Optional
+
+import typer
+from rich.table import Table
+
+from dashboard.cli.common import console, current_study, fail, open_db
+
+app = typer.Typer(help="Plan the panel of base tasks and assign every task-condition.", no_args_is_help=True)
+
+
+@app.command("plan")
+def plan(
+    per_cell: Annotated[int, typer.Option("--per-cell", help="Base tasks per (environment, difficulty) cell (k).")] = 1,
+    seed: Annotated[Optional[int], typer.Option(help="Seed for choosing the panel (default: the study's seed).")] = None,
+    env: Annotated[Optional[list[str]], typer.Option(help="Restrict to this environment (repeatable).")] = None,
+    duplicates_per_cell: Annotated[int, typer.Option(help="Task-conditions per cell recorded again by a duplicate-tier annotator.")] = 1,
+    replace: Annotated[bool, typer.Option(help="Replace the study's assignments that nobody has started.")] = False,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Show the plan without storing it.")] = False,
+) -> None:
+    """Build a balanced panel and assign it (same seed, same plan)."""
+    from annotators.planning import PlanInfeasible
+    from dashboard.studies import planning
+
+    _settings, db = open_db()
+    with db:
+        study = current_study(db)
+        try:
+            result = planning.make_plan(db, per_cell=per_cell, seed=study.seed if seed is None else seed, envs=env,
+                                        duplicates_per_cell=duplicates_per_cell)
+        except PlanInfeasible as exc:
+            fail(f"the plan cannot be made: {exc}")
+        summary = result.summary
+        console.print(
+            f"Panel: {summary.base_tasks} base tasks in {summary.cells} cells; "
+            f"{summary.primary_task_conditions} primary and {summary.duplicate_task_conditions} duplicate task-conditions "
+            f"({summary.primary_attempts + summary.duplicate_attempts} attempts).", highlight=False)
+        table = Table("annotator", "tier", "task-conditions", "by difficulty", "by condition")
+        for load in summary.loads:
+            table.add_row(load.annotator, str(load.tier), str(load.total),
+                          ", ".join(f"{k} {v}" for k, v in load.by_difficulty.items()),
+                          ", ".join(f"{k} {v}" for k, v in load.by_condition.items()))
+        console.print(table)
+        for note in result.notes:
+            console.print(f"note: {note}", highlight=False)
+        if dry_run:
+            console.print("Dry run: nothing stored.")
+            return
+        try:
+            written = planning.write_plan(db, study=study, plan=result, replace=replace)
+        except planning.PlanRefused as exc:
+            fail(str(exc))
+        console.print(f"Stored {written} assignments in study {study.name!r}.", highlight=False)
+
+
+@app.command("check")
+def check() -> None:
+    """Re-check the study's stored assignments against every planning rule."""
+    from sqlmodel import select
+
+    from annotators.models import Annotator
+    from annotators.planning import Plan, PlannedAssignment, check_plan
+    from dashboard.studies import planning
+    from dashboard.studies.models import Assignment
+
+    _settings, db = open_db()
+    with db:
+        study = current_study(db)
+        codes = {p.id: p.code for p in db.exec(select(Annotator))}
+        rows = list(db.exec(select(Assignment).where(Assignment.study_id == study.id)))
+        if not rows:
+            fail("the study has no assignments yet: run `humantrace panel plan`.")
+        stored = [
+            PlannedAssignment(annotator=codes[a.annotator_id], task_id=a.task_id, env_id=a.env_id, difficulty=a.difficulty,
+                              condition=a.condition, tier=a.tier, order=a.order_index)
+            for a in rows
+        ]
+        tasks = planning.catalogue_tasks()
+        per_cell = max(1, _per_cell(stored))
+        reference = planning.make_plan(db, per_cell=per_cell, seed=study.seed)
+        plan = Plan(**{**reference.model_dump(), "assignments": tuple(stored), "panel": _panel_from(stored, reference)})
+        violations = check_plan(plan, tasks=tasks, annotators=planning.roster(db), per_cell=per_cell)
+        if violations:
+            for v in violations:
+                console.print(f"[red]{v.rule}[/red]: {v.message}", highlight=False)
+            raise typer.Exit(1)
+        console.print(f"All {len(stored)} assignments follow every planning rule.")
+
+
+def _per_cell(rows) -> int:
+    cells: dict[tuple[str, str], set[str]] = {}
+    for r in rows:
+        if r.tier == "primary":
+            cells.setdefault((r.env_id, str(r.difficulty)), set()).add(r.task_id)
+    return max((len(v) for v in cells.values()), default=0)
+
+
+def _panel_from(rows, reference):
+    from annotators.planning import PanelCell
+
+    cells: dict[tuple[str, str], set[str]] = {}
+    for r in rows:
+        cells.setdefault((r.env_id, str(r.difficulty)), set()).add(r.task_id)
+    return tuple(PanelCell(env_id=e, difficulty=d, task_ids=tuple(sorted(ids))) for (e, d), ids in sorted(cells.items()))

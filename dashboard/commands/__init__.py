@@ -1,1 +1,0 @@
-"""Sub-commands of the `humantrace` CLI, one module per area."""

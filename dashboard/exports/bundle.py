@@ -1,0 +1,233 @@
+"""The human reference bundle from the database, streamed in chunks of attempts.
+
+Rows go through `exports.BundleWriter`, which owns the format, the manifest and the privacy guard.
+Annotators appear only by coded id; no client address, login token or env session id is ever
+selected. Rolled-back attempts (and attempts a lead excluded in review) are left out unless asked
+for, and then carry `rolled_back = true`. Memory stays bounded: one chunk of attempts, with its
+events, is in memory at a time.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pandas as pd
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, func, select
+
+from annotators.models import Annotator
+from dashboard.studies.models import Assignment, Attempt, AttemptStatus, Rating, Study
+from exports.bundle import BundleWriter
+from exports.schema import TABLES
+from recorder import service as recorder
+
+CHUNK_ATTEMPTS = 200
+CLEAN_COLUMNS = set(TABLES["events_clean"].column_names(include_comments=False))
+RATING_FIELDS = ("clarity", "realism", "intervention_naturalness", "fun_value",
+                 "suspected_bug", "ambiguous_instruction", "alternate_valid_strategy")
+
+
+def _task_meta(task_id: str) -> tuple[str | None, str | None, str | None]:
+    """(';'-joined primary primitives, the variant's target primitive, its id) from the catalogue."""
+    try:
+        from environments import catalog
+
+        task = catalog.get_task(task_id)
+        variant = catalog.variant_for(task_id)
+        if variant is None:
+            return ";".join(task.primary_primitives), None, None
+        return ";".join(task.primary_primitives), variant.target_primitive, variant.variant_id
+    except Exception:  # a task no longer in the catalogue still exports
+        return None, None, None
+
+
+def _attempt_query(study: Study, include_rolled_back: bool):
+    query = select(Attempt, Assignment).join(Assignment, Assignment.id == Attempt.assignment_id).where(
+        Assignment.study_id == study.id, Attempt.status != AttemptStatus.active.value
+    )
+    if not include_rolled_back:
+        query = query.where(Attempt.status == AttemptStatus.ended.value, Attempt.excluded == False)  # noqa: E712
+    return query.order_by(Attempt.id)
+
+
+def count_attempts(db: Session, *, study: Study, include_rolled_back: bool = False) -> int:
+    return db.exec(select(func.count()).select_from(_attempt_query(study, include_rolled_back).subquery())).one()
+
+
+def _chunks(db: Session, study: Study, include_rolled_back: bool) -> Iterator[list[tuple[Attempt, Assignment]]]:
+    last_id = 0
+    while True:
+        rows = list(db.exec(_attempt_query(study, include_rolled_back).where(Attempt.id > last_id).limit(CHUNK_ATTEMPTS)))
+        if not rows:
+            return
+        yield rows
+        last_id = rows[-1][0].id
+
+
+def export_bundle(
+    engine: Engine,
+    out_dir: str | Path,
+    *,
+    formats: tuple[str, ...] = ("parquet",),
+    include_comments: bool = False,
+    include_rolled_back: bool = False,
+    progress: Callable[[int], None] | None = None,
+    overwrite: bool = False,
+) -> Path:
+    """Write the current study's bundle into the new directory `out_dir`; returns the manifest path.
+
+    `overwrite`: `out_dir` may already hold a bundle, whose files are replaced."""
+    with Session(engine) as db:
+        study = db.exec(select(Study).where(Study.active).order_by(Study.id.desc())).one()
+        codes = {p.id: p.code for p in db.exec(select(Annotator))}
+        ratings = {r.assignment_id: r for r in db.exec(select(Rating))}
+        meta_cache: dict[str, tuple[str | None, str | None, str | None]] = {}
+        cleaning_config: dict | None = None
+        writer = BundleWriter(out_dir, formats=formats, include_comments=include_comments, overwrite=overwrite)
+        with writer:
+            for chunk in _chunks(db, study, include_rolled_back):
+                attempts_rows, clean_rows, verdict_rows, event_check_rows = [], [], [], []
+                for attempt, assignment in chunk:
+                    if assignment.task_id not in meta_cache:
+                        meta_cache[assignment.task_id] = _task_meta(assignment.task_id)
+                    primitives, target_primitive, variant_id = meta_cache[assignment.task_id]
+                    intervention = assignment.condition == "intervention"
+                    rating = ratings.get(assignment.id)
+                    row = {
+                        "attempt_id": attempt.id, "annotator": codes[assignment.annotator_id], "env_id": assignment.env_id,
+                        "task_id": assignment.task_id, "difficulty": assignment.difficulty, "primitives": primitives,
+                        "target_primitive": target_primitive if intervention else None,
+                        "condition": assignment.condition, "seed": assignment.seed,
+                        "variant_id": variant_id if intervention else None, "phase": attempt.phase, "tier": assignment.tier,
+                        "assignment_id": assignment.id, "viewport_w": attempt.viewport_w, "viewport_h": attempt.viewport_h,
+                        "user_agent": attempt.user_agent, "started_at": _ms(attempt.recording_started_at or attempt.created_at),
+                        "ended_at": _ms(attempt.ended_at), "wall_clock_s": (attempt.wall_clock_ms or 0) / 1000,
+                        "raw_events": attempt.raw_events or 0, "clean_steps": attempt.clean_steps,
+                        "score": attempt.score if attempt.score is not None else 0.0, "passed": bool(attempt.passed),
+                        "outcome": attempt.outcome or "abandoned",
+                        "rolled_back": attempt.status == AttemptStatus.rolled_back.value or attempt.excluded,
+                        "event_match_score": (attempt.verdict or {}).get("event_match_score"),
+                    }
+                    for name in RATING_FIELDS:
+                        row[name] = getattr(rating, name) if rating is not None and not rating.skipped else None
+                    if include_comments:
+                        row["comments"] = rating.comments if rating is not None else None
+                    attempts_rows.append(row)
+                    for step, event in enumerate(attempt.clean_trace or []):
+                        clean_row = {k: v for k, v in event.items() if k in CLEAN_COLUMNS}
+                        clean_row["attempt_id"] = attempt.id
+                        clean_row.setdefault("step", step)
+                        seqs = clean_row.get("source_seqs") or []
+                        clean_row["source_seqs"] = ";".join(str(s) for s in seqs) if isinstance(seqs, list) else seqs
+                        clean_rows.append(clean_row)
+                    verdict_rows.extend(_verdict_rows(attempt))
+                    event_check_rows.extend(_event_check_rows(attempt))
+                    cleaning_config = cleaning_config or attempt.cleaning_config
+                writer.append("attempts", pd.DataFrame(attempts_rows))
+                by_recording = {attempt.recording_id: attempt.id for attempt, _ in chunk}
+                raw = recorder.events_frame(db, recording_ids=list(by_recording))
+                raw["attempt_id"] = raw["attempt_id"].map(by_recording).astype("int64")
+                writer.append("events_raw", raw)
+                if clean_rows:
+                    writer.append("events_clean", pd.DataFrame(clean_rows))
+                if verdict_rows:
+                    writer.append("verdicts", pd.DataFrame(verdict_rows))
+                if event_check_rows:
+                    writer.append("event_checks", pd.DataFrame(event_check_rows))
+                by_session = {attempt.env_session_id: attempt.id for attempt, _ in chunk}
+                semantic, audit = _session_logs(db, by_session)
+                if len(semantic):
+                    writer.append("semantic_events", semantic)
+                if len(audit):
+                    writer.append("backend_audit", audit)
+                if progress:
+                    progress(len(chunk))
+            rating_rows = _rating_rows(db, study, codes, include_comments, include_rolled_back)
+            if rating_rows:
+                writer.append("ratings", pd.DataFrame(rating_rows))
+            settings = study.model_dump(mode="json", exclude={"id"})
+            return writer.close(study_settings=settings, cleaning_config=cleaning_config or _default_cleaning_config())
+
+
+def _ms(moment):
+    """Bundle timestamps have millisecond resolution."""
+    return moment.replace(microsecond=moment.microsecond // 1000 * 1000) if moment is not None else None
+
+
+def _default_cleaning_config() -> dict:
+    from cleaning import CleaningConfig
+
+    config = CleaningConfig()
+    return config.model_dump() if hasattr(config, "model_dump") else dict(config.__dict__)
+
+
+def _verdict_rows(attempt: Attempt) -> list[dict]:
+    verdict = attempt.verdict or {}
+    rows = []
+    for check in verdict.get("positive_checks", []):
+        rows.append({"attempt_id": attempt.id, "kind": check["kind"], "polarity": "positive", "index": check["index"],
+                     "name": check.get("name"), "desc": check.get("desc"), "passed": check["passed"],
+                     "credit": check.get("credit"), "weight": check.get("weight"), "diagnosis": check.get("diagnosis")})
+    for check in verdict.get("negative_checks", []):
+        kind = check["kind"] if check["kind"] != "surplus" else "named_invariant"
+        rows.append({"attempt_id": attempt.id, "kind": kind, "polarity": "negative",
+                     "index": check.get("index") if check.get("index") is not None else -1,
+                     "name": check.get("name"), "passed": check["passed"], "severity": check.get("severity"),
+                     "penalty": check.get("penalty"), "diagnosis": check.get("diagnosis")})
+    return rows
+
+
+def _session_logs(db: Session, by_session: dict[str, int]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The semantic event log and the backend audit log of a chunk's env sessions, keyed by attempt.
+
+    The env session id itself never leaves the database: rows carry the attempt id only.
+    """
+    from environments.models import EnvAuditEntry, EnvSemanticEvent
+
+    ids = list(by_session)
+    events = db.exec(select(EnvSemanticEvent).where(EnvSemanticEvent.session_id.in_(ids))
+                     .order_by(EnvSemanticEvent.session_id, EnvSemanticEvent.seq)).all()
+    semantic = pd.DataFrame(
+        [{"attempt_id": by_session[e.session_id], "seq": e.seq, "t_ms": e.t_ms, "event": e.event,
+          "params": json.dumps(e.params, sort_keys=True, default=str)} for e in events]
+    )
+    entries = db.exec(select(EnvAuditEntry).where(EnvAuditEntry.session_id.in_(ids))
+                      .order_by(EnvAuditEntry.session_id, EnvAuditEntry.t, EnvAuditEntry.id)).all()
+    rows, seqs = [], dict.fromkeys(ids, 0)
+    for e in entries:
+        rows.append({"attempt_id": by_session[e.session_id], "seq": seqs[e.session_id], "t": _ms(e.t), "method": e.method,
+                     "path": e.path, "status": e.status, "intervention": e.intervention,
+                     "intervention_fired": e.intervention is not None, "duration_ms": e.duration_ms})
+        seqs[e.session_id] += 1
+    return semantic, pd.DataFrame(rows)
+
+
+def _event_check_rows(attempt: Attempt) -> list[dict]:
+    """One row per event condition of the attempt's verdict (none when the task declares none)."""
+    rows = []
+    for check in (attempt.verdict or {}).get("event_checks") or []:
+        members = check.get("members") or []
+        params = (";".join(str(m.get("event")) for m in members) if members and check.get("event") is None
+                  else json.dumps(check.get("params") or {}, sort_keys=True, default=str))
+        rows.append({"attempt_id": attempt.id, "index": check["index"], "event": check.get("event"), "params": params,
+                     "match": check.get("match"), "passed": bool(check["passed"]),
+                     "matched_event": check.get("matched_event"), "diagnosis": check.get("diagnosis")})
+    return rows
+
+
+def _rating_rows(db: Session, study: Study, codes: dict, include_comments: bool, include_rolled_back: bool) -> list[dict]:
+    rows = []
+    query = select(Rating, Assignment).join(Assignment, Assignment.id == Rating.assignment_id).where(Assignment.study_id == study.id)
+    for rating, assignment in db.exec(query.order_by(Rating.id)):
+        if rating.skipped:
+            continue
+        if not include_rolled_back and rating.resolution == "exclude_attempt":
+            continue
+        row = {"assignment_id": assignment.id, "annotator": codes[assignment.annotator_id], "task_id": assignment.task_id,
+               "condition": assignment.condition, **{name: getattr(rating, name) for name in RATING_FIELDS}}
+        if include_comments:
+            row["comments"] = rating.comments
+        rows.append(row)
+    return rows

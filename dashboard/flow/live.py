@@ -1,0 +1,159 @@
+"""Websockets of the study flow: the control tab's live channel and the between-attempts page.
+
+Both keep a presence heartbeat while open (`dashboard.flow.presence.PresenceBeat`). The control channel
+also pushes the assignment's state and the acknowledged event count of the running attempt: read
+from the database once a second (so it is right whichever process ingests the recorder's events)
+by one `LiveFeed` per process for all its open channels, and sent when it changed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+from fastapi import APIRouter, WebSocket
+from sqlalchemy import and_, select
+from sqlmodel import Session
+from starlette.concurrency import run_in_threadpool
+from starlette.websockets import WebSocketDisconnect
+
+from annotators import service as accounts
+from dashboard.flow import service as flow
+from dashboard.studies.models import Assignment, Attempt, AttemptStatus
+from dashboard.web.deps import SESSION_COOKIE
+from recorder.models import Recording
+
+router = APIRouter()
+PUSH_SECONDS = 1.0
+
+
+def _authorise(engine, token: str | None, assignment_id: int) -> int | None:
+    with Session(engine) as db:
+        person = accounts.resolve_login_session(db, token=token)
+        if person is None:
+            return None
+        try:
+            flow.get_assignment(db, assignment_id=assignment_id, annotator=person)
+        except flow.NotFound:
+            return None
+        return person.id
+
+
+def _snapshots(engine, assignment_ids: list[int]) -> dict[int, dict]:
+    """Each assignment's state and its live attempt's acknowledged event count: one query for all."""
+    query = (
+        select(Assignment.id, Assignment.state, Attempt.id, Attempt.phase, Recording.acked_seq)
+        .select_from(Assignment)
+        .outerjoin(Attempt, and_(Attempt.assignment_id == Assignment.id, Attempt.status == AttemptStatus.active.value))
+        .outerjoin(Recording, Recording.id == Attempt.recording_id)
+        .where(Assignment.id.in_(assignment_ids))
+    )
+    with Session(engine) as db:
+        rows = db.execute(query).all()
+    found: dict[int, dict] = {}
+    for assignment_id, state, attempt_id, phase, acked in rows:
+        snapshot = found.setdefault(assignment_id, {"state": state, "attempt_id": None, "phase": None, "events": None})
+        if attempt_id is not None and phase == flow.LIVE_PHASE.get(state):
+            snapshot.update(attempt_id=attempt_id, phase=phase, events=None if acked is None else acked + 1)
+    return found
+
+
+class LiveFeed:
+    """This process's reader for every open live channel: one query a second, whatever their number.
+
+    A channel `subscribe`s with its assignment id and gets a queue that receives the assignment's
+    snapshot whenever it differs from the last one sent to that channel.
+    """
+
+    def __init__(self, engine) -> None:
+        self.engine = engine
+        self._queues: dict[int, set[asyncio.Queue]] = {}
+        self._task: asyncio.Task | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def subscribe(self, assignment_id: int) -> asyncio.Queue:
+        queue: asyncio.Queue = asyncio.Queue()
+        self._queues.setdefault(assignment_id, set()).add(queue)
+        loop = asyncio.get_running_loop()
+        if self._task is None or self._task.done() or self._loop is not loop:
+            self._loop = loop
+            self._task = loop.create_task(self._run())
+        return queue
+
+    def unsubscribe(self, assignment_id: int, queue: asyncio.Queue) -> None:
+        queues = self._queues.get(assignment_id)
+        if queues is not None:
+            queues.discard(queue)
+            if not queues:
+                del self._queues[assignment_id]
+
+    async def _run(self) -> None:
+        while True:
+            ids = list(self._queues)
+            if ids:
+                try:
+                    found = await run_in_threadpool(_snapshots, self.engine, ids)
+                except Exception:  # database briefly unreachable: tell the tabs, keep the channels
+                    found = {i: {"error": "The server cannot reach its database right now; your work is kept. Retrying…"} for i in ids}
+                for assignment_id in ids:
+                    for queue in list(self._queues.get(assignment_id, ())):
+                        queue.put_nowait(found.get(assignment_id, {"state": None}))
+            await asyncio.sleep(PUSH_SECONDS)
+
+
+async def _serve(websocket: WebSocket, assignment_id: int, tab: str, fields: tuple[str, ...] | None = None) -> None:
+    """Authorise, keep `tab`'s heartbeat while open, and push the snapshot whenever it changes."""
+    state = websocket.app.state
+    await websocket.accept()
+    allowed = await run_in_threadpool(_authorise, state.engine, websocket.cookies.get(SESSION_COOKIE), assignment_id)
+    if allowed is None:
+        await websocket.close(code=1008, reason="not logged in, or not your assignment")
+        return
+    receiver = asyncio.create_task(_drain(websocket))
+    await state.presence_beat.join(assignment_id, tab)
+    queue = state.live_feed.subscribe(assignment_id)
+    try:  # the first snapshot at once, not at the feed's next tick
+        queue.put_nowait((await run_in_threadpool(_snapshots, state.engine, [assignment_id])).get(assignment_id, {"state": None}))
+    except Exception:
+        pass  # the feed reports the database's absence on its next tick
+    last_sent = None
+    try:
+        while not receiver.done():
+            getter = asyncio.ensure_future(queue.get())
+            await asyncio.wait([receiver, getter], return_when=asyncio.FIRST_COMPLETED)
+            if not getter.done():
+                getter.cancel()
+                break
+            payload = getter.result()
+            if fields is not None and "error" not in payload:
+                payload = {key: payload.get(key) for key in fields}
+            if payload != last_sent:  # read every second, sent only when it changed
+                await websocket.send_text(json.dumps(payload))
+                last_sent = payload
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    finally:
+        state.live_feed.unsubscribe(assignment_id, queue)
+        state.presence_beat.leave(assignment_id, tab)
+        receiver.cancel()
+
+
+async def _drain(websocket: WebSocket) -> None:
+    """Read (and ignore) client pings until the tab goes away."""
+    try:
+        while True:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                return
+    except (WebSocketDisconnect, RuntimeError):
+        return
+
+
+@router.websocket("/ws/control/{assignment_id}")
+async def control_channel(websocket: WebSocket, assignment_id: int) -> None:
+    await _serve(websocket, assignment_id, "control")
+
+
+@router.websocket("/ws/between/{assignment_id}")
+async def between_channel(websocket: WebSocket, assignment_id: int) -> None:
+    await _serve(websocket, assignment_id, "environment", fields=("state",))

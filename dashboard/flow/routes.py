@@ -1,0 +1,187 @@
+"""Annotator pages: the assignment list, the control tab, the environment-tab entry, the rating form."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from fastapi import APIRouter, Form, Request
+from fastapi.responses import JSONResponse, RedirectResponse
+from sqlmodel import select
+from starlette.concurrency import run_in_threadpool
+
+from annotators.models import utcnow
+from dashboard.flow import envs
+from dashboard.flow import service as flow
+from dashboard.studies.models import Assignment, AssignmentState, Outcome, Rating
+from dashboard.web.deps import CsrfProtect, CurrentAnnotator, DbDep, SettingsDep
+from dashboard.web.home import current_study
+from dashboard.web.pages import render
+from recorder import service as recorder
+
+router = APIRouter()
+S = AssignmentState
+REC_COOKIE = "htrec"
+
+STATUS_LABELS = {
+    S.not_started.value: "Not started",
+    S.cold_active.value: "In progress (first attempt)",
+    S.warm_ready.value: "Ready for the warm attempt",
+    S.warm_active.value: "In progress (warm attempt)",
+    S.rating.value: "Rating",
+    S.completed.value: "Completed",
+}
+
+
+def _card(task_id: str):
+    try:
+        return envs.task_card(task_id)
+    except Exception:  # a task removed from the catalogue still shows in the list
+        return None
+
+
+@router.get("/assignments")
+def assignment_list(request: Request, person: CurrentAnnotator, db: DbDep):
+    rows = list(db.exec(select(Assignment).where(Assignment.annotator_id == person.id).order_by(Assignment.order_index, Assignment.id)))
+    items = [{"a": a, "card": _card(a.task_id), "label": STATUS_LABELS[a.state]} for a in rows]
+    done = sum(1 for a in rows if a.state == S.completed.value)
+    return render(request, "annotator_home.html", study=current_study(db), items=items, done=done, total=len(rows),
+                  notice=request.query_params.get("notice"))
+
+
+def _flow_error(request: Request, exc: flow.FlowError):
+    if "application/json" in request.headers.get("accept", ""):
+        return JSONResponse({"detail": exc.message}, status_code=exc.status_code)
+    title = "Not found" if isinstance(exc, flow.NotFound) else "That did not work"
+    return render(request, "error.html", status_code=exc.status_code, title=title, message=exc.message)
+
+
+@router.post("/assignments/{assignment_id}/start", dependencies=[CsrfProtect])
+def start(assignment_id: int, request: Request, person: CurrentAnnotator, db: DbDep):
+    try:
+        flow.start_assignment(db, assignment_id=assignment_id, annotator=person)
+    except flow.FlowError as exc:
+        return _flow_error(request, exc)
+    return RedirectResponse(f"/assignments/{assignment_id}/control", status_code=303)
+
+
+@router.get("/assignments/{assignment_id}/control")
+def control_tab(assignment_id: int, request: Request, person: CurrentAnnotator, db: DbDep):
+    try:
+        assignment = flow.get_assignment(db, assignment_id=assignment_id, annotator=person)
+    except flow.FlowError as exc:
+        return _flow_error(request, exc)
+    if assignment.state == S.not_started.value:
+        return RedirectResponse("/assignments?notice=rolled_back", status_code=303)
+    study = flow.study_of(db, assignment)
+    card = envs.task_card(assignment.task_id)
+    attempts = flow.attempts_of(db, assignment_id=assignment.id)
+    attempt = flow.current_attempt(db, assignment=assignment)
+    instruction = envs.instruction(db, session_id=attempt.env_session_id) if attempt else None
+    rating = db.exec(select(Rating).where(Rating.assignment_id == assignment.id)).first()
+    elapsed_ms = 0
+    if attempt is not None and attempt.recording_started_at is not None:
+        elapsed_ms = int((utcnow() - flow._aware(attempt.recording_started_at)).total_seconds() * 1000)
+    return render(
+        request,
+        "control.html",
+        assignment=assignment,
+        card=card,
+        study=study,
+        attempt=attempt,
+        attempts=attempts,
+        instruction=instruction,
+        rating=rating,
+        elapsed_ms=elapsed_ms,
+    )
+
+
+@router.post("/attempts/{attempt_id}/begin", dependencies=[CsrfProtect])
+def begin(attempt_id: int, request: Request, person: CurrentAnnotator, db: DbDep):
+    try:
+        attempt = flow.begin_recording(db, attempt_id=attempt_id, annotator=person)
+    except flow.FlowError as exc:
+        return _flow_error(request, exc)
+    return {"attempt_id": attempt.id, "recording_started_at": attempt.recording_started_at.isoformat()}
+
+
+@router.post("/attempts/{attempt_id}/end", dependencies=[CsrfProtect])
+def end(attempt_id: int, request: Request, person: CurrentAnnotator, db: DbDep,
+        outcome: Literal["evaluated", "abandoned"] = Form(...)):
+    # The Literal makes FastAPI refuse anything else with its documented 422 shape.
+    try:
+        attempt = flow.end_attempt(db, attempt_id=attempt_id, annotator=person, outcome=Outcome(outcome))
+    except flow.FlowError as exc:
+        return _flow_error(request, exc)
+    except Exception:
+        db.rollback()
+        return JSONResponse(
+            {"detail": "The server could not finish this attempt just now (the database did not answer). Nothing was lost: press the button again in a moment."},
+            status_code=503,
+        )
+    return {"attempt_id": attempt.id, "outcome": attempt.outcome, "phase": attempt.phase}
+
+
+@router.get("/attempts/{attempt_id}/environment")
+def open_environment(attempt_id: int, request: Request, person: CurrentAnnotator, db: DbDep, settings: SettingsDep):
+    """The environment tab's entry: hands the browser its recorder token, then the website's start page."""
+    try:
+        attempt = flow.get_attempt(db, attempt_id=attempt_id, annotator=person)
+    except flow.FlowError as exc:
+        return _flow_error(request, exc)
+    if attempt.status != "active":
+        return RedirectResponse(f"/assignments/{attempt.assignment_id}/between", status_code=303)
+    token = recorder.issue_token(secret_key=settings.secret_key, recording_id=attempt.recording_id)
+    response = RedirectResponse(f"/env/enter/{attempt.env_session_id}", status_code=303)
+    response.set_cookie(REC_COOKIE, token, httponly=True, samesite="lax", secure=settings.cookie_secure, path="/")
+    return response
+
+
+@router.get("/assignments/{assignment_id}/between")
+def between_attempts(assignment_id: int, request: Request, person: CurrentAnnotator, db: DbDep):
+    """What the environment tab shows between the cold and the warm attempt."""
+    try:
+        assignment = flow.get_assignment(db, assignment_id=assignment_id, annotator=person)
+    except flow.FlowError as exc:
+        return _flow_error(request, exc)
+    response = render(request, "between.html", assignment=assignment)
+    response.delete_cookie(REC_COOKIE, path="/")
+    return response
+
+
+@router.post("/assignments/{assignment_id}/warm", dependencies=[CsrfProtect])
+def start_warm(assignment_id: int, request: Request, person: CurrentAnnotator, db: DbDep):
+    try:
+        attempt = flow.start_warm(db, assignment_id=assignment_id, annotator=person)
+    except flow.FlowError as exc:
+        return _flow_error(request, exc)
+    if "application/json" in request.headers.get("accept", ""):
+        return {"attempt_id": attempt.id}
+    return RedirectResponse(f"/assignments/{assignment_id}/control", status_code=303)
+
+
+def _likert(value: str | None) -> int | None:
+    return int(value) if value and value.isdigit() else None
+
+
+@router.post("/assignments/{assignment_id}/rating", dependencies=[CsrfProtect])
+async def rate(assignment_id: int, request: Request, person: CurrentAnnotator, db: DbDep):
+    form = await request.form()
+    if form.get("action") == "skip":
+        data = None
+    else:
+        data = flow.RatingForm(
+            clarity=_likert(form.get("clarity")),
+            realism=_likert(form.get("realism")),
+            intervention_naturalness=_likert(form.get("intervention_naturalness")),
+            fun_value=_likert(form.get("fun_value")),
+            suspected_bug=form.get("suspected_bug") == "on",
+            ambiguous_instruction=form.get("ambiguous_instruction") == "on",
+            alternate_valid_strategy=form.get("alternate_valid_strategy") == "on",
+            comments=str(form.get("comments") or ""),
+        )
+    try:
+        # The form is read on the event loop; the database work must not block it.
+        await run_in_threadpool(flow.submit_rating, db, assignment_id=assignment_id, annotator=person, form=data)
+    except flow.FlowError as exc:
+        return _flow_error(request, exc)
+    return RedirectResponse("/assignments?notice=completed", status_code=303)

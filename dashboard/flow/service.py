@@ -1,0 +1,379 @@
+"""The assignment state machine: one function per transition, each one database transaction.
+
+    not_started --start--> cold_active --end(cold)--> warm_ready --start_warm--> warm_active
+    warm_active --end(warm)--> rating --rate/skip--> completed
+    cold_active | warm_ready | warm_active --rollback--> not_started   (attempts kept as rolled_back)
+    any --reopen (lead)--> not_started
+
+Every transition locks the assignment row (`SELECT ... FOR UPDATE` on PostgreSQL) and then moves the
+state with a conditional UPDATE on (state, version), so of two racing requests exactly one wins on
+every backend, and the other gets a named error that says why. Ending an attempt is idempotent:
+a second Evaluate or Abandon returns the first result and scores nothing again.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import update
+from sqlmodel import Session, select
+
+from annotators.models import Annotator, utcnow
+from dashboard.flow import envs
+from dashboard.studies.models import (
+    ACTIVE_STATES,
+    Assignment,
+    AssignmentEvent,
+    AssignmentState,
+    Attempt,
+    AttemptStatus,
+    Outcome,
+    Rating,
+    Study,
+)
+from recorder import service as recorder
+from recorder.models import Recording
+
+S = AssignmentState
+REOPENED_PREFIX = "reopened: "
+REASON_MAX_LENGTH = 1000  # AssignmentEvent.reason
+COMMENTS_MAX_LENGTH = 4000  # Rating.comments
+# The attempt phase that is running in each active-attempt state.
+LIVE_PHASE = {S.cold_active.value: "cold", S.warm_active.value: "warm"}
+
+
+class FlowError(Exception):
+    """A request the study flow refuses; `message` is shown to the person."""
+
+    status_code = 409
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+class IllegalTransition(FlowError):
+    """The assignment is not in a state that allows this step."""
+
+
+class AlreadyStarted(IllegalTransition):
+    """Another tab or window started this assignment first."""
+
+
+class TooLong(FlowError):
+    """A text is longer than its column; nothing was saved."""
+
+    status_code = 422
+
+
+def check_length(value: str, *, what: str, limit: int) -> str:
+    """`value`, or `TooLong` naming the field and its limit (PostgreSQL would refuse it with an error)."""
+    if len(value) > limit:
+        raise TooLong(f"The {what} is {len(value)} characters long; at most {limit} fit. Nothing was saved: shorten it and send it again.")
+    return value
+
+
+class NotFound(FlowError):
+    """No such assignment or attempt for this person (never says whether it exists for someone else)."""
+
+    status_code = 404
+
+
+@dataclass(frozen=True)
+class RatingForm:
+    clarity: int | None = None
+    realism: int | None = None
+    intervention_naturalness: int | None = None
+    fun_value: int | None = None
+    suspected_bug: bool = False
+    ambiguous_instruction: bool = False
+    alternate_valid_strategy: bool = False
+    comments: str = ""
+
+
+# --------------------------------------------------------------------------- lookups
+
+
+# Ids are 32-bit integer columns on PostgreSQL (64-bit on SQLite): a larger id in a URL names nothing,
+# and must say so rather than overflow the driver.
+MAX_ID = 2**31 - 1
+
+
+def get_assignment(db: Session, *, assignment_id: int, annotator: Annotator | None) -> Assignment:
+    """The assignment, when it exists and belongs to `annotator` (None: any, for leads and the monitor)."""
+    assignment = db.get(Assignment, assignment_id) if 0 < assignment_id <= MAX_ID else None
+    if assignment is None or (annotator is not None and assignment.annotator_id != annotator.id):
+        raise NotFound("No such assignment.")
+    return assignment
+
+
+def get_attempt(db: Session, *, attempt_id: int, annotator: Annotator | None) -> Attempt:
+    attempt = db.get(Attempt, attempt_id) if 0 < attempt_id <= MAX_ID else None
+    if attempt is None:
+        raise NotFound("No such attempt.")
+    try:
+        get_assignment(db, assignment_id=attempt.assignment_id, annotator=annotator)
+    except NotFound:
+        # The same words as for a missing id: another person's attempt must not show that it exists.
+        raise NotFound("No such attempt.") from None
+    return attempt
+
+
+def attempts_of(db: Session, *, assignment_id: int, include_rolled_back: bool = False) -> list[Attempt]:
+    query = select(Attempt).where(Attempt.assignment_id == assignment_id)
+    if not include_rolled_back:
+        query = query.where(Attempt.status != AttemptStatus.rolled_back.value)
+    return list(db.exec(query.order_by(Attempt.id)))
+
+
+def current_attempt(db: Session, *, assignment: Assignment) -> Attempt | None:
+    """The live attempt of an active assignment (cold or warm), else None."""
+    rows = attempts_of(db, assignment_id=assignment.id)
+    phase = LIVE_PHASE.get(assignment.state)
+    return next((a for a in reversed(rows) if a.phase == phase and a.status == AttemptStatus.active.value), None)
+
+
+def study_of(db: Session, assignment: Assignment) -> Study:
+    return db.get(Study, assignment.study_id)
+
+
+# --------------------------------------------------------------------------- transitions
+
+
+def _lock(db: Session, assignment_id: int) -> Assignment:
+    if not 0 < assignment_id <= MAX_ID:
+        raise NotFound("No such assignment.")
+    assignment = db.exec(select(Assignment).where(Assignment.id == assignment_id).with_for_update()).one()
+    db.refresh(assignment)
+    return assignment
+
+
+def _move(db: Session, assignment: Assignment, *, to: S, actor: str, reason: str = "", expected: tuple[S, ...]) -> None:
+    """Conditional UPDATE: succeeds only if nobody changed the assignment since we read it."""
+    # Read before the UPDATE: the ORM synchronises `assignment` with the new values, so reading
+    # `assignment.state` afterwards would record the new state as the old one.
+    from_state, version = assignment.state, assignment.version
+    if from_state not in {s.value for s in expected}:
+        raise IllegalTransition(_explain(from_state, to))
+    moved = db.execute(
+        update(Assignment)
+        .where(Assignment.id == assignment.id, Assignment.state == from_state, Assignment.version == version)
+        .values(state=to.value, version=version + 1)
+    )
+    if moved.rowcount != 1:
+        db.rollback()
+        raise AlreadyStarted("This assignment was changed in another tab or window a moment ago. Reload this page.")
+    db.add(AssignmentEvent(assignment_id=assignment.id, from_state=from_state, to_state=to.value, actor=actor, reason=reason))
+
+
+def _explain(state: str, to: S) -> str:
+    messages = {
+        S.cold_active.value: "This assignment is already in progress (its first attempt is running), perhaps in another tab.",
+        S.warm_ready.value: "The first attempt is finished; press “Start warm attempt” in the control tab.",
+        S.warm_active.value: "The warm attempt is already running, perhaps in another tab.",
+        S.rating.value: "Both attempts are finished; the rating form is next.",
+        S.completed.value: "This assignment is already completed.",
+        S.not_started.value: "This assignment has not been started (or was rolled back because a tab was closed).",
+    }
+    return messages.get(state, f"Cannot go from {state} to {to.value}.")
+
+
+def _new_attempt(db: Session, *, assignment: Assignment, phase: str, study: Study) -> Attempt:
+    session_id = envs.create_session(db, task_id=assignment.task_id, condition=assignment.condition, seed=assignment.seed)
+    recording = recorder.create_recording(
+        db, kind="attempt", label=f"assignment {assignment.id} {phase}",
+        mask_all_text=study.mask_all_text, mousemove_sample_ms=study.mousemove_sample_ms,
+    )
+    return Attempt(assignment_id=assignment.id, phase=phase, env_session_id=session_id, recording_id=recording.id)
+
+
+def start_assignment(db: Session, *, assignment_id: int, annotator: Annotator) -> Attempt:
+    """not_started -> cold_active: creates the cold attempt, its env session and its recording."""
+    assignment = get_assignment(db, assignment_id=assignment_id, annotator=annotator)
+    busy = db.exec(
+        select(Assignment).where(
+            Assignment.annotator_id == annotator.id,
+            Assignment.state.in_([s.value for s in ACTIVE_STATES]),
+            Assignment.id != assignment_id,
+        )
+    ).first()
+    if busy is not None:
+        raise IllegalTransition("Finish (or abandon) the assignment you are working on before starting another.")
+    if assignment.state != S.not_started.value:
+        raise AlreadyStarted(_explain(assignment.state, S.cold_active))
+    # Env session and recording are created first (they commit on their own); the state change and
+    # the attempt row then commit together, so the loser of a race only leaves an unused session.
+    attempt = _new_attempt(db, assignment=assignment, phase="cold", study=study_of(db, assignment))
+    assignment = _lock(db, assignment_id)
+    try:
+        _move(db, assignment, to=S.cold_active, actor=annotator.code, expected=(S.not_started,))
+    except FlowError:
+        _abandon_recording(db, attempt.recording_id)
+        raise
+    db.execute(update(Assignment).where(Assignment.id == assignment.id).values(started_at=utcnow()))
+    db.add(attempt)
+    db.commit()
+    db.refresh(attempt)
+    return attempt
+
+
+def _abandon_recording(db: Session, recording_id: int) -> None:
+    recorder.end_recording(db, recording_id=recording_id)
+
+
+def begin_recording(db: Session, *, attempt_id: int, annotator: Annotator) -> Attempt:
+    """The reading countdown is over: the wall clock of the attempt starts now (idempotent)."""
+    attempt = get_attempt(db, attempt_id=attempt_id, annotator=annotator)
+    if attempt.status == AttemptStatus.active.value and attempt.recording_started_at is None:
+        db.execute(
+            update(Attempt).where(Attempt.id == attempt.id, Attempt.recording_started_at.is_(None)).values(recording_started_at=utcnow())
+        )
+        db.commit()
+        db.refresh(attempt)
+    return attempt
+
+
+def end_attempt(db: Session, *, attempt_id: int, annotator: Annotator | None, outcome: Outcome, actor: str | None = None) -> Attempt:
+    """Evaluate, Abandon or time-out: score the final state, clean the trace, move the assignment on.
+
+    Idempotent: an attempt that already ended is returned as it is (a double click scores once).
+    """
+    attempt = get_attempt(db, attempt_id=attempt_id, annotator=annotator)
+    if attempt.status != AttemptStatus.active.value:
+        return attempt
+    assignment = _lock(db, attempt.assignment_id)
+    db.refresh(attempt)
+    if attempt.status != AttemptStatus.active.value:  # another request ended it while we waited
+        return attempt
+    claimed = db.execute(
+        update(Attempt).where(Attempt.id == attempt.id, Attempt.status == AttemptStatus.active.value).values(status=AttemptStatus.ended.value)
+    )
+    if claimed.rowcount != 1:
+        db.rollback()
+        db.refresh(attempt)
+        return attempt
+    now = utcnow()
+    recording = db.get(Recording, attempt.recording_id)
+    recording.status, recording.ended_at = "ended", now
+    db.add(recording)
+    scored = envs.evaluate(db, session_id=attempt.env_session_id)
+    clean_rows, config, raw_count = _clean_trace(db, recording_id=attempt.recording_id)
+    started = attempt.recording_started_at or attempt.created_at
+    values = dict(
+        outcome=outcome.value,
+        ended_at=now,
+        wall_clock_ms=int((now - _aware(started)).total_seconds() * 1000),
+        score=scored.score,
+        passed=scored.passed,
+        verdict=scored.verdict,
+        raw_events=raw_count,
+        clean_steps=len(clean_rows),
+        clean_trace=clean_rows,
+        cleaning_config=config,
+        viewport_w=recording.viewport_w,
+        viewport_h=recording.viewport_h,
+        user_agent=recording.user_agent,
+    )
+    db.execute(update(Attempt).where(Attempt.id == attempt.id).values(**values))
+    to = S.warm_ready if attempt.phase == "cold" else S.rating
+    expected = (S.cold_active,) if attempt.phase == "cold" else (S.warm_active,)
+    _move(db, assignment, to=to, actor=actor or (annotator.code if annotator else "system"), reason=outcome.value, expected=expected)
+    db.commit()
+    db.refresh(attempt)
+    return attempt
+
+
+def _aware(moment: datetime) -> datetime:
+    from datetime import timezone
+
+    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+
+
+def _clean_trace(db: Session, *, recording_id: int) -> tuple[list[dict], dict, int]:
+    from cleaning import CleaningConfig, clean, to_records
+
+    raw = recorder.events_frame(db, recording_ids=[recording_id])
+    config = CleaningConfig()
+    return to_records(clean(raw, config)), config.to_dict(), len(raw)
+
+
+def start_warm(db: Session, *, assignment_id: int, annotator: Annotator) -> Attempt:
+    """warm_ready -> warm_active: a fresh env session from the same (task, condition, seed)."""
+    assignment = get_assignment(db, assignment_id=assignment_id, annotator=annotator)
+    if assignment.state != S.warm_ready.value:
+        raise IllegalTransition(_explain(assignment.state, S.warm_active))
+    attempt = _new_attempt(db, assignment=assignment, phase="warm", study=study_of(db, assignment))
+    assignment = _lock(db, assignment_id)
+    try:
+        _move(db, assignment, to=S.warm_active, actor=annotator.code, expected=(S.warm_ready,))
+    except FlowError:
+        _abandon_recording(db, attempt.recording_id)
+        raise
+    db.add(attempt)
+    db.commit()
+    db.refresh(attempt)
+    return attempt
+
+
+def submit_rating(db: Session, *, assignment_id: int, annotator: Annotator, form: RatingForm | None) -> Rating:
+    """rating -> completed. `form=None` is Skip. Any flag or comment queues the rating for review."""
+    assignment = _lock(db, get_assignment(db, assignment_id=assignment_id, annotator=annotator).id)
+    if form is not None:
+        check_length((form.comments or "").strip(), what="comment", limit=COMMENTS_MAX_LENGTH)
+        for name in ("clarity", "realism", "intervention_naturalness", "fun_value"):
+            value = getattr(form, name)
+            if value is not None and not 1 <= value <= 5:
+                raise FlowError(f"{name.replace('_', ' ')} must be between 1 and 5.")
+    _move(db, assignment, to=S.completed, actor=annotator.code, reason="skipped" if form is None else "rated", expected=(S.rating,))
+    form = form or RatingForm()
+    rating = Rating(
+        assignment_id=assignment.id,
+        skipped=form == RatingForm(),
+        **{k: getattr(form, k) for k in RatingForm.__dataclass_fields__},
+    )
+    rating.comments = (rating.comments or "").strip()
+    rating.needs_review = bool(rating.suspected_bug or rating.ambiguous_instruction or rating.alternate_valid_strategy or rating.comments)
+    db.add(rating)
+    db.execute(update(Assignment).where(Assignment.id == assignment.id).values(completed_at=utcnow()))
+    db.commit()
+    db.refresh(rating)
+    return rating
+
+
+def rollback(db: Session, *, assignment_id: int, reason: str, actor: str = "system") -> Assignment:
+    """An active assignment back to not_started; its attempts are kept and marked rolled_back."""
+    assignment = _lock(db, assignment_id)
+    _move(db, assignment, to=S.not_started, actor=actor, reason=reason, expected=ACTIVE_STATES)
+    _retire_attempts(db, assignment_id=assignment_id, reason=reason)
+    db.commit()
+    db.refresh(assignment)
+    return assignment
+
+
+def reopen(db: Session, *, assignment_id: int, lead: Annotator, reason: str) -> Assignment:
+    """A lead sends any assignment back to not_started (with a reason, kept in the audit trail)."""
+    if not reason.strip():
+        raise FlowError("Give a reason for reopening; it is kept in the assignment's audit trail.")
+    check_length(reason.strip(), what="reason", limit=REASON_MAX_LENGTH - len(REOPENED_PREFIX))
+    assignment = _lock(db, assignment_id)
+    _move(db, assignment, to=S.not_started, actor=lead.code, reason=f"{REOPENED_PREFIX}{reason.strip()}", expected=tuple(S))
+    _retire_attempts(db, assignment_id=assignment_id, reason=f"reopened by {lead.code}: {reason.strip()}")
+    rating = db.exec(select(Rating).where(Rating.assignment_id == assignment_id)).first()
+    if rating is not None:
+        db.delete(rating)
+    db.execute(update(Assignment).where(Assignment.id == assignment_id).values(completed_at=None, started_at=None))
+    db.commit()
+    db.refresh(assignment)
+    return assignment
+
+
+def _retire_attempts(db: Session, *, assignment_id: int, reason: str) -> None:
+    for attempt in attempts_of(db, assignment_id=assignment_id):
+        attempt.status = AttemptStatus.rolled_back.value
+        attempt.rollback_reason = reason
+        db.add(attempt)
+        recording = db.get(Recording, attempt.recording_id)
+        if recording.status != "ended":
+            recording.status, recording.ended_at = "ended", utcnow()
+            db.add(recording)

@@ -1,0 +1,1 @@
+"""People and login: the login-link pages and sign-out (accounts themselves live in `annotators`)."""

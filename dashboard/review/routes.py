@@ -1,0 +1,175 @@
+"""Lead pages: progress, assignments with reopen, the review queue, the attempt inspector, planning."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Form, Request
+from fastapi.responses import RedirectResponse
+from sqlmodel import select
+
+from annotators import service as accounts
+from annotators.models import Annotator
+from dashboard.flow import service as flow
+from dashboard.review import service as lead
+from dashboard.studies import planning
+from dashboard.studies.models import Assignment, AssignmentEvent, Attempt, Rating
+from dashboard.web.deps import CsrfProtect, DbDep, RequireLead
+from dashboard.web.home import current_study
+from dashboard.web.pages import render
+
+router = APIRouter(prefix="/lead")
+
+
+def _study_or_page(request, db):
+    study = current_study(db)
+    if study is None:
+        return None, render(request, "error.html", status_code=404, title="No study", message="There is no study yet. Run `humantrace serve --demo`.")
+    return study, None
+
+
+@router.get("")
+def overview(request: Request, person: RequireLead, db: DbDep):
+    study = current_study(db)
+    return render(request, "lead_home.html", study=study, progress=lead.progress(db, study=study) if study else lead.Progress(),
+                  people=accounts.list_annotators(db))
+
+
+@router.get("/assignments")
+def assignments(request: Request, person: RequireLead, db: DbDep, annotator: str = "", state: str = ""):
+    study, page = _study_or_page(request, db)
+    if page:
+        return page
+    codes = {p.id: p.code for p in db.exec(select(Annotator))}
+    query = select(Assignment).where(Assignment.study_id == study.id)
+    if state:
+        query = query.where(Assignment.state == state)
+    rows = [a for a in db.exec(query.order_by(Assignment.annotator_id, Assignment.order_index)) if not annotator or codes[a.annotator_id] == annotator]
+    return render(request, "lead_assignments.html", study=study, rows=rows, codes=codes, annotator=annotator, state=state,
+                  people=sorted(set(codes.values())))
+
+
+@router.get("/assignments/{assignment_id}")
+def assignment_detail(assignment_id: int, request: Request, person: RequireLead, db: DbDep):
+    try:
+        assignment = flow.get_assignment(db, assignment_id=assignment_id, annotator=None)
+    except flow.NotFound as exc:
+        return render(request, "error.html", status_code=404, title="Not found", message=exc.message)
+    attempts = flow.attempts_of(db, assignment_id=assignment_id, include_rolled_back=True)
+    trail = list(db.exec(select(AssignmentEvent).where(AssignmentEvent.assignment_id == assignment_id).order_by(AssignmentEvent.id)))
+    rating = db.exec(select(Rating).where(Rating.assignment_id == assignment_id)).first()
+    owner = db.get(Annotator, assignment.annotator_id)
+    return render(request, "lead_assignment.html", a=assignment, attempts=attempts, trail=trail, rating=rating, owner=owner,
+                  error=request.query_params.get("error"))
+
+
+@router.post("/assignments/{assignment_id}/reopen", dependencies=[CsrfProtect])
+def reopen(assignment_id: int, request: Request, person: RequireLead, db: DbDep, reason: str = Form("")):
+    try:
+        flow.reopen(db, assignment_id=assignment_id, lead=person, reason=reason)
+    except flow.TooLong as exc:
+        return render(request, "error.html", status_code=422, title="Not reopened", message=exc.message)
+    except flow.FlowError as exc:
+        return RedirectResponse(f"/lead/assignments/{assignment_id}?error={exc.message}", status_code=303)
+    return RedirectResponse(f"/lead/assignments/{assignment_id}", status_code=303)
+
+
+@router.get("/attempts/{attempt_id}")
+def inspector(attempt_id: int, request: Request, person: RequireLead, db: DbDep):
+    attempt = db.get(Attempt, attempt_id) if 0 < attempt_id <= flow.MAX_ID else None
+    if attempt is None:
+        return render(request, "error.html", status_code=404, title="Not found", message="No such attempt.")
+    assignment = db.get(Assignment, attempt.assignment_id)
+    owner = db.get(Annotator, assignment.annotator_id)
+    trace = lead.attempt_trace(db, attempt=attempt)
+    return render(request, "lead_attempt.html", attempt=attempt, a=assignment, owner=owner, trace=trace,
+                  verdict=attempt.verdict or {})
+
+
+@router.get("/review")
+def review(request: Request, person: RequireLead, db: DbDep, show: str = "open"):
+    study, page = _study_or_page(request, db)
+    if page:
+        return page
+    codes = {p.id: p.code for p in db.exec(select(Annotator))}
+    queue = lead.review_queue(db, study=study, include_resolved=show == "all")
+    return render(request, "lead_review.html", queue=queue, codes=codes, resolutions=lead.RESOLUTIONS, show=show)
+
+
+@router.post("/review/{rating_id}", dependencies=[CsrfProtect])
+def resolve(rating_id: int, request: Request, person: RequireLead, db: DbDep, resolution: str = Form(...), note: str = Form("")):
+    try:
+        lead.resolve_rating(db, rating_id=rating_id, resolution=resolution, note=note, lead=person)
+    except lead.ReviewError as exc:
+        return render(request, "error.html", status_code=getattr(exc, "status_code", 400), title="Review not saved", message=str(exc))
+    return RedirectResponse("/lead/review", status_code=303)
+
+
+@router.get("/pass-rates")
+def pass_rates(request: Request, person: RequireLead, db: DbDep):
+    study, page = _study_or_page(request, db)
+    if page:
+        return page
+    return render(request, "lead_pass_rates.html", study=study, table=lead.marginal_pass_rates(db, study=study))
+
+
+@router.get("/plan")
+def plan_form(request: Request, person: RequireLead, db: DbDep):
+    study, page = _study_or_page(request, db)
+    if page:
+        return page
+    existing = len(list(db.exec(select(Assignment.id).where(Assignment.study_id == study.id))))
+    return render(request, "lead_plan.html", study=study, existing=existing, plan=None, error=None, per_cell=1, seed=study.seed)
+
+
+@router.post("/plan", dependencies=[CsrfProtect])
+def plan_submit(request: Request, person: RequireLead, db: DbDep, per_cell: int = Form(1), seed: int = Form(0),
+                action: str = Form("preview"), replace: str = Form("")):
+    from annotators.planning import PlanInfeasible
+
+    study, page = _study_or_page(request, db)
+    if page:
+        return page
+    existing = len(list(db.exec(select(Assignment.id).where(Assignment.study_id == study.id))))
+    context = dict(study=study, existing=existing, per_cell=per_cell, seed=seed, plan=None, error=None)
+    try:
+        context["plan"] = planning.make_plan(db, per_cell=per_cell, seed=seed)
+        if action == "store":
+            planning.write_plan(db, study=study, plan=context["plan"], replace=replace == "on")
+            return RedirectResponse("/lead/assignments", status_code=303)
+    except (PlanInfeasible, planning.PlanRefused) as exc:
+        context["error"] = str(exc)
+    return render(request, "lead_plan.html", **context)
+
+
+@router.get("/exports")
+def exports_page(request: Request, person: RequireLead, db: DbDep):
+    from dashboard.exports.bundle import count_attempts
+
+    study, page = _study_or_page(request, db)
+    if page:
+        return page
+    return render(request, "lead_exports.html", study=study, attempts=count_attempts(db, study=study),
+                  everything=count_attempts(db, study=study, include_rolled_back=True))
+
+
+@router.post("/exports/bundle.zip", dependencies=[CsrfProtect])
+def export_zip(request: Request, person: RequireLead, db: DbDep, format: str = Form("parquet"),
+               include_comments: str = Form(""), include_rolled_back: str = Form("")):
+    """The same bundle as `humantrace export bundle`, as one zip download."""
+    import shutil
+    import tempfile
+    from pathlib import Path
+
+    from starlette.background import BackgroundTask
+    from starlette.responses import FileResponse
+
+    from dashboard.exports.bundle import export_bundle
+
+    formats = {"parquet": ("parquet",), "csv": ("csv",), "both": ("parquet", "csv")}.get(format)
+    if formats is None:
+        return render(request, "error.html", status_code=400, title="Unknown format", message="Choose parquet, csv or both.")
+    work = Path(tempfile.mkdtemp(prefix="humantrace-export-"))
+    export_bundle(db.get_bind(), work / "bundle", formats=formats, include_comments=include_comments == "on",
+                  include_rolled_back=include_rolled_back == "on")
+    archive = shutil.make_archive(str(work / "humantrace-bundle"), "zip", root_dir=work / "bundle")
+    return FileResponse(archive, media_type="application/zip", filename="humantrace-bundle.zip",
+                        background=BackgroundTask(shutil.rmtree, work, ignore_errors=True))

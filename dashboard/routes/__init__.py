@@ -1,1 +1,0 @@
-"""HTTP routes of the dashboard, one module per area."""

@@ -1,0 +1,158 @@
+"""Tables owned by the dashboard: the study, assignments, attempts, ratings, presence and audit."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+
+from sqlalchemy import JSON, Column, String, UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+import core.naming  # noqa: F401  (constraint naming convention, before any table)
+from annotators.models import utcnow
+
+
+class Study(SQLModel, table=True):
+    """One human study. A deployment normally runs one; the newest active one is current."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(max_length=200)
+    # The env seed of every session of the study (both conditions, cold and warm, duplicates, agents).
+    seed: int = 42
+    show_score_to_annotators: bool = False
+    rollback_grace_seconds: int = 10
+    hard_time_limit_seconds: int = 30 * 60
+    reading_countdown_seconds: int = 20
+    mask_all_text: bool = False
+    mousemove_sample_ms: int = 100
+    active: bool = True
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class AssignmentState(StrEnum):
+    """Where an assignment is. Only the transition functions in `dashboard.flow.service` change it."""
+
+    not_started = "not_started"
+    cold_active = "cold_active"
+    warm_ready = "warm_ready"
+    warm_active = "warm_active"
+    rating = "rating"
+    completed = "completed"
+
+
+ACTIVE_STATES = (AssignmentState.cold_active, AssignmentState.warm_ready, AssignmentState.warm_active)
+
+
+class AttemptStatus(StrEnum):
+    active = "active"
+    ended = "ended"
+    rolled_back = "rolled_back"
+
+
+class Outcome(StrEnum):
+    evaluated = "evaluated"
+    abandoned = "abandoned"
+    timed_out = "timed_out"
+
+
+class Assignment(SQLModel, table=True):
+    """An annotator × task-condition × tier. Owns one cold and one warm attempt (plus rolled-back ones)."""
+
+    __table_args__ = (UniqueConstraint("study_id", "annotator_id", "task_id", "condition", "tier"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    study_id: int = Field(foreign_key="study.id", index=True)
+    annotator_id: int = Field(foreign_key="annotator.id", index=True)
+    task_id: str = Field(max_length=64)
+    env_id: str = Field(max_length=32)
+    difficulty: str = Field(max_length=16)
+    condition: str = Field(max_length=16)
+    tier: str = Field(default="primary", max_length=16)
+    order_index: int = 0
+    seed: int = 0
+    state: str = Field(default=AssignmentState.not_started.value, sa_type=String(16), index=True)
+    version: int = 0
+    created_at: datetime = Field(default_factory=utcnow)
+    started_at: datetime | None = None
+    completed_at: datetime | None = None
+
+
+class Attempt(SQLModel, table=True):
+    """One recorded try (`cold` or `warm`) with its own env session and recording."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    assignment_id: int = Field(foreign_key="assignment.id", index=True)
+    phase: str = Field(max_length=8)
+    status: str = Field(default=AttemptStatus.active.value, sa_type=String(16))
+    outcome: str | None = Field(default=None, sa_type=String(16))
+    env_session_id: str = Field(max_length=64)
+    recording_id: int = Field(foreign_key="recording.id", unique=True)
+    created_at: datetime = Field(default_factory=utcnow)
+    recording_started_at: datetime | None = None
+    ended_at: datetime | None = None
+    wall_clock_ms: int | None = None
+    viewport_w: int | None = None
+    viewport_h: int | None = None
+    user_agent: str | None = None
+    score: float | None = None
+    passed: bool | None = None
+    verdict: dict | None = Field(default=None, sa_column=Column(JSON))
+    raw_events: int | None = None
+    clean_steps: int | None = None
+    clean_trace: list | None = Field(default=None, sa_column=Column(JSON))
+    cleaning_config: dict | None = Field(default=None, sa_column=Column(JSON))
+    rollback_reason: str | None = None
+    # Set by a lead's review ("exclude attempt"); excluded attempts stay stored but leave analyses.
+    excluded: bool = False
+
+
+class Rating(SQLModel, table=True):
+    """The optional post-task form after the warm attempt; flags or comments go to review."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    assignment_id: int = Field(foreign_key="assignment.id", unique=True)
+    skipped: bool = False
+    clarity: int | None = None
+    realism: int | None = None
+    intervention_naturalness: int | None = None
+    fun_value: int | None = None
+    suspected_bug: bool = False
+    ambiguous_instruction: bool = False
+    alternate_valid_strategy: bool = False
+    comments: str = Field(default="", max_length=4000)
+    needs_review: bool = Field(default=False, index=True)
+    resolution: str | None = Field(default=None, max_length=32)
+    review_note: str = Field(default="", max_length=4000)
+    reviewed_by: str | None = Field(default=None, max_length=16)
+    reviewed_at: datetime | None = None
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class TabPresence(SQLModel, table=True):
+    """Heartbeats of an assignment's control tab and of the environment tab between attempts."""
+
+    __table_args__ = (UniqueConstraint("assignment_id", "tab"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    assignment_id: int = Field(foreign_key="assignment.id", index=True)
+    tab: str = Field(max_length=16)
+    last_seen_at: datetime = Field(default_factory=utcnow)
+
+
+class AssignmentEvent(SQLModel, table=True):
+    """Audit trail of an assignment: every transition, rollback and reopen, with who and why."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    assignment_id: int = Field(foreign_key="assignment.id", index=True)
+    at: datetime = Field(default_factory=utcnow)
+    from_state: str = Field(max_length=16)
+    to_state: str = Field(max_length=16)
+    actor: str = Field(max_length=32)
+    reason: str = Field(default="", max_length=1000)
+
+
+class ClusterClock(SQLModel, table=True):
+    """One row: the last time any app process ran the presence monitor (to discount downtime)."""
+
+    id: int = Field(default=1, primary_key=True)
+    last_tick_at: datetime = Field(default_factory=utcnow)

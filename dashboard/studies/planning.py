@@ -1,0 +1,104 @@
+"""Panel planning against the database: catalogue tasks and people in, assignments out.
+
+The rules and the solver live in `annotators.planning` (pure); this module feeds them the tasks of
+every registered environment and the study's active annotators, re-checks the plan against every
+rule, and writes one `Assignment` per planned row in a single transaction.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import delete, func
+from sqlmodel import Session, select
+
+from annotators.models import Annotator, Role
+from annotators.planning import Plan, PlanAnnotator, PlanInfeasible, PlanTask, check_plan, plan_panel
+from dashboard.studies.models import Assignment, AssignmentState, Study
+
+
+class PlanRefused(ValueError):
+    """The plan cannot be written (the message says why and what to do)."""
+
+
+def catalogue_tasks() -> list[PlanTask]:
+    from environments import catalog
+
+    return [
+        PlanTask(task_id=t.task_id, env_id=t.env_id, difficulty=str(t.difficulty), has_variant=catalog.variant_for(t.task_id) is not None)
+        for t in (catalog.get_task(s.task_id) for s in catalog.list_tasks())
+    ]
+
+
+def roster(db: Session) -> list[PlanAnnotator]:
+    people = db.exec(select(Annotator).where(Annotator.role == Role.annotator.value).order_by(Annotator.code))
+    return [PlanAnnotator(code=p.code, tier=str(p.tier), designed=frozenset(p.designed), active=p.active) for p in people]
+
+
+def complete_environments(*, per_cell: int) -> list[str]:
+    """Environments with at least `per_cell` tasks with a variant at every difficulty."""
+    from annotators.planning import DIFFICULTIES
+
+    counts: dict[tuple[str, str], int] = {}
+    for task in catalogue_tasks():
+        if task.has_variant:
+            counts[(task.env_id, str(task.difficulty))] = counts.get((task.env_id, str(task.difficulty)), 0) + 1
+    envs = sorted({env for env, _ in counts})
+    return [env for env in envs if all(counts.get((env, str(d)), 0) >= per_cell for d in DIFFICULTIES)]
+
+
+def session_seed(study_seed: int) -> int:
+    """The env seed of every assignment of a study: the study's seed, as it is.
+
+    Not derived from the task or the condition: the clean and intervention sessions of a task, its
+    cold and warm attempts, the duplicate and every agent run must start from the same instance,
+    so that a paired difference measures the variant's layers and nothing else (the paper records
+    every task under both conditions at seed 42).
+    """
+    return study_seed
+
+
+def make_plan(db: Session, *, per_cell: int, seed: int, envs: list[str] | None = None, duplicates_per_cell: int = 1) -> Plan:
+    """A plan for the current catalogue and roster (raises `PlanInfeasible` naming the rule)."""
+    tasks = catalogue_tasks()
+    people = roster(db)
+    plan = plan_panel(tasks=tasks, annotators=people, per_cell=per_cell, seed=seed, envs=envs, duplicates_per_cell=duplicates_per_cell)
+    violations = check_plan(plan, tasks=tasks, annotators=people, per_cell=per_cell, duplicates_per_cell=duplicates_per_cell)
+    if violations:
+        raise PlanInfeasible("the solver's plan broke a rule (please report this): " + "; ".join(str(v) for v in violations))
+    return plan
+
+
+def write_plan(db: Session, *, study: Study, plan: Plan, replace: bool = False) -> int:
+    """Store `plan` as assignments of `study`; returns how many were written.
+
+    A study that already has assignments is refused unless `replace`, which removes only
+    assignments nobody has started; started or finished work is never discarded.
+    """
+    existing = db.exec(select(func.count()).select_from(Assignment).where(Assignment.study_id == study.id)).one()
+    if existing and not replace:
+        raise PlanRefused(f"study {study.name!r} already has {existing} assignments; pass --replace to swap the ones not started yet.")
+    if existing:
+        touched = db.exec(
+            select(func.count()).select_from(Assignment).where(
+                Assignment.study_id == study.id, Assignment.state != AssignmentState.not_started.value
+            )
+        ).one()
+        if touched:
+            raise PlanRefused(f"{touched} assignments of this study have been started; a new plan cannot replace them.")
+        db.execute(delete(Assignment).where(Assignment.study_id == study.id))
+    people = {p.code: p for p in db.exec(select(Annotator))}
+    for row in plan.assignments:
+        db.add(
+            Assignment(
+                study_id=study.id,
+                annotator_id=people[row.annotator].id,
+                task_id=row.task_id,
+                env_id=row.env_id,
+                difficulty=str(row.difficulty),
+                condition=str(row.condition),
+                tier=str(row.tier),
+                order_index=row.order,
+                seed=session_seed(study.seed),
+            )
+        )
+    db.commit()
+    return len(plan.assignments)

@@ -1,0 +1,1 @@
+"""What every dashboard page shares: rendering, request dependencies (login, lead-only, CSRF), the home redirect."""

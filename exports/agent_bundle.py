@@ -20,10 +20,13 @@ import pyarrow.csv as pacsv
 
 from exports.bundle import _to_arrow_column
 from exports.schema import (
+    BACKEND_AUDIT,
     CONDITIONS,
     DIFFICULTIES,
+    EVENT_CHECKS,
     EVENTS_CLEAN,
     EVENTS_RAW,
+    SEMANTIC_EVENTS,
     VERDICTS,
     ColumnSpec,
     TableSpec,

@@ -28,7 +28,7 @@ import httpx
 from agentruns.settings import AgentSettings
 
 SECRET_HEADER = "X-Controller-Secret"
-START_TIMEOUT_S = 90.0
+START_TIMEOUT_S = 300.0  # each of `db upgrade` and `serve`; a loaded machine needs minutes
 
 
 class ServerError(RuntimeError):

@@ -18,7 +18,7 @@ from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 from sqlalchemy import update
 from sqlmodel import Session, select
 
-from annotators.models import Annotator, LoginLink, LoginSession, Role, Tier, utcnow
+from annotators.models import Annotator, LoginLink, LoginSession, utcnow
 
 CODE_PATTERN = re.compile(r"^[A-Z][A-Z0-9]{0,15}$")
 NAME_MAX_LENGTH = 120  # Annotator.display_name's column
@@ -45,31 +45,18 @@ def add_annotator(
     tier: str = "primary",
     designed: list[str] | None = None,
     display_name: str = "",
+    study_id: int | None = None,
 ) -> Annotator:
-    """Create a person. Codes are short upper-case identifiers (A1, D1, L1) and unique."""
-    code = code.strip().upper()
-    if not CODE_PATTERN.match(code):
-        raise AccountError(f"code {code!r} is not valid: use a letter then letters or digits, e.g. A1, D1, L1.")
-    try:
-        role_value = Role(role)
-    except ValueError:
-        raise AccountError(f"unknown role {role!r}: expected one of {', '.join(r.value for r in Role)}.") from None
-    try:
-        tier_value = Tier(tier)
-    except ValueError:
-        raise AccountError(f"unknown tier {tier!r}: expected one of {', '.join(t.value for t in Tier)}.") from None
-    if len(display_name) > NAME_MAX_LENGTH:
-        raise AccountError(f"the name is {len(display_name)} characters long; at most {NAME_MAX_LENGTH} fit.")
-    if session.exec(select(Annotator).where(Annotator.code == code)).first():
-        raise AccountError(f"an annotator with code {code} already exists.")
-    person = Annotator(
-        code=code,
-        role=role_value,
-        tier=tier_value,
-        designed=sorted({env.strip() for env in designed or [] if env.strip()}),
-        display_name=display_name or code,
+    """Create a person, or add an existing annotator to another study.
+
+    Codes are short upper-case identifiers (A1, D1, L1), unique in the deployment. Leads are
+    deployment-wide and join no study; an annotator given `study_id` becomes a member of that study
+    with `tier` and `designed` (see `annotators.membership`)."""
+    from annotators import membership
+
+    person = membership.stage_person(
+        session, row={"code": code, "role": role, "tier": tier, "designed": designed or [], "name": display_name}, study_id=study_id
     )
-    session.add(person)
     session.commit()
     session.refresh(person)
     return person
@@ -195,3 +182,18 @@ def csrf_valid(*, secret_key: str, session_token: str | None, presented: str | N
     if not session_token or not presented:
         return False
     return hmac.compare_digest(csrf_token(secret_key=secret_key, session_token=session_token), presented)
+
+
+def session_study_id(session: Session, *, token: str | None) -> int | None:
+    """The study a login session works in (chosen on the study picker), or None."""
+    if not token:
+        return None
+    return session.exec(select(LoginSession.study_id).where(LoginSession.token_sha256 == _sha256(token))).first()
+
+
+def choose_study(session: Session, *, token: str | None, study_id: int) -> None:
+    """Make `study_id` the study this login session works in (the caller checks the person may)."""
+    if not token:
+        return
+    session.execute(update(LoginSession).where(LoginSession.token_sha256 == _sha256(token)).values(study_id=study_id))
+    session.commit()

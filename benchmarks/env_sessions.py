@@ -47,7 +47,7 @@ def percentile(values: list[float], q: float) -> float:
 def touched(state: dict) -> dict:
     """`state` with one field of the first entity of the first non-empty collection changed."""
     result = {name: list(items) for name, items in state.items()}
-    for name, items in result.items():
+    for items in result.values():
         if items:
             first = dict(items[0])
             key = next((k for k, v in first.items() if isinstance(v, str) and k != "id"), None)

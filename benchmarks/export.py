@@ -18,7 +18,7 @@ import resource
 import sys
 import tempfile
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -50,9 +50,9 @@ def build_study(url: str, attempts: int, events: int, seed: int = 0) -> None:
     rng = random.Random(seed)
     migrate.upgrade(url)
     engine = make_engine(url)
-    start = datetime(2026, 3, 2, 9, tzinfo=timezone.utc)
+    start = datetime(2026, 3, 2, 9, tzinfo=UTC)
     with Session(engine) as db:
-        study = Study(name="benchmark", seed=seed)
+        study = Study(name="benchmark", seed=seed, status="open")
         db.add(study)
         people = [Annotator(code=f"A{i}") for i in range(1, 5)]
         db.add_all(people)

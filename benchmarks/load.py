@@ -203,14 +203,14 @@ def make_study(engine, *, annotators: int, bots: int) -> tuple[list[str], list[s
     tasks = sorted(t.task_id for t in catalog.load_catalog().tasks.values() if t.env_id == "shop")
     with Session(engine) as db:
         # A reading countdown, as in a real study: the bots press "Start now"; the simulated annotators begin at once.
-        study = Study(name="Load benchmark", seed=11, reading_countdown_seconds=60, rollback_grace_seconds=60)
+        study = Study(name="Load benchmark", seed=11, reading_countdown_seconds=60, rollback_grace_seconds=60, status="open")
         db.add(study)
         db.commit()
         db.refresh(study)
         codes = [f"S{i:03d}" for i in range(annotators)], [f"R{i}" for i in range(bots)]
         rng = random.Random(5)
         for code in codes[0] + codes[1]:
-            person = accounts.add_annotator(db, code=code, role="annotator", tier="primary")
+            person = accounts.add_annotator(db, code=code, role="annotator", tier="primary", study_id=study.id)
             for order, task_id in enumerate(rng.sample(tasks, 4)):
                 condition = rng.choice(["clean", "intervention"]) if catalog.variant_for(task_id) else "clean"
                 db.add(Assignment(study_id=study.id, annotator_id=person.id, task_id=task_id, env_id="shop",
@@ -243,7 +243,7 @@ def start_servers(count: int, url: str, data_dir: Path) -> list[tuple[subprocess
                 break
             except httpx.HTTPError:
                 if time.monotonic() > deadline:
-                    raise SystemExit(f"humantrace serve on {base} did not answer")
+                    raise SystemExit(f"humantrace serve on {base} did not answer") from None
                 time.sleep(0.3)
     return servers
 

@@ -11,8 +11,7 @@ import hashlib
 import json
 import time
 
-from annotators.planning import check_plan, plan_panel
-from annotators.planning import examples
+from annotators.planning import check_plan, examples, plan_panel
 
 
 def _case(name: str, *, tasks, annotators, per_cell: int, seed: int) -> dict:

@@ -7,6 +7,8 @@ does not apply is null). Changing anything here changes cleaned traces, so it mu
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pandas as pd
 
@@ -69,8 +71,8 @@ def is_typing_key(key: object) -> bool:
 def typing_key_mask(keys: pd.Series) -> np.ndarray:
     """Vectorised `is_typing_key` over a column of keys; returns a boolean array."""
     text = keys.astype("str")
-    named = (text.str.len() > 1) & text.str.fullmatch(r"[A-Za-z0-9]+")
-    named = named.fillna(False).to_numpy(dtype=bool)
+    named_keys = (text.str.len() > 1) & text.str.fullmatch(r"[A-Za-z0-9]+")
+    named = named_keys.fillna(False).to_numpy(dtype=bool)
     editing = text.isin(TEXT_EDITING_KEYS).to_numpy(dtype=bool)
     return ~named | editing
 
@@ -86,7 +88,7 @@ RAW_DTYPES: dict[str, str] = {
 """The dtypes a raw event frame has when built by `raw_frame` (nullable ints stay ints)."""
 
 
-def raw_frame(records: list[dict]) -> pd.DataFrame:
+def raw_frame(records: list[dict[str, Any]]) -> pd.DataFrame:
     """A raw event frame from event dicts; a missing key is a null field, extra keys are kept."""
     extra = list(dict.fromkeys(k for rec in records for k in rec if k not in RAW_DTYPES))
     columns = {

@@ -39,7 +39,7 @@ def _same(a: Row, b: Row) -> bool:
         if _null(x) or _null(y):
             return _null(x) and _null(y)
         if isinstance(x, (list, tuple, np.ndarray)) or isinstance(y, (list, tuple, np.ndarray)):
-            return list(x) == list(y)  # type: ignore[call-overload]
+            return bool(list(x) == list(y))  # type: ignore[call-overload]  # x and y are sequences here, which mypy cannot narrow from `object`
         return bool(x == y)
 
     return a.keys() == b.keys() and all(equal(a[k], b[k]) for k in a)
@@ -48,7 +48,7 @@ def _same(a: Row, b: Row) -> bool:
 def _trigger(rows: list[Row], i: int, hover_window_ms: int) -> str | None:
     """What the mousemove at rows[i] produced, or None when it is idle."""
     if not _null(rows[i].get("trigger")):
-        return rows[i]["trigger"]
+        return str(rows[i]["trigger"])
     hover = False
     j = i + 1
     while j < len(rows) and rows[j]["type"] in CONTEXT_TYPES:
@@ -68,12 +68,12 @@ def _trigger(rows: list[Row], i: int, hover_window_ms: int) -> str | None:
 def _is_keystroke(row: Row) -> bool:
     if row["type"] in VALUE_KEYSTROKE_TYPES:
         return True
-    return row["type"] == "keydown" and is_typing_key(None if _null(row["key"]) else row["key"])
+    return bool(row["type"] == "keydown" and is_typing_key(None if _null(row["key"]) else row["key"]))
 
 
 def _sources(row: Row) -> list[int]:
     existing = row.get("source_seqs")
-    return [int(s) for s in existing] if not _null(existing) else [int(row["seq"])]
+    return [int(s) for s in existing] if existing is not None and not _null(existing) else [int(row["seq"])]
 
 
 def _emit(run: list[Row], kind: str) -> list[Row]:
@@ -147,8 +147,8 @@ def clean_reference(raw: pd.DataFrame, config: CleaningConfig | None = None) -> 
     config = config or CleaningConfig()
     attrs = raw.attrs
     raw = complete_columns(raw, group_by=config.group_by)
-    records = [
-        {k: (None if _null(v) else v) for k, v in rec.items()}
+    records: list[Row] = [
+        {str(k): (None if _null(v) else v) for k, v in rec.items()}
         for rec in raw.to_dict("records")
     ]
     records.sort(key=lambda r: (r[config.group_by], r["seq"]))  # stable

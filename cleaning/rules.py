@@ -120,7 +120,8 @@ def fill_joins(trace: Trace, ops: np.ndarray) -> np.ndarray:
     joins = keystroke & _same_as_previous(keystroke, group, xpath)
     run = np.cumsum(~joins) - 1
     run_has_value = np.bincount(run, weights=has_value) > 0
-    return joins & run_has_value[run]
+    result: np.ndarray = joins & run_has_value[run]
+    return result
 
 
 def scroll_joins(trace: Trace, ops: np.ndarray, *, scroll_window_ms: int) -> np.ndarray:
@@ -132,7 +133,7 @@ def scroll_joins(trace: Trace, ops: np.ndarray, *, scroll_window_ms: int) -> np.
     """
     kind = trace.kind[ops]
     scroll = kind == SCROLL
-    joins = scroll & _same_as_previous(scroll, trace.group[ops], trace.xpath[ops], trace.url[ops])
+    joins: np.ndarray = scroll & _same_as_previous(scroll, trace.group[ops], trace.xpath[ops], trace.url[ops])
     rows = np.flatnonzero(scroll)
     if rows.size == 0:
         return joins

@@ -37,7 +37,7 @@ def _plain(value: Any) -> Any:
     return value.item() if isinstance(value, np.generic) else value
 
 
-def to_records(cleaned: pd.DataFrame) -> list[dict]:
+def to_records(cleaned: pd.DataFrame) -> list[dict[str, Any]]:
     """The rows of an event frame as JSON-ready dicts: nulls (NaN, NA, None) are None, numbers
     are Python ones and `source_seqs` is a list of ints.
 
@@ -45,12 +45,13 @@ def to_records(cleaned: pd.DataFrame) -> list[dict]:
     every Evaluate); an extra column Arrow cannot type (mixed values) takes the row-by-row way.
     """
     try:
-        return pa.Table.from_pandas(cleaned, preserve_index=False).to_pylist()
+        records: list[dict[str, Any]] = pa.Table.from_pandas(cleaned, preserve_index=False).to_pylist()
+        return records
     except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError):
-        return [{k: _plain(v) for k, v in row.items()} for row in cleaned.to_dict("records")]
+        return [{str(k): _plain(v) for k, v in row.items()} for row in cleaned.to_dict("records")]
 
 
-def clean_records(records: list[dict], config: CleaningConfig | None = None) -> list[dict]:
+def clean_records(records: list[dict[str, Any]], config: CleaningConfig | None = None) -> list[dict[str, Any]]:
     """Clean raw event dicts (e.g. one attempt's, at attempt end) into cleaned event dicts.
 
     Keys missing from a record are null fields. Each result holds the raw fields plus `trigger`,

@@ -40,7 +40,7 @@ def _kind_of(event_type: object) -> int:
                         (VALUE, VALUE_KEYSTROKE_TYPES)):
         if event_type in types:
             return kind
-    return {"mousemove": MOVE, "keydown": KEYDOWN, "scroll": SCROLL}.get(event_type, OTHER)
+    return {"mousemove": MOVE, "keydown": KEYDOWN, "scroll": SCROLL}.get(str(event_type), OTHER)
 
 
 def _codes(column: pd.Series) -> np.ndarray:

@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Any
 
 import orjson
-from sqlalchemy import Connection, event, exc
+from sqlalchemy import Connection, Table, event, exc
 from sqlalchemy.engine import Engine, make_url
-from sqlmodel import create_engine
+from sqlmodel import SQLModel, create_engine
 
 from core.sqlite import tune_sqlite
 
@@ -86,3 +86,10 @@ def one_statement(engine: Engine) -> Iterator[Connection]:
             conn = conn.execution_options(isolation_level="AUTOCOMMIT")
         yield conn
         conn.commit()
+
+
+def table_of(model: type[SQLModel]) -> Table:
+    """The Core table of a SQLModel table class (for statements built once on hot paths)."""
+    # SQLModel sets `__table__` when it creates a `table=True` class; its type hints do not declare it.
+    table: Table = model.__table__  # type: ignore[attr-defined]
+    return table

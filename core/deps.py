@@ -18,12 +18,14 @@ from core.settings import Settings
 
 def get_settings(request: Request) -> Settings:
     """The settings the app was built with."""
-    return request.app.state.settings
+    settings: Settings = request.app.state.settings
+    return settings
 
 
 def get_engine(request: Request) -> Engine:
     """The app's database engine."""
-    return request.app.state.engine
+    engine: Engine = request.app.state.engine
+    return engine
 
 
 def get_db(request: Request) -> Iterator[Session]:

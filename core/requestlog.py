@@ -11,8 +11,9 @@ import logging
 import time
 
 from fastapi import Request
-from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from sqlalchemy.exc import InterfaceError, OperationalError
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 log = logging.getLogger("humantrace.http")
 
@@ -25,7 +26,7 @@ def wants_json(request: Request) -> bool:
     return request.url.path.startswith("/api/") or "application/json" in request.headers.get("accept", "")
 
 
-def database_unreachable_response(as_json: bool):
+def database_unreachable_response(as_json: bool) -> Response:
     """503 and Retry-After instead of a bare 500 while the database is down or restarting.
 
     Plain HTML: the usual page template would need the database to show who is logged in.
@@ -58,17 +59,17 @@ class RequestLogMiddleware:
     in extra tasks and streams, a cost paid on every environment API call under load.
     """
 
-    def __init__(self, app) -> None:
+    def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
-    async def __call__(self, scope, receive, send) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         started = time.perf_counter()
         status: int | None = None
 
-        async def watched(message) -> None:
+        async def watched(message: Message) -> None:
             nonlocal status
             if message["type"] == "http.response.start":
                 status = message["status"]

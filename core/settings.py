@@ -11,7 +11,7 @@ import json
 import os
 import secrets
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -48,7 +48,7 @@ class Settings(BaseSettings):
     check_schema: bool = Field(True, description="Refuse to start when the database schema is not at the latest revision.")
 
     @model_validator(mode="after")
-    def _fill_defaults(self) -> "Settings":
+    def _fill_defaults(self) -> Settings:
         if not self.database_url:
             self.database_url = f"sqlite:///{self.data_dir / 'humantrace.db'}"
         self.database_url = normalise_database_url(self.database_url)
@@ -61,7 +61,7 @@ class Settings(BaseSettings):
     def is_local(self) -> bool:
         return self.environment == "local"
 
-    def ensure_secrets(self) -> "Settings":
+    def ensure_secrets(self) -> Settings:
         """Fill unset secrets from `DATA_DIR/secrets.json` (creating it), then enforce strength."""
         if not self.secret_key or not self.controller_secret:
             stored = _load_or_create_secrets(self.data_dir)
@@ -97,22 +97,27 @@ def check_secret_strength(settings: Settings) -> None:
         raise InsecureSettings("HUMANTRACE_SECRET_KEY and HUMANTRACE_CONTROLLER_SECRET must differ.")
 
 
+def _read_secrets(path: Path) -> dict[str, str]:
+    values: dict[str, str] = json.loads(path.read_text())
+    return values
+
+
 def _load_or_create_secrets(data_dir: Path) -> dict[str, str]:
     data_dir.mkdir(parents=True, exist_ok=True)
     path = data_dir / "secrets.json"
     if path.exists():
-        return json.loads(path.read_text())
+        return _read_secrets(path)
     values = {"secret_key": secrets.token_urlsafe(48), "controller_secret": secrets.token_urlsafe(48)}
     # Exclusive create so two processes starting together cannot overwrite each other's secrets.
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except FileExistsError:
-        return json.loads(path.read_text())
+        return _read_secrets(path)
     with os.fdopen(fd, "w") as fh:
         json.dump(values, fh)
     return values
 
 
-def get_settings(**overrides) -> Settings:
+def get_settings(**overrides: Any) -> Settings:
     """Settings from the environment, with secrets filled in and checked."""
     return Settings(**overrides).ensure_secrets()

@@ -8,6 +8,7 @@ commits); busy_timeout makes a second writer wait instead of failing.
 from __future__ import annotations
 
 from sqlalchemy import Engine, event
+from sqlalchemy.engine.interfaces import DBAPIConnection
 
 
 def tune_sqlite(engine: Engine, *, busy_timeout_ms: int = 10_000) -> None:
@@ -19,7 +20,7 @@ def tune_sqlite(engine: Engine, *, busy_timeout_ms: int = 10_000) -> None:
         return
 
     @event.listens_for(engine, "connect")
-    def _on_connect(dbapi_connection, _record) -> None:
+    def _on_connect(dbapi_connection: DBAPIConnection, _record: object) -> None:
         cursor = dbapi_connection.cursor()
         try:
             cursor.execute("PRAGMA journal_mode=WAL")

@@ -27,6 +27,10 @@ from dashboard.review import routes as lead
 from dashboard.web import home
 from dashboard.web.deps import CsrfFailed, LeadOnly, LoginRequired
 from dashboard.web.pages import render
+from dashboard.studies import monitor as study_monitor
+from dashboard.studies import people as study_people
+from dashboard.studies import router as study_pages
+from dashboard.studies.deps import StudyChoiceNeeded
 from environments.mount import mount_environments
 from recorder.inject import RecorderInjectionMiddleware
 from recorder.privacy import ForgetClientAddressMiddleware
@@ -65,6 +69,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(home.router)
     app.include_router(study.router)
     app.include_router(lead.router)
+    app.include_router(study_pages.router)
+    app.include_router(study_people.router)
+    app.include_router(study_monitor.router)
     app.include_router(live.router)
     app.include_router(recorder_router)
     app.include_router(recorder_control_router)
@@ -98,6 +105,13 @@ def _install_error_pages(app: FastAPI) -> None:
             return JSONResponse({"detail": "Not logged in: open your personal login link."}, status_code=401)
         return RedirectResponse(f"/login?next={quote(request.url.path)}", status_code=303)
 
+    @app.exception_handler(StudyChoiceNeeded)
+    async def _study_choice_needed(request: Request, _exc: StudyChoiceNeeded):
+        if wants_json(request):
+            return JSONResponse({"detail": "Choose the study to work in first (/studies)."}, status_code=409)
+        person = getattr(request.state, "annotator", None)
+        return RedirectResponse("/lead/studies" if person is not None and person.is_lead else "/studies", status_code=303)
+
     @app.exception_handler(LeadOnly)
     async def _lead_only(request: Request, _exc: LeadOnly):
         if wants_json(request):
@@ -116,7 +130,7 @@ def _install_error_pages(app: FastAPI) -> None:
         # field is checked before it is written; this answers any that is not, instead of a 500.
         log.warning("%s %s: a value did not fit its column", request.method, loggable_path(request.url.path))
         message = "A value you sent is too long or not in the expected form; nothing was saved. Shorten it and try again."
-        if _wants_json(request):
+        if wants_json(request):
             return JSONResponse({"detail": message}, status_code=422)
         return render(request, "error.html", status_code=422, title="Not saved", message=message)
 

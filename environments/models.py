@@ -6,7 +6,17 @@ All live state sits in the database so several app processes can serve one sessi
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Column, DateTime, ForeignKey, Integer, String, UniqueConstraint, event
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Column,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    UniqueConstraint,
+    event,
+)
 from sqlmodel import Field, SQLModel
 
 import core.naming  # noqa: F401  (constraint naming convention, before any table)

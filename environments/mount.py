@@ -8,7 +8,6 @@ from fastapi.staticfiles import StaticFiles
 from environments import control, pages, registry
 from environments.interventions.network import NetworkInterventionMiddleware
 
-
 # A site's handlers refuse a request with `HTTPException(422, "message for the person")`, while
 # FastAPI's own validation answers 422 with a list of errors: the API schema documents both.
 REFUSAL_RESPONSES = {

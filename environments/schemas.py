@@ -12,7 +12,16 @@ from pathlib import Path
 from typing import Annotated, Any, Literal, TypeVar
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Discriminator,
+    Field,
+    Tag,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from environments.interventions.specs import ClientParams, NetworkParams
 
@@ -235,7 +244,7 @@ class ClientInjection(SpecModel):
 
 def _layer_tag(value: Any) -> str | None:
     layer = value.get("layer") if isinstance(value, dict) else getattr(value, "layer", None)
-    return {"seed": "seed", "server": "seed", "network": "network", "client": "client"}.get(layer)
+    return {"seed": "seed", "server": "seed", "network": "network", "client": "client"}.get(str(layer))
 
 
 Injection = Annotated[

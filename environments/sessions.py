@@ -14,7 +14,6 @@ from functools import lru_cache
 from typing import Any
 
 import orjson
-
 from sqlalchemy import delete, select, update
 from sqlmodel import Session
 

@@ -15,7 +15,6 @@ from exports.human_tables import pairs, task_level
 from exports.schema import CONDITIONS, PHASES, PRIMITIVES
 from exports.stats import mean_with_ci, paired_difference
 
-
 _TASK_VALUE_COLUMNS = ["pass_clean", "score_clean", "pass_intervention", "score_intervention", "pass_drop", "score_drop"]
 AGENTS_BY_MODEL_COLUMNS = [
     "scope", "model", "n_clean_runs", "n_intervention_runs", "clean_pass_rate", "intervention_pass_rate",

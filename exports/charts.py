@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from exports.figures import hbars, interval_label, legend_below, legend_right, new_figure, save
+from exports.figures import hbars, interval_label, legend_above, legend_right, new_figure, save
 from exports.schema import PRIMITIVES
 from exports.stats import wilson
 
@@ -59,7 +59,7 @@ def pass_rates(panel: pd.DataFrame, agents: pd.DataFrame, out: Path | None) -> s
                                      {"label": "intervention", "colour": INTERVENTION, "values": inter}], value_max=100)
     ax.set_xlabel("pass rate (%), 95% Wilson interval over attempts / runs", fontsize=7.5)
     ax.set_xticks([0, 25, 50, 75, 100])
-    legend_below(fig, ax, "pass_rates")
+    legend_above(fig, ax, "pass_rates")
     return save(fig, "fig_pass_rates", out)
 
 
@@ -82,7 +82,7 @@ def model_primitive(table: pd.DataFrame, out: Path | None) -> str | None:
     fig, ax = new_figure(6.4, _height(len(primitives) * len(populations)))
     hbars(ax, "model_primitive", primitives, series, value_max=100)
     ax.set_xlabel("paired pass drop, clean − intervention (pp), 95% bootstrap CI over base tasks", fontsize=7.5)
-    legend_below(fig, ax, "model_primitive")
+    legend_above(fig, ax, "model_primitive")
     return save(fig, "fig_model_primitive", out)
 
 
@@ -134,7 +134,7 @@ def _rate_bars(frame, groups_col, rate, low, high, n, name, xlabel, out, *, colo
     ax.set_xlabel(xlabel, fontsize=7.5)
     ax.set_xticks([0, 25, 50, 75, 100])
     if colour_by:
-        legend_below(fig, ax, name)
+        legend_above(fig, ax, name)
     return save(fig, f"fig_{name}", out)
 
 
@@ -197,7 +197,7 @@ def human_time(table: pd.DataFrame, out: Path | None) -> str | None:
     fig, ax = new_figure(6.4, _height(2 * len(groups)))
     hbars(ax, "human_time", [f"humans {g}" for g in groups], series, scale=1.0, digits=0)
     ax.set_xlabel("median wall-clock seconds, 95% bootstrap CI over attempts", fontsize=7.5)
-    legend_below(fig, ax, "human_time")
+    legend_above(fig, ax, "human_time")
     return save(fig, "fig_human_time", out)
 
 

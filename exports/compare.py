@@ -15,8 +15,8 @@ import pandas as pd
 
 from exports import agent_tables as at
 from exports import human_tables as ht
-from exports.agents import AgentImport, import_agent_runs
 from exports import paper_tables as pt
+from exports.agents import AgentImport, import_agent_runs
 from exports.bundle import BundleError, prepare_output_dir
 from exports.charts import FIGURES
 from exports.csv_safety import write_csv

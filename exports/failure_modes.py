@@ -14,7 +14,6 @@ get no label (None).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 
 import numpy as np

@@ -50,7 +50,7 @@ def _signatures(frame: pd.DataFrame, verb: str, target: str) -> pd.DataFrame:
     return pd.DataFrame({"attempt_id": ordered["attempt_id"].to_numpy(), "signature": sig.to_numpy()})
 
 
-def _per_attempt(values: pd.Series, ids: pd.Index, default) -> pd.Series:
+def _per_attempt(values: pd.Series, ids: pd.Index, default: object) -> pd.Series:
     return values.reindex(ids).astype(object).where(lambda s: s.notna(), default)
 
 

@@ -66,46 +66,48 @@ def hbars(
     y = np.arange(len(groups))
     index = 0
     reach = 0.0
+    pending: list[tuple[float, float, str, int]] = []  # labels, placed once the axis range is known
     for s_i, s in enumerate(series):
         offset = (s_i - (k - 1) / 2) * BAR_HEIGHT
-        labelled = False
-        for g_i, cell in enumerate(s["values"]):
-            if cell is None:
-                continue
-            value, low, high, n = cell
-            value = float(value) if _finite(value) else 0.0
-            has_ci = n >= MIN_N_FOR_CI and _finite(low) and _finite(high)
-            left = min(0.0, value * scale)
-            bar = ax.barh(y[g_i] + offset, value * scale, BAR_HEIGHT, color=s["colour"],
-                          label=None if labelled else s["label"])
-            labelled = True
-            bar.patches[0].set_gid(f"bar-{figure_id}-{index}")
-            end = value * scale
-            if has_ci:
-                ax.errorbar([value * scale], [y[g_i] + offset],
-                            xerr=[[value * scale - low * scale], [high * scale - value * scale]],
-                            fmt="none", ecolor="#222222", elinewidth=0.8, capsize=1.5)
-                end = max(end, high * scale)
-            text = ax.text(max(end, 0.0) + 1.5 * scale / 100, y[g_i] + offset,
-                           interval_label(n, low, high, scale=scale, digits=digits),
-                           va="center", ha="left", fontsize=LABEL_SIZE, color="#333333")
-            text.set_gid(f"barlabel-{figure_id}-{index}")
-            reach = max(reach, end, left)
+        cells = [(g_i, cell) for g_i, cell in enumerate(s["values"]) if cell is not None]
+        if not cells:
+            continue
+        # One bar call and one error-bar call per series (artists are what makes figures slow).
+        pos = np.array([y[g_i] + offset for g_i, _ in cells])
+        values = np.array([float(c[0]) if _finite(c[0]) else 0.0 for _, c in cells]) * scale
+        bars = ax.barh(pos, values, BAR_HEIGHT, color=s["colour"], label=s["label"])
+        with_ci = [i for i, (_, c) in enumerate(cells) if c[3] >= MIN_N_FOR_CI and _finite(c[1]) and _finite(c[2])]
+        if with_ci:
+            lows = np.array([float(cells[i][1][1]) for i in with_ci]) * scale
+            highs = np.array([float(cells[i][1][2]) for i in with_ci]) * scale
+            ax.errorbar(values[with_ci], pos[with_ci], xerr=[values[with_ci] - lows, highs - values[with_ci]],
+                        fmt="none", ecolor="#222222", elinewidth=0.8, capsize=1.5)
+        for i, ((_, (_value, low, high, n)), patch) in enumerate(zip(cells, bars.patches, strict=True)):
+            patch.set_gid(f"bar-{figure_id}-{index}")
+            end = values[i]
+            if i in with_ci:
+                end = max(end, float(high) * scale)
+            pending.append((max(end, 0.0), pos[i], interval_label(n, low, high, scale=scale, digits=digits), index))
+            reach = max(reach, end, min(0.0, values[i]))
             index += 1
     ax.set_yticks(y, groups)
     ax.invert_yaxis()
     top = value_max if value_max is not None else max(reach, 1e-9)
     ax.set_xlim(min(0.0, ax.get_xlim()[0]), top * 1.42)
+    gap = 0.012 * (ax.get_xlim()[1] - ax.get_xlim()[0])
+    for x, y_pos, label, i in pending:
+        text = ax.text(x + gap, y_pos, label, va="center", ha="left", fontsize=LABEL_SIZE, color="#333333")
+        text.set_gid(f"barlabel-{figure_id}-{i}")
     ax.axvline(0, lw=0.6, color="#999999")
 
 
-def legend_below(fig: Figure, ax, figure_id: str, ncols: int = 4) -> None:
-    """A legend under the axes (never over a bar or marker)."""
+def legend_above(fig: Figure, ax, figure_id: str, ncols: int = 4) -> None:
+    """A legend above the axes (never over a bar, a marker or the axis label)."""
     handles, labels = ax.get_legend_handles_labels()
     if not handles:
         return
-    legend = ax.legend(handles, labels, fontsize=7, frameon=False, ncols=ncols, loc="upper center",
-                       bbox_to_anchor=(0.5, -0.14))
+    legend = ax.legend(handles, labels, fontsize=7, frameon=False, ncols=ncols, loc="lower center",
+                       bbox_to_anchor=(0.5, 1.0))
     legend.set_gid(f"legend-{figure_id}")
 
 

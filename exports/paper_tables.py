@@ -367,6 +367,14 @@ def _ratio_of_medians(values: np.ndarray) -> float:
     return float(np.median(values[:, 1]) / human) if human > 0 else float("nan")
 
 
+def _ratio_of_medians_batched(boots: np.ndarray) -> np.ndarray:
+    return np.median(boots[:, :, 1], axis=1) / np.median(boots[:, :, 0], axis=1)
+
+
+def _median_ratio_batched(boots: np.ndarray) -> np.ndarray:
+    return np.median(boots[:, :, 1] / boots[:, :, 0], axis=1)
+
+
 def time_ratio(primary: pd.DataFrame, runs: pd.DataFrame, *, n_boot: int, seed: int) -> pd.DataFrame:
     """Figure 6(a): agent / human time on task-conditions both completed (passed).
 
@@ -390,7 +398,8 @@ def time_ratio(primary: pd.DataFrame, runs: pd.DataFrame, *, n_boot: int, seed: 
             for condition in ("all", *CONDITIONS):
                 part = both if condition == "all" else both[both.index.get_level_values("condition") == condition]
                 key = f"time_ratio/{model}/{phase}/{condition}"
-                est = bootstrap(part[["human", "agent"]].to_numpy(), _ratio_of_medians, n_boot=n_boot, seed=seed, key=key)
+                est = bootstrap(part[["human", "agent"]].to_numpy(), _ratio_of_medians, n_boot=n_boot, seed=seed, key=key,
+                                batched=_ratio_of_medians_batched)
                 low, high = _blank_small(est)
                 rows.append(
                     {
@@ -412,7 +421,8 @@ def human_time(primary: pd.DataFrame, *, n_boot: int, seed: int) -> pd.DataFrame
             values = primary.loc[(primary["condition"] == condition) & (primary["phase"] == phase), "wall_clock_s"].dropna()
             if values.empty:
                 continue
-            est = bootstrap(values.to_numpy(), np.median, n_boot=n_boot, seed=seed, key=f"human_time/{condition}/{phase}")
+            est = bootstrap(values.to_numpy(), np.median, n_boot=n_boot, seed=seed, key=f"human_time/{condition}/{phase}",
+                            batched=lambda b: np.median(b, axis=1))
             low, high = _blank_small(est)
             rows.append({"condition": condition, "phase": phase, "n_attempts": est.n, "median_s": est.estimate,
                          "ci_low": low, "ci_high": high, "ci_note": _note(est.n)})
@@ -445,9 +455,11 @@ def duplicate_statistics(pairs: pd.DataFrame, *, n_boot: int, seed: int) -> pd.D
     estimates = {
         "pass_fail_agreement": wilson(int(pairs["agree"].sum()), len(pairs)),
         "cohen_kappa": bootstrap(verdicts, cohen_kappa, **boot, key="dup/kappa"),
-        "median_time_ratio": bootstrap(times, lambda v: float(np.median(v[:, 1] / v[:, 0])), **boot, key="dup/time"),
+        "median_time_ratio": bootstrap(times, lambda v: float(np.median(v[:, 1] / v[:, 0])), **boot, key="dup/time",
+                                       batched=_median_ratio_batched),
         "icc_log_time": bootstrap(np.log(times), icc_a1, **boot, key="dup/icc_time"),
-        "median_step_ratio": bootstrap(steps, lambda v: float(np.median(v[:, 1] / v[:, 0])), **boot, key="dup/steps"),
+        "median_step_ratio": bootstrap(steps, lambda v: float(np.median(v[:, 1] / v[:, 0])), **boot, key="dup/steps",
+                                       batched=_median_ratio_batched),
         "icc_log_steps": bootstrap(np.log(steps), icc_a1, **boot, key="dup/icc_steps"),
     }
     rows = []

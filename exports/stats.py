@@ -108,10 +108,12 @@ def wilson(successes: int, n: int) -> Estimate:
     return Estimate(successes / n, float(ci.low), float(ci.high), int(n))
 
 
-def bootstrap(values, statistic, *, n_boot: int = 2000, seed: int = 0, key: str = "") -> Estimate:
+def bootstrap(values, statistic, *, n_boot: int = 2000, seed: int = 0, key: str = "", batched=None) -> Estimate:
     """`statistic(values)` with a percentile bootstrap interval resampling rows of `values`.
 
     `values` is an (n,) or (n, k) array; `statistic` maps such an array (rows = units) to a float.
+    `batched`, when given, computes the statistic of all resamples at once from an
+    (n_boot, n[, k]) array (the same numbers, without a Python loop over resamples).
     """
     values = np.asarray(values, dtype=float)
     n = len(values)
@@ -121,7 +123,11 @@ def bootstrap(values, statistic, *, n_boot: int = 2000, seed: int = 0, key: str 
     if n_boot <= 0:
         return Estimate(estimate, float("nan"), float("nan"), n)
     idx = rng_for(seed, key).integers(0, n, size=(n_boot, n))
-    boots = np.array([statistic(values[i]) for i in idx], dtype=float)
+    if batched is not None:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            boots = np.asarray(batched(values[idx]), dtype=float)
+    else:
+        boots = np.array([statistic(values[i]) for i in idx], dtype=float)
     boots = boots[np.isfinite(boots)]
     if not len(boots):
         return Estimate(estimate, float("nan"), float("nan"), n)

@@ -38,6 +38,11 @@ def run_migrations_online() -> None:
 
 
 def _run(connection) -> None:
+    sqlite = connection.dialect.name == "sqlite"
+    if sqlite:
+        # Batch mode rebuilds a table by copy-drop-rename; with foreign keys enforced, dropping a
+        # table that others reference fails. The pragma only takes effect outside a transaction.
+        connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
     context.configure(
         connection=connection,
         target_metadata=target_metadata,
@@ -46,6 +51,9 @@ def _run(connection) -> None:
     )
     with context.begin_transaction():
         context.run_migrations()
+    if sqlite:
+        connection.commit()
+        connection.exec_driver_sql("PRAGMA foreign_keys=ON")
 
 
 if context.is_offline_mode():

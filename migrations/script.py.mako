@@ -8,6 +8,7 @@ Create Date: ${create_date}
 from alembic import op
 import sqlalchemy as sa
 import sqlmodel
+import sqlmodel.sql.sqltypes  # autogenerate writes sqlmodel.sql.sqltypes.AutoString
 ${imports if imports else ""}
 
 revision = ${repr(up_revision)}

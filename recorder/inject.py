@@ -16,6 +16,7 @@ from functools import lru_cache
 from pathlib import Path
 
 import anyio.to_thread
+from sqlalchemy import Engine
 from sqlmodel import Session
 from starlette.datastructures import MutableHeaders
 from starlette.requests import cookie_parser
@@ -93,7 +94,7 @@ def insert_script(document: bytes, tag: bytes) -> bytes:
     return tag + document
 
 
-def _recording_settings(engine, secret_key: str, token: str) -> tuple[bool, int] | None:
+def _recording_settings(engine: Engine, secret_key: str, token: str) -> tuple[bool, int] | None:
     with Session(engine) as session:
         try:
             recording = resolve_token(session, secret_key=secret_key, token=token)

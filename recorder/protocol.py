@@ -8,6 +8,7 @@ conversation; every other error leaves the connection serving valid frames.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from pydantic import ValidationError
@@ -20,17 +21,19 @@ from recorder.schemas import (
     AckMessage,
     BatchMessage,
     ErrorMessage,
+    MetaMessage,
     describe_validation_error,
     is_malformed_json,
     parse_client_message,
 )
 from recorder.service import (
     BatchRefused,
-    RecordingEnded,
     IngestResult,
+    RecordingEnded,
     RecordingNotFound,
     SeqGap,
     check_sequence,
+    saved_id,
     store_meta,
 )
 from recorder.writer import IngestWriter, StoreBatch
@@ -102,7 +105,7 @@ def check_frame_size(raw: str | bytes) -> FrameOutcome | None:
     return None
 
 
-def parse_frame(raw: str | bytes):
+def parse_frame(raw: str | bytes) -> FrameOutcome | BatchMessage | MetaMessage:
     """The validated message, or the error outcome that says what was wrong with the frame."""
     too_large = check_frame_size(raw)
     if too_large is not None:
@@ -121,16 +124,20 @@ def parse_frame(raw: str | bytes):
     return message
 
 
-async def apply_message(*, writer: IngestWriter, recording: Recording, message) -> FrameOutcome:
+async def apply_message(*, writer: IngestWriter, recording: Recording, message: BatchMessage | MetaMessage) -> FrameOutcome:
     """Store a message from `parse_frame` (validated, seqs checked) for this (detached) recording through the group writer."""
-    recording_id = recording.id
+    recording_id = saved_id(recording)
+    job: StoreBatch | Callable[[Session], int]
     if isinstance(message, BatchMessage):
         job = StoreBatch(recording_id, message.events, checked=True)  # parse_frame checked the seqs
     else:
+        meta = message
 
-        def job(session: Session):
-            store_meta(session, recording=recording, meta=message, commit=False)
+        def store(session: Session) -> int:
+            store_meta(session, recording=recording, meta=meta, commit=False)
             return recording.acked_seq
+
+        job = store
 
     try:
         outcome = await writer.run(job)

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from fastapi import APIRouter, Request, WebSocket
 from fastapi.responses import JSONResponse, Response
+from sqlalchemy import Engine
 from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlmodel import Session
 from starlette.concurrency import run_in_threadpool
@@ -20,7 +21,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from recorder.models import Recording
 from recorder.protocol import POLICY_VIOLATION, FrameOutcome, apply_message, error, parse_frame, process_frame
-from recorder.schemas import MAX_FRAME_BYTES, AckMessage
+from recorder.schemas import MAX_FRAME_BYTES, AckMessage, ErrorMessage
 from recorder.service import RecorderError, RecordingEnded, TokenInvalid, resolve_token
 from recorder.writer import get_writer
 
@@ -41,7 +42,7 @@ def _script() -> tuple[bytes, str]:
     return body, '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
 
 
-def _resolve(engine, secret_key: str, token: str) -> Recording:
+def _resolve(engine: Engine, secret_key: str, token: str) -> Recording:
     """The token's active recording, loaded and detached (its id and settings stay readable)."""
     with Session(engine) as session:
         return resolve_token(session, secret_key=secret_key, token=token)
@@ -84,7 +85,7 @@ async def recorder_socket(websocket: WebSocket) -> None:
             if raw is None:
                 raw = message.get("bytes") or b""
             outcome = await process_frame(writer=writer, recording=recording, raw=raw)
-            if outcome.close:
+            if outcome.close and isinstance(outcome.reply, ErrorMessage):
                 await _refuse(websocket, outcome.reply.code, outcome.reply.message)
                 return
             await websocket.send_text(outcome.reply.model_dump_json(exclude_none=True))

@@ -218,7 +218,7 @@ def parse_client_message(text: str | bytes) -> BatchMessage | MetaMessage:
     JSON can only carry NUL escaped, so frames without the six characters `\\u0000` (nearly all)
     go straight to the validator.
     """
-    if (b"\\u0000" if isinstance(text, bytes) else "\\u0000") in text:
+    if (b"\\u0000" in text) if isinstance(text, bytes) else ("\\u0000" in text):
         try:
             text = json.dumps(_without_nul(json.loads(text)), allow_nan=False)
         except ValueError:

@@ -14,18 +14,22 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from functools import lru_cache
+from functools import cache, lru_cache
 from operator import itemgetter
-from typing import get_args
+from typing import Any, get_args
 
 import pandas as pd
 from itsdangerous import BadData, URLSafeSerializer
+from pydantic import BaseModel
 from sqlalchemy import Connection, bindparam, select, update
+from sqlalchemy.dialects.sqlite import Insert
 from sqlalchemy.dialects.sqlite import dialect as sqlite_dialect
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.engine.interfaces import DBAPIConnection, DBAPICursor
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session
 
+from core.db import table_of
 from recorder.models import LABEL_MAX_LENGTH, RAW_EVENT_FIELDS, RECORDING_KINDS, RawEvent, Recording
 from recorder.schemas import BatchMessage, EventIn, MetaMessage
 
@@ -148,7 +152,7 @@ def store_meta(session: Session, *, recording: Recording, meta: MetaMessage, com
         "screen_h": meta.screen_h,
     }
     # A Core UPDATE: the same recording may arrive as different detached objects from several sockets.
-    connection.execute(update(Recording.__table__).where(Recording.__table__.c.id == recording.id).values(**values))
+    connection.execute(update(_RECORDING).where(_RECORDING.c.id == recording.id).values(**values))
     for name, value in values.items():
         set_committed_value(recording, name, value)
     if commit:
@@ -219,14 +223,14 @@ def _first_repeat(events: Sequence[EventIn]) -> int:
 
 
 # Statements of the hot path, built once: building SQL expressions costs more than running them.
-_RECORDING = Recording.__table__
-_RAW_EVENT = RawEvent.__table__
+_RECORDING = table_of(Recording)
+_RAW_EVENT = table_of(RawEvent)
 _SELECT_ACK = select(_RECORDING.c.acked_seq, _RECORDING.c.status).where(_RECORDING.c.id == bindparam("rid"))
 _INSERT_COLUMNS = ("recording_id", *RAW_EVENT_FIELDS)
 
 
 @lru_cache(maxsize=1)
-def _sqlite_insert_ignoring_duplicates():
+def _sqlite_insert_ignoring_duplicates() -> Insert:
     """SQLite's INSERT ... ON CONFLICT (recording_id, seq) DO NOTHING for raw events."""
     return sqlite_insert(_RAW_EVENT).on_conflict_do_nothing(index_elements=["recording_id", "seq"])
 
@@ -240,9 +244,12 @@ def _sqlite_insert_sql(columns: tuple[str, ...], rows: int) -> str:
     interval. One flat list of parameters also skips SQLAlchemy's per-row parameter processing.
     """
     compiled = _sqlite_insert_ignoring_duplicates().compile(dialect=sqlite_dialect(), column_keys=list(columns))
-    if tuple(compiled.positiontup) != columns:
+    if tuple(compiled.positiontup or ()) != columns:
         raise AssertionError(f"unexpected parameter order {compiled.positiontup}")
-    head, placeholders, tail = re.fullmatch(r"(.* VALUES )(\([?, ]+\))( ON CONFLICT .*)", str(compiled), re.S).groups()
+    found = re.fullmatch(r"(.* VALUES )(\([?, ]+\))( ON CONFLICT .*)", str(compiled), re.S)
+    if found is None:
+        raise AssertionError(f"unexpected statement {compiled}")
+    head, placeholders, tail = found.groups()
     return head + ", ".join([placeholders] * rows) + tail
 
 
@@ -250,8 +257,8 @@ def _sqlite_insert_sql(columns: tuple[str, ...], rows: int) -> str:
 _SQLITE_ROWS_PER_STATEMENT = 1024
 
 
-@lru_cache(maxsize=None)
-def _event_columns(model: type) -> tuple[tuple[str, ...], tuple[str, ...]]:
+@cache
+def _event_columns(model: type[BaseModel]) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The raw event columns an event model fills, in table order, and those of them that may be null."""
     fields = model.model_fields
     present = tuple(name for name in RAW_EVENT_FIELDS if name in fields)
@@ -259,7 +266,7 @@ def _event_columns(model: type) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return present, nullable
 
 
-def _params_by_shape(rows: Sequence[tuple[int, EventIn]]) -> dict[tuple[str, ...], list]:
+def _params_by_shape(rows: Sequence[tuple[int, EventIn]]) -> dict[tuple[str, ...], list[Any]]:
     """The rows' parameters grouped by the columns they really fill, flat and in row order:
     {("recording_id", the event's non-null fields...): [rid, value, ..., rid, value, ...]}.
 
@@ -271,7 +278,7 @@ def _params_by_shape(rows: Sequence[tuple[int, EventIn]]) -> dict[tuple[str, ...
     Realistic traces make 6-12 shapes; each uses up to 11 statement sizes, so past about a dozen
     shapes sqlite3's statement cache (128 a connection) starts preparing some statements again.
     """
-    shapes: dict[tuple, tuple[tuple[str, ...], Callable[[dict], tuple], list]] = {}
+    shapes: dict[tuple[Any, ...], tuple[tuple[str, ...], Callable[[dict[str, Any]], Any], list[Any]]] = {}
     for recording_id, event in rows:
         values = event.__dict__
         model = type(event)
@@ -285,13 +292,13 @@ def _params_by_shape(rows: Sequence[tuple[int, EventIn]]) -> dict[tuple[str, ...
         params = shape[2]
         params.append(recording_id)
         params.extend(shape[1](values))
-    grouped: dict[tuple[str, ...], list] = {}
+    grouped: dict[tuple[str, ...], list[Any]] = {}
     for columns, _, params in shapes.values():
         grouped.setdefault(columns, []).extend(params)
     return grouped
 
 
-def _insert_sqlite_rows(cursor, rows: Sequence[tuple[int, EventIn]]) -> None:
+def _insert_sqlite_rows(cursor: DBAPICursor, rows: Sequence[tuple[int, EventIn]]) -> None:
     """Insert (recording id, event) rows, skipping any already stored: a few statements per shape."""
     for columns, params in _params_by_shape(rows).items():
         width = len(columns)
@@ -304,13 +311,28 @@ def _insert_sqlite_rows(cursor, rows: Sequence[tuple[int, EventIn]]) -> None:
             cursor.execute(_sqlite_insert_sql(columns, size), chunk)
 
 
+def _dbapi(connection: Connection) -> DBAPIConnection:
+    """The driver's connection under a SQLAlchemy connection (the hot paths use its cursor)."""
+    dbapi = connection.connection.dbapi_connection
+    if dbapi is None:
+        raise RuntimeError("the database connection is closed")
+    return dbapi
+
+
+def saved_id(recording: Recording) -> int:
+    """A stored recording's id (SQLModel types `id` as optional because it is unset before insert)."""
+    if recording.id is None:
+        raise RecordingNotFound("the recording is not stored yet")
+    return recording.id
+
+
 def _require_active(connection: Connection, *, recording_id: int | None) -> int:
     row = connection.execute(_SELECT_ACK, {"rid": recording_id}).one_or_none()
     if row is None:
         raise RecordingNotFound(f"no recording {recording_id}")
     if row.status == "ended":
         raise RecordingEnded()
-    return row.acked_seq
+    return int(row.acked_seq)
 
 
 def ingest_batch(
@@ -323,7 +345,7 @@ def ingest_batch(
     With `commit=False` the caller commits. Only `recording.id` is read; the new ack is set on the
     object without marking it dirty.
     """
-    (outcome,) = ingest_batches(session, [(recording.id, batch.events)])
+    (outcome,) = ingest_batches(session, [(saved_id(recording), batch.events)])
     if isinstance(outcome, RecorderError):
         raise outcome
     set_committed_value(recording, "acked_seq", outcome.acked_seq)
@@ -358,12 +380,20 @@ def ingest_batches(
     if connection.dialect.name == "sqlite":
         for i, outcome in zip(valid, _ingest_sqlite(connection, [items[i] for i in valid]), strict=True):
             outcomes[i] = outcome
-        return outcomes
+        return _every_outcome(outcomes)
     if connection.dialect.name == "postgresql":
         for i, outcome in zip(valid, _ingest_postgres(connection, [items[i] for i in valid]), strict=True):
             outcomes[i] = outcome
-        return outcomes
+        return _every_outcome(outcomes)
     raise NotImplementedError(f"recorder ingestion supports SQLite and PostgreSQL, not {connection.dialect.name}")
+
+
+def _every_outcome(outcomes: list[IngestResult | RecorderError | None]) -> list[IngestResult | RecorderError]:
+    """The outcomes, once every item has one (a None left over would be a bug in the group paths)."""
+    every = [outcome for outcome in outcomes if outcome is not None]
+    if len(every) != len(outcomes):
+        raise AssertionError("an ingested item got no outcome")
+    return every
 
 
 def _fresh(
@@ -396,7 +426,7 @@ def _ingest_sqlite(
     moved backwards. `stored` assumes no other process stored the same rows meanwhile (the unique
     key drops them either way).
     """
-    cursor = connection.connection.dbapi_connection.cursor()
+    cursor = _dbapi(connection).cursor()
     try:
         ids = list(dict.fromkeys(recording_id for recording_id, _ in items))
         (found,) = cursor.execute(_SQLITE_SELECT_ACKS, (json.dumps(ids),)).fetchone()
@@ -410,11 +440,11 @@ def _ingest_sqlite(
             cursor.execute(_SQLITE_ADVANCE_ACKS, (json.dumps(list(advanced.items())),))
     finally:
         cursor.close()
-    return outcomes
+    return _every_outcome(outcomes)
 
 
 def _plan_group(
-    items: Sequence[tuple[int, Sequence[EventIn]]], acks: dict[int, tuple[int, str]]
+    items: Sequence[tuple[int, Sequence[EventIn]]], acks: dict[int, tuple[int | None, str | None]]
 ) -> tuple[list[IngestResult | RecorderError | None], list[tuple[int, Sequence[EventIn]]], dict[int, int]]:
     """What a group stores, given the acks read for it (both group paths share this).
 
@@ -451,14 +481,14 @@ def _ingest_postgres(
     The ack only grows, so another process that stored further is never moved backwards; rows it
     stored meanwhile are skipped by the unique key and not counted as stored here.
     """
-    cursor = connection.connection.dbapi_connection.cursor()
+    cursor = _dbapi(connection).cursor()
     try:
         ids = list(dict.fromkeys(recording_id for recording_id, _ in items))
         cursor.execute(_PG_SELECT_ACKS, (ids,))
         acks = {rid: (acked, status) for rid, acked, status in cursor.fetchall()}
         outcomes, to_store, advanced = _plan_group(items, acks)
         if to_store:
-            columns: list[list] = [[] for _ in _INSERT_COLUMNS]
+            columns: list[list[Any]] = [[] for _ in _INSERT_COLUMNS]
             for index, fresh in to_store:
                 recording_id = items[index][0]
                 columns[0].extend([recording_id] * len(fresh))
@@ -475,7 +505,7 @@ def _ingest_postgres(
             cursor.execute(_PG_ADVANCE_ACKS, (list(advanced), list(advanced.values())))
     finally:
         cursor.close()
-    return outcomes
+    return _every_outcome(outcomes)
 
 
 _PG_SELECT_ACKS = "SELECT id, acked_seq, status FROM recording WHERE id = ANY(%s)"
@@ -490,7 +520,8 @@ def _pg_insert_sql() -> str:
     """INSERT INTO raw_event (...) SELECT * FROM unnest(one typed array per column) ..."""
     from sqlalchemy.dialects import postgresql
 
-    dialect = postgresql.dialect()
+    # SQLAlchemy's dialect constructors carry no annotations.
+    dialect = postgresql.dialect()  # type: ignore[no-untyped-call]
     # Casts without a length: a too-long value must fail as it would in a plain INSERT, not be cut.
     types = [re.sub(r"\(\d+\)", "", _RAW_EVENT.c[name].type.compile(dialect=dialect)) for name in _INSERT_COLUMNS]
     arrays = ", ".join(f"%s::{name}[]" for name in types)
@@ -536,10 +567,10 @@ def _padded_sizes(rows: int) -> list[tuple[int, int]]:
 
 def count_acked(session: Session, *, recording_id: int) -> int:
     """How many events of the recording are acknowledged (stored contiguously from seq 0)."""
-    acked = session.execute(select(Recording.acked_seq).where(Recording.id == recording_id)).scalar_one_or_none()
+    acked = session.execute(select(_RECORDING.c.acked_seq).where(_RECORDING.c.id == recording_id)).scalar_one_or_none()
     if acked is None:
         raise RecordingNotFound(f"no recording {recording_id}")
-    return acked + 1
+    return int(acked) + 1
 
 
 # ---------------------------------------------------------------------------- reading
@@ -575,7 +606,7 @@ def events_frame(session: Session, *, recording_ids: Sequence[int]) -> pd.DataFr
     `attempt_id` holds the recording id (the export renames the column, not the value's meaning:
     the dashboard maps attempts to recordings).
     """
-    table = RawEvent.__table__
+    table = _RAW_EVENT
     columns = [table.c.recording_id.label("attempt_id"), *(table.c[name] for name in RAW_EVENT_FIELDS)]
     ids = [int(i) for i in recording_ids]
     rows = (

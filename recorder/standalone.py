@@ -21,6 +21,7 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 from sqlmodel import SQLModel, create_engine
 
+from core.db import table_of
 from core.sqlite import tune_sqlite
 from recorder.gc_tuning import tune_gc_for_serving
 from recorder.inject import RecorderInjectionMiddleware
@@ -38,7 +39,7 @@ def create_app(*, database_url: str, secret_key: str, pages_dir: Path | None = N
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         engine = create_engine(database_url)
         tune_sqlite(engine)
-        SQLModel.metadata.create_all(engine, tables=[Recording.__table__, RawEvent.__table__])
+        SQLModel.metadata.create_all(engine, tables=[table_of(Recording), table_of(RawEvent)])
         app.state.engine = engine
         redact = RedactTokensFilter()
         uvicorn_log = logging.getLogger("uvicorn.error")

@@ -47,13 +47,13 @@ class IngestWriter:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="recorder-writer")
-        self._pending: list[tuple[Job, asyncio.Future]] = []
-        self._drain_task: asyncio.Task | None = None
+        self._pending: list[tuple[Job, asyncio.Future[Any]]] = []
+        self._drain_task: asyncio.Task[None] | None = None
 
     async def run(self, job: Callable[[Session], T] | StoreBatch) -> T | IngestResult:
         """Queue `job(session)` (or a batch to store); returns its result once its group is committed, or raises its error."""
         loop = asyncio.get_running_loop()
-        future: asyncio.Future = loop.create_future()
+        future: asyncio.Future[T | IngestResult] = loop.create_future()
         self._pending.append((job, future))
         if self._drain_task is None or self._drain_task.done():
             self._drain_task = loop.create_task(self._drain())

@@ -10,7 +10,14 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 
-from annotators.planning.schemas import CONDITIONS, Plan, PlanAnnotator, PlannedAssignment, PlanTask, Violation
+from annotators.planning.schemas import (
+    CONDITIONS,
+    Plan,
+    PlanAnnotator,
+    PlannedAssignment,
+    PlanTask,
+    Violation,
+)
 
 # add(rule, message, rows): how the rule helpers report a violation.
 Report = Callable[..., None]

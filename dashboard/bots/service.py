@@ -107,14 +107,13 @@ def sign_in(page, link: str) -> None:
         button.click()
 
 
-def _next_assignment(engine: Engine, code: str) -> int | None:
+def _next_assignment(engine: Engine, code: str, study_id: int | None = None) -> int | None:
     with Session(engine) as db:
         person = accounts.get_by_code(db, code=code)
-        row = db.exec(
-            select(Assignment)
-            .where(Assignment.annotator_id == person.id, Assignment.state != AssignmentState.completed.value)
-            .order_by(Assignment.order_index, Assignment.id)
-        ).first()
+        query = select(Assignment).where(Assignment.annotator_id == person.id, Assignment.state != AssignmentState.completed.value)
+        if study_id is not None:
+            query = query.where(Assignment.study_id == study_id)
+        row = db.exec(query.order_by(Assignment.order_index, Assignment.id)).first()
         return row.id if row else None
 
 
@@ -190,6 +189,7 @@ def run_bots(
     progress: Callable[[str], None] | None = None,
     pace: Pace | None = None,
     until: float | None = None,
+    study_id: int | None = None,
 ) -> list[BotReport]:
     """Each bot logs in by a fresh link and completes up to `assignments` of its assignments, one
     bot after another, flat out unless `pace` is given. After `until` (a `time.monotonic()` value)
@@ -209,10 +209,16 @@ def run_bots(
                 context = browser.new_context(viewport={"width": 1366, "height": 800})
                 page = context.new_page()
                 sign_in(page, link)
+                if study_id is not None:  # a person in several studies picks this one, as a person would
+                    page.goto(base_url + "/studies")
+                    choice = page.locator(f'[data-study="{study_id}"] button')
+                    if choice.count():
+                        choice.click()
+                        page.wait_for_url("**/assignments")
                 for _ in range(assignments):
                     if until is not None and time.monotonic() >= until:
                         break
-                    assignment_id = _next_assignment(engine, code)
+                    assignment_id = _next_assignment(engine, code, study_id)
                     if assignment_id is None:
                         break
                     page.goto(base_url + "/assignments")

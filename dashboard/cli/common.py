@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Annotated, Optional
+
 import typer
 from rich.console import Console
 from sqlmodel import Session
@@ -39,10 +41,15 @@ def open_db():
     return config, Session(engine)
 
 
-def current_study(db):
-    from dashboard.web.home import current_study as find
+STUDY_HELP = "The study (name or id). Default: the only study that is not archived; with several, the command lists them and stops."
+StudyOption = Annotated[Optional[str], typer.Option("--study", help=STUDY_HELP)]
 
-    study = find(db)
-    if study is None:
-        fail("there is no study yet: run `humantrace serve --demo` or `humantrace study create`.")
-    return study
+
+def current_study(db, ref: str | None = None):
+    """The study a command acts on (`--study`, or the only one not archived); a clear error otherwise."""
+    from dashboard.studies.service import StudyError, resolve_study
+
+    try:
+        return resolve_study(db, ref=ref)
+    except StudyError as exc:
+        fail(str(exc))

@@ -3,22 +3,22 @@
 from __future__ import annotations
 
 import json
-from enum import Enum
+from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 from rich.progress import Progress
 from rich.table import Table
 
-from dashboard.cli.common import console, current_study, fail, open_db
+from dashboard.cli.common import StudyOption, console, current_study, fail, open_db
 
 export_app = typer.Typer(help="Human reference bundles: write one from the study, verify one.", no_args_is_help=True)
 recordings_app = typer.Typer(help="Standalone recordings on any web page (pilots on other sites).", no_args_is_help=True)
 tasks_app = typer.Typer(help="The tasks and variants of every registered environment.", no_args_is_help=True)
 
 
-class BundleFormat(str, Enum):
+class BundleFormat(StrEnum):
     parquet = "parquet"
     csv = "csv"
     both = "both"
@@ -30,6 +30,7 @@ def export_bundle(
     format: Annotated[BundleFormat, typer.Option(help="File format of the tables.")] = BundleFormat.parquet,
     include_comments: Annotated[bool, typer.Option(help="Include the annotators' free-text comments.")] = False,
     include_rolled_back: Annotated[bool, typer.Option(help="Include rolled-back and excluded attempts (marked rolled_back).")] = False,
+    study: StudyOption = None,
     force: Annotated[bool, typer.Option("--force", help="Write into a non-empty directory, replacing the bundle files in it (other files are kept).")] = False,
 ) -> None:
     """Write the study's human reference bundle (attempts, events, verdicts, ratings, manifest)."""
@@ -43,19 +44,21 @@ def export_bundle(
         fail(str(exc))
     _settings, db = open_db()
     with db:
-        total = count_attempts(db, study=current_study(db), include_rolled_back=include_rolled_back)
+        target = current_study(db, study)
+        total = count_attempts(db, study=target, include_rolled_back=include_rolled_back)
     formats = ("parquet", "csv") if format == BundleFormat.both else (format.value,)
     with Progress(console=console) as bar:
         task = bar.add_task("exporting attempts", total=total or 1)
         try:
             manifest = write(db.get_bind(), out, formats=formats, include_comments=include_comments,
-                             include_rolled_back=include_rolled_back, progress=lambda n: bar.advance(task, n), overwrite=force)
+                             include_rolled_back=include_rolled_back, progress=lambda n: bar.advance(task, n), overwrite=force,
+                             study_id=target.id)
         except BundleError as exc:
             fail(str(exc))
         except OSError as exc:  # the disk filled up, or the directory went away while writing
             fail(f"cannot write the bundle to {out}: {exc.strerror or exc}")
     counts = json.loads(Path(manifest).read_text())["row_counts"] if "row_counts" in Path(manifest).read_text() else {}
-    console.print(f"Bundle written to {out} ({total} attempts). {counts or ''}", highlight=False)
+    console.print(f"Bundle of {target.name!r} written to {out} ({total} attempts). {counts or ''}", highlight=False)
 
 
 @export_app.command("verify")
@@ -75,8 +78,8 @@ def compare(
     human: Annotated[list[Path], typer.Option(help="A human reference bundle directory; repeatable (several studies).")],
     agents: Annotated[list[Path], typer.Option(help="Agent run bundle (CSV, Parquet or JSONL); repeatable.")],
     out: Annotated[Path, typer.Option(help="Directory for report.html, the CSV tables and the figures (PNG, SVG).")],
-    filter: Annotated[Optional[list[str]], typer.Option("--filter", help="Keep matching attempts and runs: env=shop,difficulty=easy (keys env, difficulty, task, condition; a key twice = either value); repeatable.")] = None,
-    task_counts: Annotated[Optional[Path], typer.Option(help="CSV of env, difficulty, n_tasks for full-benchmark estimates.")] = None,
+    filter: Annotated[list[str] | None, typer.Option("--filter", help="Keep matching attempts and runs: env=shop,difficulty=easy (keys env, difficulty, task, condition; a key twice = either value); repeatable.")] = None,
+    task_counts: Annotated[Path | None, typer.Option(help="CSV of env, difficulty, n_tasks for full-benchmark estimates.")] = None,
     bootstrap: Annotated[int, typer.Option(help="Bootstrap resamples for the 95% intervals.")] = 2000,
     seed: Annotated[int, typer.Option(help="Seed of the bootstrap.")] = 0,
     force: Annotated[bool, typer.Option("--force", help="Write into a non-empty --out directory, replacing the report and tables in it.")] = False,
@@ -100,10 +103,11 @@ def compare(
 
 
 def clean_command(
-    bundle: Annotated[Optional[Path], typer.Option(help="Re-clean a bundle's events_raw (writes events_clean.csv into --out).")] = None,
-    out: Annotated[Optional[Path], typer.Option(help="With --bundle: where to write the cleaned events.")] = None,
+    bundle: Annotated[Path | None, typer.Option(help="Re-clean a bundle's events_raw (writes events_clean.csv into --out).")] = None,
+    out: Annotated[Path | None, typer.Option(help="With --bundle: where to write the cleaned events.")] = None,
     scroll_window_ms: Annotated[int, typer.Option(help="Scroll collapse window, from the first scroll of a run.")] = 400,
     hover_window_ms: Annotated[int, typer.Option(help="How soon after a mouse move a DOM change counts as its hover effect.")] = 500,
+    study: StudyOption = None,
 ) -> None:
     """Re-clean traces with a given config (stored attempts, or a bundle); raw events are never touched."""
     from cleaning import CleaningConfig, clean
@@ -126,7 +130,7 @@ def clean_command(
     _settings, db = open_db()
     with db, Progress(console=console) as bar:
         task = bar.add_task("re-cleaning attempts", total=None)
-        changed, total = reclean_study(db, study=current_study(db), config=config, progress=lambda n: bar.advance(task, n))
+        changed, total = reclean_study(db, study=current_study(db, study), config=config, progress=lambda n: bar.advance(task, n))
     console.print(f"Re-cleaned {total} attempts with {config.to_dict()}; {changed} changed their cleaned step count.", highlight=False)
 
 

@@ -3,23 +3,24 @@
 from __future__ import annotations
 
 import os
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
-from rich.table import Table
 
 from dashboard.cli import agents as agents_commands
 from dashboard.cli import bots as bots_command
 from dashboard.cli import data as data_commands
 from dashboard.cli import panel as panel_commands
+from dashboard.cli import people as people_commands
+from dashboard.cli import study as study_commands
 from dashboard.cli.common import console, fail, open_db
 from dashboard.cli.common import settings as load_settings
 
 app = typer.Typer(help="humantrace: run human studies on web tasks and compare people with AI web agents.", no_args_is_help=True)
 db_app = typer.Typer(help="Database schema migrations (Alembic).", no_args_is_help=True)
-annotators_app = typer.Typer(help="People in the study: annotators and leads, and their login links.", no_args_is_help=True)
 app.add_typer(db_app, name="db")
-app.add_typer(annotators_app, name="annotators")
+app.add_typer(study_commands.app, name="study")
+app.add_typer(people_commands.app, name="annotators")
 app.add_typer(panel_commands.app, name="panel")
 app.command("bots")(bots_command.bots)
 app.add_typer(data_commands.export_app, name="export")
@@ -51,8 +52,8 @@ LOG_CONFIG = {
 @app.command()
 def serve(
     demo: Annotated[bool, typer.Option(help="Upgrade the database, create the demo study and people, print their login links.")] = False,
-    host: Annotated[Optional[str], typer.Option(help="Interface to bind (default HUMANTRACE_HOST or 127.0.0.1).")] = None,
-    port: Annotated[Optional[int], typer.Option(help="Port to listen on (default HUMANTRACE_PORT or 8000).")] = None,
+    host: Annotated[str | None, typer.Option(help="Interface to bind (default HUMANTRACE_HOST or 127.0.0.1).")] = None,
+    port: Annotated[int | None, typer.Option(help="Port to listen on (default HUMANTRACE_PORT or 8000).")] = None,
     workers: Annotated[int, typer.Option(help="Worker processes (all state is in the database, so any worker serves any request).")] = 1,
     bots: Annotated[bool, typer.Option("--bots", help="With --demo: once serving, let bots A1 and A2 complete three assignments each.")] = False,
 ) -> None:
@@ -164,58 +165,6 @@ def db_current() -> None:
     console.print(f"current: {current or '(empty database)'}\nlatest:  {head}")
     if current != head:
         console.print("Run `humantrace db upgrade` to bring the database up to date.")
-
-
-@annotators_app.command("add")
-def annotators_add(
-    code: Annotated[str, typer.Argument(help="Coded id, e.g. A1 (annotator), D1 (duplicate tier), L1 (lead).")],
-    role: Annotated[str, typer.Option(help="annotator or lead.")] = "annotator",
-    tier: Annotated[str, typer.Option(help="primary or duplicate (duplicate-tier people record the audit).")] = "primary",
-    designed: Annotated[Optional[list[str]], typer.Option(help="An environment this person designed (repeatable); they never record it.")] = None,
-    name: Annotated[str, typer.Option(help="Display name shown to leads only.")] = "",
-) -> None:
-    """Add a person to the study."""
-    from annotators import service as accounts
-    from environments import registry
-
-    known = [env.env_id for env in registry.all_environments()]
-    unknown = sorted({env.strip() for env in designed or [] if env.strip() and env.strip() not in known})
-    if unknown:
-        fail(f"unknown environment {', '.join(unknown)} for --designed; the environments are {', '.join(known)}")
-    _settings_, db = open_db()
-    with db:
-        try:
-            person = accounts.add_annotator(db, code=code, role=role, tier=tier, designed=designed, display_name=name)
-        except accounts.AccountError as exc:
-            fail(str(exc))
-        console.print(f"Added {person.code} ({person.role}, {person.tier}).")
-
-
-@annotators_app.command("list")
-def annotators_list() -> None:
-    """List everybody in the study."""
-    from annotators import service as accounts
-
-    _settings_, db = open_db()
-    with db:
-        table = Table("code", "role", "tier", "designed", "active")
-        for p in accounts.list_annotators(db):
-            table.add_row(p.code, str(p.role), str(p.tier), ", ".join(p.designed) or "-", "yes" if p.active else "no")
-        console.print(table)
-
-
-@annotators_app.command("link")
-def annotators_link(code: Annotated[str, typer.Argument(help="The person's coded id, e.g. A1.")]) -> None:
-    """Print a new single-use login link for a person."""
-    from annotators import service as accounts
-
-    settings, db = open_db()
-    with db:
-        try:
-            url = accounts.create_login_link(db, secret_key=settings.secret_key, code=code, base_url=settings.public_url)
-        except accounts.AccountError as exc:
-            fail(str(exc))
-        console.print(url, soft_wrap=True, highlight=False)
 
 
 if __name__ == "__main__":

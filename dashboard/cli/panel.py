@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 from rich.table import Table
 
-from dashboard.cli.common import console, current_study, fail, open_db
+from dashboard.cli.common import StudyOption, console, current_study, fail, open_db
 
 app = typer.Typer(help="Plan the panel of base tasks and assign every task-condition.", no_args_is_help=True)
 
@@ -15,11 +15,12 @@ app = typer.Typer(help="Plan the panel of base tasks and assign every task-condi
 @app.command("plan")
 def plan(
     per_cell: Annotated[int, typer.Option("--per-cell", help="Base tasks per (environment, difficulty) cell (k).")] = 1,
-    seed: Annotated[Optional[int], typer.Option(help="Seed for choosing the panel (default: the study's seed).")] = None,
-    env: Annotated[Optional[list[str]], typer.Option(help="Restrict to this environment (repeatable).")] = None,
+    seed: Annotated[int | None, typer.Option(help="Seed for choosing the panel (default: the study's seed).")] = None,
+    env: Annotated[list[str] | None, typer.Option(help="Restrict to this environment (repeatable).")] = None,
     duplicates_per_cell: Annotated[int, typer.Option(help="Task-conditions per cell recorded again by a duplicate-tier annotator.")] = 1,
     replace: Annotated[bool, typer.Option(help="Replace the study's assignments that nobody has started.")] = False,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Show the plan without storing it.")] = False,
+    study: StudyOption = None,
 ) -> None:
     """Build a balanced panel and assign it (same seed, same plan)."""
     from annotators.planning import PlanInfeasible
@@ -27,9 +28,9 @@ def plan(
 
     _settings, db = open_db()
     with db:
-        study = current_study(db)
+        study = current_study(db, study)
         try:
-            result = planning.make_plan(db, per_cell=per_cell, seed=study.seed if seed is None else seed, envs=env,
+            result = planning.make_plan(db, study=study, per_cell=per_cell, seed=seed, envs=env,
                                         duplicates_per_cell=duplicates_per_cell)
         except PlanInfeasible as exc:
             fail(f"the plan cannot be made: {exc}")
@@ -57,7 +58,7 @@ def plan(
 
 
 @app.command("check")
-def check() -> None:
+def check(study: StudyOption = None) -> None:
     """Re-check the study's stored assignments against every planning rule."""
     from sqlmodel import select
 
@@ -68,7 +69,7 @@ def check() -> None:
 
     _settings, db = open_db()
     with db:
-        study = current_study(db)
+        study = current_study(db, study)
         codes = {p.id: p.code for p in db.exec(select(Annotator))}
         rows = list(db.exec(select(Assignment).where(Assignment.study_id == study.id)))
         if not rows:
@@ -80,9 +81,9 @@ def check() -> None:
         ]
         tasks = planning.catalogue_tasks()
         per_cell = max(1, _per_cell(stored))
-        reference = planning.make_plan(db, per_cell=per_cell, seed=study.seed)
+        reference = planning.make_plan(db, study=study, per_cell=per_cell)
         plan = Plan(**{**reference.model_dump(), "assignments": tuple(stored), "panel": _panel_from(stored, reference)})
-        violations = check_plan(plan, tasks=tasks, annotators=planning.roster(db), per_cell=per_cell)
+        violations = check_plan(plan, tasks=tasks, annotators=planning.roster(db, study=study), per_cell=per_cell)
         if violations:
             for v in violations:
                 console.print(f"[red]{v.rule}[/red]: {v.message}", highlight=False)

@@ -75,12 +75,16 @@ def export_bundle(
     include_rolled_back: bool = False,
     progress: Callable[[int], None] | None = None,
     overwrite: bool = False,
+    study_id: int | None = None,
 ) -> Path:
-    """Write the current study's bundle into the new directory `out_dir`; returns the manifest path.
+    """Write one study's bundle into the new directory `out_dir`; returns the manifest path.
 
+    `study_id` defaults to the only study that is not archived (refused when there are several).
     `overwrite`: `out_dir` may already hold a bundle, whose files are replaced."""
+    from dashboard.studies.service import resolve_study
+
     with Session(engine) as db:
-        study = db.exec(select(Study).where(Study.active).order_by(Study.id.desc())).one()
+        study = resolve_study(db, ref=study_id)
         codes = {p.id: p.code for p in db.exec(select(Annotator))}
         ratings = {r.assignment_id: r for r in db.exec(select(Rating))}
         meta_cache: dict[str, tuple[str | None, str | None, str | None]] = {}

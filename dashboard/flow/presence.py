@@ -23,7 +23,7 @@ import asyncio
 import logging
 from collections import Counter
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import update
 from sqlalchemy.engine import Engine
@@ -33,7 +33,16 @@ from starlette.concurrency import run_in_threadpool
 
 from annotators.models import utcnow
 from dashboard.flow import service as flow
-from dashboard.studies.models import ACTIVE_STATES, Assignment, Attempt, AttemptStatus, ClusterClock, Outcome, Study, TabPresence
+from dashboard.studies.models import (
+    ACTIVE_STATES,
+    Assignment,
+    Attempt,
+    AttemptStatus,
+    ClusterClock,
+    Outcome,
+    Study,
+    TabPresence,
+)
 
 log = logging.getLogger("humantrace.presence")
 
@@ -53,7 +62,7 @@ class SweepResult:
 def _aware(moment: datetime | None) -> datetime | None:
     if moment is None:
         return None
-    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 def touch(db: Session, *, assignment_id: int, tab: str) -> None:

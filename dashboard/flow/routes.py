@@ -14,7 +14,7 @@ from dashboard.flow import envs
 from dashboard.flow import service as flow
 from dashboard.studies.models import Assignment, AssignmentState, Outcome, Rating
 from dashboard.web.deps import CsrfProtect, CurrentAnnotator, DbDep, SettingsDep
-from dashboard.web.home import current_study
+from dashboard.studies.deps import CurrentStudy
 from dashboard.web.pages import render
 from recorder import service as recorder
 
@@ -40,12 +40,16 @@ def _card(task_id: str):
 
 
 @router.get("/assignments")
-def assignment_list(request: Request, person: CurrentAnnotator, db: DbDep):
-    rows = list(db.exec(select(Assignment).where(Assignment.annotator_id == person.id).order_by(Assignment.order_index, Assignment.id)))
+def assignment_list(request: Request, person: CurrentAnnotator, db: DbDep, study: CurrentStudy):
+    """The person's assignments in the study they work in (a person in several studies picked it)."""
+    from dashboard.studies.deps import studies_for
+
+    rows = list(db.exec(select(Assignment).where(Assignment.annotator_id == person.id, Assignment.study_id == study.id)
+                        .order_by(Assignment.order_index, Assignment.id)))
     items = [{"a": a, "card": _card(a.task_id), "label": STATUS_LABELS[a.state]} for a in rows]
     done = sum(1 for a in rows if a.state == S.completed.value)
-    return render(request, "annotator_home.html", study=current_study(db), items=items, done=done, total=len(rows),
-                  notice=request.query_params.get("notice"))
+    return render(request, "annotator_home.html", study=study, items=items, done=done, total=len(rows),
+                  notice=request.query_params.get("notice"), several=len(studies_for(db, person)) > 1)
 
 
 def _flow_error(request: Request, exc: flow.FlowError):

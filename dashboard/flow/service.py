@@ -14,7 +14,7 @@ a second Evaluate or Abandon returns the first result and scores nothing again.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 
 from sqlalchemy import update
 from sqlmodel import Session, select
@@ -59,6 +59,10 @@ class IllegalTransition(FlowError):
 
 class AlreadyStarted(IllegalTransition):
     """Another tab or window started this assignment first."""
+
+
+class StudyNotOpen(FlowError):
+    """The assignment's study is not open (draft, closed or archived): no new starts."""
 
 
 class TooLong(FlowError):
@@ -202,9 +206,12 @@ def start_assignment(db: Session, *, assignment_id: int, annotator: Annotator) -
         raise IllegalTransition("Finish (or abandon) the assignment you are working on before starting another.")
     if assignment.state != S.not_started.value:
         raise AlreadyStarted(_explain(assignment.state, S.cold_active))
+    study = study_of(db, assignment)
+    if study.status != "open":
+        raise StudyNotOpen(f"The study “{study.name}” is {study.status}: it accepts no new starts. Work you finished is kept.")
     # Env session and recording are created first (they commit on their own); the state change and
     # the attempt row then commit together, so the loser of a race only leaves an unused session.
-    attempt = _new_attempt(db, assignment=assignment, phase="cold", study=study_of(db, assignment))
+    attempt = _new_attempt(db, assignment=assignment, phase="cold", study=study)
     assignment = _lock(db, assignment_id)
     try:
         _move(db, assignment, to=S.cold_active, actor=annotator.code, expected=(S.not_started,))
@@ -285,9 +292,8 @@ def end_attempt(db: Session, *, attempt_id: int, annotator: Annotator | None, ou
 
 
 def _aware(moment: datetime) -> datetime:
-    from datetime import timezone
 
-    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 def _clean_trace(db: Session, *, recording_id: int) -> tuple[list[dict], dict, int]:
@@ -319,6 +325,8 @@ def start_warm(db: Session, *, assignment_id: int, annotator: Annotator) -> Atte
 def submit_rating(db: Session, *, assignment_id: int, annotator: Annotator, form: RatingForm | None) -> Rating:
     """rating -> completed. `form=None` is Skip. Any flag or comment queues the rating for review."""
     assignment = _lock(db, get_assignment(db, assignment_id=assignment_id, annotator=annotator).id)
+    if form is None and study_of(db, assignment).require_rating:
+        raise FlowError("This study asks for the rating form: please answer it before finishing.")
     if form is not None:
         check_length((form.comments or "").strip(), what="comment", limit=COMMENTS_MAX_LENGTH)
         for name in ("clarity", "realism", "intervention_naturalness", "fun_value"):

@@ -6,45 +6,37 @@ from fastapi import APIRouter, Form, Request
 from fastapi.responses import RedirectResponse
 from sqlmodel import select
 
-from annotators import service as accounts
 from annotators.models import Annotator
 from dashboard.flow import service as flow
 from dashboard.review import service as lead
 from dashboard.studies import planning
 from dashboard.studies.models import Assignment, AssignmentEvent, Attempt, Rating
 from dashboard.web.deps import CsrfProtect, DbDep, RequireLead
-from dashboard.web.home import current_study
+from dashboard.studies.deps import LeadStudy
 from dashboard.web.pages import render
 
 router = APIRouter(prefix="/lead")
 
 
-def _study_or_page(request, db):
-    study = current_study(db)
-    if study is None:
-        return None, render(request, "error.html", status_code=404, title="No study", message="There is no study yet. Run `humantrace serve --demo`.")
-    return study, None
-
-
 @router.get("")
-def overview(request: Request, person: RequireLead, db: DbDep):
-    study = current_study(db)
-    return render(request, "lead_home.html", study=study, progress=lead.progress(db, study=study) if study else lead.Progress(),
-                  people=accounts.list_annotators(db))
+def overview(request: Request, person: RequireLead, db: DbDep, study: LeadStudy):
+    from annotators.membership import members
+
+    return render(request, "lead_home.html", study=study, progress=lead.progress(db, study=study),
+                  people=members(db, study_id=study.id, include_leads=True))
 
 
 @router.get("/assignments")
-def assignments(request: Request, person: RequireLead, db: DbDep, annotator: str = "", state: str = ""):
-    study, page = _study_or_page(request, db)
-    if page:
-        return page
+def assignments(request: Request, person: RequireLead, db: DbDep, study: LeadStudy, annotator: str = "", state: str = ""):
     codes = {p.id: p.code for p in db.exec(select(Annotator))}
     query = select(Assignment).where(Assignment.study_id == study.id)
     if state:
         query = query.where(Assignment.state == state)
     rows = [a for a in db.exec(query.order_by(Assignment.annotator_id, Assignment.order_index)) if not annotator or codes[a.annotator_id] == annotator]
+    # The filter offers the study's people only (another study's people stay out of sight).
+    in_study = set(db.exec(select(Assignment.annotator_id).where(Assignment.study_id == study.id)))
     return render(request, "lead_assignments.html", study=study, rows=rows, codes=codes, annotator=annotator, state=state,
-                  people=sorted(set(codes.values())))
+                  people=sorted(codes[i] for i in in_study))
 
 
 @router.get("/assignments/{assignment_id}")
@@ -85,10 +77,7 @@ def inspector(attempt_id: int, request: Request, person: RequireLead, db: DbDep)
 
 
 @router.get("/review")
-def review(request: Request, person: RequireLead, db: DbDep, show: str = "open"):
-    study, page = _study_or_page(request, db)
-    if page:
-        return page
+def review(request: Request, person: RequireLead, db: DbDep, study: LeadStudy, show: str = "open"):
     codes = {p.id: p.code for p in db.exec(select(Annotator))}
     queue = lead.review_queue(db, study=study, include_resolved=show == "all")
     return render(request, "lead_review.html", queue=queue, codes=codes, resolutions=lead.RESOLUTIONS, show=show)
@@ -104,55 +93,43 @@ def resolve(rating_id: int, request: Request, person: RequireLead, db: DbDep, re
 
 
 @router.get("/pass-rates")
-def pass_rates(request: Request, person: RequireLead, db: DbDep):
-    study, page = _study_or_page(request, db)
-    if page:
-        return page
+def pass_rates(request: Request, person: RequireLead, db: DbDep, study: LeadStudy):
     return render(request, "lead_pass_rates.html", study=study, table=lead.marginal_pass_rates(db, study=study))
 
 
 @router.get("/plan")
-def plan_form(request: Request, person: RequireLead, db: DbDep):
-    study, page = _study_or_page(request, db)
-    if page:
-        return page
+def plan_form(request: Request, person: RequireLead, db: DbDep, study: LeadStudy):
     existing = len(list(db.exec(select(Assignment.id).where(Assignment.study_id == study.id))))
     return render(request, "lead_plan.html", study=study, existing=existing, plan=None, error=None, per_cell=1, seed=study.seed)
 
 
 @router.post("/plan", dependencies=[CsrfProtect])
-def plan_submit(request: Request, person: RequireLead, db: DbDep, per_cell: int = Form(1), seed: int = Form(0),
+def plan_submit(request: Request, person: RequireLead, db: DbDep, study: LeadStudy, per_cell: int = Form(1), seed: int = Form(0),
                 action: str = Form("preview"), replace: str = Form("")):
     from annotators.planning import PlanInfeasible
 
-    study, page = _study_or_page(request, db)
-    if page:
-        return page
     existing = len(list(db.exec(select(Assignment.id).where(Assignment.study_id == study.id))))
     context = dict(study=study, existing=existing, per_cell=per_cell, seed=seed, plan=None, error=None)
     try:
-        context["plan"] = planning.make_plan(db, per_cell=per_cell, seed=seed)
+        context["plan"] = planning.make_plan(db, study=study, per_cell=per_cell, seed=seed)
         if action == "store":
             planning.write_plan(db, study=study, plan=context["plan"], replace=replace == "on")
             return RedirectResponse("/lead/assignments", status_code=303)
-    except (PlanInfeasible, planning.PlanRefused) as exc:
+    except (PlanInfeasible, planning.PlanRefused, ValueError) as exc:
         context["error"] = str(exc)
     return render(request, "lead_plan.html", **context)
 
 
 @router.get("/exports")
-def exports_page(request: Request, person: RequireLead, db: DbDep):
+def exports_page(request: Request, person: RequireLead, db: DbDep, study: LeadStudy):
     from dashboard.exports.bundle import count_attempts
 
-    study, page = _study_or_page(request, db)
-    if page:
-        return page
     return render(request, "lead_exports.html", study=study, attempts=count_attempts(db, study=study),
                   everything=count_attempts(db, study=study, include_rolled_back=True))
 
 
 @router.post("/exports/bundle.zip", dependencies=[CsrfProtect])
-def export_zip(request: Request, person: RequireLead, db: DbDep, format: str = Form("parquet"),
+def export_zip(request: Request, person: RequireLead, db: DbDep, study: LeadStudy, format: str = Form("parquet"),
                include_comments: str = Form(""), include_rolled_back: str = Form("")):
     """The same bundle as `humantrace export bundle`, as one zip download."""
     import shutil
@@ -169,7 +146,7 @@ def export_zip(request: Request, person: RequireLead, db: DbDep, format: str = F
         return render(request, "error.html", status_code=400, title="Unknown format", message="Choose parquet, csv or both.")
     work = Path(tempfile.mkdtemp(prefix="humantrace-export-"))
     export_bundle(db.get_bind(), work / "bundle", formats=formats, include_comments=include_comments == "on",
-                  include_rolled_back=include_rolled_back == "on")
+                  include_rolled_back=include_rolled_back == "on", study_id=study.id)
     archive = shutil.make_archive(str(work / "humantrace-bundle"), "zip", root_dir=work / "bundle")
     return FileResponse(archive, media_type="application/zip", filename="humantrace-bundle.zip",
                         background=BackgroundTask(shutil.rmtree, work, ignore_errors=True))

@@ -12,7 +12,15 @@ from typing import Any
 from sqlmodel import Session, select
 
 from annotators.models import Annotator, utcnow
-from dashboard.studies.models import ACTIVE_STATES, Assignment, AssignmentState, Attempt, AttemptStatus, Rating, Study
+from dashboard.studies.models import (
+    ACTIVE_STATES,
+    Assignment,
+    AssignmentState,
+    Attempt,
+    AttemptStatus,
+    Rating,
+    Study,
+)
 
 RESOLUTIONS = {
     "keep": "Keep: the attempts count as recorded",
@@ -66,14 +74,17 @@ DIFFICULTY_ORDER = ["easy", "medium", "hard", "expert", "frontier"]
 
 
 def progress(db: Session, *, study: Study) -> Progress:
+    from annotators.membership import members
+
     people = {p.id: p for p in db.exec(select(Annotator))}
+    tiers = {m.person.id: str(m.membership.tier) for m in members(db, study_id=study.id)}
     rows = list(db.exec(select(Assignment).where(Assignment.study_id == study.id)))
     result = Progress(total=len(rows))
     by_person: dict[int, PersonProgress] = {}
     cells: dict[tuple[str, str], CellProgress] = {}
     for a in rows:
         person = people[a.annotator_id]
-        entry = by_person.setdefault(a.annotator_id, PersonProgress(code=person.code, tier=str(person.tier), counts=Counter(), total=0))
+        entry = by_person.setdefault(a.annotator_id, PersonProgress(code=person.code, tier=tiers.get(person.id, a.tier), counts=Counter(), total=0))
         entry.counts[a.state] += 1
         entry.total += 1
         if a.state in {s.value for s in ACTIVE_STATES} or a.state == AssignmentState.rating.value:

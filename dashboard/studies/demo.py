@@ -7,10 +7,12 @@ from dataclasses import dataclass
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
+from annotators import membership
 from annotators import service as accounts
 from annotators.models import Annotator
 from core.settings import Settings
-from dashboard.studies.models import Study
+from dashboard.studies import service as studies
+from dashboard.studies.models import Study, StudyStatus
 
 DEMO_PEOPLE = [
     ("A1", "annotator", "primary"),
@@ -29,15 +31,29 @@ class DemoLogin:
     url: str
 
 
+DEMO_NAME = "Demo study"
+DEMO_DESCRIPTION = (
+    "A short demonstration study. Each task is done twice: once cold, then once more (warm) on the same website. "
+    "Read the task, press Start, and work in the website window that opens."
+)
+
+
+def demo_study(db: Session) -> Study:
+    """The demo study, created (open, seed 42) through the same service as `humantrace study create`."""
+    found = db.exec(select(Study).where(Study.name == DEMO_NAME)).first()
+    if found is not None:
+        return found
+    return studies.create_study(db, name=DEMO_NAME, description=DEMO_DESCRIPTION, status=StudyStatus.open)
+
+
 def ensure_demo(engine: Engine, settings: Settings) -> list[DemoLogin]:
     """Create the demo study and its people when absent; return a fresh login link per person."""
     with Session(engine) as db:
-        if db.exec(select(Study)).first() is None:
-            db.add(Study(name="Demo study", seed=42))
-            db.commit()
+        study = demo_study(db)
         for code, role, tier in DEMO_PEOPLE:
-            if db.exec(select(Annotator).where(Annotator.code == code)).first() is None:
-                accounts.add_annotator(db, code=code, role=role, tier=tier)
+            person = db.exec(select(Annotator).where(Annotator.code == code)).first()
+            if person is None or (role != "lead" and membership.membership_of(db, study_id=study.id, annotator_id=person.id) is None):
+                accounts.add_annotator(db, code=code, role=role, tier=tier, study_id=study.id)
         return [
             DemoLogin(code, role, accounts.create_login_link(db, secret_key=settings.secret_key, code=code, base_url=settings.public_url))
             for code, role, _tier in DEMO_PEOPLE
@@ -57,7 +73,7 @@ def ensure_demo_plan(engine: Engine) -> int:
     from dashboard.studies.models import Assignment
 
     with Session(engine) as db:
-        study = db.exec(select(Study).order_by(Study.id.desc())).first()
+        study = demo_study(db)
         if db.exec(select(Assignment).where(Assignment.study_id == study.id)).first() is not None:
             return 0
         envs = planning.complete_environments(per_cell=1)
@@ -65,7 +81,7 @@ def ensure_demo_plan(engine: Engine) -> int:
             logging.getLogger("humantrace.demo").warning("no demo panel: no environment has a task with a variant at every difficulty")
             return 0
         try:
-            plan = planning.make_plan(db, per_cell=1, seed=study.seed, envs=envs)
+            plan = planning.make_plan(db, study=study, per_cell=1, envs=envs)
         except PlanInfeasible as exc:
             logging.getLogger("humantrace.demo").warning("no demo panel: %s", exc)
             return 0

@@ -12,21 +12,48 @@ import core.naming  # noqa: F401  (constraint naming convention, before any tabl
 from annotators.models import utcnow
 
 
+class StudyStatus(StrEnum):
+    """A study's lifecycle: only `open` studies accept new starts; `archived` ones leave every list."""
+
+    draft = "draft"
+    open = "open"
+    closed = "closed"
+    archived = "archived"
+
+
 class Study(SQLModel, table=True):
-    """One human study. A deployment normally runs one; the newest active one is current."""
+    """One human study of a deployment: environments, seed, settings, people, panel and data.
+
+    The settings' allowed values live in `dashboard.studies.schemas.StudySettings`; change them
+    through `dashboard.studies.service`, which validates and keeps the audit trail."""
 
     id: int | None = Field(default=None, primary_key=True)
-    name: str = Field(max_length=200)
+    name: str = Field(max_length=200, unique=True)
+    description: str = Field(default="", max_length=4000)
+    envs: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
     # The env seed of every session of the study (both conditions, cold and warm, duplicates, agents).
     seed: int = 42
+    status: str = Field(default=StudyStatus.draft.value, sa_type=String(16), index=True)
     show_score_to_annotators: bool = False
     rollback_grace_seconds: int = 10
     hard_time_limit_seconds: int = 30 * 60
     reading_countdown_seconds: int = 20
     mask_all_text: bool = False
     mousemove_sample_ms: int = 100
-    active: bool = True
+    require_rating: bool = False
     created_at: datetime = Field(default_factory=utcnow)
+
+
+class StudyChange(SQLModel, table=True):
+    """Audit trail of a study's settings once data exists: who changed which key, when, from what to what."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    study_id: int = Field(foreign_key="study.id", index=True)
+    at: datetime = Field(default_factory=utcnow)
+    actor: str = Field(max_length=32)
+    key: str = Field(max_length=64)
+    old: str = Field(default="", max_length=4000)
+    new: str = Field(default="", max_length=4000)
 
 
 class AssignmentState(StrEnum):

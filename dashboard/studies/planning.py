@@ -10,8 +10,16 @@ from __future__ import annotations
 from sqlalchemy import delete, func
 from sqlmodel import Session, select
 
-from annotators.models import Annotator, Role
-from annotators.planning import Plan, PlanAnnotator, PlanInfeasible, PlanTask, check_plan, plan_panel
+from annotators import membership
+from annotators.models import Annotator
+from annotators.planning import (
+    Plan,
+    PlanAnnotator,
+    PlanInfeasible,
+    PlanTask,
+    check_plan,
+    plan_panel,
+)
 from dashboard.studies.models import Assignment, AssignmentState, Study
 
 
@@ -28,9 +36,12 @@ def catalogue_tasks() -> list[PlanTask]:
     ]
 
 
-def roster(db: Session) -> list[PlanAnnotator]:
-    people = db.exec(select(Annotator).where(Annotator.role == Role.annotator.value).order_by(Annotator.code))
-    return [PlanAnnotator(code=p.code, tier=str(p.tier), designed=frozenset(p.designed), active=p.active) for p in people]
+def roster(db: Session, *, study: Study) -> list[PlanAnnotator]:
+    """The study's annotators with their tier and designed environments in this study."""
+    return [
+        PlanAnnotator(code=m.person.code, tier=str(m.membership.tier), designed=frozenset(m.membership.designed), active=m.active)
+        for m in membership.members(db, study_id=study.id)
+    ]
 
 
 def complete_environments(*, per_cell: int) -> list[str]:
@@ -56,10 +67,15 @@ def session_seed(study_seed: int) -> int:
     return study_seed
 
 
-def make_plan(db: Session, *, per_cell: int, seed: int, envs: list[str] | None = None, duplicates_per_cell: int = 1) -> Plan:
-    """A plan for the current catalogue and roster (raises `PlanInfeasible` naming the rule)."""
+def make_plan(db: Session, *, study: Study, per_cell: int, seed: int | None = None, envs: list[str] | None = None,
+              duplicates_per_cell: int = 1) -> Plan:
+    """A plan for the current catalogue and the study's people (raises `PlanInfeasible` naming the rule).
+
+    `envs` defaults to the study's environments (all when the study names none); `seed` to the study's."""
     tasks = catalogue_tasks()
-    people = roster(db)
+    people = roster(db, study=study)
+    envs = envs or list(study.envs) or None
+    seed = study.seed if seed is None else seed
     plan = plan_panel(tasks=tasks, annotators=people, per_cell=per_cell, seed=seed, envs=envs, duplicates_per_cell=duplicates_per_cell)
     violations = check_plan(plan, tasks=tasks, annotators=people, per_cell=per_cell, duplicates_per_cell=duplicates_per_cell)
     if violations:
@@ -86,6 +102,8 @@ def write_plan(db: Session, *, study: Study, plan: Plan, replace: bool = False) 
             raise PlanRefused(f"{touched} assignments of this study have been started; a new plan cannot replace them.")
         db.execute(delete(Assignment).where(Assignment.study_id == study.id))
     people = {p.code: p for p in db.exec(select(Annotator))}
+    if study.status not in ("draft", "open"):
+        raise PlanRefused(f"study {study.name!r} is {study.status}; plan a draft or open study.")
     for row in plan.assignments:
         db.add(
             Assignment(

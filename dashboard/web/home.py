@@ -4,16 +4,10 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 from fastapi.responses import RedirectResponse
-from sqlmodel import select
 
-from dashboard.studies.models import Study
 from dashboard.web.deps import CurrentAnnotator
 
 router = APIRouter()
-
-
-def current_study(db) -> Study | None:
-    return db.exec(select(Study).where(Study.active).order_by(Study.id.desc())).first()
 
 
 @router.get("/")

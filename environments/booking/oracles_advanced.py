@@ -8,7 +8,6 @@ from typing import Any
 from environments.booking import oracle_steps as ui
 from environments.booking.oracle_steps import AMEX, FLEX_BB, MASTERCARD, VISA
 
-
 # ---------------------------------------------------------------- hard
 
 

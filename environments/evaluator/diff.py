@@ -9,7 +9,7 @@ of non-entities are not part of the diff (constraints can still read them throug
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
@@ -40,6 +40,10 @@ class Create(_DiffRecord):
     entity_id: Any
     fields: dict[str, Any]
 
+    if TYPE_CHECKING:  # the positional form `_DiffRecord.__init__` accepts, for the type checker
+
+        def __init__(self, entity: str, entity_id: Any, fields: dict[str, Any]) -> None: ...
+
     def describe(self) -> str:
         return f"create {self.ref}"
 
@@ -51,6 +55,10 @@ class Update(_DiffRecord):
     entity: str
     entity_id: Any
     field_changes: dict[str, tuple[Any, Any]]
+
+    if TYPE_CHECKING:
+
+        def __init__(self, entity: str, entity_id: Any, field_changes: dict[str, tuple[Any, Any]]) -> None: ...
 
     def describe(self) -> str:
         changes = ", ".join(f"{k}: {b!r} -> {a!r}" for k, (b, a) in self.field_changes.items())
@@ -64,6 +72,10 @@ class Delete(_DiffRecord):
     entity: str
     entity_id: Any
     last_fields: dict[str, Any]
+
+    if TYPE_CHECKING:
+
+        def __init__(self, entity: str, entity_id: Any, last_fields: dict[str, Any]) -> None: ...
 
     def describe(self) -> str:
         return f"delete {self.ref}"

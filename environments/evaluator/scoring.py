@@ -9,8 +9,15 @@ from typing import Any
 from pydantic import TypeAdapter
 
 from ..event_conditions import check_event_conditions
-from .diff import DiffEntry, compute_diff, entries_sort_key
-from .negatives import FilterCache, constraint_checks, invariant_checks, is_benign, surplus_checks, sweep_checks
+from .diff import Create, Delete, DiffEntry, Update, compute_diff, entries_sort_key
+from .negatives import (
+    FilterCache,
+    constraint_checks,
+    invariant_checks,
+    is_benign,
+    surplus_checks,
+    sweep_checks,
+)
 from .positives import Context, Ledger, resolve_collection, score_entry
 from .predicates import Scope
 from .sandbox import to_datetime
@@ -34,7 +41,7 @@ def _plain(value: Any) -> Any:
 def _context(diff: Sequence[Any], targets: Any, initial: Any, final: Any, session_start: Any,
              state_model: type | None = None) -> Context:
     entries = list(diff)
-    if entries and not all(isinstance(e, DiffEntry.__args__) for e in entries):  # type: ignore[attr-defined]
+    if entries and not all(isinstance(e, (Create, Update, Delete)) for e in entries):
         entries = _DIFF_ADAPTER.validate_python([e if isinstance(e, Mapping) else e.model_dump() for e in entries])
     entries.sort(key=entries_sort_key)  # "first candidate" must not depend on the caller's order
     initial, final, targets = _plain(initial), _plain(final), _plain(targets)

@@ -239,7 +239,9 @@ def _constraint(index: int, raw: Any, where: str) -> ConstraintSpec:
 def _block(raw: Mapping[str, Any], where: str, *, allow_oneof: bool) -> Block:
     _unknown(raw, _BLOCK_KEYS if allow_oneof else _BLOCK_KEYS - {"oneof"}, where)
     block = Block()
-    for kind, target in (("create", block.creates), ("update", block.updates), ("delete", block.deletes)):
+    kinds: tuple[tuple[Kind, list[PositiveEntry]], ...] = (
+        ("create", block.creates), ("update", block.updates), ("delete", block.deletes))
+    for kind, target in kinds:
         for i, item in enumerate(_list(raw.get(kind), f"{where}.{kind}")):
             target.append(_positive(kind, i, item, f"{where}.{kind}[{i}]"))
     for i, item in enumerate(_list(raw.get("invariant"), f"{where}.invariant")):
@@ -250,7 +252,7 @@ def _block(raw: Mapping[str, Any], where: str, *, allow_oneof: bool) -> Block:
 
 
 def _apply_named(block: Block, named: list[Any], where: str, offsets: Mapping[str, int]) -> None:
-    lists = {"create": block.creates, "update": block.updates, "delete": block.deletes,
+    lists: dict[str, list[Any]] = {"create": block.creates, "update": block.updates, "delete": block.deletes,
              "invariant": block.invariants}
     for i, raw in enumerate(named):
         here = f"{where}.named_invariants[{i}]"

@@ -13,7 +13,16 @@ from typing import Any
 
 from environments.shop.catalog_service import product_card
 from environments.shop.errors import ShopError
-from environments.shop.models import CartItem, Coupon, Order, OrderItem, Product, ShopState, Variant, WishlistItem
+from environments.shop.models import (
+    CartItem,
+    Coupon,
+    Order,
+    OrderItem,
+    Product,
+    ShopState,
+    Variant,
+    WishlistItem,
+)
 from environments.shop.pricing import DELIVERY_OPTIONS, Quote, quote
 from environments.shop.seed import address_line, card_label, iso, parse_iso
 

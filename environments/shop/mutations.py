@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import timedelta
+
 from environments.seeding import SeedContext, mutation
 from environments.shop.builders import find_product, find_variant
 from environments.shop.models import CartItem

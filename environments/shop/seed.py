@@ -9,7 +9,7 @@ order, so the same seed gives the same store.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from environments.shop.catalog import (
@@ -43,7 +43,7 @@ CUSTOMER_EMAIL = "jordan.rivera@example.com"
 
 def iso(moment: datetime) -> str:
     """An ISO-8601 UTC string with a trailing Z (the format of every stored datetime)."""
-    return moment.astimezone(timezone.utc).replace(microsecond=0).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return moment.astimezone(UTC).replace(microsecond=0).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def parse_iso(value: str) -> datetime:

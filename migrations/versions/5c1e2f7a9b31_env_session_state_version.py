@@ -5,9 +5,8 @@ Revises: 87d80bb25ed2
 Create Date: 2026-12-03 09:50:00
 """
 
-from alembic import op
 import sqlalchemy as sa
-
+from alembic import op
 
 revision = "5c1e2f7a9b31"
 down_revision = "87d80bb25ed2"

@@ -1,14 +1,14 @@
 """initial schema: env sessions, recordings and raw events, people, study flow
 
 Revision ID: 87d80bb25ed2
-Revises: 
+Revises:
 Create Date: 2026-12-02 17:53:44.845475
 """
 
-from alembic import op
 import sqlalchemy as sa
 import sqlmodel
-
+import sqlmodel.sql.sqltypes
+from alembic import op
 
 revision = '87d80bb25ed2'
 down_revision = None

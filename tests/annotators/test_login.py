@@ -11,7 +11,10 @@ PAGES = ["/", "/assignments", "/lead"]
 
 @pytest.fixture
 def people(db):
-    accounts.add_annotator(db, code="A1")
+    from dashboard.studies.service import create_study
+
+    study = create_study(db, name="Login study", status="open")
+    accounts.add_annotator(db, code="A1", study_id=study.id)
     accounts.add_annotator(db, code="L1", role="lead")
 
 

@@ -7,8 +7,7 @@ from collections import Counter
 
 import pytest
 
-from annotators.planning import DIFFICULTIES, Plan, PlanAnnotator, PlanTask, check_plan, plan_panel
-from annotators.planning import examples
+from annotators.planning import DIFFICULTIES, Plan, PlanAnnotator, PlanTask, check_plan, examples, plan_panel
 
 
 @pytest.fixture(scope="module")

@@ -6,8 +6,7 @@ from collections import Counter
 
 import pytest
 
-from annotators.planning import RULES, Plan, check_plan, plan_panel
-from annotators.planning import examples
+from annotators.planning import RULES, Plan, check_plan, examples, plan_panel
 
 TASKS = examples.demo_tasks()
 ROSTER = examples.demo_roster()

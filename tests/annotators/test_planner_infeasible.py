@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from annotators.planning import PlanInfeasible, PlanTask, plan_panel
-from annotators.planning import examples
+from annotators.planning import PlanInfeasible, PlanTask, examples, plan_panel
 from annotators.planning.panel import select_panel
 from annotators.planning.problem import PlanningProblem
 from annotators.planning.solver import solve

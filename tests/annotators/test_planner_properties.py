@@ -8,8 +8,7 @@ import os
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from annotators.planning import DIFFICULTIES, PlanInfeasible, check_plan, plan_panel
-from annotators.planning import examples
+from annotators.planning import DIFFICULTIES, PlanInfeasible, check_plan, examples, plan_panel
 from annotators.planning.panel import select_panel
 from annotators.planning.problem import PlanningProblem
 from annotators.planning.solver import solve
@@ -68,7 +67,7 @@ def test_plans_are_valid_and_refusals_are_real(study):
             solve(problem)
         except PlanInfeasible:
             return
-        raise AssertionError(f"pre-check refused a feasible request: {error}")
+        raise AssertionError(f"pre-check refused a feasible request: {error}") from None
     event("planned")
     violations = check_plan(
         plan,

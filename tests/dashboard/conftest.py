@@ -42,13 +42,13 @@ def study(client, lab):
     from dashboard.studies.models import Study
 
     with Session(client.app.state.engine, expire_on_commit=False) as db:
-        row = Study(name="Test study", seed=7, reading_countdown_seconds=0)
+        row = Study(name="Test study", seed=7, reading_countdown_seconds=0, status="open")
         db.add(row)
         db.commit()
         db.refresh(row)
         for code, role, tier in [("A1", "annotator", "primary"), ("A2", "annotator", "primary"),
                                  ("D1", "annotator", "duplicate"), ("L1", "lead", "primary")]:
-            accounts.add_annotator(db, code=code, role=role, tier=tier)
+            accounts.add_annotator(db, code=code, role=role, tier=tier, study_id=row.id)
         return row
 
 
@@ -109,7 +109,7 @@ class LiveServer:
                                                     **uvicorn_ws_options()))
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
-    def start(self) -> "LiveServer":
+    def start(self) -> LiveServer:
         self.thread.start()
         deadline = time.time() + 20
         while time.time() < deadline:

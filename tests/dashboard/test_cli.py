@@ -36,6 +36,7 @@ def cli_env(monkeypatch, tmp_path, migrated_url):
 
 
 def test_annotators_add_list_and_link(cli_env):
+    assert runner.invoke(app, ["study", "create", "Pilot"]).exit_code == 0
     assert runner.invoke(app, ["annotators", "add", "A1", "--designed", "shop"]).exit_code == 0
     assert runner.invoke(app, ["annotators", "add", "L1", "--role", "lead"]).exit_code == 0
     listing = runner.invoke(app, ["annotators", "list"])
@@ -45,13 +46,15 @@ def test_annotators_add_list_and_link(cli_env):
 
 
 def test_annotators_add_rejects_a_duplicate_code(cli_env):
+    runner.invoke(app, ["study", "create", "Pilot"])
     runner.invoke(app, ["annotators", "add", "A1"])
     result = runner.invoke(app, ["annotators", "add", "a1"])
     assert result.exit_code == 1
-    assert "already exists" in result.output
+    assert "already in this study" in result.output
 
 
 def test_annotators_add_rejects_an_unknown_role(cli_env):
+    runner.invoke(app, ["study", "create", "Pilot"])
     result = runner.invoke(app, ["annotators", "add", "A2", "--role", "admin"])
     assert result.exit_code == 1
     assert "unknown role 'admin'" in result.output and "annotator, lead" in result.output

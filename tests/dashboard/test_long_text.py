@@ -71,6 +71,7 @@ def test_long_names_and_labels_are_clear_cli_errors(client, monkeypatch, migrate
     monkeypatch.setenv("HUMANTRACE_DATABASE_URL", migrated_url)
     monkeypatch.setenv("HUMANTRACE_DATA_DIR", str(tmp_path / "cli"))
     runner = CliRunner()
+    assert runner.invoke(cli, ["study", "create", "Long names"]).exit_code == 0
     name = runner.invoke(cli, ["annotators", "add", "A9", "--name", "n" * 121])
     assert name.exit_code == 1 and "at most 120 fit" in name.output and "Traceback" not in name.output
     label = runner.invoke(cli, ["recordings", "new", "--label", "l" * 201])

@@ -7,7 +7,7 @@ initial states of a task may differ only by what the variant's seed and server l
 from __future__ import annotations
 
 import pytest
-from sqlmodel import Session, select
+from sqlmodel import select
 
 from dashboard.flow import service as flow
 from dashboard.studies.models import Assignment

@@ -4,6 +4,7 @@ deterministic and recoverable the way a person would recover."""
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 pytestmark = pytest.mark.browser
 
@@ -64,7 +65,7 @@ def test_intercepting_overlay_blocks_until_closed_and_does_not_return(lab_server
     info, page = open_session(lab_server, context, [{"action": "intercepting_overlay", "title": "Big sale", "message": "50% off"}])
     dialog = page.get_by_role("dialog")
     dialog.wait_for()
-    with pytest.raises(Exception):
+    with pytest.raises(PlaywrightTimeoutError):
         page.get_by_role("button", name="Save note").click(timeout=800)  # the overlay intercepts it
     dialog.get_by_role("button", name="Close").click()
     save(page, "After overlay")

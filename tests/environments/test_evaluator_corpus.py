@@ -16,11 +16,11 @@ import pytest
 import yaml
 
 from environments.evaluator import compute_diff, match
-from environments.state_helpers import state_helper
 from environments.evaluator.sandbox import UnsafeExpression, compile_expr, run_expr
 from environments.evaluator.views import MappingView, StateView
 from environments.mail.models import MailState
 from environments.state import Entity, EnvState
+from environments.state_helpers import state_helper
 
 CORPUS = yaml.safe_load((Path(__file__).parent / "evaluator_cases" / "corpus.yaml").read_text())
 

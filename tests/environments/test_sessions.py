@@ -5,8 +5,8 @@ from __future__ import annotations
 from sqlmodel import Session, select
 
 from environments import sessions
-from environments.models import EnvAuditEntry, EnvSemanticEvent, InterventionCounter
 from environments.interventions import counters
+from environments.models import EnvAuditEntry, EnvSemanticEvent, InterventionCounter
 from environments.state import state_sha256
 
 

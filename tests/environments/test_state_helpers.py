@@ -7,9 +7,9 @@ import pytest
 
 from environments import catalog, registry
 from environments.evaluator import compute_diff, evaluate, match
-from environments.state_helpers import StateHelperError, describe_helpers, helpers_of, state_helper
 from environments.sessions import _built
 from environments.state import Entity, EnvState, canonical_json
+from environments.state_helpers import StateHelperError, describe_helpers, helpers_of, state_helper
 
 
 class Holding(Entity):

@@ -228,7 +228,7 @@ def test_human_only_comparison_still_reports_human_tables(tmp_path, study_bundle
 
 def _agents_with_seed(folder, seeds: dict[str, int | None]):
     rows = []
-    for i, (task, seed) in enumerate(seeds.items(), 1):
+    for task, seed in seeds.items():
         for cond in ("clean", "intervention"):
             rows.append({"run_id": f"s-{task}-{cond}", "model": "S", "task": task, "env": "shop", "difficulty": "easy",
                          "condition": cond, "score": 1.0, "steps": 5, "elapsed_s": 10.0,

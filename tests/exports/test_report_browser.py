@@ -55,6 +55,9 @@ def test_report_renders_offline_without_errors(compared, context, screenshot_dir
         return out;
     }""")
     assert overlaps == []
+    # no table is cut off inside its column (nothing hidden behind a sideways scroll)
+    cut = page.evaluate("() => [...document.querySelectorAll('.scroll')].filter(d => d.scrollWidth > d.clientWidth + 1).length")
+    assert cut == 0
     # no empty table cell: a missing value says why
     blank = page.evaluate("""() => [...document.querySelectorAll('tbody td')].filter(td => !td.textContent.trim()).length""")
     assert blank == 0

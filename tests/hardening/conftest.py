@@ -119,6 +119,8 @@ class Cast:
 
 
 _codes = itertools.count(1)
+# A seed no page would contain by chance (a page must never show the seed; "7" is in every page).
+HARDENING_SEED = 480913
 
 
 class CastMaker:
@@ -133,7 +135,7 @@ class CastMaker:
 
         code = f"{prefix}{os.getpid() % 1000}x{next(_codes)}"[:16]
         with Session(self.engine, expire_on_commit=False) as db:
-            row = accounts.add_annotator(db, code=code, role=role, tier="primary")
+            row = accounts.add_annotator(db, code=code, role=role, tier="primary", study_id=self.study_id)
             token = accounts.start_login_session(db, annotator=row, ttl_hours=24)
             return Person(code=code, id=row.id, session_token=token,
                           csrf=accounts.csrf_token(secret_key=SECRET_KEY, session_token=token))
@@ -153,10 +155,10 @@ class CastMaker:
 
             annotator = accounts.get_by_code(db, code=person.code)
             row = Assignment(study_id=self.study_id, annotator_id=person.id, task_id=task_id, env_id="lab", difficulty="easy",
-                             condition=condition, tier="primary", seed=session_seed(7))
+                             condition=condition, tier="primary", seed=session_seed(HARDENING_SEED))
             db.add(row)
             db.commit()
-            ids = {"assignment_id": row.id}
+            ids = {"assignment_id": row.id, "study_id": self.study_id, "code": person.code}
             if state == "not_started":
                 return ids
             attempt = flow.start_assignment(db, assignment_id=row.id, annotator=annotator)
@@ -179,11 +181,11 @@ class CastMaker:
             return ids
 
 
-def make_study(engine) -> int:
+def make_study(engine, name: str = "Hardening study") -> int:
     from dashboard.studies.models import Study
 
     with Session(engine) as db:
-        row = Study(name="Hardening study", seed=7, reading_countdown_seconds=0)
+        row = Study(name=name, seed=HARDENING_SEED, reading_countdown_seconds=0, status="open")
         db.add(row)
         db.commit()
         return row.id
@@ -218,7 +220,7 @@ class ServeProcess:
         self.proc: subprocess.Popen | None = None
         self._reader: threading.Thread | None = None
 
-    def start(self, timeout: float = 60) -> "ServeProcess":
+    def start(self, timeout: float = 60) -> ServeProcess:
         self.proc = subprocess.Popen(
             [sys.executable, "-c", CLI_SCRIPT, "serve", "--host", self.host, "--port", str(self.port)],
             env=self.env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=str(ROOT),
@@ -701,11 +703,11 @@ class PrivatePostgres:
             command = ["runuser", "-u", "postgres", "--", *command]
         subprocess.run(command, check=True, capture_output=True, timeout=120)
 
-    def init(self) -> "PrivatePostgres":
+    def init(self) -> PrivatePostgres:
         self._pg("initdb", "-D", str(self.data), "-A", "trust", "-U", "postgres", "--no-sync")
         return self.start()
 
-    def start(self) -> "PrivatePostgres":
+    def start(self) -> PrivatePostgres:
         options = f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=100"
         self._pg("pg_ctl", "-D", str(self.data), "-l", str(self.root / "server.log"), "-o", options, "-w", "start")
         return self

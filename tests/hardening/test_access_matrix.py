@@ -98,6 +98,23 @@ DASHBOARD: dict[tuple[str, str], Cell] = {
     ("GET", "/lead/plan"): Cell(lead_page()),
     ("POST", "/lead/plan"): Cell(lead_form(200), form={"per_cell": "0", "seed": "1", "action": "preview"}),
     ("GET", "/lead/exports"): Cell(lead_page()),
+    # Studies. An annotator picks among their own studies (a and b are both members of the world's study).
+    ("GET", "/studies"): Cell({**same(303), "a": 200, "b": 200}),
+    ("POST", "/studies/{study_id}/choose"): Cell({**same(403), "a": 303, "b": 303, "lead": 303}),
+    ("GET", "/lead/studies"): Cell(lead_page()),
+    # Refused by validation (an empty name), so the matrix's world keeps one study.
+    ("POST", "/lead/studies"): Cell(lead_form(422), form={"name": ""}),
+    ("GET", "/lead/studies/{study_id}"): Cell(lead_page()),
+    ("POST", "/lead/studies/{study_id}"): Cell(lead_form(422), form={"rollback_grace_seconds": "0"}),
+    ("POST", "/lead/studies/{study_id}/status"): Cell(lead_form(303), form={"action": "open"}),
+    ("POST", "/lead/studies/{study_id}/use"): Cell(lead_form(303)),
+    ("GET", "/lead/studies/{study_id}/people"): Cell(lead_page()),
+    ("POST", "/lead/studies/{study_id}/people"): Cell(lead_form(422), form={"code": ""}),
+    ("POST", "/lead/studies/{study_id}/people/import"): Cell(lead_form(422)),
+    ("POST", "/lead/studies/{study_id}/people/{code}/deactivate"): Cell(lead_form(303)),
+    ("POST", "/lead/studies/{study_id}/people/{code}/link"): Cell(lead_form(200)),
+    ("GET", "/lead/studies/{study_id}/monitor"): Cell(lead_page()),
+    ("GET", "/lead/studies/{study_id}/monitor/stream"): Cell(lead_page()),
     ("POST", "/lead/exports/bundle.zip"): Cell(lead_form(200), form={"format": "csv"}),
     (WS, "/ws/control/{assignment_id}"): Cell(owner_socket()),
     (WS, "/ws/between/{assignment_id}"): Cell(owner_socket(), scene="warm_ready"),
@@ -169,6 +186,10 @@ def cell_for(method: str, path: str) -> Cell | None:
 def world(kit, sqlite_template, tmp_path_factory):
     """One app on a copy of the migrated template; every cell makes its own people and objects."""
     from dashboard.app import create_app
+    from dashboard.studies import monitor
+
+    # The monitor's event stream ends after its first snapshot here, so a request reads it whole.
+    lifetime, monitor.STREAM_SECONDS = monitor.STREAM_SECONDS, 0.0
 
     directory = tmp_path_factory.mktemp("matrix")
     url = kit.copy_template(sqlite_template, directory)
@@ -180,6 +201,7 @@ def world(kit, sqlite_template, tmp_path_factory):
         owner = maker.person("A")
         here.bystanders = {role: caller_for(role, here, owner) for role in ROLES}
         yield here
+    monitor.STREAM_SECONDS = lifetime
 
 
 @dataclass
@@ -243,7 +265,7 @@ def call(world, app_route, cell: Cell, role: str) -> object:
         # Every caller is refused or only reads: nothing can change, so these cells share a cast.
         caller, ids = world.bystanders[role], {}
     else:
-        needs_objects = bool(re.search(r"\{(assignment_id|attempt_id|session_id|rating_id|recording_id)\}", app_route.path))
+        needs_objects = bool(re.search(r"\{(assignment_id|attempt_id|session_id|rating_id|study_id|code|recording_id)\}", app_route.path))
         owner = maker.person("A")
         ids = maker.assignment(owner, state=cell.scene) if needs_objects else {}
         caller = caller_for(role, world, owner)

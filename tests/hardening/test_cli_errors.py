@@ -30,8 +30,8 @@ def cli(kit, sqlite_template, tmp_path, monkeypatch):
     below also runs the real command in a subprocess."""
     from typer.testing import CliRunner
 
-    from dashboard.cli import app
     from core.db import make_engine
+    from dashboard.cli import app
 
     kit.register_lab()
     url = kit.copy_template(sqlite_template, tmp_path / "db")

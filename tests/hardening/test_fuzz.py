@@ -12,8 +12,8 @@ import math
 import pytest
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, Phase, given, settings
-from hypothesis.errors import Unsatisfiable
 from hypothesis import strategies as st
+from hypothesis.errors import Unsatisfiable
 from sqlmodel import Session
 
 # Per operation: ~130 operations stay under two minutes on a busy machine.
@@ -64,7 +64,6 @@ def _run_operations(schema, *, headers: dict, cookies: dict | None = None, path_
                     statuses: list[int] | None = None) -> list[str]:
     """Every operation of `schema`, positive and negative data; the failures, described (statuses seen go to `statuses`)."""
     from schemathesis import GenerationMode
-
     from schemathesis.core.failures import FailureGroup
 
     failures: dict[str, None] = {}  # ordered and without the replay's duplicate

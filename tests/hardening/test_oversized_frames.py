@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from sqlmodel import Session, select as sql_select
+from sqlmodel import Session
+from sqlmodel import select as sql_select
 
 pytestmark = pytest.mark.heavy
 

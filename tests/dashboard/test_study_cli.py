@@ -1,0 +1,176 @@
+"""`humantrace study ...`, `--study` on every study command, and `annotators import|deactivate|links`,
+on SQLite and PostgreSQL (through the real command line, on a migrated database)."""
+
+from __future__ import annotations
+
+import csv
+
+import pytest
+from sqlmodel import Session, select
+from typer.testing import CliRunner
+
+from dashboard.cli import app
+from dashboard.flow import service as flow
+from dashboard.studies.models import Outcome, Study, StudyChange
+
+runner = CliRunner()
+
+
+def run(*args: str, code: int = 0) -> str:
+    result = runner.invoke(app, list(args))
+    assert result.exit_code == code, result.output
+    return result.output
+
+
+@pytest.fixture
+def cli_env(monkeypatch, tmp_path, migrated_url, client):
+    monkeypatch.setenv("HUMANTRACE_DATABASE_URL", migrated_url)
+    monkeypatch.setenv("HUMANTRACE_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("HUMANTRACE_SECRET_KEY", client.app.state.settings.secret_key)
+    return client.app.state.engine
+
+
+def study_named(engine, name: str) -> Study:
+    with Session(engine, expire_on_commit=False) as db:
+        return db.exec(select(Study).where(Study.name == name)).one()
+
+
+def test_study_create_list_show_set_and_lifecycle(cli_env):
+    out = run("study", "create", "Pilot", "--env", "shop", "--seed", "7", "--description", "Shopping tasks.",
+              "--setting", "rollback_grace_seconds=15", "--setting", "show_score_to_annotators=yes")
+    assert "Created study 'Pilot'" in out and "draft" in out
+    study = study_named(cli_env, "Pilot")
+    assert (study.seed, study.envs, study.rollback_grace_seconds, study.show_score_to_annotators, study.status) == (7, ["shop"], 15, True, "draft")
+    assert "Pilot" in run("study", "list")
+    shown = run("study", "show", "--study", "Pilot")
+    assert "rollback_grace_seconds" in shown and "15" in shown and "Shopping tasks." in shown
+
+    run("study", "set", "reading_countdown_seconds=5", "require_rating=true", "--study", "Pilot")
+    study = study_named(cli_env, "Pilot")
+    assert study.reading_countdown_seconds == 5 and study.require_rating is True
+
+    # Validated: an unknown key names the allowed ones; an out-of-range value names the range; nothing changes.
+    out = run("study", "set", "grace=3", "--study", "Pilot", code=1)
+    assert "unknown setting grace" in out and "rollback_grace_seconds" in out
+    out = run("study", "set", "reading_countdown_seconds=1", "hard_time_limit_seconds=5", "--study", "Pilot", code=1)
+    assert "hard_time_limit_seconds" in out and "greater than or equal to 60" in out
+    assert study_named(cli_env, "Pilot").reading_countdown_seconds == 5  # all or nothing
+    assert "not KEY=VALUE" in run("study", "set", "seed", "--study", "Pilot", code=1)
+    assert "unknown environment" in run("study", "create", "Other", "--env", "nowhere", code=1)
+    assert "already exists" in run("study", "create", "Pilot", code=1)
+
+    assert "is open" in run("study", "open", "--study", "Pilot")
+    assert "is closed" in run("study", "close", "--study", "Pilot")
+    assert "is archived" in run("study", "archive", "--study", "Pilot")
+    assert "cannot become closed" in run("study", "close", "--study", "Pilot", code=1)
+    assert "Pilot" not in run("study", "list")
+    assert "Pilot" in run("study", "list", "--all")
+
+
+def test_commands_refuse_to_guess_between_several_studies(cli_env, tmp_path):
+    run("study", "create", "Alpha")
+    run("annotators", "add", "A1")  # one study: it is the default
+    run("study", "create", "Beta")
+    for command in (["annotators", "list"], ["annotators", "add", "A2"], ["panel", "check"], ["study", "show"],
+                    ["export", "bundle", str(tmp_path / "b")], ["clean"], ["study", "open"], ["bots", "--annotators", "A1"],
+                    ["annotators", "links", "--out", str(tmp_path / "l.csv")]):
+        out = run(*command, code=1)
+        assert "2 studies" in out and "--study" in out and "Alpha" in out and "Beta" in out, (command, out)
+    assert "A1" in run("annotators", "list", "--study", "Alpha")
+    assert "A1" not in run("annotators", "list", "--study", "Beta")
+    # The same person joins the second study with another tier.
+    run("annotators", "add", "A1", "--tier", "duplicate", "--study", "Beta")
+    assert "duplicate" in run("annotators", "list", "--study", "Beta")
+    assert "no study 'Gamma'" in run("annotators", "list", "--study", "Gamma", code=1)
+    run("study", "archive", "--study", "Beta")
+    assert "A1" in run("annotators", "list")  # one study left that is not archived
+
+
+GOOD = "code,role,tier,designed,name\nA1,annotator,primary,shop,Ann\nA2,,primary,,Bo\nD1,annotator,duplicate,mail;shop,Cy\nL7,lead,,,Lee\n"
+BAD = "code,role,tier,designed,name\nA1,annotator,primary,shop,Ann\nA2,annotator,tertiary,,Bo\nA1,annotator,primary,,Again\n9X,annotator,primary,,\nA3,annotator,primary,nowhere,\n"
+
+
+def test_annotators_import_is_all_or_nothing_then_links_and_deactivate(cli_env, tmp_path):
+    run("study", "create", "Pilot")
+    bad = tmp_path / "bad.csv"
+    bad.write_text(BAD)
+    out = run("annotators", "import", str(bad), code=1)
+    assert "nothing was imported" in out
+    assert "line 3" in out and "tertiary" in out
+    assert "line 4" in out and "also on line 2" in out
+    assert "line 5" in out and "'9X' is not valid" in out
+    assert "line 6" not in out or "nowhere" not in out  # rows are checked before environments
+    listing = run("annotators", "list")
+    assert "A1" not in listing and "A2" not in listing
+
+    unknown_env = tmp_path / "env.csv"
+    unknown_env.write_text("code,designed\nA3,nowhere\n")
+    assert "unknown environment(s) nowhere" in run("annotators", "import", str(unknown_env), code=1)
+    assert "unknown column(s) email" in run("annotators", "import", str(_write(tmp_path, "c.csv", "code,email\nA1,x@y\n")), code=1)
+
+    good = tmp_path / "people.csv"
+    good.write_text(GOOD)
+    assert "Imported 4 people" in run("annotators", "import", str(good))
+    listing = run("annotators", "list")
+    assert all(code in listing for code in ("A1", "A2", "D1", "L7")) and "mail, shop" in listing
+    assert "already in this study" in run("annotators", "import", str(good), code=1)
+
+    links = tmp_path / "links.csv"
+    assert "Wrote 3 login links" in run("annotators", "links", "--out", str(links))
+    rows = list(csv.DictReader(links.open()))
+    assert [r["code"] for r in rows] == ["A1", "A2", "D1"] and all("/login/" in r["url"] for r in rows)
+    assert len({r["url"] for r in rows}) == 3 and rows[0]["name"] == "Ann"
+
+    assert "Deactivated A2 in 'Pilot'" in run("annotators", "deactivate", "A2")
+    run("annotators", "links", "--out", str(links))
+    assert [r["code"] for r in csv.DictReader(links.open())] == ["A1", "D1"]
+    assert "Deactivated L7 (lead account)" in run("annotators", "deactivate", "L7")
+    assert "no annotator with code Z1" in run("annotators", "deactivate", "Z1", code=1)
+
+
+def _write(tmp_path, name: str, text: str):
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def test_panel_plan_and_export_act_on_the_named_study(cli_env, tmp_path):
+    run("study", "create", "Pilot", "--env", "shop")
+    run("study", "create", "Main", "--env", "shop", "--seed", "9")
+    people = _write(tmp_path, "p.csv", "code,tier\nA1,primary\nA2,primary\nA3,primary\nA4,primary\nD1,duplicate\n")
+    run("annotators", "import", str(people), "--study", "Main")
+    out = run("panel", "plan", "--per-cell", "1", "--study", "Main")
+    assert "Stored" in out or "assignments" in out
+    assert "follow every planning rule" in run("panel", "check", "--study", "Main")
+    assert "no assignments yet" in run("panel", "check", "--study", "Pilot", code=1)
+    assert "plan cannot be made" in run("panel", "plan", "--per-cell", "1", "--study", "Pilot", code=1)  # nobody in Pilot
+    out = run("export", "bundle", str(tmp_path / "bundle"), "--format", "csv", "--study", "Main")
+    assert "'Main'" in out
+    assert "matches its manifest" in run("export", "verify", str(tmp_path / "bundle"))
+    run("clean", "--study", "Main")
+
+
+def test_settings_changes_after_the_first_attempt_are_audited_and_seed_is_fixed(cli_env, make_assignment, person, study):
+    run("study", "set", "rollback_grace_seconds=20", "--study", study.name)
+    with Session(cli_env) as db:
+        assert db.exec(select(StudyChange)).all() == []  # before any attempt: not audited
+        flow.start_assignment(db, assignment_id=make_assignment("A1"), annotator=person("A1"))
+    run("study", "set", "rollback_grace_seconds=30", "--study", study.name, "--by", "L1")
+    assert "cannot change once attempts are recorded" in run("study", "set", "seed=8", "--study", study.name, code=1)
+    run("study", "close", "--study", study.name, "--by", "L1")
+    with Session(cli_env) as db:
+        trail = [(c.actor, c.key, c.old, c.new) for c in db.exec(select(StudyChange).order_by(StudyChange.id))]
+    assert trail == [("L1", "rollback_grace_seconds", "20", "30"), ("L1", "status", "open", "closed")]
+    shown = run("study", "show", "--study", study.name)
+    assert "audit trail" in shown and "rollback_grace_seconds" in shown
+
+
+def test_a_closed_study_refuses_new_starts(cli_env, make_assignment, person, study):
+    assignment_id = make_assignment("A1")
+    run("study", "close", "--study", study.name)
+    with Session(cli_env) as db, pytest.raises(flow.StudyNotOpen, match="closed"):
+        flow.start_assignment(db, assignment_id=assignment_id, annotator=person("A1"))
+    run("study", "open", "--study", study.name)
+    with Session(cli_env) as db:
+        attempt = flow.start_assignment(db, assignment_id=assignment_id, annotator=person("A1"))
+        flow.end_attempt(db, attempt_id=attempt.id, annotator=person("A1"), outcome=Outcome.abandoned)

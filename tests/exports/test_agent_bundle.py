@@ -6,7 +6,13 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from exports.agent_bundle import AGENT_TABLES, AgentBundleError, read_agent_bundle, write_manifest, write_table
+from exports.agent_bundle import (
+    AGENT_TABLES,
+    AgentBundleError,
+    read_agent_bundle,
+    write_manifest,
+    write_table,
+)
 from exports.agents import import_agent_runs
 from exports.replay_tables import replay_reproduce
 

@@ -85,7 +85,8 @@ def run_episode(agent: Any, *, model: str, task_id: str, condition: str, seed: i
         agent.reset()
     try:
         obs, _info = env.reset(seed=seed)
-        task = env.unwrapped.task
+        unwrapped: Any = env.unwrapped
+        task = unwrapped.task
         clock = time.monotonic()
         if hasattr(agent, "begin"):
             agent.begin(task_id=task_id, condition=condition, seed=seed)
@@ -93,7 +94,7 @@ def run_episode(agent: Any, *, model: str, task_id: str, condition: str, seed: i
         if getattr(agent, "privileged", False):
             text = agent.solve(env)
             actions.append({"attempt_id": attempt_id, "step": 0, "action": text, "verb": "cheat", "target": task_id,
-                            "error": None, "url": env.unwrapped.page.url, "reward": None})
+                            "error": None, "url": unwrapped.page.url, "reward": None})
         for step in range(len(actions), max_steps):
             action, _agent_info = split_action(agent.get_action(obs))
             obs, reward, terminated, _trunc, _info = env.step(action)
@@ -199,6 +200,6 @@ def run_episode(agent: Any, *, model: str, task_id: str, condition: str, seed: i
     })
 
 
-def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:
+def _records(frame: pd.DataFrame) -> list[dict[Any, Any]]:
     """Rows as plain dicts with None for every missing value (pandas NA does not survive JSON)."""
     return frame.astype(object).where(frame.notna(), None).to_dict(orient="records")

@@ -110,11 +110,13 @@ class ReplayAgent:
             raise FileNotFoundError(f"--human {path}: no such bundle directory")
         loaded = read_bundle(path, tables=["attempts", "events_clean"])
         study = read_manifest(path).get("study_settings") or {}
-        attempts = loaded.attempts
+        attempts: Any = loaded.attempts
+        if attempts is None or loaded.events_clean is None:
+            raise FileNotFoundError(f"--human {path}: the bundle has no attempts or events_clean table")
         attempts = attempts[attempts["passed"].astype(bool) & ~attempts["rolled_back"].astype(bool)]
         self.attempts = attempts.set_index(attempts["attempt_id"].astype("int64"))
         self.study_seed = study.get("seed")
-        clean = loaded.events_clean
+        clean: Any = loaded.events_clean
         self.traces = {int(k): g.sort_values("step") for k, g in clean.groupby(clean["attempt_id"].astype("int64"))}
         self._queue: list[tuple[str, dict]] = []
         self.problems: list[str] = []
@@ -122,7 +124,7 @@ class ReplayAgent:
 
     def seed_of(self, attempt_id: int) -> int | None:
         """The attempt's env seed (its own column, else the study seed the bundle names)."""
-        row = self.attempts.loc[attempt_id]
+        row: Any = self.attempts.loc[attempt_id]
         if "seed" in row.index and not _missing(row["seed"]):
             return int(row["seed"])
         return None if self.study_seed is None else int(self.study_seed)
@@ -131,10 +133,11 @@ class ReplayAgent:
         """(task_id, condition, human attempt id, seed) for every passed attempt of a selected pair."""
         wanted = set(pairs)
         out = []
-        for attempt_id, row in self.attempts.iterrows():
+        for key, row in self.attempts.iterrows():
+            attempt_id = int(str(key))
             if (row["task_id"], row["condition"]) in wanted:
-                seed = self.seed_of(int(attempt_id))
-                out.append((row["task_id"], row["condition"], int(attempt_id), default_seed if seed is None else seed))
+                seed = self.seed_of(attempt_id)
+                out.append((str(row["task_id"]), str(row["condition"]), attempt_id, default_seed if seed is None else seed))
         return sorted(out)
 
     def select(self, attempt_id: int) -> None:

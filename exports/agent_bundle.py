@@ -148,7 +148,7 @@ def write_table(path: Path, name: str, frame: pd.DataFrame) -> int:
     """Validate `frame` and write it as CSV at `path`; returns the row count."""
     table = to_table(name, frame)
     pacsv.write_csv(table, str(path))
-    return table.num_rows
+    return int(table.num_rows)
 
 
 def read_table(path: Path, name: str) -> pd.DataFrame:
@@ -157,11 +157,12 @@ def read_table(path: Path, name: str) -> pd.DataFrame:
     header = pacsv.open_csv(str(path)).schema.names
     types = {c.name: c.arrow_type for c in spec.columns if c.name in header}
     convert = pacsv.ConvertOptions(column_types=types, strings_can_be_null=True, quoted_strings_can_be_null=False)
-    return pacsv.read_csv(str(path), convert_options=convert).to_pandas(types_mapper=pd.ArrowDtype).pipe(_plain)
+    frame: pd.DataFrame = pacsv.read_csv(str(path), convert_options=convert).to_pandas(types_mapper=pd.ArrowDtype)
+    return _plain(frame)
 
 
 def _plain(frame: pd.DataFrame) -> pd.DataFrame:
-    out = {}
+    out: dict[str, Any] = {}
     for name in frame.columns:
         s = frame[name]
         kind = str(s.dtype)
@@ -205,7 +206,7 @@ def is_agent_bundle(path: str | Path) -> bool:
     if not manifest.is_file():
         return False
     try:
-        return json.loads(manifest.read_text(encoding="utf-8")).get("kind") == AGENT_BUNDLE_KIND
+        return bool(json.loads(manifest.read_text(encoding="utf-8")).get("kind") == AGENT_BUNDLE_KIND)
     except (json.JSONDecodeError, OSError):
         return False
 

@@ -17,7 +17,7 @@ from pydantic import BaseModel, Field
 from sqlmodel import Session
 
 from recorder import service
-from recorder.models import LABEL_MAX_LENGTH, RAW_EVENT_FIELDS
+from recorder.models import LABEL_MAX_LENGTH, RAW_EVENT_FIELDS, Recording
 
 SECRET_HEADER = "X-Controller-Secret"
 
@@ -57,11 +57,12 @@ def create(body: NewRecording, request: Request, db: DbDep) -> RecordingInfo:
     recording = service.create_recording(
         db, kind="agent", label=body.label, mask_all_text=body.mask_all_text, mousemove_sample_ms=body.mousemove_sample_ms
     )
+    assert recording.id is not None  # committed and refreshed
     token = service.issue_token(secret_key=request.app.state.settings.secret_key, recording_id=recording.id)
     return RecordingInfo(recording_id=recording.id, token=token, status=recording.status)
 
 
-def _get(db: Session, recording_id: int):
+def _get(db: Session, recording_id: int) -> Recording:
     try:
         return service.get_recording(db, recording_id=recording_id)
     except service.RecordingNotFound as exc:

@@ -204,7 +204,7 @@ def membership_of(session: Session, *, study_id: int, annotator_id: int) -> Memb
 def study_ids_of(session: Session, *, annotator_id: int) -> list[int]:
     """The studies an annotator is an active member of."""
     return list(session.exec(
-        select(Membership.study_id).where(Membership.annotator_id == annotator_id, Membership.active == True).order_by(Membership.study_id)
+        select(Membership.study_id).where(Membership.annotator_id == annotator_id, Membership.active == True).order_by(Membership.study_id)  # noqa: E712 (a SQL comparison, not a truth test)
     ))
 
 

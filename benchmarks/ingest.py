@@ -225,11 +225,11 @@ def create_recordings(database_url: str, count: int) -> list[tuple[int, str]]:
 
     from core.sqlite import tune_sqlite
     from recorder import service
-    from recorder.models import RawEvent, Recording
+    from recorder.models import RECORDER_TABLES
 
     engine = create_engine(database_url)
     tune_sqlite(engine)
-    SQLModel.metadata.create_all(engine, tables=[Recording.__table__, RawEvent.__table__])
+    SQLModel.metadata.create_all(engine, tables=list(RECORDER_TABLES))
     out = []
     with Session(engine) as session:
         for i in range(count):

@@ -6,7 +6,11 @@ a mousemove handler that highlights the row under the pointer) with and without 
 The page is served by the real recorder server; the recorder is injected by the middleware when
 the recorder cookie is set, exactly as for environment pages, and streams to that server.
 Main-thread time is CDP `Performance.getMetrics` TaskDuration over the interaction (ScriptDuration
-is reported too). Runs alternate between the two conditions; medians are reported.
+is reported too). A third condition runs rrweb's recorder (`rrweb-record`, installed from npm in
+benchmarks/rrweb/: `cd benchmarks/rrweb && npm install`) on the same page, its events serialised
+to JSON as a transport would; the bytes column is what each recorder produced (the humantrace
+recorder: the text of the frames it sent; rrweb: its events' JSON). Runs alternate between the
+conditions, round by round; medians are reported.
 
     .venv/bin/python benchmarks/recorder_overhead.py [--events 2000] [--repeats 5]
 """
@@ -30,6 +34,23 @@ CHROMIUM = os.environ.get("HUMANTRACE_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--no-first-run", "--disable-quic"]
 SECRET = "overhead-benchmark-secret"
+RRWEB_JS = Path(__file__).resolve().parent / "rrweb" / "node_modules" / "rrweb" / "dist" / "record" / "rrweb-record.min.js"
+
+# Counts what the humantrace recorder sends (socket frames, HTTP fallback and beacons), in bytes.
+COUNT_SENT_JS = """(() => {
+  window.__sent = { bytes: 0 };
+  const size = (data) => (typeof data === 'string' ? new Blob([data]).size : 0);
+  const send = WebSocket.prototype.send;
+  WebSocket.prototype.send = function (data) { window.__sent.bytes += size(data); return send.call(this, data); };
+  const beacon = navigator.sendBeacon && navigator.sendBeacon.bind(navigator);
+  if (beacon) navigator.sendBeacon = (url, data) => { window.__sent.bytes += size(data); return beacon(url, data); };
+})();"""
+
+# rrweb records into a callback; serialising each event is what any transport would do first.
+START_RRWEB_JS = """(() => {
+  window.__sent = { bytes: 0, events: 0 };
+  rrwebRecord({ emit(event) { window.__sent.bytes += new Blob([JSON.stringify(event)]).size; window.__sent.events++; } });
+})();"""
 
 BUSY_PAGE = """<!doctype html>
 <html><head><meta charset="utf-8"><title>Busy shop</title>
@@ -91,10 +112,10 @@ def new_token(database_url: str) -> tuple[int, str]:
     from sqlmodel import Session, SQLModel, create_engine
 
     from recorder import service
-    from recorder.models import RawEvent, Recording
+    from recorder.models import RECORDER_TABLES
 
     engine = create_engine(database_url)
-    SQLModel.metadata.create_all(engine, tables=[Recording.__table__, RawEvent.__table__])
+    SQLModel.metadata.create_all(engine, tables=list(RECORDER_TABLES))
     with Session(engine) as session:
         rec = service.create_recording(session, kind="standalone", label="overhead")
         token = service.issue_token(secret_key=SECRET, recording_id=rec.id)
@@ -134,8 +155,10 @@ INTERACTION_JS = """async (total) => {
         if (phase < 18) fire(cell, new MouseEvent('mousemove', {bubbles: true, clientX: x, clientY: y}));
         else if (phase === 18) fire(cell, new MouseEvent('click', {bubbles: true, clientX: x, clientY: y}));
         else if (phase < 26) {
-          search.value += String.fromCharCode(97 + i % 26);
-          fire(search, new KeyboardEvent('keydown', {bubbles: true, key: search.value.slice(-1)}));
+          // a browser's order: keydown, then the value changes, then input
+          const key = String.fromCharCode(97 + i % 26);
+          fire(search, new KeyboardEvent('keydown', {bubbles: true, key: key}));
+          search.value += key;
           fire(search, new InputEvent('input', {bubbles: true}));
         } else if (phase === 26) fire(go, new MouseEvent('click', {bubbles: true, clientX: 300, clientY: 12}));
         else { feed.scrollTop = (feed.scrollTop + 37) % 2000; sent++; }  // the browser fires the scroll event
@@ -154,11 +177,14 @@ WAIT_FRAMES_JS = """(frames) => new Promise((resolve) => {
 })"""
 
 
-def measure(browser, base_url: str, token: str | None, events: int) -> dict:
+def measure(browser, base_url: str, token: str | None, events: int, *, rrweb: bool = False) -> dict:
     context = browser.new_context(viewport={"width": 1366, "height": 800})
     try:
         if token:
             context.add_cookies([{"name": "htrec", "value": token, "url": base_url}])
+            context.add_init_script(COUNT_SENT_JS)
+        if rrweb:
+            context.add_init_script(RRWEB_JS.read_text(encoding="utf-8") + "\n" + START_RRWEB_JS)
         page = context.new_page()
         page.goto(base_url + "/env/busy.html")
         page.wait_for_timeout(1000)  # page and recorder settled (socket open, first ack in)
@@ -169,13 +195,17 @@ def measure(browser, base_url: str, token: str | None, events: int) -> dict:
             return {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
 
         before = metrics()
+        sent_before = page.evaluate("() => window.__sent ? window.__sent.bytes : 0")
         started = time.perf_counter()
         dispatched = page.evaluate(INTERACTION_JS, events)
         page.evaluate(WAIT_FRAMES_JS, 40)  # >= 667 ms: the recorder flushes what it holds (every 500 ms)
         after = metrics()
         wall = time.perf_counter() - started
         has_recorder = page.locator("script[src='/recorder/recorder.js']").count() == 1
+        sent = page.evaluate("() => window.__sent || null")
         return {
+            "bytes": (sent["bytes"] - sent_before) if sent else 0,
+            "rrweb_events": (sent or {}).get("events"),
             "task_ms": (after["TaskDuration"] - before["TaskDuration"]) * 1000,
             "script_ms": (after["ScriptDuration"] - before["ScriptDuration"]) * 1000,
             "wall_s": wall,
@@ -207,14 +237,17 @@ def main() -> None:
         rid, token = new_token(database_url)
         server, thread = start_server(database_url, pages, port)
         base_url = f"http://127.0.0.1:{port}"
-        runs: dict[str, list[dict]] = {"with": [], "without": []}
+        runs: dict[str, list[dict]] = {"with": [], "without": [], "rrweb": []}
+        if not RRWEB_JS.exists():
+            sys.exit(f"rrweb is not installed: cd {RRWEB_JS.parents[4]} && npm install")
         try:
             with sync_playwright() as pw:
                 browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
                 measure(browser, base_url, None, 60)  # warm-up: caches, JIT, fonts
-                for _ in range(args.repeats):
+                for _ in range(args.repeats):  # alternating rounds: machine load hits every condition alike
                     runs["without"].append(measure(browser, base_url, None, args.events))
                     runs["with"].append(measure(browser, base_url, token, args.events))
+                    runs["rrweb"].append(measure(browser, base_url, None, args.events, rrweb=True))
                 browser.close()
         finally:
             server.should_exit = True
@@ -241,12 +274,25 @@ def main() -> None:
         "wall_s_with": round(statistics.median(r["wall_s"] for r in runs["with"]), 2),
         "wall_s_without": round(statistics.median(r["wall_s"] for r in runs["without"]), 2),
         "repeats": args.repeats,
+        "rrweb_main_thread_ms": round(statistics.median(r["task_ms"] for r in runs["rrweb"]), 1),
+        "rrweb_script_ms": round(statistics.median(r["script_ms"] for r in runs["rrweb"]), 1),
+        "rrweb_overhead_ratio": round(statistics.median(r["task_ms"] for r in runs["rrweb"]) / without_ms, 3),
+        "bytes_per_recorded_event": round(statistics.median(r["bytes"] for r in runs["with"]) / recorded_per_run, 1),
+        "bytes_per_input_event": round(statistics.median(r["bytes"] for r in runs["with"]) / args.events, 1),
+        "rrweb_bytes_per_input_event": round(statistics.median(r["bytes"] for r in runs["rrweb"]) / args.events, 1),
+        "rrweb_events_per_run": round(statistics.median(r["rrweb_events"] or 0 for r in runs["rrweb"])),
     }
-    for name in ("without", "with"):
+    for name in ("without", "with", "rrweb"):
         print(f"{name:>7} recorder: main thread " + ", ".join(f"{r['task_ms']:.0f} ms" for r in runs[name])
               + " (script " + ", ".join(f"{r['script_ms']:.0f}" for r in runs[name]) + " ms)")
     print(f"recorded {recorded_per_run:.0f} events per run from {result['input_events']} input events; "
           f"overhead ratio {result['overhead_ratio']}, {result['per_event_ms']} ms per recorded event")
+    print(f"{'':>8}{'main thread ms':>16}{'script ms':>11}{'ratio':>8}{'bytes/input event':>19}")
+    for name, label in (("without", "none"), ("with", "humantrace"), ("rrweb", "rrweb")):
+        task = statistics.median(r["task_ms"] for r in runs[name])
+        script = statistics.median(r["script_ms"] for r in runs[name])
+        size = statistics.median(r["bytes"] for r in runs[name]) / args.events
+        print(f"{label:>10}{task:>14.0f}{script:>11.0f}{task / without_ms:>8.2f}{size:>19.1f}")
     print(json.dumps(result))
 
 

@@ -6,12 +6,12 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-CLEANING_VERSION = "2"
+CLEANING_VERSION = "3"
 """Bumped whenever the rules or their vocabulary (`cleaning.events`) change what they output."""
 
 
 class CleaningConfig(BaseModel):
-    """Parameters of the three cleaning rules (DESIGN.md, "Cleaning rules").
+    """Parameters of the four cleaning rules (DESIGN.md, "Cleaning rules").
 
     `scroll_window_ms`: rule 2 collapses consecutive scrolls on one container while each is at most
     this many milliseconds after the *first* scroll of the run (DESIGN.md: 400).
@@ -23,6 +23,10 @@ class CleaningConfig(BaseModel):
     page's own timers (clocks, carousels, polling) rarely fall inside so short a window after the
     last move. Larger values keep more moves; smaller ones miss slow menus.
 
+    `drag_min_px`: rule 4 makes a press and its release one `drag` when the release is at least this
+    many CSS pixels from the press (4 px, the usual system drag threshold: a hand's jitter during a
+    click stays below it). An HTML5 `drop` is a drag at any distance.
+
     `group_by`: the column whose values are independent traces (one attempt each); events are
     ordered by this column and then `seq`, and no run ever spans two groups.
     """
@@ -31,6 +35,7 @@ class CleaningConfig(BaseModel):
 
     scroll_window_ms: int = Field(default=400, ge=0)
     hover_window_ms: int = Field(default=500, ge=0)
+    drag_min_px: float = Field(default=4.0, ge=0)
     group_by: str = "attempt_id"
 
     def to_dict(self) -> dict[str, Any]:

@@ -42,6 +42,19 @@ FOCUS_TYPES = frozenset({"focus", "blur"})
 SELECT_TYPES = frozenset({"select"})
 TRIGGERS: tuple[str, ...] = ("click", "focus", "select", "hover")
 
+# Rule 4 (drag merge): a press, then a release or a drop, in one stream.
+PRESS_TYPES = frozenset({"mousedown"})
+RELEASE_TYPES = frozenset({"mouseup"})
+DROP_TYPES = frozenset({"drop"})
+DRAG_START_TYPES = frozenset({"dragstart"})
+
+# Events a fill run takes in once it holds a value: scripted values and the field's own (caret) scrolls.
+CHANGE_TYPES = frozenset({"change"})
+
+OPTIONAL_COLUMNS: tuple[str, ...] = ("stream", "frame_xpath")
+"""Raw columns a trace may lack: without `stream` an attempt is one page instance, without
+`frame_xpath` every event is in the top document. They travel as extra columns."""
+
 # Keystroke events for the fill merge; `fill` is what a merged run becomes, so a cleaned trace
 # fed back in merges exactly as the raw one did (the rule is closed under its own output).
 VALUE_KEYSTROKE_TYPES = frozenset({"input", "fill"})

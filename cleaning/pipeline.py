@@ -2,21 +2,45 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pandas as pd
 import pyarrow as pa
 
 from cleaning.config import CLEANING_VERSION, CleaningConfig
 from cleaning.events import CLEAN_COLUMNS, RAW_COLUMNS, TRIGGERS
-from cleaning.rules import fill_joins, kept_operations, move_triggers, scroll_joins
-from cleaning.trace import MOVE, SCROLL, VALUE, Trace, complete_columns, read_trace, source_lists
+from cleaning.rules import (
+    drag_joins,
+    drag_spans,
+    fill_joins,
+    kept_operations,
+    move_triggers,
+    scroll_joins,
+)
+from cleaning.trace import (
+    DROP,
+    MOVE,
+    OTHER,
+    PRESS,
+    RELEASE,
+    SCROLL,
+    VALUE,
+    Trace,
+    complete_columns,
+    read_trace,
+    source_lists,
+)
 
 
 def clean(raw: pd.DataFrame, config: CleaningConfig | None = None) -> pd.DataFrame:
     """Clean raw events of any number of attempts into their operations.
 
-    Applies the three rules of DESIGN.md (fill merge, scroll collapse, idle-move drop) per
-    `config.group_by` group, ordered by `seq`. Any frame with the columns the rules read is
+    Applies the four rules of DESIGN.md (fill merge, scroll collapse, idle-move drop, drag merge)
+    per `config.group_by` group, ordered by `seq` (with a `stream` column: by time across the
+    group's streams, each stream in `seq` order; no run crosses streams). A drag has `type="drag"`,
+    `x`/`y` where the press was, `dx`/`dy` to where the release was, and `value` the XPath of the
+    element under the release (the drop target). Any frame with the columns the rules read is
     accepted (`complete_columns`: absent optional columns are null, and the error for an absent
     needed column names the rule); an identical repeat of a (group, seq) is one event. The result has the raw columns (a merged fill has
     `type="fill"`, the run's final `value` and `key` null; a collapsed scroll has the summed
@@ -33,9 +57,14 @@ def clean(raw: pd.DataFrame, config: CleaningConfig | None = None) -> pd.DataFra
     raw = complete_columns(raw, group_by=config.group_by)
     trace = read_trace(raw, group_by=config.group_by)
     triggers = move_triggers(trace, hover_window_ms=config.hover_window_ms)
-    ops = kept_operations(trace, triggers)
-    joins = fill_joins(trace, ops) | scroll_joins(trace, ops,
-                                                  scroll_window_ms=config.scroll_window_ms)
+    span = drag_spans(trace, drag_min_px=config.drag_min_px, x=_floats(raw["x"])[trace.order],
+                      y=_floats(raw["y"])[trace.order])
+    ops = kept_operations(trace, triggers, span)
+    in_drag = span >= 0
+    # Rows of a drag break fill and scroll runs and never join one (see fill_joins).
+    plain = replace(trace, kind=np.where(in_drag, OTHER, trace.kind).astype(np.int8)) if in_drag.any() else trace
+    joins = (fill_joins(plain, ops) | scroll_joins(plain, ops, scroll_window_ms=config.scroll_window_ms)
+             | drag_joins(trace, ops, span))
     starts = np.flatnonzero(~joins)
     cleaned = _build(raw, trace, triggers, ops, starts)
     cleaned.attrs = {
@@ -54,13 +83,15 @@ def _build(raw: pd.DataFrame, trace: Trace, triggers: np.ndarray, ops: np.ndarra
     kind = trace.kind[ops][starts]
     size = ends - starts
     # A lone input is a run of one; a merged run is a fill even when it opens with a keydown.
-    is_fill = (kind == VALUE) | ((size > 1) & (kind != SCROLL))
+    is_drag = kind == PRESS  # a press outside a drag is not kept, so a run opening with one is a drag
+    is_fill = (kind == VALUE) | ((size > 1) & (kind != SCROLL) & ~is_drag)
     is_scroll = kind == SCROLL
 
     out = raw.take(rows[starts]).reset_index(drop=True)
     if len(starts):
         _merge_fills(raw, out, rows, starts, is_fill)
         _merge_scrolls(raw, out, rows, starts, trace.kind[ops], is_scroll)
+        _merge_drags(raw, out, trace, ops, starts, is_drag)
 
     out["trigger"] = _trigger_column(np.where(kind == MOVE, triggers[ops][starts], 0))
     out["source_seqs"] = _source_seqs(raw, rows, starts)
@@ -96,7 +127,9 @@ def _merge_scrolls(raw: pd.DataFrame, out: pd.DataFrame, rows: np.ndarray, start
     runs = np.flatnonzero(is_scroll)
     if runs.size == 0:
         return
-    scroll_rows = np.flatnonzero(op_kind == SCROLL)  # every member of a scroll run, in order
+    run_of = np.cumsum(np.isin(np.arange(len(rows)), starts)) - 1
+    # every member of a scroll run, in order (a field's caret scrolls inside a fill are not)
+    scroll_rows = np.flatnonzero((op_kind == SCROLL) & is_scroll[run_of])
     run_starts = np.searchsorted(scroll_rows, starts[runs])
     run_lasts = np.append(run_starts[1:], len(scroll_rows)) - 1
     positions = rows[scroll_rows]
@@ -112,6 +145,31 @@ def _merge_scrolls(raw: pd.DataFrame, out: pd.DataFrame, rows: np.ndarray, start
         column = _floats(out[name]).copy()
         column[runs] = merged
         out[name] = pd.Series(column).astype(raw[name].dtype)
+
+
+def _merge_drags(raw: pd.DataFrame, out: pd.DataFrame, trace: Trace, ops: np.ndarray, starts: np.ndarray,
+                 is_drag: np.ndarray) -> None:
+    """A drag row: the press's x/y, dx/dy to the release, value = the release's (drop target's) XPath."""
+    runs = np.flatnonzero(is_drag)
+    if runs.size == 0:
+        return
+    ends = np.append(starts[1:], len(ops)) - 1
+    kind = trace.kind[ops]
+    # the release is the run's last mouseup/drop (a click may follow it inside the run)
+    release_at = np.where((kind == RELEASE) | (kind == DROP), np.arange(len(ops)), -1)
+    release = np.maximum.accumulate(release_at)[ends[runs]]
+    press_rows = trace.order[ops[starts[runs]]]
+    release_rows = trace.order[ops[release]]
+    x, y = _floats(raw["x"]), _floats(raw["y"])
+    for name, values in (("dx", x[release_rows] - x[press_rows]), ("dy", y[release_rows] - y[press_rows])):
+        column = _floats(out[name]).copy()
+        column[runs] = values
+        out[name] = pd.Series(column).astype(raw[name].dtype)
+    value = out["value"].copy()
+    value.iloc[runs] = raw["xpath"].take(release_rows).to_numpy()
+    out["value"] = value
+    out["type"] = out["type"].mask(pd.Series(is_drag), "drag")
+    out["key"] = out["key"].mask(pd.Series(is_drag))
 
 
 def _trigger_column(codes: np.ndarray) -> pd.Series:

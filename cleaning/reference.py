@@ -14,16 +14,22 @@ import pyarrow as pa
 
 from cleaning.config import CLEANING_VERSION, CleaningConfig
 from cleaning.events import (
+    CHANGE_TYPES,
     CLEAN_COLUMNS,
     CLICK_TYPES,
     CONTEXT_TYPES,
+    DROP_TYPES,
     FOCUS_TYPES,
+    PRESS_TYPES,
     RAW_COLUMNS,
+    RELEASE_TYPES,
     SELECT_TYPES,
     VALUE_KEYSTROKE_TYPES,
     is_typing_key,
 )
 from cleaning.trace import complete_columns
+
+LOOKED_THROUGH = CONTEXT_TYPES | PRESS_TYPES | RELEASE_TYPES  # what rule 3 skips to find the next operation
 
 Row = dict[str, Any]
 
@@ -51,11 +57,12 @@ def _trigger(rows: list[Row], i: int, hover_window_ms: int) -> str | None:
         return str(rows[i]["trigger"])
     hover = False
     j = i + 1
-    while j < len(rows) and rows[j]["type"] in CONTEXT_TYPES:
-        if rows[j]["type"] == "dom_change" and rows[j]["t_ms"] - rows[i]["t_ms"] <= hover_window_ms:
+    while j < len(rows) and rows[j]["type"] in LOOKED_THROUGH:
+        if (rows[j]["type"] == "dom_change" and _stream(rows[j]) == _stream(rows[i])
+                and rows[j]["t_ms"] - rows[i]["t_ms"] <= hover_window_ms):
             hover = True
         j += 1
-    following = rows[j]["type"] if j < len(rows) else None
+    following = rows[j]["type"] if j < len(rows) and _stream(rows[j]) == _stream(rows[i]) else None
     if following in CLICK_TYPES:
         return "click"
     if following in FOCUS_TYPES:
@@ -63,6 +70,44 @@ def _trigger(rows: list[Row], i: int, hover_window_ms: int) -> str | None:
     if following in SELECT_TYPES:
         return "select"
     return "hover" if hover else None
+
+
+def _stream(row: Row) -> object:
+    return row.get("stream", 0)
+
+
+def _target(row: Row) -> tuple:
+    """An element: its stream, frame and XPath."""
+    return (_stream(row), row.get("frame_xpath") or "", row["xpath"])
+
+
+def _drags(rows: list[Row], min_px: float) -> list[int | None]:
+    """Rule 4: for each row, the index of the press of the drag it belongs to, or None."""
+    owner: list[int | None] = [None] * len(rows)
+    for i, row in enumerate(rows):
+        if row["type"] not in PRESS_TYPES:
+            continue
+        j = i + 1
+        while j < len(rows) and rows[j]["type"] not in RELEASE_TYPES | DROP_TYPES | PRESS_TYPES:
+            j += 1
+        if j == len(rows) or rows[j]["type"] in PRESS_TYPES:
+            continue
+        if any(_stream(rows[k]) != _stream(row) for k in range(i, j + 1)):
+            continue
+        end = rows[j]
+        coords = [row["x"], row["y"], end["x"], end["y"]]
+        far = not any(_null(c) for c in coords) and float(np.hypot(end["x"] - row["x"], end["y"] - row["y"])) >= min_px
+        if end["type"] not in DROP_TYPES and not far:
+            continue
+        last = j
+        k = j + 1
+        while k < len(rows) and rows[k]["type"] in CONTEXT_TYPES:
+            k += 1
+        if k < len(rows) and rows[k]["type"] in CLICK_TYPES and _stream(rows[k]) == _stream(row):
+            last = k
+        for m in range(i, last + 1):
+            owner[m] = i
+    return owner
 
 
 def _is_keystroke(row: Row) -> bool:
@@ -77,6 +122,8 @@ def _sources(row: Row) -> list[int]:
 
 
 def _emit(run: list[Row], kind: str) -> list[Row]:
+    if kind == "drag":
+        return [_emit_drag(run)]
     first = dict(run[0])
     first["source_seqs"] = [s for row in run for s in _sources(row)]
     first["trigger"] = None
@@ -97,13 +144,27 @@ def _emit(run: list[Row], kind: str) -> list[Row]:
     return [first]
 
 
+def _emit_drag(run: list[Row]) -> Row:
+    first = dict(run[0], trigger=None, key=None, type="drag")
+    first["source_seqs"] = [s for row in run for s in _sources(row)]
+    release = [row for row in run if row["type"] in RELEASE_TYPES | DROP_TYPES][-1]
+    first["dx"] = release["x"] - first["x"]
+    first["dy"] = release["y"] - first["y"]
+    first["value"] = release["xpath"]
+    return first
+
+
+def _has_value(run: list[Row]) -> bool:
+    return any(row["type"] in VALUE_KEYSTROKE_TYPES for row in run)
+
+
 def _keystrokes(ops: list[Row]) -> list[bool]:
     """Which operations are keystrokes; a named key is one when an `input` into its field follows."""
     flags = []
     for i, row in enumerate(ops):
         following = ops[i + 1] if i + 1 < len(ops) else None
         produced_input = (row["type"] == "keydown" and following is not None
-                          and following["type"] == "input" and following["xpath"] == row["xpath"])
+                          and following["type"] == "input" and _target(following) == _target(row))
         flags.append(_is_keystroke(row) or produced_input)
     return flags
 
@@ -113,20 +174,31 @@ def _clean_attempt(rows: list[Row], config: CleaningConfig) -> list[Row]:
         _trigger(rows, i, config.hover_window_ms) if row["type"] == "mousemove" else None
         for i, row in enumerate(rows)
     ]
+    owner = _drags(rows, config.drag_min_px)
     ops = [
-        dict(row, trigger=trigger)
-        for row, trigger in zip(rows, triggers)
-        if row["type"] not in CONTEXT_TYPES and (row["type"] != "mousemove" or trigger)
+        dict(row, trigger=trigger, _drag=drag)
+        for row, trigger, drag in zip(rows, triggers, owner)
+        if row["type"] not in CONTEXT_TYPES and (drag is not None or (
+            (row["type"] != "mousemove" or trigger) and row["type"] not in PRESS_TYPES | RELEASE_TYPES))
     ]
     cleaned: list[Row] = []
     run: list[Row] = []
     kind = ""
     for row, keystroke in zip(ops, _keystrokes(ops)):
-        if run and kind == "keys" and keystroke and row["xpath"] == run[-1]["xpath"]:
+        if run and kind == "drag" and row["_drag"] == run[0]["_drag"]:
+            run.append(row)
+            continue
+        if row["_drag"] is not None:
+            if run:
+                cleaned.extend(_emit(run, kind) if kind else [dict(run[0], source_seqs=_sources(run[0]))])
+            run, kind = [row], "drag"
+            continue
+        if (run and kind == "keys" and _target(row) == _target(run[-1])
+                and (keystroke or (row["type"] in CHANGE_TYPES | {"scroll"} and _has_value(run)))):
             run.append(row)
             continue
         if (run and kind == "scroll" and row["type"] == "scroll"
-                and row["xpath"] == run[-1]["xpath"] and row["url"] == run[-1]["url"]
+                and _target(row) == _target(run[-1]) and row["url"] == run[-1]["url"]
                 and row["t_ms"] - run[0]["t_ms"] <= config.scroll_window_ms):
             run.append(row)
             continue
@@ -151,15 +223,23 @@ def clean_reference(raw: pd.DataFrame, config: CleaningConfig | None = None) -> 
         {str(k): (None if _null(v) else v) for k, v in rec.items()}
         for rec in raw.to_dict("records")
     ]
-    records.sort(key=lambda r: (r[config.group_by], r["seq"]))  # stable
+    records.sort(key=lambda r: (r[config.group_by], r.get("stream", 0), r["seq"]))  # stable
     by_group: dict[Any, list[Row]] = {}
     for rec in records:
         rows = by_group.setdefault(rec[config.group_by], [])
-        if rows and rows[-1]["seq"] == rec["seq"]:
+        if rows and rows[-1]["seq"] == rec["seq"] and _stream(rows[-1]) == _stream(rec):
             if not _same(rows[-1], rec):
                 raise ValueError(f"raw events: two different events with seq {rec['seq']}")
             continue  # the same event delivered twice
         rows.append(rec)
+    for key, rows in by_group.items():
+        if len({_stream(row) for row in rows}) > 1:
+            # by time across streams; a stream's time is its running maximum, so it stays in seq order
+            latest: dict[object, int] = {}
+            for row in rows:
+                latest[_stream(row)] = max(latest.get(_stream(row), row["t_ms"]), row["t_ms"])
+                row["_t"] = latest[_stream(row)]
+            by_group[key] = sorted(rows, key=lambda r: (r["_t"], r.get("stream", 0), r["seq"]))
     cleaned = [row for rows in by_group.values() for row in _clean_attempt(rows, config)]
 
     extra = [c for c in raw.columns if c not in RAW_COLUMNS and c not in CLEAN_COLUMNS]

@@ -14,12 +14,17 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from cleaning.events import (
+    CHANGE_TYPES,
     CLICK_TYPES,
     CONTEXT_TYPES,
     CORE_COLUMNS,
+    DRAG_START_TYPES,
+    DROP_TYPES,
     FOCUS_TYPES,
+    PRESS_TYPES,
     RAW_COLUMNS,
     RAW_DTYPES,
+    RELEASE_TYPES,
     RULE_INPUTS,
     SELECT_TYPES,
     TRIGGERS,
@@ -28,7 +33,8 @@ from cleaning.events import (
 )
 
 # Event kinds, the only thing the rules need to know about `type`.
-OTHER, DOM_CHANGE, CONTEXT, MOVE, CLICK, FOCUS, SELECT, KEYDOWN, VALUE, SCROLL = range(10)
+(OTHER, DOM_CHANGE, CONTEXT, MOVE, CLICK, FOCUS, SELECT, KEYDOWN, VALUE, SCROLL, CHANGE, PRESS, RELEASE,
+ DRAG_START, DROP) = range(15)
 
 
 def _kind_of(event_type: object) -> int:
@@ -37,7 +43,8 @@ def _kind_of(event_type: object) -> int:
     if event_type in CONTEXT_TYPES:
         return CONTEXT
     for kind, types in ((CLICK, CLICK_TYPES), (FOCUS, FOCUS_TYPES), (SELECT, SELECT_TYPES),
-                        (VALUE, VALUE_KEYSTROKE_TYPES)):
+                        (VALUE, VALUE_KEYSTROKE_TYPES), (CHANGE, CHANGE_TYPES), (PRESS, PRESS_TYPES),
+                        (RELEASE, RELEASE_TYPES), (DRAG_START, DRAG_START_TYPES), (DROP, DROP_TYPES)):
         if event_type in types:
             return kind
     return {"mousemove": MOVE, "keydown": KEYDOWN, "scroll": SCROLL}.get(str(event_type), OTHER)
@@ -53,11 +60,12 @@ def _codes(column: pd.Series) -> np.ndarray:
 class Trace:
     """Raw events as arrays in (group, seq) order; `order[i]` is row i's position in the frame."""
 
-    order: np.ndarray  # positions into the input frame, sorted by group then seq (stable)
+    order: np.ndarray  # positions into the input frame: by group, then time across streams, then seq (stable)
     group: np.ndarray  # int64, equal within one attempt
+    lane: np.ndarray  # int64, equal within one stream of one attempt (runs never cross lanes)
     t: np.ndarray  # int64 t_ms
     kind: np.ndarray  # int8 event kind (constants above)
-    xpath: np.ndarray  # int64 codes of xpath (-1 for null) on keystroke and scroll rows only
+    xpath: np.ndarray  # int64 codes of (frame_xpath, xpath) (-1 for null) on keystroke, change and scroll rows only
     url: np.ndarray  # int64 codes of url (-1 for null) on scroll rows only
     typing: np.ndarray  # bool: a keydown whose key is part of typing text
     raw_input: np.ndarray  # bool: an `input` event (not a `fill` of an already cleaned trace)
@@ -77,6 +85,29 @@ def _order(group: np.ndarray, seq: np.ndarray) -> np.ndarray:
     if in_order.all():
         return np.arange(n)
     return np.lexsort((seq, group))  # lexsort is stable: ties keep their input order
+
+
+def _order_streams(group: np.ndarray, stream: np.ndarray, seq: np.ndarray, t: np.ndarray) -> np.ndarray:
+    """Order by group, then by time across the group's streams, each stream kept in seq order.
+
+    A stream's time is its running maximum in seq order, so a client clock stepping back never
+    reorders a stream's own events; ties go to the lower stream, then the lower seq.
+    """
+    by_lane = np.lexsort((seq, stream, group))
+    g, s, tt = group[by_lane], stream[by_lane], t[by_lane]
+    head = np.ones(len(g), dtype=bool)
+    head[1:] = (g[1:] != g[:-1]) | (s[1:] != s[:-1])
+    lane = np.cumsum(head) - 1
+    running = np.empty(len(tt), dtype=np.int64)
+    base = tt.min() if len(tt) else 0
+    stride = int(tt.max() - base) + 1 if len(tt) else 1
+    if (int(lane[-1]) + 1) * stride < 2**62:
+        running = np.maximum.accumulate(lane * np.int64(stride) + (tt - base)) - lane * np.int64(stride) + base
+    else:
+        bounds = np.append(np.flatnonzero(head), len(tt))
+        for begin, end in zip(bounds[:-1], bounds[1:]):
+            running[begin:end] = np.maximum.accumulate(tt[begin:end])
+    return by_lane[np.lexsort((seq[by_lane], s, running, g))]
 
 
 def _int_column(raw: pd.DataFrame, name: str) -> np.ndarray:
@@ -150,7 +181,14 @@ def read_trace(raw: pd.DataFrame, *, group_by: str) -> Trace:
     every raw column (`complete_columns`)."""
     group = _group_codes(raw[group_by])
     seq = _int_column(raw, "seq")
-    order = _drop_repeats(raw, _order(group, seq), group, seq, group_by)
+    stream = _int_column(raw, "stream") if "stream" in raw.columns else None
+    if stream is not None and _several_streams(group, stream):
+        lanes = pd.factorize(pd.MultiIndex.from_arrays([group, stream]))[0].astype(np.int64)
+        order = _drop_repeats(raw, _order_streams(group, stream, seq, _int_column(raw, "t_ms")), lanes, seq, group_by)
+        lane = lanes[order]
+    else:
+        order = _drop_repeats(raw, _order(group, seq), group, seq, group_by)
+        lane = group[order]
 
     type_codes, type_values = pd.factorize(raw["type"], use_na_sentinel=True)
     # One extra slot at the end so the null sentinel -1 maps to OTHER.
@@ -171,9 +209,14 @@ def read_trace(raw: pd.DataFrame, *, group_by: str) -> Trace:
     # Only keystrokes and scrolls are ever compared by target; coding just them saves hashing
     # the xpath of every mousemove.
     xpath = np.full(len(order), -2, dtype=np.int64)
-    targeted = np.flatnonzero((kind == KEYDOWN) | (kind == VALUE) | (kind == SCROLL))
+    targeted = np.flatnonzero((kind == KEYDOWN) | (kind == VALUE) | (kind == SCROLL) | (kind == CHANGE))
     if targeted.size:
-        xpath[targeted] = _codes(raw["xpath"].take(order[targeted]))
+        targets = raw["xpath"].take(order[targeted])
+        if "frame_xpath" in raw.columns:
+            # the same XPath in two frames is two elements
+            frames = raw["frame_xpath"].take(order[targeted]).fillna("")
+            targets = targets.where(frames == "", frames.astype(str) + "\n" + targets.astype(str))
+        xpath[targeted] = _codes(targets)
     url = np.full(len(order), -2, dtype=np.int64)
     scrolls = np.flatnonzero(kind == SCROLL)
     if scrolls.size:
@@ -186,6 +229,7 @@ def read_trace(raw: pd.DataFrame, *, group_by: str) -> Trace:
     return Trace(
         order=order,
         group=group[order],
+        lane=lane,
         t=_int_column(raw, "t_ms")[order],
         kind=kind,
         xpath=xpath,
@@ -194,6 +238,13 @@ def read_trace(raw: pd.DataFrame, *, group_by: str) -> Trace:
         raw_input=raw_input,
         trigger=trigger,
     )
+
+
+def _several_streams(group: np.ndarray, stream: np.ndarray) -> bool:
+    """Whether some group holds events of more than one stream."""
+    if len(stream) == 0 or stream.min() == stream.max():
+        return False
+    return bool(pd.DataFrame({"g": group, "s": stream}).groupby("g")["s"].nunique().max() > 1)
 
 
 def source_lists(raw: pd.DataFrame, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

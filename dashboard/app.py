@@ -24,13 +24,13 @@ from dashboard.flow.presence_middleware import EnvironmentPresenceMiddleware
 from dashboard.flow.routes import REC_COOKIE
 from dashboard.people import routes as auth
 from dashboard.review import routes as lead
-from dashboard.web import home
-from dashboard.web.deps import CsrfFailed, LeadOnly, LoginRequired
-from dashboard.web.pages import render
 from dashboard.studies import monitor as study_monitor
 from dashboard.studies import people as study_people
 from dashboard.studies import router as study_pages
 from dashboard.studies.deps import StudyChoiceNeeded
+from dashboard.web import home
+from dashboard.web.deps import CsrfFailed, LeadOnly, LoginRequired
+from dashboard.web.pages import render
 from environments.mount import mount_environments
 from recorder.inject import RecorderInjectionMiddleware
 from recorder.privacy import ForgetClientAddressMiddleware

@@ -41,6 +41,9 @@ class Environment:
     build_default_state: Callable[[SeedContext], Any]
     ignore_fields: dict[str, set[str]] = field(default_factory=dict)
     benign_fields: dict[str, set[str]] = field(default_factory=dict)
+    # CSS selectors of fields the recorder masks like passwords on this site's pages (dates of
+    # birth, record numbers, card numbers): a site declares its sensitive fields here.
+    mask_selectors: tuple[str, ...] = ()
     # Directory with tasks/, variants/, templates/, static/; None = the package's own directory.
     root: Path | None = None
 

@@ -14,9 +14,10 @@ import pandas as pd
 import pyarrow as pa
 
 SCHEMA_VERSION = "2.0"
-# 2.0 added columns (attempts: seed, variant_id, event_match_score), the tables semantic_events,
-# backend_audit and event_checks (a 1.0 bundle reads with the columns null and the tables empty) and
-# neutralised spreadsheet formulas in CSV text cells (manifest `csv_formula_escape`, undone on reading).
+# 2.0 added columns (attempts: seed, variant_id, event_match_score; events: stream, frame_xpath),
+# the tables semantic_events, backend_audit and event_checks (a 1.0 bundle reads with the columns
+# null and the tables empty) and neutralised spreadsheet formulas in CSV text cells (manifest
+# `csv_formula_escape`, undone on reading).
 SUPPORTED_SCHEMA_VERSIONS = frozenset({"1.0", SCHEMA_VERSION})
 LIST_SEPARATOR = ";"
 
@@ -149,10 +150,12 @@ ATTEMPTS = TableSpec(
 
 _RAW_COLUMNS = (
     C("attempt_id", "int", "Attempt the event belongs to.", required=True),
-    C("seq", "int", "Sequence number, contiguous per attempt from 0.", required=True),
+    C("stream", "int", "Page instance (browser tab) of the attempt the event comes from, from 0; null in 1.0 bundles (one stream)."),
+    C("seq", "int", "Sequence number, contiguous per attempt and stream from 0.", required=True),
     C("t_ms", "int", "Event time, epoch milliseconds.", required=True),
     C("type", "str", "Event type (click, keydown, input, scroll, ...).", required=True),
-    C("xpath", "str", "Absolute XPath of the target (scroll: the scrolled container)."),
+    C("xpath", "str", "Absolute XPath of the target (scroll: the scrolled container), in its frame's document."),
+    C("frame_xpath", "str", "Chain of iframe XPaths from the top document (' >> '-joined); empty at the top."),
     C("url", "str", "Page URL."),
     C("x", "float", "Pointer x (click, dblclick, contextmenu, mousemove)."),
     C("y", "float", "Pointer y."),

@@ -12,6 +12,7 @@ import html
 import json
 import logging
 import re
+from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 
@@ -22,7 +23,7 @@ from starlette.datastructures import MutableHeaders
 from starlette.requests import cookie_parser
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from recorder.service import RecorderError, resolve_token
+from recorder.service import RecorderError, mask_selectors_of, resolve_token
 
 logger = logging.getLogger("recorder.inject")
 
@@ -34,7 +35,9 @@ _HEAD_CLOSE = re.compile(rb"</head\s*>", re.IGNORECASE)
 _BODY_OPEN = re.compile(rb"<body\b[^>]*>", re.IGNORECASE)
 
 
-def script_tag(*, src: str, server: str, token: str, mask_all_text: bool, mousemove_sample_ms: int) -> str:
+def script_tag(
+    *, src: str, server: str, token: str, mask_all_text: bool, mousemove_sample_ms: int, mask_selectors: Sequence[str] = ()
+) -> str:
     """The `<script>` element that loads and configures the recorder."""
     attrs = {
         "src": src,
@@ -43,11 +46,20 @@ def script_tag(*, src: str, server: str, token: str, mask_all_text: bool, mousem
         "data-mask-all": "true" if mask_all_text else "false",
         "data-mousemove-ms": str(int(mousemove_sample_ms)),
     }
+    if mask_selectors:
+        attrs["data-mask-selectors"] = json.dumps(list(mask_selectors))
     rendered = " ".join(f'{name}="{html.escape(value, quote=True)}"' for name, value in attrs.items())
     return f"<script {rendered}></script>"
 
 
-def snippet(*, server_url: str, token: str, mask_all_text: bool = False, mousemove_sample_ms: int = 100) -> str:
+def snippet(
+    *,
+    server_url: str,
+    token: str,
+    mask_all_text: bool = False,
+    mousemove_sample_ms: int = 100,
+    mask_selectors: Sequence[str] = (),
+) -> str:
     """A `<script>` tag to paste into any page so that it records into the token's recording."""
     base = server_url.rstrip("/")
     return script_tag(
@@ -56,6 +68,7 @@ def snippet(*, server_url: str, token: str, mask_all_text: bool = False, mousemo
         token=token,
         mask_all_text=mask_all_text,
         mousemove_sample_ms=mousemove_sample_ms,
+        mask_selectors=mask_selectors,
     )
 
 
@@ -71,8 +84,13 @@ def init_script(
     mask_all_text: bool = False,
     mousemove_sample_ms: int = 100,
     debug: bool = False,
+    mask_selectors: Sequence[str] = (),
 ) -> str:
-    """Source for Playwright's `add_init_script`: the config global, then the recorder itself."""
+    """Source for Playwright's `add_init_script`: the config global, then the recorder itself.
+
+    Playwright runs init scripts in every frame too: a copy in a same-origin frame hands the frame
+    to the top document's recorder as soon as it starts.
+    """
     config = {
         "server": server_url.rstrip("/"),
         "token": token,
@@ -80,6 +98,8 @@ def init_script(
         "mousemoveSampleMs": int(mousemove_sample_ms),
         "debug": bool(debug),
     }
+    if mask_selectors:
+        config["maskSelectors"] = list(mask_selectors)
     return f"window.HUMANTRACE_RECORDER = {json.dumps(config)};\n{_recorder_source()}"
 
 
@@ -94,13 +114,13 @@ def insert_script(document: bytes, tag: bytes) -> bytes:
     return tag + document
 
 
-def _recording_settings(engine: Engine, secret_key: str, token: str) -> tuple[bool, int] | None:
+def _recording_settings(engine: Engine, secret_key: str, token: str) -> tuple[bool, int, list[str]] | None:
     with Session(engine) as session:
         try:
             recording = resolve_token(session, secret_key=secret_key, token=token)
         except RecorderError:
             return None
-        return recording.mask_all_text, recording.mousemove_sample_ms
+        return recording.mask_all_text, recording.mousemove_sample_ms, mask_selectors_of(recording)
 
 
 class RecorderInjectionMiddleware:
@@ -149,9 +169,14 @@ class RecorderInjectionMiddleware:
         found = await anyio.to_thread.run_sync(_recording_settings, engine, settings.secret_key, token)
         if found is None:
             return None
-        mask_all_text, mousemove_sample_ms = found
+        mask_all_text, mousemove_sample_ms, mask_selectors = found
         return script_tag(
-            src=SCRIPT_URL_PATH, server="", token=token, mask_all_text=mask_all_text, mousemove_sample_ms=mousemove_sample_ms
+            src=SCRIPT_URL_PATH,
+            server="",
+            token=token,
+            mask_all_text=mask_all_text,
+            mousemove_sample_ms=mousemove_sample_ms,
+            mask_selectors=mask_selectors,
         )
 
 

@@ -43,7 +43,29 @@ class Recording(SQLModel, table=True):
     screen_h: int | None = None
     mask_all_text: bool = False
     mousemove_sample_ms: int = 100
-    # Highest seq such that every seq from 0 to it is stored; -1 while nothing is.
+    # Acknowledged events across the recording's streams, minus one (-1 while nothing is): for a
+    # recording of one page instance, the highest seq such that every seq from 0 to it is stored.
+    # Each stream's own watermark is `RecordingStream.acked_seq`.
+    acked_seq: int = -1
+    # CSS selectors of fields the recorder masks (the site's declarations and the study's), JSON list.
+    mask_selectors: str | None = Field(default=None)
+
+
+class RecordingStream(SQLModel, table=True):
+    """One page instance (a browser tab) of a recording: its events' seqs run 0, 1, 2, ... on their own.
+
+    `tab` is the random key the recorder keeps in the tab's sessionStorage, so a reload or a
+    navigation in the tab continues its stream and a second tab starts a new one. Stream 0 is
+    also the stream of frames sent without a key (recorders older than streams).
+    """
+
+    __tablename__ = "recording_stream"
+    __table_args__ = (UniqueConstraint("recording_id", "tab", name="uq_recording_stream_tab"),)
+
+    recording_id: int = Field(foreign_key="recording.id", primary_key=True)
+    stream: int = Field(primary_key=True)
+    tab: str | None = Field(default=None, max_length=64)
+    # Highest seq of this stream such that every seq from 0 to it is stored; -1 while nothing is.
     acked_seq: int = -1
 
 
@@ -51,7 +73,7 @@ class RawEvent(SQLModel, table=True):
     """One DOM event, exactly as the recorder reported it (masked by policy in the browser)."""
 
     __tablename__ = "raw_event"
-    __table_args__ = (UniqueConstraint("recording_id", "seq", name="uq_raw_event_recording_seq"),)
+    __table_args__ = (UniqueConstraint("recording_id", "stream", "seq", name="uq_raw_event_recording_stream_seq"),)
 
     # BIGINT on PostgreSQL; SQLite needs INTEGER for its rowid alias to autoincrement.
     id: int | None = Field(
@@ -59,6 +81,8 @@ class RawEvent(SQLModel, table=True):
         sa_column=Column(BigInteger().with_variant(Integer(), "sqlite"), primary_key=True, autoincrement=True),
     )
     recording_id: int = Field(foreign_key="recording.id")
+    # The page instance (tab) of the recording the event comes from; seq is contiguous per stream.
+    stream: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
     seq: int
     t_ms: int = Field(sa_column=Column(BigInteger(), nullable=False))
     type: str = Field(max_length=16)
@@ -79,6 +103,8 @@ class RawEvent(SQLModel, table=True):
     width: int | None = None
     height: int | None = None
     state: str | None = Field(default=None, max_length=16)
+    # Chain of iframe XPaths from the top document (" >> "-joined); null for the top document.
+    frame_xpath: str | None = None
 
 
 # The raw event columns after `recording_id`, in the agreed order.
@@ -103,4 +129,9 @@ RAW_EVENT_FIELDS: tuple[str, ...] = (
     "width",
     "height",
     "state",
+    "frame_xpath",
 )
+
+
+RECORDER_TABLES = (Recording.__table__, RecordingStream.__table__, RawEvent.__table__)
+"""The recorder's tables, for `SQLModel.metadata.create_all(engine, tables=...)` outside migrations."""

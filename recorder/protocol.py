@@ -12,7 +12,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from pydantic import ValidationError
-from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session
 
 from recorder.models import Recording
@@ -35,6 +34,7 @@ from recorder.service import (
     check_sequence,
     saved_id,
     store_meta,
+    stream_ack,
 )
 from recorder.writer import IngestWriter, StoreBatch
 
@@ -124,18 +124,21 @@ def parse_frame(raw: str | bytes) -> FrameOutcome | BatchMessage | MetaMessage:
     return message
 
 
-async def apply_message(*, writer: IngestWriter, recording: Recording, message: BatchMessage | MetaMessage) -> FrameOutcome:
-    """Store a message from `parse_frame` (validated, seqs checked) for this (detached) recording through the group writer."""
+async def apply_message(
+    *, writer: IngestWriter, recording: Recording, message: BatchMessage | MetaMessage, stream: int = 0
+) -> FrameOutcome:
+    """Store a message from `parse_frame` (validated, seqs checked) for this (detached) recording's
+    stream through the group writer; the reply acks that stream."""
     recording_id = saved_id(recording)
     job: StoreBatch | Callable[[Session], int]
     if isinstance(message, BatchMessage):
-        job = StoreBatch(recording_id, message.events, checked=True)  # parse_frame checked the seqs
+        job = StoreBatch(recording_id, message.events, checked=True, stream=stream)  # parse_frame checked the seqs
     else:
         meta = message
 
         def store(session: Session) -> int:
             store_meta(session, recording=recording, meta=meta, commit=False)
-            return recording.acked_seq
+            return stream_ack(session, recording_id=recording_id, stream=stream)
 
         job = store
 
@@ -153,14 +156,13 @@ async def apply_message(*, writer: IngestWriter, recording: Recording, message: 
         logger.warning("recording %s: could not store a frame (%s)", recording_id, type(exc).__name__)
         return error("internal", "the server could not store this frame; resend it")
     acked = outcome.acked_seq if isinstance(outcome, IngestResult) else outcome
-    set_committed_value(recording, "acked_seq", acked)
     return FrameOutcome(AckMessage(seq=acked))
 
 
-async def process_frame(*, writer: IngestWriter, recording: Recording, raw: str | bytes) -> FrameOutcome:
-    """Validate and store one frame; the outcome is the reply to send."""
+async def process_frame(*, writer: IngestWriter, recording: Recording, raw: str | bytes, stream: int = 0) -> FrameOutcome:
+    """Validate and store one frame of a stream; the outcome is the reply to send."""
     parsed = parse_frame(raw)
     if isinstance(parsed, FrameOutcome):
         return parsed
-    return await apply_message(writer=writer, recording=recording, message=parsed)
+    return await apply_message(writer=writer, recording=recording, message=parsed, stream=stream)
 

@@ -8,6 +8,7 @@ sends replies out. The engine comes from `app.state.engine`, the secret from
 from __future__ import annotations
 
 import hashlib
+import re
 from functools import lru_cache
 from pathlib import Path
 
@@ -22,7 +23,14 @@ from starlette.websockets import WebSocketDisconnect
 from recorder.models import Recording
 from recorder.protocol import POLICY_VIOLATION, FrameOutcome, apply_message, error, parse_frame, process_frame
 from recorder.schemas import MAX_FRAME_BYTES, AckMessage, ErrorMessage
-from recorder.service import RecorderError, RecordingEnded, TokenInvalid, resolve_token
+from recorder.service import (
+    RecorderError,
+    RecordingEnded,
+    TokenInvalid,
+    resolve_stream,
+    resolve_token,
+    saved_id,
+)
 from recorder.writer import get_writer
 
 router = APIRouter()
@@ -42,10 +50,21 @@ def _script() -> tuple[bytes, str]:
     return body, '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
 
 
+_TAB_RE = re.compile(r"[0-9a-f]{8,64}")
+
+
 def _resolve(engine: Engine, secret_key: str, token: str) -> Recording:
     """The token's active recording, loaded and detached (its id and settings stay readable)."""
     with Session(engine) as session:
         return resolve_token(session, secret_key=secret_key, token=token)
+
+
+def _resolve_with_stream(engine: Engine, secret_key: str, token: str, tab: str | None) -> tuple[Recording, tuple[int, int]]:
+    """The token's active recording (detached) and the (stream, ack) of the tab with key `tab`
+    (None: stream 0), the stream created when new."""
+    with Session(engine, expire_on_commit=False) as session:
+        recording = resolve_token(session, secret_key=secret_key, token=token)
+        return recording, resolve_stream(session, recording_id=saved_id(recording), tab=tab)
 
 
 @router.get("/recorder/recorder.js", include_in_schema=False)
@@ -60,14 +79,21 @@ def recorder_script(request: Request) -> Response:
 
 @router.websocket("/recorder/ws")
 async def recorder_socket(websocket: WebSocket) -> None:
-    """Authenticate by `?token=`, announce the current ack, then answer every frame with ack or error."""
+    """Authenticate by `?token=`, find the tab's stream by `?tab=`, announce the stream and its ack,
+    then answer every frame with ack or error."""
     state = websocket.app.state
     token = websocket.query_params.get("token", "")
+    tab = websocket.query_params.get("tab") or None
     # Accept first: a refusal before the handshake would reach the browser as a bare HTTP 403,
     # without the close code and reason that tell the recorder to stop retrying.
     await websocket.accept()
+    if tab is not None and not _TAB_RE.fullmatch(tab):
+        await _refuse(websocket, "invalid", "tab must be 8 to 64 lowercase hex digits")
+        return
     try:
-        recording = await run_in_threadpool(_resolve, state.engine, state.settings.secret_key, token)
+        recording, (stream, acked) = await run_in_threadpool(
+            _resolve_with_stream, state.engine, state.settings.secret_key, token, tab
+        )
     except (TokenInvalid, RecordingEnded) as exc:
         await _refuse(websocket, exc.code, str(exc))
         return
@@ -76,7 +102,7 @@ async def recorder_socket(websocket: WebSocket) -> None:
         return
     writer = get_writer(state)
     try:
-        await websocket.send_text(AckMessage(seq=recording.acked_seq).model_dump_json())
+        await websocket.send_text(AckMessage(seq=acked, stream=stream).model_dump_json())
         while True:
             message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
@@ -84,7 +110,7 @@ async def recorder_socket(websocket: WebSocket) -> None:
             raw = message.get("text")
             if raw is None:
                 raw = message.get("bytes") or b""
-            outcome = await process_frame(writer=writer, recording=recording, raw=raw)
+            outcome = await process_frame(writer=writer, recording=recording, raw=raw, stream=stream)
             if outcome.close and isinstance(outcome.reply, ErrorMessage):
                 await _refuse(websocket, outcome.reply.code, outcome.reply.message)
                 return
@@ -124,12 +150,14 @@ async def recorder_events(request: Request) -> JSONResponse:
     if not token:
         return _reply(error("token_invalid", "no recorder token: send Authorization: Bearer <token> or a token field"))
     try:
-        recording = await run_in_threadpool(_resolve, state.engine, state.settings.secret_key, token)
+        recording, (stream, _) = await run_in_threadpool(
+            _resolve_with_stream, state.engine, state.settings.secret_key, token, parsed.tab
+        )
     except RecorderError as exc:
         return _reply(error(exc.code, str(exc)))
     except DATABASE_DOWN:
         return _reply(error("internal", DATABASE_DOWN_MESSAGE))
-    return _reply(await apply_message(writer=get_writer(state), recording=recording, message=parsed))
+    return _reply(await apply_message(writer=get_writer(state), recording=recording, message=parsed, stream=stream))
 
 
 @router.options("/recorder/events", include_in_schema=False)

@@ -46,6 +46,11 @@ EVENT_TYPES: tuple[str, ...] = (
     "visibility",
     "resize",
     "dom_change",
+    "mousedown",
+    "mouseup",
+    "dragstart",
+    "drop",
+    "frame_gap",
 )
 CONTEXT_EVENT_TYPES: tuple[str, ...] = ("dom_change", "visibility", "resize")
 NAV_KINDS: tuple[str, ...] = ("load", "push", "replace", "popstate", "hashchange", "unload")
@@ -56,6 +61,8 @@ XPath = Annotated[str, Field(max_length=MAX_XPATH_CHARS)]
 Url = Annotated[str, Field(max_length=MAX_URL_CHARS)]
 Count = Annotated[int, Field(ge=0, le=MAX_COUNT)]
 Pixels = Annotated[int, Field(ge=0, le=MAX_PIXELS)]
+Tab = Annotated[str, Field(pattern=r"^[0-9a-f]{8,64}$")]
+"""A tab's stream key: random hex the recorder keeps in the tab's sessionStorage."""
 
 
 class _EventIn(BaseModel):
@@ -65,12 +72,15 @@ class _EventIn(BaseModel):
     t_ms: int = Field(ge=0, le=MAX_T_MS)
     xpath: XPath | None = None
     url: Url | None = None
+    # The chain of iframe XPaths from the top document to the event's frame; absent at the top.
+    frame_xpath: XPath | None = None
 
 
 class PointerEventIn(_EventIn):
-    """click, dblclick, contextmenu, mousemove: viewport coordinates in CSS pixels."""
+    """click, dblclick, contextmenu, mousemove, mousedown, mouseup, dragstart, drop: viewport
+    coordinates in CSS pixels (of the event's frame)."""
 
-    type: Literal["click", "dblclick", "contextmenu", "mousemove"]
+    type: Literal["click", "dblclick", "contextmenu", "mousemove", "mousedown", "mouseup", "dragstart", "drop"]
     x: float
     y: float
 
@@ -125,9 +135,9 @@ class DomChangeEventIn(_EventIn):
 
 
 class PlainEventIn(_EventIn):
-    """submit, focus, blur: only the target."""
+    """submit, focus, blur: only the target; frame_gap: an iframe the recorder cannot enter."""
 
-    type: Literal["submit", "focus", "blur"]
+    type: Literal["submit", "focus", "blur", "frame_gap"]
 
 
 EventIn = Annotated[
@@ -152,6 +162,8 @@ class BatchMessage(BaseModel):
     type: Literal["batch"]
     events: list[EventIn] = Field(max_length=MAX_BATCH_EVENTS)
     token: str | None = Field(default=None, max_length=1024)
+    # The sending tab's stream key (HTTP fallback; over the websocket it is in the socket's URL).
+    tab: Tab | None = None
 
 
 class MetaMessage(BaseModel):
@@ -166,6 +178,7 @@ class MetaMessage(BaseModel):
     screen_w: Pixels
     screen_h: Pixels
     token: str | None = Field(default=None, max_length=1024)
+    tab: Tab | None = None
 
 
 ClientMessage = Annotated[BatchMessage | MetaMessage, Field(discriminator="type")]
@@ -173,10 +186,14 @@ CLIENT_MESSAGE: TypeAdapter[BatchMessage | MetaMessage] = TypeAdapter(ClientMess
 
 
 class AckMessage(BaseModel):
-    """Every seq from 0 to `seq` is stored (-1: nothing yet)."""
+    """Every seq of the sender's stream from 0 to `seq` is stored (-1: nothing yet).
+
+    `stream` is the stream number the tab writes to; the server names it in its first message.
+    """
 
     type: Literal["ack"] = "ack"
     seq: int
+    stream: int | None = None
 
 
 class ErrorMessage(BaseModel):

@@ -1,10 +1,12 @@
 """Recording lifecycle, recorder tokens and loss-free, duplicate-free event ingestion (no HTTP).
 
-Storage guarantee: `Recording.acked_seq` is N only when every seq from 0 to N is stored for that
-recording. A batch must be internally contiguous and start at or before `acked_seq + 1`; events at
-or below the ack are duplicates and are dropped by the (recording_id, seq) unique key, so a resend
-after a reconnect, a reload or a server restart never duplicates a row. The ack only grows
-(a conditional UPDATE), which keeps the guarantee when several processes ingest concurrently.
+Every page instance (tab) of a recording is its own stream. Storage guarantee: a stream's
+`RecordingStream.acked_seq` is N only when every seq from 0 to N of that stream is stored. A batch
+must be internally contiguous and start at or before `acked_seq + 1`; events at or below the ack
+are duplicates and are dropped by the (recording_id, stream, seq) unique key, so a resend after a
+reconnect, a reload or a server restart never duplicates a row. The ack only grows (a conditional
+UPDATE), which keeps the guarantee when several processes ingest concurrently.
+`Recording.acked_seq` is the recording's acknowledged events across streams, minus one.
 """
 
 from __future__ import annotations
@@ -21,16 +23,24 @@ from typing import Any, get_args
 import pandas as pd
 from itsdangerous import BadData, URLSafeSerializer
 from pydantic import BaseModel
-from sqlalchemy import Connection, bindparam, select, update
+from sqlalchemy import Connection, bindparam, func, select, update
 from sqlalchemy.dialects.sqlite import Insert
 from sqlalchemy.dialects.sqlite import dialect as sqlite_dialect
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine.interfaces import DBAPIConnection, DBAPICursor
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session
 
 from core.db import table_of
-from recorder.models import LABEL_MAX_LENGTH, RAW_EVENT_FIELDS, RECORDING_KINDS, RawEvent, Recording
+from recorder.models import (
+    LABEL_MAX_LENGTH,
+    RAW_EVENT_FIELDS,
+    RECORDING_KINDS,
+    RawEvent,
+    Recording,
+    RecordingStream,
+)
 from recorder.schemas import BatchMessage, EventIn, MetaMessage
 
 TOKEN_SALT = "recorder"
@@ -102,21 +112,89 @@ def create_recording(
     label: str | None = None,
     mask_all_text: bool = False,
     mousemove_sample_ms: int = 100,
+    mask_selectors: Sequence[str] = (),
 ) -> Recording:
-    """Create and commit an active recording (kind "attempt", "standalone" or "agent")."""
+    """Create and commit an active recording (kind "attempt", "standalone" or "agent").
+
+    `mask_selectors` are CSS selectors of fields whose typed text the recorder masks (a site's
+    declared sensitive fields plus the study's own).
+    """
     if kind not in RECORDING_KINDS:
         raise ValueError(f"kind must be one of {RECORDING_KINDS}, not {kind!r}")
     if label is not None and len(label) > LABEL_MAX_LENGTH:
         raise ValueError(f"the label is {len(label)} characters long; at most {LABEL_MAX_LENGTH} fit.")
     if mousemove_sample_ms < 0:
         raise ValueError("mousemove_sample_ms must be >= 0")
+    selectors = check_mask_selectors(mask_selectors)
     recording = Recording(
-        kind=kind, label=label, mask_all_text=mask_all_text, mousemove_sample_ms=mousemove_sample_ms
+        kind=kind,
+        label=label,
+        mask_all_text=mask_all_text,
+        mousemove_sample_ms=mousemove_sample_ms,
+        mask_selectors=json.dumps(selectors) if selectors else None,
     )
     session.add(recording)
     session.commit()
     session.refresh(recording)
     return recording
+
+
+MAX_MASK_SELECTORS = 100
+
+
+def check_mask_selectors(selectors: Sequence[str]) -> list[str]:
+    """The selectors as a clean list; `ValueError` for an empty, over-long or non-string one.
+
+    Whether each is valid CSS is checked by the browser (the recorder ignores, and reports in the
+    console, a selector it cannot parse); here only what can be told without one.
+    """
+    if isinstance(selectors, str):
+        raise TypeError("mask_selectors must be a list of CSS selectors, not one string")
+    out = []
+    for selector in selectors:
+        if not isinstance(selector, str) or not selector.strip() or len(selector) > 500:
+            raise ValueError(f"mask selector {selector!r} must be a non-empty CSS selector of at most 500 characters")
+        out.append(selector.strip())
+    if len(out) > MAX_MASK_SELECTORS:
+        raise ValueError(f"at most {MAX_MASK_SELECTORS} mask selectors, not {len(out)}")
+    return list(dict.fromkeys(out))
+
+
+def mask_selectors_of(recording: Recording) -> list[str]:
+    """The recording's mask selectors as a list."""
+    return json.loads(recording.mask_selectors) if recording.mask_selectors else []
+
+
+def resolve_stream(session: Session, *, recording_id: int, tab: str | None) -> tuple[int, int]:
+    """(stream number, its ack) of the tab with this key in the recording, creating the stream if new.
+
+    The first stream of a recording is 0, the next 1, and so on. `tab=None` (a recorder that sends
+    no key) is stream 0. Commits when it creates a stream.
+    """
+    table = RecordingStream.__table__
+    for _ in range(20):
+        if tab is None:
+            found = session.execute(
+                select(table.c.stream, table.c.acked_seq).where(table.c.recording_id == recording_id, table.c.stream == 0)
+            ).one_or_none()
+        else:
+            found = session.execute(
+                select(table.c.stream, table.c.acked_seq).where(table.c.recording_id == recording_id, table.c.tab == tab)
+            ).one_or_none()
+        if found is not None:
+            return found.stream, found.acked_seq
+        if tab is None:
+            stream = 0
+        else:
+            highest = session.execute(select(func.max(table.c.stream)).where(table.c.recording_id == recording_id)).scalar()
+            stream = 0 if highest is None else highest + 1
+        try:
+            session.execute(table.insert().values(recording_id=recording_id, stream=stream, tab=tab, acked_seq=-1))
+            session.commit()
+            return stream, -1
+        except IntegrityError:
+            session.rollback()  # another tab took this number (or this key) meanwhile: look again
+    raise RecorderError("could not allocate a stream for this tab")
 
 
 def get_recording(session: Session, *, recording_id: int) -> Recording:
@@ -226,13 +304,15 @@ def _first_repeat(events: Sequence[EventIn]) -> int:
 _RECORDING = table_of(Recording)
 _RAW_EVENT = table_of(RawEvent)
 _SELECT_ACK = select(_RECORDING.c.acked_seq, _RECORDING.c.status).where(_RECORDING.c.id == bindparam("rid"))
-_INSERT_COLUMNS = ("recording_id", *RAW_EVENT_FIELDS)
+_INSERT_COLUMNS = ("recording_id", "stream", *RAW_EVENT_FIELDS)
+Item = tuple[int, int, Sequence[EventIn]]
+"""A batch to store: (recording id, stream, events)."""
 
 
 @lru_cache(maxsize=1)
 def _sqlite_insert_ignoring_duplicates() -> Insert:
-    """SQLite's INSERT ... ON CONFLICT (recording_id, seq) DO NOTHING for raw events."""
-    return sqlite_insert(_RAW_EVENT).on_conflict_do_nothing(index_elements=["recording_id", "seq"])
+    """SQLite's INSERT ... ON CONFLICT (recording_id, stream, seq) DO NOTHING for raw events."""
+    return sqlite_insert(_RAW_EVENT).on_conflict_do_nothing(index_elements=["recording_id", "stream", "seq"])
 
 
 @lru_cache(maxsize=512)
@@ -266,9 +346,9 @@ def _event_columns(model: type[BaseModel]) -> tuple[tuple[str, ...], tuple[str, 
     return present, nullable
 
 
-def _params_by_shape(rows: Sequence[tuple[int, EventIn]]) -> dict[tuple[str, ...], list[Any]]:
+def _params_by_shape(rows: Sequence[tuple[int, int, EventIn]]) -> dict[tuple[str, ...], list[Any]]:
     """The rows' parameters grouped by the columns they really fill, flat and in row order:
-    {("recording_id", the event's non-null fields...): [rid, value, ..., rid, value, ...]}.
+    {("recording_id", "stream", the event's non-null fields...): [rid, stream, value, ..., rid, ...]}.
 
     A NULL is written by leaving its column out, never by binding None: Python 3.11's sqlite3 adapts
     every None parameter through its adapter protocol, raising and clearing two AttributeErrors on
@@ -279,7 +359,7 @@ def _params_by_shape(rows: Sequence[tuple[int, EventIn]]) -> dict[tuple[str, ...
     shapes sqlite3's statement cache (128 a connection) starts preparing some statements again.
     """
     shapes: dict[tuple[Any, ...], tuple[tuple[str, ...], Callable[[dict[str, Any]], Any], list[Any]]] = {}
-    for recording_id, event in rows:
+    for recording_id, stream, event in rows:
         values = event.__dict__
         model = type(event)
         present, nullable = _event_columns(model)
@@ -287,10 +367,11 @@ def _params_by_shape(rows: Sequence[tuple[int, EventIn]]) -> dict[tuple[str, ...
         shape = shapes.get(key)
         if shape is None:
             nulls = {name for name, null in zip(nullable, key[1:], strict=True) if null}
-            columns = ("recording_id", *(name for name in present if name not in nulls))
-            shape = shapes[key] = (columns, itemgetter(*columns[1:]), [])
+            columns = ("recording_id", "stream", *(name for name in present if name not in nulls))
+            shape = shapes[key] = (columns, itemgetter(*columns[2:]), [])
         params = shape[2]
         params.append(recording_id)
+        params.append(stream)
         params.extend(shape[1](values))
     grouped: dict[tuple[str, ...], list[Any]] = {}
     for columns, _, params in shapes.values():
@@ -298,8 +379,8 @@ def _params_by_shape(rows: Sequence[tuple[int, EventIn]]) -> dict[tuple[str, ...
     return grouped
 
 
-def _insert_sqlite_rows(cursor: DBAPICursor, rows: Sequence[tuple[int, EventIn]]) -> None:
-    """Insert (recording id, event) rows, skipping any already stored: a few statements per shape."""
+def _insert_sqlite_rows(cursor: DBAPICursor, rows: Sequence[tuple[int, int, EventIn]]) -> None:
+    """Insert (recording id, stream, event) rows, skipping any already stored: a few statements per shape."""
     for columns, params in _params_by_shape(rows).items():
         width = len(columns)
         start = 0
@@ -336,38 +417,41 @@ def _require_active(connection: Connection, *, recording_id: int | None) -> int:
 
 
 def ingest_batch(
-    session: Session, *, recording: Recording, batch: BatchMessage, commit: bool = True
+    session: Session, *, recording: Recording, batch: BatchMessage, stream: int = 0, commit: bool = True
 ) -> IngestResult:
-    """Store a batch exactly once and advance the recording's ack.
+    """Store a batch of one stream exactly once and advance the stream's ack (and the recording's count).
 
     Raises `RepeatedSeq` / `NotContiguous` for a malformed sequence, `SeqGap` when the batch starts
     beyond the ack, `RecordingEnded` for an ended recording; in each case nothing is written.
     With `commit=False` the caller commits. Only `recording.id` is read; the new ack is set on the
     object without marking it dirty.
     """
-    (outcome,) = ingest_batches(session, [(saved_id(recording), batch.events)])
+    (outcome,) = ingest_batches(session, [(saved_id(recording), stream, batch.events)])
     if isinstance(outcome, RecorderError):
         raise outcome
-    set_committed_value(recording, "acked_seq", outcome.acked_seq)
+    total = session.execute(select(_RECORDING.c.acked_seq).where(_RECORDING.c.id == recording.id)).scalar_one()
+    set_committed_value(recording, "acked_seq", total)
     if commit:
         session.commit()
     return outcome
 
 
 def ingest_batches(
-    session: Session, items: Sequence[tuple[int, Sequence[EventIn]]], *, checked: Sequence[bool] = ()
+    session: Session, items: Sequence[Item | tuple[int, Sequence[EventIn]]], *, checked: Sequence[bool] = ()
 ) -> list[IngestResult | RecorderError]:
-    """Store many batches (recording id, events) in the session's transaction; the caller commits.
+    """Store many batches (recording id, stream, events) in the session's transaction; the caller commits.
 
     One outcome per item, in order: its `IngestResult`, or the `RecorderError` that refused it
     (nothing of a refused item is written; the others are). Items are applied in order, so two
     batches of the same recording in one call behave as two calls. This is what the ingestion
     writer runs for every group of batches it commits together. `checked[i]` true says item i's
     seqs were already checked with `check_sequence` (the websocket path does it before queueing).
+    An item of two, (recording id, events), is stream 0.
     """
+    items = [item if len(item) == 3 else (item[0], 0, item[1]) for item in items]
     outcomes: list[IngestResult | RecorderError | None] = [None] * len(items)
     valid: list[int] = []
-    for i, (_, events) in enumerate(items):
+    for i, (_, _, events) in enumerate(items):
         if i < len(checked) and checked[i]:
             valid.append(i)
             continue
@@ -400,7 +484,7 @@ def _fresh(
     recording_id: int, events: Sequence[EventIn], acked: int | None, status: str | None
 ) -> IngestResult | RecorderError | Sequence[EventIn]:
     """The events of a batch still to store, or the outcome when there are none to store."""
-    if acked is None:
+    if status is None:
         return RecordingNotFound(f"no recording {recording_id}")
     if status == "ended":
         return RecordingEnded()
@@ -412,9 +496,7 @@ def _fresh(
     return fresh
 
 
-def _ingest_sqlite(
-    connection: Connection, items: Sequence[tuple[int, Sequence[EventIn]]]
-) -> list[IngestResult | RecorderError]:
+def _ingest_sqlite(connection: Connection, items: Sequence[Item]) -> list[IngestResult | RecorderError]:
     """SQLite: every batch of the group in a handful of statements, on the driver's cursor.
 
     This is the ingestion hot path. Per batch, three statements (ack, insert, ack) through
@@ -428,50 +510,49 @@ def _ingest_sqlite(
     """
     cursor = _dbapi(connection).cursor()
     try:
-        ids = list(dict.fromkeys(recording_id for recording_id, _ in items))
-        (found,) = cursor.execute(_SQLITE_SELECT_ACKS, (json.dumps(ids),)).fetchone()
-        acks = {rid: (acked, status) for rid, acked, status in json.loads(found)}
+        keys = list(dict.fromkeys((recording_id, stream) for recording_id, stream, _ in items))
+        (found,) = cursor.execute(_SQLITE_SELECT_ACKS, (json.dumps(keys),)).fetchone()
+        acks = {(rid, stream): (acked, status) for rid, stream, acked, status in json.loads(found)}
         outcomes, to_store, advanced = _plan_group(items, acks)
-        _insert_sqlite_rows(cursor, [(items[index][0], event) for index, fresh in to_store for event in fresh])
+        _insert_sqlite_rows(cursor, [(items[index][0], items[index][1], event) for index, fresh in to_store for event in fresh])
         for index, fresh in to_store:
             stored = len(fresh)
-            outcomes[index] = IngestResult(acked_seq=fresh[-1].seq, stored=stored, duplicates=len(items[index][1]) - stored)
+            outcomes[index] = IngestResult(acked_seq=fresh[-1].seq, stored=stored, duplicates=len(items[index][2]) - stored)
         if advanced:
-            cursor.execute(_SQLITE_ADVANCE_ACKS, (json.dumps(list(advanced.items())),))
+            cursor.execute(_SQLITE_ADVANCE_ACKS, (json.dumps([[rid, stream, last] for (rid, stream), last in advanced.items()]),))
+            cursor.execute(_SQLITE_COUNT_ACKS, (json.dumps(list(dict.fromkeys(rid for rid, _ in advanced))),))
     finally:
         cursor.close()
     return _every_outcome(outcomes)
 
 
 def _plan_group(
-    items: Sequence[tuple[int, Sequence[EventIn]]], acks: dict[int, tuple[int | None, str | None]]
-) -> tuple[list[IngestResult | RecorderError | None], list[tuple[int, Sequence[EventIn]]], dict[int, int]]:
-    """What a group stores, given the acks read for it (both group paths share this).
+    items: Sequence[Item], acks: dict[tuple[int, int], tuple[int | None, str | None]]
+) -> tuple[list[IngestResult | RecorderError | None], list[tuple[int, Sequence[EventIn]]], dict[tuple[int, int], int]]:
+    """What a group stores, given the stream acks read for it (both group paths share this).
 
     Returns one outcome per item (None for an item whose fresh events are stored, to be filled in),
-    the (item index, fresh events) to store, and the new ack of every recording that advances.
-    Items are taken in order, so a later batch of the same recording sees the earlier one's ack.
+    the (item index, fresh events) to store, and the new ack of every (recording, stream) that
+    advances. Items are taken in order, so a later batch of the same stream sees the earlier one's ack.
     """
     outcomes: list[IngestResult | RecorderError | None] = []
     to_store: list[tuple[int, Sequence[EventIn]]] = []
-    advanced: dict[int, int] = {}
-    for index, (recording_id, events) in enumerate(items):
-        acked, status = acks.get(recording_id, (None, None))
+    advanced: dict[tuple[int, int], int] = {}
+    for index, (recording_id, stream, events) in enumerate(items):
+        acked, status = acks.get((recording_id, stream), (None, None))
         fresh = _fresh(recording_id, events, acked, status)
         if isinstance(fresh, (IngestResult, RecorderError)):
             outcomes.append(fresh)
             continue
         last = fresh[-1].seq
-        acks[recording_id] = (last, status)
-        advanced[recording_id] = last
+        acks[(recording_id, stream)] = (last, status)
+        advanced[(recording_id, stream)] = last
         to_store.append((index, fresh))
         outcomes.append(None)
     return outcomes, to_store, advanced
 
 
-def _ingest_postgres(
-    connection: Connection, items: Sequence[tuple[int, Sequence[EventIn]]]
-) -> list[IngestResult | RecorderError]:
+def _ingest_postgres(connection: Connection, items: Sequence[Item]) -> list[IngestResult | RecorderError]:
     """PostgreSQL: every batch of the group in three statements, on the driver's cursor.
 
     One SELECT of all the acks, one INSERT of all the rows from column arrays (`unnest`, so the
@@ -483,35 +564,51 @@ def _ingest_postgres(
     """
     cursor = _dbapi(connection).cursor()
     try:
-        ids = list(dict.fromkeys(recording_id for recording_id, _ in items))
-        cursor.execute(_PG_SELECT_ACKS, (ids,))
-        acks = {rid: (acked, status) for rid, acked, status in cursor.fetchall()}
+        keys = list(dict.fromkeys((recording_id, stream) for recording_id, stream, _ in items))
+        cursor.execute(_PG_SELECT_ACKS, ([k[0] for k in keys], [k[1] for k in keys]))
+        acks = {(rid, stream): (acked, status) for rid, stream, acked, status in cursor.fetchall()}
         outcomes, to_store, advanced = _plan_group(items, acks)
         if to_store:
             columns: list[list[Any]] = [[] for _ in _INSERT_COLUMNS]
             for index, fresh in to_store:
-                recording_id = items[index][0]
+                recording_id, stream = items[index][0], items[index][1]
                 columns[0].extend([recording_id] * len(fresh))
-                for column, field in zip(columns[1:], _INSERT_COLUMNS[1:], strict=True):
+                columns[1].extend([stream] * len(fresh))
+                for column, field in zip(columns[2:], _INSERT_COLUMNS[2:], strict=True):
                     column.extend([event.__dict__.get(field) for event in fresh])
             cursor.execute(_pg_insert_sql(), columns)
             written = set(cursor.fetchall())
             for index, fresh in to_store:
-                recording_id = items[index][0]
-                stored = sum((recording_id, event.seq) in written for event in fresh)
+                recording_id, stream = items[index][0], items[index][1]
+                stored = sum((recording_id, stream, event.seq) in written for event in fresh)
                 outcomes[index] = IngestResult(
-                    acked_seq=fresh[-1].seq, stored=stored, duplicates=len(items[index][1]) - stored
+                    acked_seq=fresh[-1].seq, stored=stored, duplicates=len(items[index][2]) - stored
                 )
-            cursor.execute(_PG_ADVANCE_ACKS, (list(advanced), list(advanced.values())))
+            cursor.execute(
+                _PG_ADVANCE_ACKS,
+                ([k[0] for k in advanced], [k[1] for k in advanced], list(advanced.values())),
+            )
+            cursor.execute(_PG_COUNT_ACKS, (list(dict.fromkeys(rid for rid, _ in advanced)),))
     finally:
         cursor.close()
     return _every_outcome(outcomes)
 
 
-_PG_SELECT_ACKS = "SELECT id, acked_seq, status FROM recording WHERE id = ANY(%s)"
+# A stream without a row yet (one created by `resolve_stream` always has one) reads as ack -1.
+_PG_SELECT_ACKS = (
+    "SELECT r.id, k.stream, coalesce(s.acked_seq, -1), r.status "
+    "FROM unnest(%s::integer[], %s::integer[]) AS k(id, stream) JOIN recording r ON r.id = k.id "
+    "LEFT JOIN recording_stream s ON s.recording_id = k.id AND s.stream = k.stream"
+)
 _PG_ADVANCE_ACKS = (
-    "UPDATE recording SET acked_seq = v.last FROM unnest(%s::integer[], %s::integer[]) AS v(id, last) "
-    "WHERE recording.id = v.id AND recording.acked_seq < v.last"
+    "INSERT INTO recording_stream (recording_id, stream, acked_seq) "
+    "SELECT * FROM unnest(%s::integer[], %s::integer[], %s::integer[]) "
+    "ON CONFLICT (recording_id, stream) DO UPDATE SET acked_seq = greatest(recording_stream.acked_seq, excluded.acked_seq)"
+)
+# The recording's count, recomputed from its streams (right whatever other processes advanced).
+_PG_COUNT_ACKS = (
+    "UPDATE recording SET acked_seq = (SELECT coalesce(sum(s.acked_seq + 1), 0) - 1 FROM recording_stream s "
+    "WHERE s.recording_id = recording.id) WHERE recording.id = ANY(%s)"
 )
 
 
@@ -527,7 +624,7 @@ def _pg_insert_sql() -> str:
     arrays = ", ".join(f"%s::{name}[]" for name in types)
     return (
         f"INSERT INTO raw_event ({', '.join(_INSERT_COLUMNS)}) SELECT * FROM unnest({arrays}) "
-        "ON CONFLICT (recording_id, seq) DO NOTHING RETURNING recording_id, seq"
+        "ON CONFLICT (recording_id, stream, seq) DO NOTHING RETURNING recording_id, stream, seq"
     )
 
 
@@ -535,12 +632,18 @@ def _pg_insert_sql() -> str:
 # The acks come back as one row (one JSON array): sqlite3 hands the GIL back and forth on every
 # row it steps through, and under load each hand-back can wait a whole switch interval (5 ms).
 _SQLITE_SELECT_ACKS = (
-    "SELECT json_group_array(json_array(id, acked_seq, status)) FROM recording "
-    "WHERE id IN (SELECT value FROM json_each(?))"
+    "SELECT json_group_array(json_array(r.id, json_extract(k.value, '$[1]'), coalesce(s.acked_seq, -1), r.status)) "
+    "FROM json_each(?) AS k JOIN recording r ON r.id = json_extract(k.value, '$[0]') "
+    "LEFT JOIN recording_stream s ON s.recording_id = r.id AND s.stream = json_extract(k.value, '$[1]')"
 )
 _SQLITE_ADVANCE_ACKS = (
-    "UPDATE recording SET acked_seq = max(recording.acked_seq, json_extract(v.value, '$[1]')) "
-    "FROM json_each(?) AS v WHERE recording.id = json_extract(v.value, '$[0]')"
+    "INSERT INTO recording_stream (recording_id, stream, acked_seq) "
+    "SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]') FROM json_each(?) WHERE true "
+    "ON CONFLICT (recording_id, stream) DO UPDATE SET acked_seq = max(recording_stream.acked_seq, excluded.acked_seq)"
+)
+_SQLITE_COUNT_ACKS = (
+    "UPDATE recording SET acked_seq = (SELECT coalesce(sum(s.acked_seq + 1), 0) - 1 FROM recording_stream s "
+    "WHERE s.recording_id = recording.id) WHERE recording.id IN (SELECT value FROM json_each(?))"
 )
 
 
@@ -565,6 +668,15 @@ def _padded_sizes(rows: int) -> list[tuple[int, int]]:
     return sizes
 
 
+def stream_ack(session: Session, *, recording_id: int, stream: int) -> int:
+    """The highest seq of this stream stored contiguously from 0 (-1 when none is)."""
+    table = RecordingStream.__table__
+    acked = session.execute(
+        select(table.c.acked_seq).where(table.c.recording_id == recording_id, table.c.stream == stream)
+    ).scalar_one_or_none()
+    return -1 if acked is None else acked
+
+
 def count_acked(session: Session, *, recording_id: int) -> int:
     """How many events of the recording are acknowledged (stored contiguously from seq 0)."""
     acked = session.execute(select(_RECORDING.c.acked_seq).where(_RECORDING.c.id == recording_id)).scalar_one_or_none()
@@ -574,9 +686,10 @@ def count_acked(session: Session, *, recording_id: int) -> int:
 
 
 # ---------------------------------------------------------------------------- reading
-RAW_COLUMNS: tuple[str, ...] = ("attempt_id", *RAW_EVENT_FIELDS)
+RAW_COLUMNS: tuple[str, ...] = ("attempt_id", "stream", *RAW_EVENT_FIELDS)
 _DTYPES = {
     "attempt_id": "int64",
+    "stream": "int64",
     "seq": "int64",
     "t_ms": "int64",
     "type": "str",
@@ -597,20 +710,25 @@ _DTYPES = {
     "width": "Int64",
     "height": "Int64",
     "state": "str",
+    "frame_xpath": "str",
 }
 
 
 def events_frame(session: Session, *, recording_ids: Sequence[int]) -> pd.DataFrame:
-    """The raw events of these recordings, ordered by (attempt_id, seq), in the agreed columns.
+    """The raw events of these recordings, ordered by (attempt_id, stream, seq), in the agreed columns.
 
     `attempt_id` holds the recording id (the export renames the column, not the value's meaning:
-    the dashboard maps attempts to recordings).
+    the dashboard maps attempts to recordings). `frame_xpath` is "" for the top document.
     """
     table = _RAW_EVENT
-    columns = [table.c.recording_id.label("attempt_id"), *(table.c[name] for name in RAW_EVENT_FIELDS)]
+    columns = [
+        table.c.recording_id.label("attempt_id"),
+        table.c.stream,
+        *(table.c[name] if name != "frame_xpath" else func.coalesce(table.c.frame_xpath, "").label("frame_xpath") for name in RAW_EVENT_FIELDS),
+    ]
     ids = [int(i) for i in recording_ids]
     rows = (
-        session.execute(select(*columns).where(table.c.recording_id.in_(ids)).order_by(table.c.recording_id, table.c.seq)).all()
+        session.execute(select(*columns).where(table.c.recording_id.in_(ids)).order_by(table.c.recording_id, table.c.stream, table.c.seq)).all()
         if ids
         else []
     )

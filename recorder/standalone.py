@@ -21,11 +21,10 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 from sqlmodel import SQLModel, create_engine
 
-from core.db import table_of
 from core.sqlite import tune_sqlite
 from recorder.gc_tuning import tune_gc_for_serving
 from recorder.inject import RecorderInjectionMiddleware
-from recorder.models import RawEvent, Recording
+from recorder.models import RECORDER_TABLES
 from recorder.privacy import ForgetClientAddressMiddleware, RedactTokensFilter
 from recorder.router import router
 
@@ -39,7 +38,7 @@ def create_app(*, database_url: str, secret_key: str, pages_dir: Path | None = N
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         engine = create_engine(database_url)
         tune_sqlite(engine)
-        SQLModel.metadata.create_all(engine, tables=[table_of(Recording), table_of(RawEvent)])
+        SQLModel.metadata.create_all(engine, tables=list(RECORDER_TABLES))
         app.state.engine = engine
         redact = RedactTokensFilter()
         uvicorn_log = logging.getLogger("uvicorn.error")

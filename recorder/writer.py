@@ -31,11 +31,12 @@ T = TypeVar("T")
 
 @dataclass(frozen=True)
 class StoreBatch:
-    """A job that stores one validated batch of a recording; its result is an `IngestResult`."""
+    """A job that stores one validated batch of a recording's stream; its result is an `IngestResult`."""
 
     recording_id: int
     events: Sequence[EventIn]
     checked: bool = False  # the seqs already passed `check_sequence`
+    stream: int = 0
 
 
 Job = Callable[[Session], Any] | StoreBatch
@@ -98,7 +99,7 @@ class IngestWriter:
                     outcomes[i] = exc
             if batches:
                 stored = ingest_batches(
-                    session, [(job.recording_id, job.events) for _, job in batches], checked=[job.checked for _, job in batches]
+                    session, [(job.recording_id, job.stream, job.events) for _, job in batches], checked=[job.checked for _, job in batches]
                 )
                 for (i, _), outcome in zip(batches, stored, strict=True):
                     outcomes[i] = outcome

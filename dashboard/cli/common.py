@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 from rich.console import Console
@@ -42,7 +42,7 @@ def open_db():
 
 
 STUDY_HELP = "The study (name or id). Default: the only study that is not archived; with several, the command lists them and stops."
-StudyOption = Annotated[Optional[str], typer.Option("--study", help=STUDY_HELP)]
+StudyOption = Annotated[str | None, typer.Option("--study", help=STUDY_HELP)]
 
 
 def current_study(db, ref: str | None = None):

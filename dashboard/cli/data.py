@@ -138,19 +138,44 @@ def clean_command(
 def recordings_new(
     label: Annotated[str, typer.Option(help="What this recording is, e.g. 'pilot on example.org'.")],
     mask_all_text: Annotated[bool, typer.Option(help="Mask every typed value, not only passwords.")] = False,
+    server: Annotated[
+        str | None,
+        typer.Option(help="Base URL of the humantrace server the page will reach (default: the running server's public URL, else HUMANTRACE_PUBLIC_URL)."),
+    ] = None,
+    mask_selector: Annotated[
+        list[str] | None,
+        typer.Option(help="CSS selector of a field to mask like a password (repeatable), e.g. 'input[name=dob]'."),
+    ] = None,
 ) -> None:
     """Create a standalone recording and print its token and the snippet to paste into any page."""
+    from dashboard.cli.running import running_server
     from recorder import inject, service
 
     settings, db = open_db()
+    if server is not None:
+        server = server.strip().rstrip("/")
+        if not server.startswith(("http://", "https://")) or len(server) < 10:
+            fail(f"--server must be an http(s) URL such as https://rec.example.org, not {server!r}")
+        source = f"--server {server}"
+    elif (found := running_server(settings.data_dir)) is not None:
+        server = found.public_url
+        source = f"the running server's public URL {server} (process {found.pid})"
+    else:
+        server = settings.public_url
+        source = (f"the configured public URL {server} (no running server found for {settings.data_dir}; "
+                  "pass --server URL if it runs elsewhere)")
     with db:
         try:
-            recording = service.create_recording(db, kind="standalone", label=label, mask_all_text=mask_all_text)
-        except ValueError as exc:
+            recording = service.create_recording(
+                db, kind="standalone", label=label, mask_all_text=mask_all_text, mask_selectors=mask_selector or ()
+            )
+        except (ValueError, TypeError) as exc:
             fail(str(exc))
         token = service.issue_token(secret_key=settings.secret_key, recording_id=recording.id)
-    console.print(f"Recording {recording.id} ({label})\ntoken: {token}\n\nPaste into the page's <head>:", highlight=False)
-    console.print(inject.snippet(server_url=settings.public_url, token=token, mask_all_text=mask_all_text), highlight=False, soft_wrap=True)
+    console.print(f"Recording {recording.id} ({label})\ntoken: {token}\n\nSnippet for {source}.", highlight=False, soft_wrap=True)
+    console.print("Paste into the page's <head>:", highlight=False)
+    snippet = inject.snippet(server_url=server, token=token, mask_all_text=mask_all_text, mask_selectors=mask_selector or ())
+    console.print(snippet, highlight=False, soft_wrap=True)
 
 
 @recordings_app.command("list")

@@ -13,7 +13,7 @@ from dashboard.cli import data as data_commands
 from dashboard.cli import panel as panel_commands
 from dashboard.cli import people as people_commands
 from dashboard.cli import study as study_commands
-from dashboard.cli.common import console, fail, open_db
+from dashboard.cli.common import console, fail
 from dashboard.cli.common import settings as load_settings
 
 app = typer.Typer(help="humantrace: run human studies on web tasks and compare people with AI web agents.", no_args_is_help=True)
@@ -93,16 +93,19 @@ def serve(
     console.print(f"Serving on {settings.public_url}", highlight=False)
     if bots:
         _start_demo_bots(settings)
-    uvicorn.run(
-        "dashboard.app:create_app_from_env",
-        factory=True,
-        host=settings.host,
-        port=settings.port,
-        workers=workers,
-        access_log=False,
-        log_config=LOG_CONFIG,
-        **uvicorn_ws_options(),  # frame size limit enforced by the protocol; no compression
-    )
+    from dashboard.cli.running import announced
+
+    with announced(settings.data_dir, settings.public_url):  # `recordings new` points snippets here
+        uvicorn.run(
+            "dashboard.app:create_app_from_env",
+            factory=True,
+            host=settings.host,
+            port=settings.port,
+            workers=workers,
+            access_log=False,
+            log_config=LOG_CONFIG,
+            **uvicorn_ws_options(),  # frame size limit enforced by the protocol; no compression
+        )
 
 
 def _start_demo_bots(settings) -> None:

@@ -28,9 +28,9 @@ def plan(
 
     _settings, db = open_db()
     with db:
-        study = current_study(db, study)
+        target = current_study(db, study)
         try:
-            result = planning.make_plan(db, study=study, per_cell=per_cell, seed=seed, envs=env,
+            result = planning.make_plan(db, study=target, per_cell=per_cell, seed=seed, envs=env,
                                         duplicates_per_cell=duplicates_per_cell)
         except PlanInfeasible as exc:
             fail(f"the plan cannot be made: {exc}")
@@ -51,10 +51,10 @@ def plan(
             console.print("Dry run: nothing stored.")
             return
         try:
-            written = planning.write_plan(db, study=study, plan=result, replace=replace)
+            written = planning.write_plan(db, study=target, plan=result, replace=replace)
         except planning.PlanRefused as exc:
             fail(str(exc))
-        console.print(f"Stored {written} assignments in study {study.name!r}.", highlight=False)
+        console.print(f"Stored {written} assignments in study {target.name!r}.", highlight=False)
 
 
 @app.command("check")
@@ -69,9 +69,9 @@ def check(study: StudyOption = None) -> None:
 
     _settings, db = open_db()
     with db:
-        study = current_study(db, study)
+        target = current_study(db, study)
         codes = {p.id: p.code for p in db.exec(select(Annotator))}
-        rows = list(db.exec(select(Assignment).where(Assignment.study_id == study.id)))
+        rows = list(db.exec(select(Assignment).where(Assignment.study_id == target.id)))
         if not rows:
             fail("the study has no assignments yet: run `humantrace panel plan`.")
         stored = [
@@ -81,9 +81,9 @@ def check(study: StudyOption = None) -> None:
         ]
         tasks = planning.catalogue_tasks()
         per_cell = max(1, _per_cell(stored))
-        reference = planning.make_plan(db, study=study, per_cell=per_cell)
+        reference = planning.make_plan(db, study=target, per_cell=per_cell)
         plan = Plan(**{**reference.model_dump(), "assignments": tuple(stored), "panel": _panel_from(stored, reference)})
-        violations = check_plan(plan, tasks=tasks, annotators=planning.roster(db, study=study), per_cell=per_cell)
+        violations = check_plan(plan, tasks=tasks, annotators=planning.roster(db, study=target), per_cell=per_cell)
         if violations:
             for v in violations:
                 console.print(f"[red]{v.rule}[/red]: {v.message}", highlight=False)

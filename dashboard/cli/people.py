@@ -138,7 +138,7 @@ def links(
         people = [m for m in membership.members(db, study_id=target.id) if m.active]
         if not people:
             fail(f"{name!r} has no active annotators: add them with `humantrace annotators import FILE.csv`.")
-        rows = [(m.person.code, m.person.display_name, str(m.membership.tier),
+        rows = [(m.person.code, m.person.display_name, str(m.membership.tier if m.membership else ""),
                  accounts.create_login_link(db, secret_key=settings.secret_key, code=m.person.code, base_url=settings.public_url))
                 for m in people]
     out.parent.mkdir(parents=True, exist_ok=True)

@@ -44,6 +44,16 @@ def task_card(task_id: str) -> TaskCard:
     )
 
 
+def mask_selectors(env_id: str) -> tuple[str, ...]:
+    """The CSS selectors of the fields this site declares sensitive (the recorder masks them)."""
+    from environments import registry
+
+    try:
+        return tuple(registry.get(env_id).mask_selectors)
+    except registry.UnknownEnvironment:
+        return ()
+
+
 def create_session(db: Session, *, task_id: str, condition: str, seed: int) -> str:
     from environments import sessions
 

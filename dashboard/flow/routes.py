@@ -12,9 +12,9 @@ from starlette.concurrency import run_in_threadpool
 from annotators.models import utcnow
 from dashboard.flow import envs
 from dashboard.flow import service as flow
+from dashboard.studies.deps import CurrentStudy
 from dashboard.studies.models import Assignment, AssignmentState, Outcome, Rating
 from dashboard.web.deps import CsrfProtect, CurrentAnnotator, DbDep, SettingsDep
-from dashboard.studies.deps import CurrentStudy
 from dashboard.web.pages import render
 from recorder import service as recorder
 

@@ -10,9 +10,9 @@ from annotators.models import Annotator
 from dashboard.flow import service as flow
 from dashboard.review import service as lead
 from dashboard.studies import planning
+from dashboard.studies.deps import LeadStudy
 from dashboard.studies.models import Assignment, AssignmentEvent, Attempt, Rating
 from dashboard.web.deps import CsrfProtect, DbDep, RequireLead
-from dashboard.studies.deps import LeadStudy
 from dashboard.web.pages import render
 
 router = APIRouter(prefix="/lead")

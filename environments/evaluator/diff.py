@@ -29,7 +29,7 @@ class _DiffRecord(BaseModel):
     @property
     def ref(self) -> str:
         """``collection/id``, the way diagnoses name a diff entry."""
-        return f"{self.entity}/{self.entity_id}"  # type: ignore[attr-defined]
+        return f"{self.entity}/{self.entity_id}"  # type: ignore[attr-defined]  # every subclass declares entity and entity_id
 
 
 class Create(_DiffRecord):

@@ -54,7 +54,7 @@ class Context:
     def before(self, entry: DiffEntry) -> dict[str, Any]:
         """The entity before an Update: initial entity overlaid with the before-values."""
         base = self.entity("initial", entry)
-        return {**base, **{k: b for k, (b, _) in entry.field_changes.items()}}  # type: ignore[union-attr]
+        return {**base, **{k: b for k, (b, _) in entry.field_changes.items()}}  # type: ignore[union-attr]  # called for Update entries only
 
     def after(self, entry: DiffEntry) -> dict[str, Any]:
         """The entity as ``a`` sees it: Create fields, Delete last fields, Update after-state."""
@@ -197,7 +197,7 @@ def score_entry(entry: PositiveEntry, ctx: Context, ledger: Ledger) -> PositiveC
                              diagnosis=f"{_label(entry)}: {what}{_closest(entry, candidates, ctx, None)}")
 
     try:
-        slots = slot_values(entry, ctx) if entry.bijection else [None] * entry.count  # type: ignore[operator]
+        slots = slot_values(entry, ctx) if entry.bijection else [None] * entry.count  # type: ignore[operator]  # count is set whenever bijection is not (spec validation)
     except Exception as exc:  # `over` failing is the entry failing, shown in the diagnosis
         ledger.near_miss.update(candidates)
         return PositiveCheck(**common, weight=entry.weight, credit=0.0, earned=0.0, passed=False,

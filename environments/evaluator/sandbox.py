@@ -196,7 +196,7 @@ class _Checker(ast.NodeVisitor):
             raise self.refuse(node, "a bytes or Ellipsis literal", "use a string")
 
     def _comprehension(self, node: ast.AST) -> None:
-        for generator in node.generators:  # type: ignore[attr-defined]
+        for generator in node.generators:  # type: ignore[attr-defined]  # every comprehension node type has generators; ast has no common base for them
             if generator.is_async:
                 raise self.refuse(node, "an async comprehension", f"write {_COMPREHENSION}")
             for target in ast.walk(generator.target):

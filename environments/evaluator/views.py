@@ -66,7 +66,7 @@ class MappingView:
             return dict(self._data) == dict(other)
         return NotImplemented
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None  # type: ignore[assignment]  # unhashable like the dict it wraps (it defines __eq__); typeshed types __hash__ as a method
 
     def __repr__(self) -> str:
         return f"{self._label}({dict(self._data)!r})"
@@ -104,8 +104,8 @@ class StateView(MappingView):
 
         if self._instance is None:
             validate = getattr(self._model, "model_validate", None)
-            self._instance = validate(dict(self._data)) if validate else self._model(self._data)  # type: ignore[misc]
-        func = self._helpers[name]  # type: ignore[index]
+            self._instance = validate(dict(self._data)) if validate else self._model(self._data)  # type: ignore[misc]  # a state view with helpers always has its model (helper_names() found them on it)
+        func = self._helpers[name]  # type: ignore[index]  # set by helper_names(), which callers go through (has_helper) before calling one
         return wrap(to_plain(func(self._instance, *_plain_args(args), **_plain_args(kwargs))))
 
     def _wrapped(self, key: Any) -> Any:

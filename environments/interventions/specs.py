@@ -56,7 +56,7 @@ class Behavior(BaseModel):
         missing = [name for name in needed if getattr(self, name) is None]
         if missing:
             raise ValueError(f"behavior mode {self.mode!r} needs {', '.join(missing)}")
-        if self.mode == "window" and self.end < self.start:  # type: ignore[operator]
+        if self.mode == "window" and self.end < self.start:  # type: ignore[operator]  # both set: the `missing` check above refuses None
             raise ValueError("behavior window: end must be >= start")
         return self
 

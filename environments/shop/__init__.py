@@ -24,4 +24,6 @@ ENVIRONMENT = Environment(
     # Stock moves with every order and cancellation; the order and its lines carry the meaning.
     # `signed_in` flips when someone signs out and back in, which is not a task outcome.
     ignore_fields={"products": {"stock"}, "variants": {"stock"}, "account": {"signed_in"}},
+    # A saved card's number is the customer's secret: the recorder masks it like a password.
+    mask_selectors=("#card-number",),
 )

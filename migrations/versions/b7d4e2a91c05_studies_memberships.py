@@ -14,6 +14,7 @@ import json
 
 import sqlalchemy as sa
 import sqlmodel
+import sqlmodel.sql.sqltypes
 from alembic import op
 
 revision = "b7d4e2a91c05"
@@ -41,10 +42,10 @@ def upgrade() -> None:
     rows = bind.execute(sa.select(study.c.id, study.c.name, study.c.active).order_by(study.c.id)).all()
     seen: set[str] = set()
     for study_id, name, active in rows:
-        values = {"status": "open" if active else "archived", "envs": []}
+        values: dict[str, object] = {"status": "open" if active else "archived", "envs": []}
         if name in seen:
-            values["name"] = f"{name[:190]} ({study_id})"
-        seen.add(values.get("name", name))
+            name = values["name"] = f"{name[:190]} ({study_id})"
+        seen.add(name)
         bind.execute(study.update().where(study.c.id == study_id).values(**values))
 
     with op.batch_alter_table("study", schema=None) as batch_op:
@@ -98,7 +99,7 @@ def upgrade() -> None:
                           sa.column("created_at", sa.DateTime))
     open_ids = [study_id for study_id, _name, active in rows if active]
     newest_open = open_ids[-1] if open_ids else None
-    worked = {}
+    worked: dict[int, set[int]] = {}
     for study_id, annotator_id in bind.execute(sa.select(assignment.c.study_id, assignment.c.annotator_id).distinct()).all():
         worked.setdefault(annotator_id, set()).add(study_id)
     people = bind.execute(sa.select(annotator.c.id, annotator.c.role, annotator.c.tier, annotator.c.designed, annotator.c.created_at)).all()

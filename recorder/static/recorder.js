@@ -3,20 +3,31 @@
  * One self-contained file, no dependencies, no build step. Docs: docs/recorder.md.
  *
  * Configuration, first found wins:
- *   window.HUMANTRACE_RECORDER = {token, server, maskAllText, mousemoveSampleMs, debug}
- *   <script src=".../recorder/recorder.js" data-token data-server data-mask-all data-mousemove-ms data-debug>
+ *   window.HUMANTRACE_RECORDER = {token, server, maskAllText, maskSelectors, mousemoveSampleMs, debug}
+ *   <script src=".../recorder/recorder.js" data-token data-server data-mask-all data-mask-selectors
+ *           data-mousemove-ms data-debug>
  *
- * Guarantees: every event gets a contiguous `seq` (kept in sessionStorage across navigations and
- * reloads in this tab); unacknowledged events stay in sessionStorage until the server acknowledges
- * them, and are resent after reconnects, reloads and server restarts. The server drops duplicates.
+ * Guarantees: every tab is its own stream; every event gets a `seq` contiguous in its stream (kept in
+ * sessionStorage across navigations and reloads in this tab); unacknowledged events stay in
+ * sessionStorage until the server acknowledges them, and are resent after reconnects, reloads and
+ * server restarts. The server drops duplicates. Same-origin iframes are recorded by the top
+ * document's recorder; a frame it cannot enter is reported as a `frame_gap`.
  */
 (function () {
   'use strict';
 
   var w = window;
-  if (w.top !== w) return; // record the top document only
-  if (!/^(https?|file):$/.test(location.protocol)) return; // not about:blank and the like
   var MARK = typeof Symbol === 'function' ? Symbol.for('humantrace.recorder') : '__humantrace_recorder';
+  var ADOPT = typeof Symbol === 'function' ? Symbol.for('humantrace.recorder.adopt') : '__humantrace_recorder_adopt';
+  if (w.top !== w) {
+    // A copy running inside a frame (init script, or the page's own tag) records nothing itself:
+    // it hands its window to the top document's recorder as early as it can, so shadow roots
+    // created by the frame's scripts are seen too. A cross-origin top throws here: the top's
+    // recorder reports that frame as a frame_gap instead.
+    try { var adopt = w.top[ADOPT]; if (typeof adopt === 'function') adopt(w); } catch (e) { /* cross-origin */ }
+    return;
+  }
+  if (!/^(https?|file):$/.test(location.protocol)) return; // not about:blank and the like
   if (w[MARK]) return; // loaded twice (init script and script tag): the first one records
   try { Object.defineProperty(w, MARK, { value: true }); } catch (e) { return; }
 
@@ -32,6 +43,20 @@
     return fallback;
   }
 
+  // CSS selectors a site or study declares sensitive: a JSON array (or a list), invalid ones dropped.
+  function readSelectors(value) {
+    var list = value;
+    if (typeof value === 'string') { try { list = JSON.parse(value); } catch (e) { list = []; } }
+    if (!(list instanceof Array)) return '';
+    var valid = [];
+    for (var i = 0; i < list.length; i++) {
+      try { document.createDocumentFragment().querySelector(String(list[i])); valid.push(String(list[i])); } catch (e) {
+        if (w.console) console.warn('humantrace recorder: ignoring invalid mask selector ' + list[i]);
+      }
+    }
+    return valid.join(',');
+  }
+
   var token = first([globalConfig.token, data.token], '');
   if (!token) {
     if (w.console) console.warn('humantrace recorder: no token configured; not recording');
@@ -40,6 +65,7 @@
   var server = String(first([globalConfig.server, data.server], location.origin)).replace(/\/+$/, '');
   var maskAll = globalConfig.maskAllText === true || data.maskAll === 'true';
   var moveMs = Number(first([globalConfig.mousemoveSampleMs, data.mousemoveMs], 100));
+  var maskSelectors = readSelectors(first([globalConfig.maskSelectors, data.maskSelectors], []));
   if (!(moveMs >= 0)) moveMs = 100;
   var debug = globalConfig.debug === true || data.debug === 'true';
 
@@ -51,19 +77,34 @@
   var BACKOFF_BASE_MS = 250, BACKOFF_CAP_MS = 5000;
   var STORAGE_KEY = 'humantrace:' + token;
   var EVENTS_URL = server + '/recorder/events';
-  var SOCKET_URL = server.replace(/^http/, 'ws') + '/recorder/ws?token=' + encodeURIComponent(token);
+  var SOCKET_URL = server.replace(/^http/, 'ws') + '/recorder/ws?token=' + encodeURIComponent(token) + '&tab=';
 
   // ------------------------------------------------------------------------------------ state
-  // {next: next seq to assign, acked: highest seq the server holds contiguously, events: unacked, meta: sent}
+  // {tab: this tab's stream key, next: next seq to assign, acked: highest seq the server holds
+  //  contiguously for the stream, events: unacked, meta: sent}
   var state;
+  var restored = false; // state came from sessionStorage: maybe a copy another live tab also holds
+
+  function newTabId() {
+    var bytes = new Uint8Array(12);
+    if (w.crypto && w.crypto.getRandomValues) w.crypto.getRandomValues(bytes);
+    else for (var i = 0; i < bytes.length; i++) bytes[i] = Math.floor(Math.random() * 256);
+    var out = '';
+    for (var j = 0; j < bytes.length; j++) out += (bytes[j] + 256).toString(16).slice(1);
+    return out;
+  }
+
+  function freshState() { return { tab: newTabId(), next: 0, acked: -1, events: [], meta: false }; }
 
   function loadState() {
     var stored = null;
     try { stored = JSON.parse(w.sessionStorage.getItem(STORAGE_KEY) || 'null'); } catch (e) { stored = null; }
-    if (stored && typeof stored.next === 'number' && typeof stored.acked === 'number' && stored.events instanceof Array) {
+    if (stored && typeof stored.tab === 'string' && /^[0-9a-f]{8,64}$/.test(stored.tab) && typeof stored.next === 'number' &&
+        typeof stored.acked === 'number' && stored.events instanceof Array) {
+      restored = true;
       return stored;
     }
-    return { next: 0, acked: -1, events: [], meta: false };
+    return freshState();
   }
 
   function persist() {
@@ -89,10 +130,21 @@
   function pixels(v) { v = Math.round(Number(v)) || 0; return v < 0 ? 0 : (v > 100000 ? 100000 : v); }
 
   var NON_TEXT_INPUTS = { checkbox: 1, radio: 1, range: 1, color: 1, file: 1, submit: 1, button: 1, reset: 1, image: 1, hidden: 1 };
+  // Elements that may carry a shadow root (DOM spec, attachShadow), besides custom elements.
+  var SHADOW_HOSTS = { article: 1, aside: 1, blockquote: 1, div: 1, footer: 1, h1: 1, h2: 1, h3: 1, h4: 1, h5: 1, h6: 1,
+    header: 1, main: 1, nav: 1, p: 1, section: 1, span: 1 };
 
-  function isPassword(el) {
-    if (!el || el.localName !== 'input') return false;
-    return el.type === 'password' || /password/i.test(el.getAttribute('autocomplete') || '');
+  // ------------------------------------------------------------------------------------ masking
+  // A field is masked for the whole recording once it has ever been sensitive: a "show password"
+  // toggle that turns type=password into type=text must not reveal the next keystrokes.
+  var everMasked = new WeakSet();
+  var shadowRoots = new WeakMap(); // host -> its shadow root, closed ones included (attachShadow wrapped)
+
+  function isSensitive(el) {
+    if (el.localName === 'input' && el.type === 'password') return true;
+    if (/password|one-time-code/i.test(el.getAttribute('autocomplete') || '')) return true;
+    if (maskSelectors) { try { return el.matches(maskSelectors); } catch (e) { return false; } }
+    return false;
   }
 
   function isTextual(el) {
@@ -101,7 +153,41 @@
     return el.localName === 'input' && !NON_TEXT_INPUTS[el.type];
   }
 
-  function masks(el) { return isPassword(el) || (maskAll && isTextual(el)); }
+  function isField(el) {
+    return el.localName === 'input' || el.localName === 'textarea' || el.localName === 'select' || el.isContentEditable;
+  }
+
+  function masks(el) {
+    if (!el || el.nodeType !== 1) return maskAll;
+    if (everMasked.has(el)) return true;
+    if (isSensitive(el)) { everMasked.add(el); return true; }
+    return maskAll && isTextual(el);
+  }
+
+  // The element an event really happened on: composedPath()[0] sees into open shadow roots, and
+  // the focused element of a root we hold (closed ones too) is where keys and values go.
+  function deepTarget(e, t) {
+    var path = e && e.composedPath ? e.composedPath() : null;
+    var el = path && path.length && path[0].nodeType === 1 ? path[0] : t;
+    for (var i = 0; el && el.nodeType === 1 && i < 32; i++) {
+      var root = shadowRoots.get(el) || el.shadowRoot;
+      if (!root || !root.activeElement) break;
+      el = root.activeElement;
+    }
+    return el;
+  }
+
+  // A target we cannot see into: a shadow host (the real field is inside a root the recorder does
+  // not hold) rather than a field or an element focused in its own right.
+  function opaque(el) {
+    if (!el || el.nodeType !== 1 || isField(el)) return false;
+    var doc = el.ownerDocument;
+    if (el === doc.body || el === doc.documentElement) return false;
+    if (shadowRoots.get(el) || el.shadowRoot) return true; // descended as far as we could
+    var host = el.localName.indexOf('-') > 0 || SHADOW_HOSTS[el.localName];
+    var focusedInside = doc.activeElement === el && el.tabIndex < 0 && !el.hasAttribute('tabindex');
+    return !!host && (el.localName.indexOf('-') > 0 || focusedInside);
+  }
 
   function maskText(s) { return new Array(s.length + 1).join('*'); }
 
@@ -109,10 +195,34 @@
     return key.length === 1 || (key.length === 2 && key.charCodeAt(0) >= 0xd800 && key.charCodeAt(0) <= 0xdbff);
   }
 
+  function onTypeChange(records) {
+    for (var i = 0; i < records.length; i++) {
+      if (/^password$/i.test(records[i].oldValue || '')) everMasked.add(records[i].target);
+    }
+  }
+  var typeObserver = typeof MutationObserver === 'function' ? new MutationObserver(onTypeChange) : null;
+  var TYPE_OPTIONS = { attributes: true, attributeFilter: ['type'], attributeOldValue: true, subtree: true };
+
+  function wrapAttachShadow(win) {
+    var proto = win.Element && win.Element.prototype;
+    var original = proto && proto.attachShadow;
+    if (typeof original !== 'function' || original.__humantrace) return;
+    var wrapped = function () {
+      var root = original.apply(this, arguments);
+      shadowRoots.set(this, root);
+      if (typeObserver) { try { typeObserver.observe(root, TYPE_OPTIONS); } catch (e) { /* not observable */ } }
+      return root;
+    };
+    wrapped.__humantrace = true;
+    try { proto.attachShadow = wrapped; } catch (e) { /* frozen prototype */ }
+  }
+
   // ------------------------------------------------------------------------------------ xpath
   var HTML_NS = 'http://www.w3.org/1999/xhtml';
   var xpathCache = new WeakMap();
   var observer = null;
+  var FRAME_SEP = ' >> ';
+  var frameChains = new WeakMap(); // document -> frame_xpath ('' for the top document)
 
   function step(el) {
     var name = el.localName, ns = el.namespaceURI, index = 1;
@@ -120,24 +230,33 @@
       if (sib.localName === name && sib.namespaceURI === ns) index++;
     }
     if (ns === HTML_NS) {
-      if ((name === 'body' || name === 'head') && el.parentNode === document.documentElement) return name;
+      if ((name === 'body' || name === 'head') && el.parentNode === el.ownerDocument.documentElement) return name;
       return name + '[' + index + ']';
     }
     return "*[local-name()='" + name + "'][" + index + ']';
   }
 
-  // Absolute XPath that document.evaluate resolves back to the element; null outside the document
-  // (detached, or inside a shadow root: events from shadow DOM are retargeted to the host anyway).
-  function xpathOf(node) {
+  function docOf(node) {
     if (!node) return null;
-    if (node === document || node === w || node === document.documentElement) return '/html';
+    if (node.nodeType === 9) return node;
+    if (node.document && node.document.nodeType === 9) return node.document; // a window
+    return node.ownerDocument || null;
+  }
+
+  // Absolute XPath that document.evaluate resolves back to the element in its own document (the
+  // frame's, for frames); null when detached or inside a shadow root: events from shadow DOM are
+  // retargeted to the host, whose XPath is recorded.
+  function xpathOf(node) {
+    var doc = docOf(node);
+    if (!doc) return null;
+    if (node === doc || node.nodeType === undefined || node === doc.documentElement) return '/html';
     if (node.nodeType === 3) node = node.parentNode;
-    if (!node || node.nodeType !== 1 || !node.isConnected || node.getRootNode() !== document) return null;
+    if (!node || node.nodeType !== 1 || !node.isConnected || node.getRootNode() !== doc) return null;
     if (observer) countMutations(observer.takeRecords()); // so the cache below is never stale
     var cached = xpathCache.get(node);
     if (cached) return cached;
     var parts = [];
-    for (var el = node; el && el.nodeType === 1 && el !== document.documentElement; el = el.parentNode) {
+    for (var el = node; el && el.nodeType === 1 && el !== doc.documentElement; el = el.parentNode) {
       parts.push(step(el));
     }
     var path = clip('/html/' + parts.reverse().join('/'), MAX_XPATH);
@@ -150,9 +269,11 @@
   var unflushed = 0;
   var flushTimer = null;
 
-  function record(type, target, fields) {
+  function record(type, target, fields, doc) {
     if (stopped) return;
     var event = { type: type, seq: state.next++, t_ms: Date.now(), xpath: target === null ? null : xpathOf(target), url: clip(location.href, MAX_URL) };
+    var chain = frameChains.get(doc || docOf(target) || document);
+    if (chain) event.frame_xpath = clip(chain, MAX_XPATH); // only inside frames: top events stay as small as before
     for (var k in fields) event[k] = fields[k];
     state.events.push(event);
     unflushed++;
@@ -161,58 +282,111 @@
 
   function elementTarget(e) {
     var t = e.target;
-    return t && (t.nodeType === 1 || t.nodeType === 3 || t === document) ? t : null;
+    return t && (t.nodeType === 1 || t.nodeType === 3 || t.nodeType === 9) ? t : null;
   }
 
   function onPointer(e) {
     var t = elementTarget(e);
-    if (t) record(e.type, t, { x: round(e.clientX), y: round(e.clientY) });
+    if (!t) return;
+    if (e.type === 'mousedown') { flushMove(); masks(deepTarget(e, t)); checkWatched(); }
+    if (e.type === 'click') checkWatched();
+    record(e.type, t, { x: round(e.clientX), y: round(e.clientY) });
   }
 
   function onKeydown(e) {
-    var t = elementTarget(e) || document.body;
+    var t = elementTarget(e) || e.currentTarget.document.body;
     var key = typeof e.key === 'string' && e.key ? e.key : 'Unidentified';
-    if (isPrintable(key) && (isPassword(t) || maskAll)) key = '*';
+    var deep = deepTarget(e, t);
+    if (isPrintable(key) && (maskAll || masks(deep) || opaque(deep))) key = '*';
+    checkWatched();
     record('keydown', t, { key: clip(key, MAX_KEY) });
   }
 
-  function valueOf(el) {
+  function rawValue(el) {
     if (!el || el.nodeType !== 1) return null;
-    var value;
     if (el.localName === 'input' && (el.type === 'checkbox' || el.type === 'radio')) return el.checked ? 'true' : 'false';
-    if (el.localName === 'input' || el.localName === 'textarea' || el.localName === 'select') value = el.value;
-    else if (el.isContentEditable) value = el.textContent;
-    else return null;
-    value = String(value === undefined || value === null ? '' : value);
-    return clip(masks(el) ? maskText(value) : value, MAX_VALUE);
+    if (el.localName === 'input' || el.localName === 'textarea' || el.localName === 'select') return String(el.value === undefined || el.value === null ? '' : el.value);
+    // innerText keeps the line breaks a person typed (textContent drops <br> and block breaks).
+    if (el.isContentEditable) return String(el.innerText === undefined ? el.textContent : el.innerText);
+    return null;
+  }
+
+  function maskedValue(el, value) {
+    if (value === null) return null;
+    var text = el.localName === 'input' && (el.type === 'checkbox' || el.type === 'radio');
+    return clip(!text && masks(el) ? maskText(value) : value, MAX_VALUE);
+  }
+
+  // Fields a person has used: a value that changes there without an input event (an autocomplete
+  // completing the word, a date picker writing the date) is recorded as a `change`.
+  var watched = [], lastValues = new WeakMap(), MAX_WATCHED = 32;
+
+  // Text fields only: a checkbox is already checked when its click is dispatched, before its own
+  // input and change events, and those report it.
+  function watch(el, value) {
+    if (!el || el.nodeType !== 1 || !isTextual(el)) return;
+    lastValues.set(el, value);
+    if (watched.indexOf(el) < 0) { watched.push(el); if (watched.length > MAX_WATCHED) watched.shift(); }
+  }
+
+  function checkWatched() {
+    for (var i = 0; i < watched.length; i++) {
+      var el = watched[i];
+      if (!el.isConnected) { watched.splice(i--, 1); continue; }
+      var value = rawValue(el);
+      if (value === lastValues.get(el)) continue;
+      lastValues.set(el, value);
+      record('change', el, { value: maskedValue(el, value) });
+    }
   }
 
   function onValue(e) {
     var t = elementTarget(e);
-    if (t) record(e.type, t, { value: valueOf(t) });
+    if (!t) return;
+    var deep = deepTarget(e, t);
+    var value = rawValue(deep);
+    if (value === null && deep !== t) value = rawValue(t);
+    record(e.type, t, { value: value === null ? null : maskedValue(deep, value) });
+    watch(deep, value);
   }
 
   function onSubmit(e) {
     var t = elementTarget(e);
-    if (t) record('submit', t, {});
+    if (!t) return;
+    checkWatched();
+    record('submit', t, {});
   }
 
   function onFocus(e) {
     var t = e.target;
-    if (t && t.nodeType === 1) record(e.type, t, {});
+    if (!t || t.nodeType !== 1) return;
+    var deep = deepTarget(e, t);
+    masks(deep); // a field that is sensitive now stays masked even if it changes type later
+    checkWatched();
+    record(e.type, t, {});
+    if (e.type === 'focus' && watched.indexOf(deep) < 0) watch(deep, rawValue(deep));
+  }
+
+  // HTML5 drag and drop: where the drag started and where it was dropped.
+  function onDrag(e) {
+    var t = elementTarget(e);
+    if (t) record(e.type, t, { x: round(e.clientX), y: round(e.clientY) });
   }
 
   // scroll: one stream per container; dx/dy against that container's previous recorded position
   var lastScroll = new WeakMap();
-  var docScroll = { x: w.scrollX || 0, y: w.scrollY || 0 };
+  var docScrolls = new WeakMap(); // document -> last recorded position
+  docScrolls.set(document, { x: w.scrollX || 0, y: w.scrollY || 0 });
 
   function onScroll(e) {
-    var t = e.target, pos, prev, target;
-    if (t === document || t === document.documentElement || (t === document.body && document.scrollingElement === t)) {
-      pos = { x: w.scrollX, y: w.scrollY };
-      prev = docScroll;
-      docScroll = pos;
-      target = document;
+    var t = e.target, pos, prev, target, doc = docOf(t);
+    if (!doc) return;
+    var win = doc.defaultView;
+    if (t === doc || t === doc.documentElement || (t === doc.body && doc.scrollingElement === t)) {
+      pos = { x: win.scrollX, y: win.scrollY };
+      prev = docScrolls.get(doc) || { x: 0, y: 0 };
+      docScrolls.set(doc, pos);
+      target = doc;
     } else if (t && t.nodeType === 1) {
       pos = { x: t.scrollLeft, y: t.scrollTop };
       prev = lastScroll.get(t) || { x: 0, y: 0 };
@@ -233,6 +407,9 @@
     record('mousemove', move.target, { x: move.x, y: move.y });
   }
 
+  // A press records the pointer's last position first, so moves and the press stay in order.
+  function flushMove() { if (pendingMove) emitMove(pendingMove); }
+
   function onMove(e) {
     var t = elementTarget(e);
     if (!t) return;
@@ -250,16 +427,18 @@
 
   function onFieldSelect(e) {
     var t = elementTarget(e);
-    if (!t || typeof t.selectionStart !== 'number') return;
-    var text = String(t.value || '').slice(t.selectionStart, t.selectionEnd);
+    if (!t) return;
+    var deep = deepTarget(e, t);
+    if (typeof deep.selectionStart !== 'number') return;
+    var text = String(deep.value || '').slice(deep.selectionStart, deep.selectionEnd);
     if (!text) return;
-    record('select', t, { value: clip(masks(t) ? maskText(text) : text, MAX_VALUE) });
+    record('select', t, { value: clip(masks(deep) || opaque(deep) ? maskText(text) : text, MAX_VALUE) });
   }
 
-  function checkPageSelection() {
-    var sel = document.getSelection ? document.getSelection() : null;
+  function checkPageSelection(doc) {
+    var sel = doc.getSelection ? doc.getSelection() : null;
     if (!sel || sel.isCollapsed || sel.rangeCount === 0) { lastSelection = ''; return; }
-    var active = document.activeElement;
+    var active = doc.activeElement;
     if (active && (active.localName === 'input' || active.localName === 'textarea')) return; // the select event covers fields
     var text = sel.toString();
     if (!text || text === lastSelection) return;
@@ -269,7 +448,11 @@
     record('select', el, { value: clip(masks(el) ? maskText(text) : text, MAX_VALUE) });
   }
 
-  function onSelectionEnd() { setTimeout(checkPageSelection, 0); }
+  function onSelectionEnd(e) {
+    var doc = docOf(e.target) || document;
+    if (e.type === 'mouseup') onPointer(e);
+    setTimeout(function () { checkPageSelection(doc); }, 0);
+  }
 
   // navigation
   function recordNav(kind) { record('navigation', null, { nav: kind }); }
@@ -300,6 +483,7 @@
     if (s !== 'visible' && s !== 'hidden') return;
     record('visibility', null, { state: s });
     if (s === 'hidden') {
+      checkWatched();
       persist();
       if (socketReady()) pump(); else beacon();
     }
@@ -312,9 +496,10 @@
 
   function countMutations(records) {
     if (!records.length) return;
-    var counting = document.readyState !== 'loading'; // the parser building the page is not a change
     for (var i = 0; i < records.length; i++) {
       var r = records[i];
+      // the parser building a page (or a frame) is not a change
+      var counting = (r.target.ownerDocument || r.target).readyState !== 'loading';
       if (r.type === 'childList') {
         xpathCache = new WeakMap(); // sibling indices may have changed
         if (!counting) continue;
@@ -324,7 +509,7 @@
         mutations.attributes += 1;
       }
     }
-    if (counting && !domTimer) {
+    if ((mutations.added || mutations.removed || mutations.attributes) && !domTimer) {
       domTimer = setTimeout(emitDomChange, Math.max(0, DOM_CHANGE_MS - (Date.now() - lastDomChangeAt)));
     }
   }
@@ -357,6 +542,92 @@
     lastDomChangeAt = Date.now();
     record('dom_change', null, { added: Math.min(m.added, MAX_COUNT), removed: Math.min(m.removed, MAX_COUNT), attributes: Math.min(m.attributes, MAX_COUNT) });
   }
+
+  // ------------------------------------------------------------------------------------ iframes
+  // Same-origin frames get the same listeners as the top window; their events carry frame_xpath,
+  // the chain of iframe XPaths from the top document. A frame we cannot enter (another origin,
+  // sandboxed) is reported once as a frame_gap with the iframe's XPath.
+  var attachedDocs = new WeakSet(), gapped = new WeakSet();
+  var opts = { capture: true, passive: true };
+
+  function chainFor(frameEl) {
+    var parentChain = frameChains.get(frameEl.ownerDocument);
+    if (parentChain === undefined) return null; // the frame's parent is not recorded
+    var own = xpathOf(frameEl);
+    if (!own) return null;
+    return parentChain ? parentChain + FRAME_SEP + own : own;
+  }
+
+  function enterFrame(frameEl) {
+    var doc = null;
+    try { doc = frameEl.contentDocument; } catch (e) { doc = null; }
+    if (!doc) {
+      if (!gapped.has(frameEl) && frameEl.isConnected) {
+        gapped.add(frameEl);
+        record('frame_gap', frameEl, {});
+      }
+      return;
+    }
+    var chain = chainFor(frameEl);
+    if (chain !== null) attachDocument(doc.defaultView, chain);
+  }
+
+  function onFrameLoad(e) {
+    var t = e.target;
+    if (t && (t.localName === 'iframe' || t.localName === 'frame')) enterFrame(t);
+  }
+
+  function scanFrames(doc) {
+    var frames = doc.querySelectorAll('iframe,frame');
+    for (var i = 0; i < frames.length; i++) enterFrame(frames[i]);
+  }
+
+  function attachDocument(win, chain) {
+    var doc;
+    try { doc = win.document; } catch (e) { return; }
+    if (!doc || attachedDocs.has(doc)) return;
+    if (!/^(https?|file|about):$/.test(win.location.protocol)) return;
+    if (win.location.href === 'about:blank' && win !== w) return; // the empty document before the frame's page
+    attachedDocs.add(doc);
+    frameChains.set(doc, chain);
+    if (win !== w) {
+      wrapAttachShadow(win);
+      if (observer) observer.observe(doc, { childList: true, subtree: true, attributes: true, attributeOldValue: true });
+      docScrolls.set(doc, { x: win.scrollX || 0, y: win.scrollY || 0 });
+    }
+    if (typeObserver) typeObserver.observe(doc, TYPE_OPTIONS);
+    ['click', 'dblclick', 'contextmenu', 'mousedown'].forEach(function (t) { win.addEventListener(t, onPointer, opts); });
+    ['dragstart', 'drop'].forEach(function (t) { win.addEventListener(t, onDrag, opts); });
+    win.addEventListener('keydown', onKeydown, opts);
+    win.addEventListener('input', onValue, opts);
+    win.addEventListener('change', onValue, opts);
+    win.addEventListener('submit', onSubmit, opts);
+    win.addEventListener('scroll', onScroll, opts);
+    win.addEventListener('mousemove', onMove, opts);
+    win.addEventListener('focus', onFocus, opts);
+    win.addEventListener('blur', onFocus, opts);
+    win.addEventListener('select', onFieldSelect, opts);
+    win.addEventListener('mouseup', onSelectionEnd, opts);
+    win.addEventListener('keyup', onSelectionEnd, opts);
+    // An iframe's load event does not bubble, and a load event never reaches the window: capture it on the document.
+    doc.addEventListener('load', onFrameLoad, opts);
+    if (doc.readyState === 'loading') doc.addEventListener('DOMContentLoaded', function () { scanFrames(doc); }, opts);
+    else scanFrames(doc);
+  }
+
+  // A recorder copy inside a same-origin frame hands its window over (see the top of this file).
+  try {
+    Object.defineProperty(w, ADOPT, {
+      value: function (win) {
+        try {
+          var frameEl = win.frameElement;
+          if (!frameEl) return;
+          var chain = chainFor(frameEl);
+          if (chain !== null) attachDocument(win, chain);
+        } catch (e) { /* not ours to enter */ }
+      }
+    });
+  } catch (e) { /* defined already */ }
 
   // ------------------------------------------------------------------------------------ frames
   function utf8Length(s) {
@@ -392,14 +663,15 @@
       last = events[i].seq;
     }
     if (!parts.length) return null;
-    var head = '{"type":"batch",' + (withToken ? '"token":' + JSON.stringify(token) + ',' : '') + '"events":[';
+    // Over the socket the tab is named once, in its URL; an HTTP frame names it itself.
+    var head = '{"type":"batch",' + (withToken ? '"token":' + JSON.stringify(token) + ',"tab":"' + state.tab + '",' : '') + '"events":[';
     var text = head + parts.join(',') + ']}';
     return { text: text, last: last, bytes: utf8Length(head) + (size - 100) + 1 };
   }
 
   function metaFrame() {
     return JSON.stringify({
-      type: 'meta', user_agent: clip(navigator.userAgent, MAX_UA),
+      type: 'meta', tab: state.tab, user_agent: clip(navigator.userAgent, MAX_UA),
       viewport_w: pixels(w.innerWidth), viewport_h: pixels(w.innerHeight),
       screen_w: pixels(w.screen && w.screen.width), screen_h: pixels(w.screen && w.screen.height)
     });
@@ -410,8 +682,8 @@
   function onAck(seq) {
     if (typeof seq !== 'number') return;
     if (seq >= state.next) {
-      // The server holds more than this tab ever numbered (storage lost, or the token reused in a
-      // new tab): renumber what is pending after it instead of letting it pass as duplicates.
+      // The server holds more than this tab ever numbered in its stream (storage lost): renumber
+      // what is pending after it instead of letting it pass as duplicates.
       for (var i = 0; i < state.events.length; i++) state.events[i].seq = seq + 1 + i;
       state.next = seq + 1 + state.events.length;
       state.acked = seq;
@@ -447,10 +719,10 @@
   function socketReady() { return ready && socket && socket.readyState === 1; }
 
   function connect() {
-    if (stopped || leaving || socket) return;
+    if (stopped || leaving || socket || checking) return;
     var ws;
     try {
-      ws = new WebSocket(SOCKET_URL);
+      ws = new WebSocket(SOCKET_URL + state.tab);
     } catch (e) { // no websockets here (blocked, or not available): counts as a failed attempt
       failures++;
       scheduleReconnect();
@@ -531,7 +803,7 @@
 
   // HTTP fallback while the websocket cannot be opened (after two failures in a row).
   function tryHttp() {
-    if (stopped || leaving || httpBusy || failures < 2 || Date.now() < httpNextTry || !hasUnsent(state.acked)) return;
+    if (stopped || leaving || checking || httpBusy || failures < 2 || Date.now() < httpNextTry || !hasUnsent(state.acked)) return;
     var frame = buildFrame(state.acked, frameBudget, true);
     if (!frame) return;
     httpBusy = true;
@@ -576,6 +848,7 @@
   }
 
   function onPageHide() {
+    checkWatched();
     recordNav('unload');
     unflushed = 0;
     persist();
@@ -589,25 +862,44 @@
   function onPageShow(e) {
     if (!e.persisted) return; // a normal load already started below
     state = loadState(); // another page of this tab may have recorded since
+    startNext = state.next;
     leaving = false;
     recordNav('load');
     connect();
   }
 
+  // ------------------------------------------------------------------------------------ tabs
+  // A tab opened as a copy of this one (duplicate tab, window.open with an opener) starts with a
+  // copy of its sessionStorage, stream key included. Before sending anything, a page whose state
+  // came from storage asks the other live pages of this token whether one of them holds that key;
+  // if one does, this page becomes a new stream, keeping only the events it recorded itself.
+  var CLAIM_MS = 150;
+  var pageId = newTabId(), checking = false, channel = null, startNext = state.next;
+  try { channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel(STORAGE_KEY) : null; } catch (e) { channel = null; }
+
+  function becomeNewStream() {
+    var own = [];
+    for (var i = 0; i < state.events.length; i++) if (state.events[i].seq >= startNext) own.push(state.events[i]);
+    state = freshState();
+    for (var j = 0; j < own.length; j++) own[j].seq = j;
+    state.events = own;
+    state.next = own.length;
+    persist();
+  }
+
+  if (channel) {
+    channel.onmessage = function (m) {
+      var d = m.data || {};
+      if (d.hello && d.hello === state.tab && d.page !== pageId && !leaving && !stopped) channel.postMessage({ taken: d.hello, page: d.page });
+      else if (d.taken && d.taken === state.tab && d.page === pageId && checking) becomeNewStream();
+    };
+  }
+
   // ------------------------------------------------------------------------------------ start
-  var opts = { capture: true, passive: true };
-  ['click', 'dblclick', 'contextmenu'].forEach(function (t) { w.addEventListener(t, onPointer, opts); });
-  w.addEventListener('keydown', onKeydown, opts);
-  w.addEventListener('input', onValue, opts);
-  w.addEventListener('change', onValue, opts);
-  w.addEventListener('submit', onSubmit, opts);
-  w.addEventListener('scroll', onScroll, opts);
-  w.addEventListener('mousemove', onMove, opts);
-  w.addEventListener('focus', onFocus, opts);
-  w.addEventListener('blur', onFocus, opts);
-  w.addEventListener('select', onFieldSelect, opts);
-  w.addEventListener('mouseup', onSelectionEnd, opts);
-  w.addEventListener('keyup', onSelectionEnd, opts);
+  if (typeof MutationObserver === 'function') observer = new MutationObserver(countMutations);
+  if (observer) observer.observe(document, { childList: true, subtree: true, attributes: true, attributeOldValue: true });
+  wrapAttachShadow(w);
+  attachDocument(w, '');
   w.addEventListener('popstate', function () { recordNav('popstate'); }, opts);
   w.addEventListener('hashchange', function () { recordNav('hashchange'); }, opts);
   w.addEventListener('resize', onResize, opts);
@@ -615,20 +907,24 @@
   w.addEventListener('pageshow', onPageShow, opts);
   w.addEventListener('online', function () { if (!socket) connect(); }, opts);
   document.addEventListener('visibilitychange', onVisibility, opts);
-  if (typeof MutationObserver === 'function') {
-    observer = new MutationObserver(countMutations);
-    observer.observe(document, { childList: true, subtree: true, attributes: true, attributeOldValue: true });
-  }
+  setInterval(checkWatched, 500); // scripted values that no later event reveals (a date picker, then idle)
 
   recordNav('load');
-  connect();
+  if (restored && channel) {
+    checking = true;
+    channel.postMessage({ hello: state.tab, page: pageId });
+    setTimeout(function () { checking = false; connect(); }, CLAIM_MS);
+  } else {
+    connect();
+  }
 
   if (debug) {
     w.__humantraceRecorder = {
       flush: flush,
       pending: function () { return state.events.length; },
       acked: function () { return state.acked; },
-      next: function () { return state.next; }
+      next: function () { return state.next; },
+      tab: function () { return state.tab; }
     };
   }
 })();

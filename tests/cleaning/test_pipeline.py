@@ -17,7 +17,7 @@ def test_config_and_version_are_recorded_as_json(trace):
     config = CleaningConfig(scroll_window_ms=250, hover_window_ms=300)
     cleaned = clean(trace.frame(), config)
     recorded = json.loads(json.dumps(cleaned.attrs["cleaning_config"]))
-    assert recorded == {"scroll_window_ms": 250, "hover_window_ms": 300, "group_by": "attempt_id"}
+    assert recorded == {"scroll_window_ms": 250, "hover_window_ms": 300, "drag_min_px": 4.0, "group_by": "attempt_id"}
     assert CleaningConfig(**recorded) == config
     assert cleaned.attrs["cleaning_version"] == CLEANING_VERSION
     assert config.to_dict() == config.model_dump()

@@ -75,7 +75,7 @@ def test_chunks_stream_into_one_table_with_one_csv_header(tmp_path: Path):
             writer.append("events_raw", chunk)
         writer.close()
     text = (out / "events_raw.csv").read_text()
-    assert text.count('"attempt_id","seq"') == 1
+    assert text.count('"attempt_id","stream","seq"') == 1
     assert verify_bundle(out) == []
     for fmt in ("parquet", "csv"):
         if fmt == "parquet":

@@ -148,7 +148,7 @@ def _fields(kind: str):
         "resize": {"width": pixels, "height": pixels},
         "dom_change": {"added": count, "removed": count, "attributes": count},
     }
-    if kind in ("click", "dblclick", "contextmenu", "mousemove"):
+    if kind in ("click", "dblclick", "contextmenu", "mousemove", "mousedown", "mouseup", "dragstart", "drop"):
         return {"x": FLOAT, "y": FLOAT}
     if kind in ("input", "change", "select"):
         return {"value": st.none() | st.text(max_size=300)}
@@ -167,6 +167,8 @@ def valid_event(draw, seq: int) -> dict:
         event["xpath"] = draw(st.text(max_size=200))
     if draw(st.booleans()):
         event["url"] = draw(st.text(max_size=200))
+    if draw(st.booleans()):
+        event["frame_xpath"] = draw(st.text(max_size=200))
     return event
 
 

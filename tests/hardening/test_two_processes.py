@@ -171,7 +171,7 @@ def test_sigkill_of_the_recorders_process_loses_no_event(kit, cluster, serve, tc
         from websockets.sync.client import connect
 
         socket = connect(annotator.ws_url(f"/recorder/ws?token={annotator.recorder_token}"), open_timeout=20)
-        assert json.loads(socket.recv(timeout=20)) == {"type": "ack", "seq": -1}
+        assert json.loads(socket.recv(timeout=20)) == {"type": "ack", "seq": -1, "stream": 0}
         for start in (0, 10, 20):
             socket.send(json.dumps({"type": "batch", "events": [kit.make_event(s, url) for s in range(start, start + 10)]}))
             assert json.loads(socket.recv(timeout=20))["seq"] == start + 9

@@ -20,13 +20,13 @@ from sqlmodel import Session, SQLModel, create_engine
 
 from core.sqlite import tune_sqlite
 from recorder import service
-from recorder.models import RawEvent, Recording
+from recorder.models import RECORDER_TABLES, RawEvent, Recording
 from recorder.protocol import uvicorn_ws_options
 from recorder.schemas import BatchMessage, parse_client_message
 from recorder.standalone import create_app
 
 SECRET = "test-secret-key-for-recorder"
-RECORDER_TABLES = [Recording.__table__, RawEvent.__table__]
+RECORDER_TABLES = list(RECORDER_TABLES)
 
 
 def make_engine(url: str) -> Engine:

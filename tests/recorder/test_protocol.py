@@ -37,7 +37,7 @@ def test_valid_stream_is_acknowledged_and_stored(live_server_any_db, batch_json)
     server = live_server_any_db
     rid, token = server.new_recording()
     with open_socket(server, token) as (ws, hello):
-        assert hello == {"type": "ack", "seq": -1}
+        assert hello == {"type": "ack", "seq": -1, "stream": 0}
         assert send(ws, batch_json(0, 10)) == {"type": "ack", "seq": 9}
         assert send(ws, batch_json(10, 5, type_="click")) == {"type": "ack", "seq": 14}
         # A resend of what is stored is acknowledged, not duplicated.
@@ -52,7 +52,7 @@ def test_valid_stream_is_acknowledged_and_stored(live_server_any_db, batch_json)
     # A new connection (a reload) learns the ack right away.
     with open_socket(server, token) as (_, hello):
         pass
-    assert hello == {"type": "ack", "seq": 16}
+    assert hello == {"type": "ack", "seq": 16, "stream": 0}
 
 
 @pytest.mark.parametrize(
@@ -110,7 +110,7 @@ def test_oversized_frame_is_refused_by_the_protocol_and_a_new_connection_serves(
             ws.recv(timeout=10)
         assert info.value.rcvd.code == 1009
     with open_socket(live_server, token) as (ws, hello):
-        assert hello == {"type": "ack", "seq": -1}
+        assert hello == {"type": "ack", "seq": -1, "stream": 0}
         at_limit = batch_json(0, 2)
         at_limit = at_limit[:-2] + " " * (MAX_FRAME_BYTES - len(at_limit.encode())) + at_limit[-2:]
         assert len(at_limit.encode()) == MAX_FRAME_BYTES

@@ -252,8 +252,8 @@ def test_events_frame_has_the_agreed_columns(session):
     service.ingest_batch(session, recording=rec, batch=batch)
     frame = service.events_frame(session, recording_ids=[rec.id])
     assert list(frame.columns) == [
-        "attempt_id", "seq", "t_ms", "type", "xpath", "url", "x", "y", "key", "value", "scroll_x", "scroll_y",
-        "dx", "dy", "nav", "added", "removed", "attributes", "width", "height", "state",
+        "attempt_id", "stream", "seq", "t_ms", "type", "xpath", "url", "x", "y", "key", "value", "scroll_x", "scroll_y",
+        "dx", "dy", "nav", "added", "removed", "attributes", "width", "height", "state", "frame_xpath",
     ]
     assert frame["attempt_id"].tolist() == [rec.id] * 6
     assert frame["type"].tolist() == ["navigation", "click", "scroll", "dom_change", "visibility", "resize"]
@@ -273,7 +273,9 @@ def _every_shape(count: int) -> list[dict]:
         {"type": "scroll", "scroll_x": 0, "scroll_y": 120.5, "dx": 0, "dy": -40},
         {"type": "navigation", "nav": "push"}, {"type": "visibility", "state": "hidden"},
         {"type": "resize", "width": 1280, "height": 0}, {"type": "dom_change", "added": 0, "removed": 3, "attributes": 7},
-        {"type": "submit"}, {"type": "blur"},
+        {"type": "submit"}, {"type": "blur"}, {"type": "mousedown", "x": 4, "y": 5}, {"type": "mouseup", "x": 40, "y": 5},
+        {"type": "dragstart", "x": 4, "y": 6}, {"type": "drop", "x": 90, "y": 6}, {"type": "frame_gap"},
+        {"type": "click", "x": 7, "y": 8, "frame_xpath": "/html/body/iframe[1]"},
     ]
     events = []
     for seq in range(count):
@@ -314,7 +316,11 @@ def test_every_event_shape_is_stored_exactly_as_sent(engine, session):
         event = sent[recording_id][seq]
         for column, value in row.items():
             expected = event.get(column)
-            if expected is None:
+            if column == "stream":
+                assert value == 0
+            elif column == "frame_xpath" and expected is None:
+                assert value == "", (recording_id, seq, value)  # the top document
+            elif expected is None:
                 assert pd.isna(value), (recording_id, seq, column, value)
             else:
                 assert value == expected, (recording_id, seq, column, value)

@@ -34,6 +34,7 @@ from dashboard.web.pages import render
 from environments.mount import mount_environments
 from recorder.inject import RecorderInjectionMiddleware
 from recorder.privacy import ForgetClientAddressMiddleware
+from recorder.control import router as recorder_control_router
 from recorder.router import router as recorder_router
 
 log = logging.getLogger("humantrace.http")
@@ -74,6 +75,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(live.router)
     app.include_router(website.router)
     app.include_router(recorder_router)
+    app.include_router(recorder_control_router)
     mount_environments(app)
     # Outermost last: the recorder goes into environment pages of a running attempt, and no
     # layer (nor uvicorn's own websocket log line) ever sees the client address.

@@ -150,6 +150,10 @@ DASHBOARD: dict[tuple[str, str], Cell] = {
     ("GET", "/control/sessions/{session_id}/audit"): Cell(controller()),
     ("GET", "/control/sessions/{session_id}/events"): Cell(controller()),
     ("POST", "/control/sessions/{session_id}/evaluate"): Cell(controller()),
+    # Agent episodes' recordings (agentruns): the controller only.
+    ("POST", "/control/recordings"): Cell(controller(201), json={"label": "matrix"}),
+    ("GET", "/control/recordings/{recording_id}/events"): Cell(controller()),
+    ("POST", "/control/recordings/{recording_id}/end"): Cell(controller()),
 }
 
 # The lab site's routes as its own environment tab sees them (every other caller: 401).
@@ -282,7 +286,7 @@ def call(world, app_route, cell: Cell, role: str) -> object:
         # Every caller is refused or only reads: nothing can change, so these cells share a cast.
         caller, ids = world.bystanders[role], {}
     else:
-        needs_objects = bool(re.search(r"\{(assignment_id|attempt_id|session_id|rating_id|study_id|code)\}", app_route.path))
+        needs_objects = bool(re.search(r"\{(assignment_id|attempt_id|session_id|rating_id|study_id|code|recording_id)\}", app_route.path))
         owner = maker.person("A")
         ids = maker.assignment(owner, state=cell.scene) if needs_objects else {}
         caller = caller_for(role, world, owner)

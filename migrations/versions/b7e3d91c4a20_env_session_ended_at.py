@@ -1,7 +1,7 @@
 """env_session.ended_at: an ended attempt's env session refuses writes
 
 Revision ID: b7e3d91c4a20
-Revises: b7d4e2a91c05
+Revises: b7d41c2e9f60
 Create Date: 2026-12-04 08:10:00
 """
 
@@ -9,7 +9,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "b7e3d91c4a20"
-down_revision = "b7d4e2a91c05"
+down_revision = "b7d41c2e9f60"
 branch_labels = None
 depends_on = None
 

@@ -63,6 +63,7 @@ import uuid
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
@@ -303,6 +304,8 @@ class Annotator:
         import httpx
 
         self.code, self.base, self.link, self.figures, self.stop, self.pace = code, base, link, figures, stop, pace
+        self.assignment_id = 0
+        self.first_attempt_of: dict[int, int] = {}
         self.http = httpx.AsyncClient(base_url=base, timeout=60, follow_redirects=False)
         self.rng = random.Random(seed)
         self.csrf = ""
@@ -352,6 +355,7 @@ class Annotator:
         try:
             attempt_id = await self.attempt_id(assignment_id)
             await self.pause(self.pace.reading)  # reads the instruction
+            self.assignment_id = assignment_id
             if not await self.attempt(attempt_id, self.pace.cold):
                 return
             warm = await self.post(f"/assignments/{assignment_id}/warm")
@@ -395,19 +399,27 @@ class Annotator:
         """Begin, enter the website, browse and record for `seconds` (less if time is up), Evaluate."""
         import websockets
 
+        from core.settings import other_loopback_host
+
+        # As a browser does: the website tab on the environments' host name, entered by its ticket
+        # (the cold attempt's website tab is opened by Start, the warm one reloads by itself).
+        site = other_loopback_host(self.base)
         await self.post(f"/attempts/{attempt_id}/begin")
-        entry = await self.request("GET", f"/attempts/{attempt_id}/environment")
+        if attempt_id == self.first_attempt_of.setdefault(self.assignment_id, attempt_id):
+            ticket = (await self.request("GET", f"/assignments/{self.assignment_id}/website")).json()["url"]
+            if (await self.request("GET", ticket)).status_code != 303:
+                return False
+        entry = await self.request("GET", site + "/website/go")
         if entry.status_code != 303:
             return False
-        entered = await self.request("GET", entry.headers["location"])
-        start_page = entered.headers.get("location", "/env/shop/")
-        await self.request("GET", start_page)
-        token = self.http.cookies.get("htrec")
-        url = self.base + start_page
+        start_page = entry.headers.get("location", "/env/shop/")
+        await self.request("GET", site + start_page)
+        token = self.http.cookies.get("htrec", domain=urlsplit(site).hostname)
+        url = site + start_page
         ends_at = time.monotonic() + self.rng.uniform(*seconds)
         next_api = time.monotonic()
         seq = 0
-        ws_url = self.base.replace("http://", "ws://") + f"/recorder/ws?token={token}"
+        ws_url = site.replace("http://", "ws://") + f"/recorder/ws?token={token}"
         async with websockets.connect(ws_url, open_timeout=60, max_size=2**20) as recorder:
             hello = json.loads(await recorder.recv())
             await recorder.send(json.dumps({"type": "meta", "user_agent": "load-benchmark", "viewport_w": 1366,
@@ -416,7 +428,7 @@ class Annotator:
             seq = hello["seq"] + 1
             while time.monotonic() < ends_at and not self.stop.is_set():
                 if time.monotonic() >= next_api:
-                    await self.request("GET", self.rng.choice(SHOP_READS), timed=True)
+                    await self.request("GET", site + self.rng.choice(SHOP_READS), timed=True)
                     next_api = time.monotonic() + self.rng.uniform(2, 5)
                 count = self.rng.randint(1, 5)  # about 3 events a second
                 batch = [event(s, url, self.rng) for s in range(seq, seq + count)]

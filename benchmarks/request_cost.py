@@ -58,7 +58,10 @@ async def walk(base: str, link: str, pid: int, calls: int, cycles: int, per_path
     import httpx
     import websockets
 
+    from core.settings import other_loopback_host
+
     meter = Meter(pid)
+    site = other_loopback_host(base)  # the website tab's host name (its cookies live there)
     async with httpx.AsyncClient(base_url=base, timeout=60) as http:
         from dashboard.people.routes import sign_in_form
 
@@ -73,19 +76,21 @@ async def walk(base: str, link: str, pid: int, calls: int, cycles: int, per_path
         headers = {"X-CSRF-Token": csrf, "Accept": "application/json"}
 
         async def enter(attempt_id: int) -> str:
+            # The website tab, as a browser reaches it: its ticket, then "go", on the environments' host.
             await http.post(f"/attempts/{attempt_id}/begin", headers=headers)
-            entry = await http.get(f"/attempts/{attempt_id}/environment")
-            entered = await http.get(entry.headers["location"])
-            start_page = entered.headers.get("location", "/env/shop/")
-            await http.get(start_page)
+            ticket = (await http.get(f"/assignments/{assignment}/website")).json()["url"]
+            await http.get(ticket)
+            entry = await http.get(site + "/website/go")
+            start_page = entry.headers.get("location", "/env/shop/")
+            await http.get(site + start_page)
             return start_page
 
         start_page = await enter(attempt)
         await meter.measure("page /assignments", calls // 4, lambda i: http.get("/assignments"))
-        await meter.measure("env API read", calls, lambda i: http.get(SHOP_READS[i % len(SHOP_READS)]))
+        await meter.measure("env API read", calls, lambda i: http.get(site + SHOP_READS[i % len(SHOP_READS)]))
         if per_path:
             for path in SHOP_READS:
-                await meter.measure(f"  GET {path}", max(20, calls // 10), lambda i: http.get(path))
+                await meter.measure(f"  GET {path}", max(20, calls // 10), lambda i, path=path: http.get(site + path))
 
         import random
 
@@ -101,7 +106,7 @@ async def walk(base: str, link: str, pid: int, calls: int, cycles: int, per_path
 
         def recorder_socket():
             token = http.cookies.get("htrec")
-            return websockets.connect(base.replace("http://", "ws://") + f"/recorder/ws?token={token}")
+            return websockets.connect(site.replace("http://", "ws://") + f"/recorder/ws?token={token}")
 
         async with recorder_socket() as recorder:
             seq = json.loads(await recorder.recv())["seq"] + 1

@@ -39,7 +39,11 @@ def database_unreachable_response(as_json: bool) -> Response:
 
 # Paths whose last segment is a secret (a login link's token, an env session id, which lets its
 # holder into that environment tab): logged with the route's template in its place.
-_SECRET_SEGMENT_PREFIXES = (("/login/", "/login/{token}"), ("/env/enter/", "/env/enter/{session_id}"))
+_SECRET_SEGMENT_PREFIXES = (
+    ("/login/", "/login/{token}"),
+    ("/env/enter/", "/env/enter/{session_id}"),
+    ("/enter/", "/enter/{ticket}"),  # the website tab's single-use ticket
+)
 
 
 def loggable_path(path: str) -> str:

@@ -12,6 +12,7 @@ import os
 import secrets
 from pathlib import Path
 from typing import Any, Literal
+from urllib.parse import urlsplit, urlunsplit
 
 from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -41,6 +42,11 @@ class Settings(BaseSettings):
     host: str = Field("127.0.0.1", description="Interface `humantrace serve` binds to.")
     port: int = Field(8000, description="Port `humantrace serve` listens on.")
     public_url: str = Field("", description="Base URL printed in login links; default `http://HOST:PORT`.")
+    env_public_url: str = Field(
+        "",
+        description="Base URL of the environments (the website tab), on another host name than the dashboard so no "
+        "dashboard cookie reaches a website page; default: PUBLIC_URL with 127.0.0.1 and localhost swapped.",
+    )
     login_link_ttl_hours: int = Field(72, description="How long a login link stays valid before its first use.")
     session_ttl_hours: int = Field(24 * 14, description="How long a login session lasts.")
     cookie_secure: bool = Field(False, description="Mark cookies Secure (set true behind HTTPS).")
@@ -55,7 +61,18 @@ class Settings(BaseSettings):
         if not self.public_url:
             self.public_url = f"http://{self.host}:{self.port}"
         self.public_url = self.public_url.rstrip("/")
+        self.env_public_url = self.env_public_url.rstrip("/")
         return self
+
+    @property
+    def dashboard_host(self) -> str:
+        """The dashboard's host name (from PUBLIC_URL)."""
+        return urlsplit(self.public_url).hostname or ""
+
+    @property
+    def env_host(self) -> str:
+        """The environments' host name: ENV_PUBLIC_URL's, else the dashboard's with 127.0.0.1 and localhost swapped."""
+        return urlsplit(self.env_public_url or other_loopback_host(self.public_url)).hostname or ""
 
     @property
     def is_local(self) -> bool:
@@ -69,6 +86,23 @@ class Settings(BaseSettings):
             self.controller_secret = self.controller_secret or stored["controller_secret"]
         check_secret_strength(self)
         return self
+
+
+_LOOPBACK_SWAP = {"127.0.0.1": "localhost", "localhost": "127.0.0.1"}
+
+
+def other_loopback_host(url: str) -> str:
+    """`url` with 127.0.0.1 and localhost swapped: the same server under another host name.
+
+    Cookies ignore ports, so only another host name keeps the dashboard's cookies out of the
+    website tab. Any other host is returned unchanged: a deployment sets HUMANTRACE_ENV_PUBLIC_URL.
+    """
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    if host not in _LOOPBACK_SWAP:
+        return url
+    netloc = _LOOPBACK_SWAP[host] + (f":{parts.port}" if parts.port else "")
+    return urlunsplit(parts._replace(netloc=netloc))
 
 
 def normalise_database_url(url: str) -> str:

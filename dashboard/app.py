@@ -18,7 +18,7 @@ from core import migrate
 from core.db import make_engine
 from core.requestlog import RequestLogMiddleware, database_unreachable_response, loggable_path, wants_json
 from core.settings import Settings, get_settings
-from dashboard.flow import live, presence
+from dashboard.flow import live, presence, website
 from dashboard.flow import routes as study
 from dashboard.flow.presence_middleware import EnvironmentPresenceMiddleware
 from dashboard.flow.routes import REC_COOKIE
@@ -34,6 +34,7 @@ from dashboard.web.pages import render
 from environments.mount import mount_environments
 from recorder.inject import RecorderInjectionMiddleware
 from recorder.privacy import ForgetClientAddressMiddleware
+from recorder.control import router as recorder_control_router
 from recorder.router import router as recorder_router
 
 log = logging.getLogger("humantrace.http")
@@ -72,12 +73,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(study_people.router)
     app.include_router(study_monitor.router)
     app.include_router(live.router)
+    app.include_router(website.router)
     app.include_router(recorder_router)
+    app.include_router(recorder_control_router)
     mount_environments(app)
     # Outermost last: the recorder goes into environment pages of a running attempt, and no
     # layer (nor uvicorn's own websocket log line) ever sees the client address.
     app.add_middleware(RecorderInjectionMiddleware, path_prefixes=("/env/",), cookie_name=REC_COOKIE)
     app.add_middleware(EnvironmentPresenceMiddleware)
+    app.add_middleware(website.WebsiteTabMiddleware)
     _install_error_pages(app)
     app.add_middleware(RequestLogMiddleware)
     app.add_middleware(ForgetClientAddressMiddleware)

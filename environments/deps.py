@@ -46,6 +46,7 @@ from environments.state import EnvState
 COOKIE_NAME = "htenv"
 HEADER_NAME = "X-Env-Session"
 NO_SESSION_DETAIL = "This environment has no active session."
+ENDED_DETAIL = "This attempt has ended"  # the answer to a write to an ended session (409)
 STALE_SCOPE_KEY = "htenv_stale"
 READ_METHODS = frozenset({"GET", "HEAD"})
 LOCKED_SCOPE_KEY = "htenv_locked"  # set by the network layer when it runs a read again, under the lock
@@ -216,16 +217,22 @@ async def env_session(request: Request) -> AsyncIterator[EnvHandle]:
         with CancelScope(shield=True):  # as FastAPI does for a dependency's exit
             await read.finish()
         return
-    async with contextmanager_in_threadpool(_locked_call(engine, session_id, env_id, stale)) as handle:
+    write = request.method not in READ_METHODS
+    async with contextmanager_in_threadpool(_locked_call(engine, session_id, env_id, stale, write=write)) as handle:
         yield handle
 
 
 @contextmanager
-def _locked_call(engine: Engine, session_id: str, env_id: str | None, stale: str | None) -> Iterator[EnvHandle]:
+def _locked_call(
+    engine: Engine, session_id: str, env_id: str | None, stale: str | None, *, write: bool = False
+) -> Iterator[EnvHandle]:
     """A call holding the session's row lock from start to commit (its parts run in a worker thread)."""
     with Session(engine) as db:
         row = lock_session_row(db, session_id, lazy_state=session_id in STATE_CACHE)
         _check_row(row, env_id)
+        if write and row.ended_at is not None:
+            # Checked again under the lock: the network layer's look may predate the end's commit.
+            raise HTTPException(status_code=409, detail=ENDED_DETAIL)
         env = registry.get(row.env_id)
         cached = None
         if stale:  # the state this handler sees is never saved

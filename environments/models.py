@@ -57,6 +57,8 @@ class EnvSession(SQLModel, table=True):
     state_version: int = 0
     event_seq: int = 0
     auth_expired: bool = False
+    # Set when the attempt (or run) using the session ended: its API then refuses every write.
+    ended_at: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True), nullable=True))
 
 
 @event.listens_for(EnvSession.state, "set")

@@ -75,8 +75,9 @@ def render_page(request: Request, env_id: str, template: str, *, status_code: in
     """Render a site page for the request's session (or the no-session page).
 
     Templates get `env_id`, `env_title`, `api_base` (`/api/env/<env_id>`), `static_base`
-    (`/env-static/<env_id>`) and `page_path` besides `context`. Pages of sessions that register
-    client dispatches also get the client script; nothing else about the session reaches the page.
+    (`/env-static/<env_id>`) and `page_path` besides `context`. Every page gets the client script,
+    with the session's client dispatches for this page (none for most sessions), so a clean and an
+    intervention page load the same scripts; nothing else about the session reaches the page.
     """
     found = _page_session(request, env_id)
     if found is None:
@@ -92,8 +93,7 @@ def render_page(request: Request, env_id: str, template: str, *, status_code: in
         **context,
     )
     chosen = dispatches_for_page(dispatches, request.url.path)
-    if chosen:
-        html = inject(html, script_tag(client_config(chosen, session_id=session_id, reset_count=reset_count)))
+    html = inject(html, script_tag(client_config(chosen, session_id=session_id, reset_count=reset_count)))
     return HTMLResponse(html, status_code=status_code, headers={"Cache-Control": "no-store"})
 
 

@@ -18,7 +18,7 @@ from sqlalchemy import delete, select, update
 from sqlmodel import Session
 
 from environments import catalog, registry
-from environments.deps import EnvHandle, EnvSessionDep, session_id_from_request
+from environments.deps import ENDED_DETAIL, EnvHandle, EnvSessionDep, session_id_from_request  # noqa: F401
 from environments.models import EnvAuditEntry, EnvSemanticEvent, EnvSession, InterventionCounter
 from environments.seeding import build_session_state
 from environments.state import state_sha256
@@ -139,6 +139,7 @@ def reset(db: Session, *, session_id: str) -> None:
             state=EnvSession.initial_state,
             previous_state=None,
             auth_expired=False,
+            ended_at=None,
             event_seq=0,
             reset_count=EnvSession.reset_count + 1,
             state_version=EnvSession.state_version + 1,
@@ -152,6 +153,15 @@ def reset(db: Session, *, session_id: str) -> None:
         db.execute(delete(table).where(table.session_id == session_id))
     db.flush()
     db.expire_all()
+
+
+def end(db: Session, *, session_id: str) -> None:
+    """Freeze the session: from the caller's commit on, its API refuses writes with 409
+    `ENDED_DETAIL` (not audited) and reads still answer. A reset makes it live again."""
+    db.execute(
+        update(EnvSession).where(EnvSession.session_id == session_id, EnvSession.ended_at.is_(None))
+        .values(ended_at=utcnow()).execution_options(synchronize_session=False)
+    )
 
 
 def set_interventions(

@@ -83,6 +83,8 @@ def _bool(value: Any) -> bool | None:
 
 def _records(path: Path) -> tuple[list[str], Iterator[tuple[int, dict]], str]:
     """(column names, (line, record) pairs, unit of the line numbers)."""
+    if path.is_dir():
+        return _agent_bundle_records(path)
     suffix = path.suffix.lower()
     if suffix == ".csv":
         fh = path.open(newline="", encoding="utf-8-sig")
@@ -128,6 +130,21 @@ def _records(path: Path) -> tuple[list[str], Iterator[tuple[int, dict]], str]:
         keys = list(dict.fromkeys(k for _, rec in parsed if "__error__" not in rec for k in rec))
         return keys, iter(parsed), "line"
     raise ValueError(f"{path}: unsupported agent bundle format {suffix!r} (use .csv, .parquet or .jsonl)")
+
+
+def _agent_bundle_records(path: Path) -> tuple[list[str], Iterator[tuple[int, dict]], str]:
+    """An agent bundle directory (`humantrace agents run`): its episodes, with the run columns'
+    names (`task_id` is `task`, `env_id` is `env`); rows are numbered from 1."""
+    from exports.agent_bundle import AgentBundleError, read_agent_bundle
+
+    try:
+        episodes = read_agent_bundle(path, tables=["episodes"])["episodes"]
+    except AgentBundleError as exc:
+        raise ValueError(str(exc)) from exc
+    episodes = episodes.rename(columns={"task_id": "task", "env_id": "env"})
+    keep = [c for c in (*REQUIRED_COLUMNS, *OPTIONAL_COLUMNS) if c in episodes.columns]
+    records = episodes[keep].astype(object).where(episodes[keep].notna(), None).to_dict(orient="records")
+    return keep, ((i + 1, rec) for i, rec in enumerate(records)), "row"
 
 
 def _validate(record: dict) -> tuple[dict | None, list[str]]:
@@ -241,7 +258,7 @@ def import_agent_runs(paths: Iterable[str | Path] | str | Path, *, human_tasks=N
     seen_ids: dict[str, str] = {}
     for raw_path in paths:
         path = Path(raw_path)
-        if not path.is_file():
+        if not path.is_file() and not path.is_dir():
             errors.append(ImportIssue(str(path), None, "file not found", "file"))
             continue
         try:

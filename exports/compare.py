@@ -21,6 +21,7 @@ from exports.bundle import BundleError, prepare_output_dir
 from exports.charts import FIGURES
 from exports.csv_safety import write_csv
 from exports.inputs import apply_filters, load_humans, parse_filters
+from exports.replay_tables import replay_reproduce
 
 # File name (without .csv) -> what it holds; the order is the report's order.
 TABLE_FILES = {
@@ -51,6 +52,7 @@ TABLE_FILES = {
     "human_time": "median human time per condition x phase",
     "duplicate_audit_statistics": "duplicate audit: agreement, Cohen's kappa, time/step ratios, ICC (Table 31)",
     "agent_runs": "imported agent runs with their failure mode",
+    "replay_reproduce": "share of passed human attempts whose replayed cleaned trace passes, per task and site",
     "import_errors": "rejected agent rows and file-level problems",
 }
 
@@ -166,7 +168,8 @@ def compare(
     """
     say = progress or (lambda message: None)
     agent_paths = [Path(p) for p in agent_files]
-    missing = [str(p) for p in agent_paths if not p.is_file()]
+    # A file, or an agent bundle directory written by `humantrace agents run`.
+    missing = [str(p) for p in agent_paths if not (p.is_file() or p.is_dir())]
     if missing:
         raise CompareError(f"agent bundle not found: {', '.join(missing)}")
     out = prepare_output_dir(out_dir, owned=OUTPUT_FILES, overwrite=overwrite, what="a comparison")
@@ -237,6 +240,7 @@ def compare(
     tables["failure_modes"] = modes.astype({"n_failed": int, "count": int, "share": float})
     tables.update(_paper_tables(primary, attempts, runs, meta, humans.features, tables["duplicate_audit"], **boot))
     tables["agent_runs"] = runs
+    tables["replay_reproduce"] = replay_reproduce(agent_paths)
     tables["import_errors"] = pd.DataFrame(
         [{"file": e.file, "unit": e.unit, "line": e.line, "reason": e.reason} for e in agent_import.errors],
         columns=["file", "unit", "line", "reason"],

@@ -15,7 +15,8 @@ from sqlmodel import Field, SQLModel
 import core.naming  # noqa: F401  (constraint naming convention, before any table)
 from core.db import table_of
 
-RECORDING_KINDS = ("attempt", "standalone")
+# "agent": an agent episode run by `humantrace agents run` (agentruns/), recorded like a person.
+RECORDING_KINDS = ("attempt", "standalone", "agent")
 LABEL_MAX_LENGTH = 200  # Recording.label's column
 RECORDING_STATUSES = ("active", "ended")
 

@@ -114,7 +114,7 @@ def create_recording(
     mousemove_sample_ms: int = 100,
     mask_selectors: Sequence[str] = (),
 ) -> Recording:
-    """Create and commit an active recording (kind "attempt" or "standalone").
+    """Create and commit an active recording (kind "attempt", "standalone" or "agent").
 
     `mask_selectors` are CSS selectors of fields whose typed text the recorder masks (a site's
     declared sensitive fields plus the study's own).

@@ -136,6 +136,23 @@ def db_url(request: pytest.FixtureRequest) -> str:
     return request.getfixturevalue("postgres_url")
 
 
+# --------------------------------------------------------------------------- full runs
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--full", action="store_true", default=False,
+                     help="also run tests marked `full` (whole catalogues; `./dev test --full`)")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if config.getoption("--full"):
+        return
+    skip = pytest.mark.skip(reason="a long run over a whole catalogue: `./dev test --full` runs it")
+    for item in items:
+        if item.get_closest_marker("full"):
+            item.add_marker(skip)
+
+
 # --------------------------------------------------------------------------- browser
 
 

@@ -5,6 +5,7 @@ from pathlib import Path
 import pytest
 from typer.main import get_command
 
+from agentruns.settings import AgentSettings
 from core.settings import Settings
 from dashboard.cli import app
 
@@ -20,6 +21,11 @@ def documentation() -> str:
 @pytest.mark.parametrize("field", sorted(Settings.model_fields))
 def test_every_setting_is_documented(field):
     assert f"HUMANTRACE_{field.upper()}" in documentation()
+
+
+@pytest.mark.parametrize("field", sorted(AgentSettings.model_fields))
+def test_every_agent_runner_setting_is_documented(field):
+    assert f"HUMANTRACE_AGENTS_{field.upper()}" in documentation()
 
 
 def leaf_commands():

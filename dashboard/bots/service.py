@@ -23,6 +23,7 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from urllib.parse import urlsplit
 
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
@@ -117,59 +118,74 @@ def _next_assignment(engine: Engine, code: str, study_id: int | None = None) -> 
         return row.id if row else None
 
 
-def play_attempt(control, engine: Engine, *, assignment_id: int, base_url: str, wrong: bool,
-                 rng: random.Random | None = None, pace: Pace | None = None, until: float | None = None):
-    """From a control tab in an active attempt: open the website, solve, press Evaluate."""
+def _condition(engine: Engine, assignment_id: int) -> str:
+    # From the database, as the targets: the pages an annotator sees never name the condition.
+    with Session(engine) as db:
+        return flow.get_assignment(db, assignment_id=assignment_id, annotator=None).condition
+
+
+def _origin(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+def play_attempt(control, env_page, engine: Engine, *, assignment_id: int, wrong: bool,
+                 rng: random.Random | None = None, pace: Pace | None = None, until: float | None = None) -> None:
+    """From a control tab in an active attempt: let the website start, solve, press Evaluate."""
     from environments.oracles import OracleContext
 
-    control.wait_for_selector("#start-now", state="visible")
-    _pause(control, rng, pace and pace.reading, until=until)
-    with control.context.expect_page() as popup:
+    cold = "First attempt" in control.locator(".pill-phase").inner_text()
+    if control.locator("#start-now").is_visible():  # the cold attempt's reading countdown
+        _pause(control, rng, pace and pace.reading, until=until)
         control.click("#start-now")
-    env_page = popup.value
+    env_page.wait_for_url("**/env/**", timeout=60_000)
     env_page.wait_for_load_state("load")
     opened = time.monotonic()
     targets, instruction, task_id = _targets_and_instruction(engine, assignment_id)
-    condition = control.locator(".task-meta .pill").nth(1).inner_text().strip()
-    context = OracleContext(targets=targets, condition=condition, instruction=instruction, base_url=base_url, task_id=task_id)
+    context = OracleContext(targets=targets, condition=_condition(engine, assignment_id), instruction=instruction,
+                            base_url=_origin(env_page.url), task_id=task_id)
     _solution(task_id, wrong=wrong)(env_page, context)
-    _pause(env_page, rng, pace and pace.cold, since=opened, until=until)
+    _pause(env_page, rng, pace and (pace.cold if cold else pace.warm), since=opened, until=until)
     env_page.wait_for_timeout(700)  # let the recorder flush its last batch before the attempt ends
     control.bring_to_front()
-    control.click("#evaluate")
+    with control.expect_navigation(timeout=60_000):
+        control.click("#evaluate")
     control.wait_for_selector("#start-warm, #rating-form", timeout=60_000)
-    return env_page
+    env_page.wait_for_url("**/website/ended", timeout=60_000)
+
+
+def open_assignment(page, assignment_id: int):
+    """Start (or continue) an assignment from the list page; returns the website tab.
+
+    Start opens the website tab inside the click, as for a person; a continued assignment's
+    website tab is opened with the control tab's "Reopen website" link (a fresh ticket)."""
+    row = page.locator(f'tr[data-assignment="{assignment_id}"]')
+    start = row.locator("button", has_text="Start")
+    if start.count():
+        with page.context.expect_page() as popup, page.expect_navigation(timeout=60_000):
+            start.click()
+        return popup.value
+    row.locator("a.btn").first.click()
+    page.wait_for_url(f"**/assignments/{assignment_id}/control", timeout=60_000)
+    url = page.evaluate(f"fetch('/assignments/{assignment_id}/website').then(r => r.json()).then(d => d.url)")
+    website = page.context.new_page()
+    website.goto(url)
+    return website
 
 
 def play_assignment(page, engine: Engine, *, assignment_id: int, base_url: str, rng: random.Random, mistakes: float,
                     pace: Pace | None = None, until: float | None = None) -> None:
     """Start (or continue) an assignment on the assignment list page and play it to completion."""
-    row = page.locator(f'tr[data-assignment="{assignment_id}"]')
-    row.locator("button, a.btn").first.click()
+    env_page = open_assignment(page, assignment_id)
     page.wait_for_url(f"**/assignments/{assignment_id}/control", timeout=60_000)
-    env_page = play_attempt(page, engine, assignment_id=assignment_id, base_url=base_url, wrong=rng.random() < mistakes,
-                            rng=rng, pace=pace, until=until)
+    play_attempt(page, env_page, engine, assignment_id=assignment_id, wrong=rng.random() < mistakes, rng=rng, pace=pace, until=until)
     page.wait_for_selector("#start-warm")
-    page.click("#start-warm")
-    page.wait_for_selector("#start-now", state="visible")
-    page.click("#start-now")  # the existing environment window is pointed at the warm attempt
-    env_page.wait_for_url("**/env/**")
-    env_page.wait_for_load_state("load")
-    opened = time.monotonic()
-    from environments.oracles import OracleContext
-
-    targets, instruction, task_id = _targets_and_instruction(engine, assignment_id)
-    condition = page.locator(".task-meta .pill").nth(1).inner_text().strip()
-    _solution(task_id, wrong=rng.random() < mistakes)(
-        env_page, OracleContext(targets=targets, condition=condition, instruction=instruction, base_url=base_url, task_id=task_id)
-    )
-    _pause(env_page, rng, pace and pace.warm, since=opened, until=until)
-    env_page.wait_for_timeout(700)
-    page.bring_to_front()
-    page.click("#evaluate")
+    with page.expect_navigation(timeout=60_000):
+        page.click("#start-warm")  # no second countdown: the website tab reloads into the warm attempt
+    play_attempt(page, env_page, engine, assignment_id=assignment_id, wrong=rng.random() < mistakes, rng=rng, pace=pace, until=until)
     page.wait_for_selector("#rating-form", timeout=60_000)
     _pause(page, rng, pace and pace.rating, until=until)
-    for name in ("clarity", "realism", "intervention_naturalness", "fun_value"):
+    for name in ("clarity", "realism", "unusual", "fun_value"):
         page.check(f'input[name="{name}"][value="{rng.randint(3, 5)}"]')
     page.click('button[value="submit"]')
     page.wait_for_url("**/assignments?notice=completed", timeout=60_000)
@@ -198,7 +214,9 @@ def run_bots(
 
     reports = []
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=headless)
+        # Popup blocking on, as in people's browsers: the website tab must open inside the Start click.
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=headless,
+                                     ignore_default_args=["--disable-popup-blocking"])
         try:
             for code in codes:
                 report = BotReport(code=code)

@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from dashboard.cli import agents as agents_commands
 from dashboard.cli import bots as bots_command
 from dashboard.cli import data as data_commands
 from dashboard.cli import panel as panel_commands
@@ -27,6 +28,7 @@ app.add_typer(data_commands.recordings_app, name="recordings")
 app.add_typer(data_commands.tasks_app, name="tasks")
 app.command("compare")(data_commands.compare)
 app.command("clean")(data_commands.clean_command)
+app.add_typer(agents_commands.app, name="agents")
 
 
 LOG_CONFIG = {

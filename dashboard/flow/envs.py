@@ -60,6 +60,13 @@ def create_session(db: Session, *, task_id: str, condition: str, seed: int) -> s
     return sessions.create(db, task_id=task_id, condition=condition, seed=seed)
 
 
+def end_session(db: Session, *, session_id: str) -> None:
+    """Freeze the attempt's env session in the caller's transaction: its writes are refused from then on."""
+    from environments import sessions
+
+    sessions.end(db, session_id=session_id)
+
+
 def instruction(db: Session, *, session_id: str) -> str:
     """The instruction with its targets resolved (shown in the control tab only)."""
     from environments import catalog, sessions

@@ -1,4 +1,4 @@
-"""Websockets of the study flow: the control tab's live channel and the between-attempts page.
+"""The control tab's live channel (the website tab's channel is `dashboard.flow.website`).
 
 Both keep a presence heartbeat while open (`dashboard.flow.presence.PresenceBeat`). The control channel
 also pushes the assignment's state and the acknowledged event count of the running attempt: read
@@ -18,13 +18,15 @@ from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocketDisconnect
 
 from annotators import service as accounts
+from annotators.models import utcnow
 from dashboard.flow import service as flow
-from dashboard.studies.models import Assignment, Attempt, AttemptStatus
+from dashboard.studies.models import Assignment, Attempt, AttemptStatus, TabPresence
 from dashboard.web.deps import SESSION_COOKIE
 from recorder.models import Recording
 
 router = APIRouter()
 PUSH_SECONDS = 1.0
+WEBSITE_GONE_SECONDS = 5  # over two missed heartbeats
 
 
 def _authorise(engine, token: str | None, assignment_id: int) -> int | None:
@@ -42,17 +44,26 @@ def _authorise(engine, token: str | None, assignment_id: int) -> int | None:
 def _snapshots(engine, assignment_ids: list[int]) -> dict[int, dict]:
     """Each assignment's state and its live attempt's acknowledged event count: one query for all."""
     query = (
-        select(Assignment.id, Assignment.state, Attempt.id, Attempt.phase, Recording.acked_seq)
+        select(Assignment.id, Assignment.state, Attempt.id, Attempt.phase, Recording.acked_seq, TabPresence.last_seen_at)
         .select_from(Assignment)
         .outerjoin(Attempt, and_(Attempt.assignment_id == Assignment.id, Attempt.status == AttemptStatus.active.value))
         .outerjoin(Recording, Recording.id == Attempt.recording_id)
+        .outerjoin(TabPresence, and_(TabPresence.assignment_id == Assignment.id, TabPresence.tab == "environment"))
         .where(Assignment.id.in_(assignment_ids))
     )
     with Session(engine) as db:
         rows = db.execute(query).all()
+    now = utcnow()
     found: dict[int, dict] = {}
-    for assignment_id, state, attempt_id, phase, acked in rows:
-        snapshot = found.setdefault(assignment_id, {"state": state, "attempt_id": None, "phase": None, "events": None})
+    for assignment_id, state, attempt_id, phase, acked, website_seen in rows:
+        # website_gone_at: when the website tab was last heard of, once it has been silent for
+        # WEBSITE_GONE_SECONDS (None while it is there or never connected). It stays the same
+        # while the tab is away, so it is pushed once, not every second.
+        gone_at = None
+        if website_seen is not None and (now - flow._aware(website_seen)).total_seconds() >= WEBSITE_GONE_SECONDS:
+            gone_at = int(flow._aware(website_seen).timestamp())
+        snapshot = found.setdefault(assignment_id, {"state": state, "attempt_id": None, "phase": None, "events": None,
+                                                    "website_gone_at": gone_at})
         if attempt_id is not None and phase == flow.LIVE_PHASE.get(state):
             snapshot.update(attempt_id=attempt_id, phase=phase, events=None if acked is None else acked + 1)
     return found
@@ -152,8 +163,3 @@ async def _drain(websocket: WebSocket) -> None:
 @router.websocket("/ws/control/{assignment_id}")
 async def control_channel(websocket: WebSocket, assignment_id: int) -> None:
     await _serve(websocket, assignment_id, "control")
-
-
-@router.websocket("/ws/between/{assignment_id}")
-async def between_channel(websocket: WebSocket, assignment_id: int) -> None:
-    await _serve(websocket, assignment_id, "environment", fields=("state",))

@@ -10,13 +10,13 @@ from sqlmodel import select
 from starlette.concurrency import run_in_threadpool
 
 from annotators.models import utcnow
-from dashboard.flow import envs
+from dashboard.flow import envs, website
 from dashboard.flow import service as flow
+from dashboard.flow.presence import HEARTBEAT_SECONDS
 from dashboard.studies.deps import CurrentStudy
-from dashboard.studies.models import Assignment, AssignmentState, Outcome, Rating
+from dashboard.studies.models import Assignment, AssignmentState, Outcome, Rating, TabPresence
 from dashboard.web.deps import CsrfProtect, CurrentAnnotator, DbDep, SettingsDep
 from dashboard.web.pages import render
-from recorder import service as recorder
 
 router = APIRouter()
 S = AssignmentState
@@ -39,14 +39,30 @@ def _card(task_id: str):
         return None
 
 
+# A control tab whose heartbeat is this old is gone: its assignment is about to be rolled back.
+CONTROL_GONE_SECONDS = 2 * HEARTBEAT_SECONDS + 1
+
+
+def _control_gone(db, assignment_ids: list[int]) -> set[int]:
+    if not assignment_ids:
+        return set()
+    rows = db.exec(select(TabPresence.assignment_id, TabPresence.last_seen_at).where(
+        TabPresence.assignment_id.in_(assignment_ids), TabPresence.tab == "control"))
+    now = utcnow()
+    return {i for i, seen in rows if (now - flow._aware(seen)).total_seconds() > CONTROL_GONE_SECONDS}
+
+
 @router.get("/assignments")
-def assignment_list(request: Request, person: CurrentAnnotator, db: DbDep, study: CurrentStudy):
+def assignment_list(request: Request, person: CurrentAnnotator, db: DbDep, study: CurrentStudy, settings: SettingsDep):
     """The person's assignments in the study they work in (a person in several studies picked it)."""
     from dashboard.studies.deps import studies_for
 
     rows = list(db.exec(select(Assignment).where(Assignment.annotator_id == person.id, Assignment.study_id == study.id)
                         .order_by(Assignment.order_index, Assignment.id)))
-    items = [{"a": a, "card": _card(a.task_id), "label": STATUS_LABELS[a.state]} for a in rows]
+    gone = _control_gone(db, [a.id for a in rows if a.state != S.not_started.value and a.state != S.completed.value])
+    items = [{"a": a, "card": _card(a.task_id), "label": STATUS_LABELS[a.state], "closing": a.id in gone,
+              "website": website.website_url(settings, request, a) if a.state == S.not_started.value else None}
+             for a in rows]
     done = sum(1 for a in rows if a.state == S.completed.value)
     return render(request, "annotator_home.html", study=study, items=items, done=done, total=len(rows),
                   notice=request.query_params.get("notice"), several=len(studies_for(db, person)) > 1)
@@ -69,7 +85,7 @@ def start(assignment_id: int, request: Request, person: CurrentAnnotator, db: Db
 
 
 @router.get("/assignments/{assignment_id}/control")
-def control_tab(assignment_id: int, request: Request, person: CurrentAnnotator, db: DbDep):
+def control_tab(assignment_id: int, request: Request, person: CurrentAnnotator, db: DbDep, settings: SettingsDep):
     try:
         assignment = flow.get_assignment(db, assignment_id=assignment_id, annotator=person)
     except flow.FlowError as exc:
@@ -96,7 +112,18 @@ def control_tab(assignment_id: int, request: Request, person: CurrentAnnotator, 
         instruction=instruction,
         rating=rating,
         elapsed_ms=elapsed_ms,
+        website_url=website.website_url(settings, request, assignment),
     )
+
+
+@router.get("/assignments/{assignment_id}/website")
+def website_ticket(assignment_id: int, request: Request, person: CurrentAnnotator, db: DbDep, settings: SettingsDep):
+    """A fresh single-use link into the website tab ("Reopen website" fetches it before it is needed)."""
+    try:
+        assignment = flow.get_assignment(db, assignment_id=assignment_id, annotator=person)
+    except flow.FlowError as exc:
+        return _flow_error(request, exc)
+    return JSONResponse({"url": website.website_url(settings, request, assignment)}, headers={"Cache-Control": "no-store"})
 
 
 @router.post("/attempts/{attempt_id}/begin", dependencies=[CsrfProtect])
@@ -110,10 +137,11 @@ def begin(attempt_id: int, request: Request, person: CurrentAnnotator, db: DbDep
 
 @router.post("/attempts/{attempt_id}/end", dependencies=[CsrfProtect])
 def end(attempt_id: int, request: Request, person: CurrentAnnotator, db: DbDep,
-        outcome: Literal["evaluated", "abandoned"] = Form(...)):
-    # The Literal makes FastAPI refuse anything else with its documented 422 shape.
+        outcome: Literal["evaluated", "abandoned"] = Form(...), client_ms: int | None = Form(None)):
+    # The Literal makes FastAPI refuse anything else with its documented 422 shape. `client_ms`:
+    # the annotator's clock at the press, for the wall clock (see flow.service._wall_clock_ms).
     try:
-        attempt = flow.end_attempt(db, attempt_id=attempt_id, annotator=person, outcome=Outcome(outcome))
+        attempt = flow.end_attempt(db, attempt_id=attempt_id, annotator=person, outcome=Outcome(outcome), client_ms=client_ms)
     except flow.FlowError as exc:
         return _flow_error(request, exc)
     except Exception:
@@ -123,33 +151,6 @@ def end(attempt_id: int, request: Request, person: CurrentAnnotator, db: DbDep,
             status_code=503,
         )
     return {"attempt_id": attempt.id, "outcome": attempt.outcome, "phase": attempt.phase}
-
-
-@router.get("/attempts/{attempt_id}/environment")
-def open_environment(attempt_id: int, request: Request, person: CurrentAnnotator, db: DbDep, settings: SettingsDep):
-    """The environment tab's entry: hands the browser its recorder token, then the website's start page."""
-    try:
-        attempt = flow.get_attempt(db, attempt_id=attempt_id, annotator=person)
-    except flow.FlowError as exc:
-        return _flow_error(request, exc)
-    if attempt.status != "active":
-        return RedirectResponse(f"/assignments/{attempt.assignment_id}/between", status_code=303)
-    token = recorder.issue_token(secret_key=settings.secret_key, recording_id=attempt.recording_id)
-    response = RedirectResponse(f"/env/enter/{attempt.env_session_id}", status_code=303)
-    response.set_cookie(REC_COOKIE, token, httponly=True, samesite="lax", secure=settings.cookie_secure, path="/")
-    return response
-
-
-@router.get("/assignments/{assignment_id}/between")
-def between_attempts(assignment_id: int, request: Request, person: CurrentAnnotator, db: DbDep):
-    """What the environment tab shows between the cold and the warm attempt."""
-    try:
-        assignment = flow.get_assignment(db, assignment_id=assignment_id, annotator=person)
-    except flow.FlowError as exc:
-        return _flow_error(request, exc)
-    response = render(request, "between.html", assignment=assignment)
-    response.delete_cookie(REC_COOKIE, path="/")
-    return response
 
 
 @router.post("/assignments/{assignment_id}/warm", dependencies=[CsrfProtect])
@@ -176,7 +177,8 @@ async def rate(assignment_id: int, request: Request, person: CurrentAnnotator, d
         data = flow.RatingForm(
             clarity=_likert(form.get("clarity")),
             realism=_likert(form.get("realism")),
-            intervention_naturalness=_likert(form.get("intervention_naturalness")),
+            # The form's neutral name for it (the same question in both conditions; "none": nothing unusual).
+            intervention_naturalness=_likert(form.get("unusual")),
             fun_value=_likert(form.get("fun_value")),
             suspected_bug=form.get("suspected_bug") == "on",
             ambiguous_instruction=form.get("ambiguous_instruction") == "on",

@@ -16,8 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sqlalchemy import update
-from sqlmodel import Session, select
+from sqlalchemy import delete, update
+from sqlmodel import Session, func, select
 
 from annotators.models import Annotator, utcnow
 from dashboard.flow import envs
@@ -31,9 +31,10 @@ from dashboard.studies.models import (
     Outcome,
     Rating,
     Study,
+    TabPresence,
 )
 from recorder import service as recorder
-from recorder.models import Recording
+from recorder.models import RawEvent, Recording
 
 S = AssignmentState
 REOPENED_PREFIX = "reopened: "
@@ -220,6 +221,7 @@ def start_assignment(db: Session, *, assignment_id: int, annotator: Annotator) -
         _abandon_recording(db, attempt.recording_id)
         raise
     db.execute(update(Assignment).where(Assignment.id == assignment.id).values(started_at=utcnow()))
+    _forget_presence(db, assignment.id)
     db.add(attempt)
     db.commit()
     db.refresh(attempt)
@@ -231,7 +233,10 @@ def _abandon_recording(db: Session, recording_id: int) -> None:
 
 
 def begin_recording(db: Session, *, attempt_id: int, annotator: Annotator) -> Attempt:
-    """The reading countdown is over: the wall clock of the attempt starts now (idempotent)."""
+    """The reading countdown is over ("go"): the website tab loads the task now (idempotent).
+
+    `recording_started_at` is the moment of "go"; the attempt's clock itself starts at its first
+    acknowledged event (see `end_attempt`)."""
     attempt = get_attempt(db, attempt_id=attempt_id, annotator=annotator)
     if attempt.status == AttemptStatus.active.value and attempt.recording_started_at is None:
         db.execute(
@@ -242,7 +247,10 @@ def begin_recording(db: Session, *, attempt_id: int, annotator: Annotator) -> At
     return attempt
 
 
-def end_attempt(db: Session, *, attempt_id: int, annotator: Annotator | None, outcome: Outcome, actor: str | None = None) -> Attempt:
+def end_attempt(
+    db: Session, *, attempt_id: int, annotator: Annotator | None, outcome: Outcome, actor: str | None = None,
+    client_ms: int | None = None,
+) -> Attempt:
     """Evaluate, Abandon or time-out: score the final state, clean the trace, move the assignment on.
 
     Idempotent: an attempt that already ended is returned as it is (a double click scores once).
@@ -266,12 +274,12 @@ def end_attempt(db: Session, *, attempt_id: int, annotator: Annotator | None, ou
     recording.status, recording.ended_at = "ended", now
     db.add(recording)
     scored = envs.evaluate(db, session_id=attempt.env_session_id)
+    envs.end_session(db, session_id=attempt.env_session_id)
     clean_rows, config, raw_count = _clean_trace(db, recording_id=attempt.recording_id)
-    started = attempt.recording_started_at or attempt.created_at
     values = dict(
         outcome=outcome.value,
         ended_at=now,
-        wall_clock_ms=int((now - _aware(started)).total_seconds() * 1000),
+        wall_clock_ms=_wall_clock_ms(db, attempt, now=now, client_ms=client_ms),
         score=scored.score,
         passed=scored.passed,
         verdict=scored.verdict,
@@ -290,6 +298,22 @@ def end_attempt(db: Session, *, attempt_id: int, annotator: Annotator | None, ou
     db.commit()
     db.refresh(attempt)
     return attempt
+
+
+def _wall_clock_ms(db: Session, attempt: Attempt, *, now: datetime, client_ms: int | None) -> int:
+    """Time on the website: from the attempt's first acknowledged event to the button that ended it.
+
+    Both ends are read on the annotator's own clock when the control tab sends its time with the
+    button (`client_ms`; the website tab runs on the same machine), so no clock skew between the
+    browser and the server enters. Without it (a time-out) or without events, the server's time
+    since "go" is used. The reading countdown is never counted: the website loads only after "go".
+    """
+    go = _aware(attempt.recording_started_at or attempt.created_at)
+    since_go = max(0, int((now - go).total_seconds() * 1000))
+    first = db.exec(select(func.min(RawEvent.t_ms)).where(RawEvent.recording_id == attempt.recording_id)).one()
+    if client_ms is None or first is None:
+        return since_go
+    return min(max(0, int(client_ms) - int(first)), since_go)
 
 
 def _aware(moment: datetime) -> datetime:
@@ -317,6 +341,8 @@ def start_warm(db: Session, *, assignment_id: int, annotator: Annotator) -> Atte
     except FlowError:
         _abandon_recording(db, attempt.recording_id)
         raise
+    # No second reading countdown: "go" at once, the website tab reloads into the warm attempt.
+    attempt.recording_started_at = utcnow()
     db.add(attempt)
     db.commit()
     db.refresh(attempt)
@@ -377,8 +403,16 @@ def reopen(db: Session, *, assignment_id: int, lead: Annotator, reason: str) -> 
     return assignment
 
 
+def _forget_presence(db: Session, assignment_id: int) -> None:
+    """Presence belongs to one run of the assignment: heartbeats left by the tabs of an attempt
+    that was rolled back or reopened must not judge the next Start (they are long stale)."""
+    db.execute(delete(TabPresence).where(TabPresence.assignment_id == assignment_id))
+
+
 def _retire_attempts(db: Session, *, assignment_id: int, reason: str) -> None:
+    _forget_presence(db, assignment_id)
     for attempt in attempts_of(db, assignment_id=assignment_id):
+        envs.end_session(db, session_id=attempt.env_session_id)
         attempt.status = AttemptStatus.rolled_back.value
         attempt.rollback_reason = reason
         db.add(attempt)

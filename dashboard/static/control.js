@@ -1,4 +1,7 @@
-// The control tab: reading countdown, the environment window, live status, Evaluate and Abandon.
+// The control tab: reading countdown, live status, the website tab's presence, Evaluate and Abandon.
+// The website tab was opened by the Start click (dashboard/static/start.js) on the environments'
+// own host name; this tab never holds a reference to it. The server tells it "go" when the
+// countdown is over here, and "ended" when the attempt ends.
 (function () {
   "use strict";
   var root = document.getElementById("control");
@@ -8,8 +11,8 @@
   var attemptId = d.attempt;
   var state = d.state;
   var csrf = d.csrf;
-  var envName = "ht-env-" + assignmentId;
-  var envWindow = null;
+  var grace = parseInt(d.grace, 10) || 10;
+  var leaving = false; // a navigation this page started itself: no beforeunload question
   var ending = false;
 
   function $(id) { return document.getElementById(id); }
@@ -28,39 +31,27 @@
     });
   }
 
-  // Reuse the environment window if this tab opened it before (a reload keeps its name).
-  function findEnvWindow() {
-    if (envWindow && !envWindow.closed) return envWindow;
-    try {
-      var existing = window.open("", envName);
-      if (existing && existing.location.href !== "about:blank") { envWindow = existing; return existing; }
-      if (existing) existing.close();
-    } catch (e) { /* a cross-origin or blocked window */ }
-    return null;
-  }
+  function reload() { leaving = true; location.reload(); }
 
-  function navigateEnv(url) {
-    var w = window.open(url, envName);
-    if (!w) { $("popup-blocked") && ($("popup-blocked").hidden = false); return null; }
-    envWindow = w;
-    if ($("popup-blocked")) $("popup-blocked").hidden = true;
-    return w;
-  }
-
-  function openEnvironment() {
-    if (findEnvWindow()) return;
-    navigateEnv("/attempts/" + attemptId + "/environment");
-  }
+  // Leaving this tab (a link, closing it) during the task discards the task: ask first.
+  var active = state === "cold_active" || state === "warm_ready" || state === "warm_active";
+  window.addEventListener("beforeunload", function (event) {
+    if (!active || leaving) return;
+    event.preventDefault();
+    event.returnValue = "";
+  });
 
   // ---------------------------------------------------------------- active attempt
-  var startedAt = null; // client time corresponding to the start of the wall clock
+  var startedAt = null; // client time of the clock's start (the first recorded event)
+  var timer = null;
 
   function startClock(elapsedMs) {
+    if (startedAt !== null) return;
     startedAt = Date.now() - elapsedMs;
     $("rec").classList.add("live");
     $("rec-label").textContent = "REC";
     tick();
-    setInterval(tick, 1000);
+    timer = setInterval(tick, 1000);
   }
 
   function tick() {
@@ -74,12 +65,8 @@
   function begin() {
     var box = $("countdown");
     if (box) box.hidden = true;
-    post("/attempts/" + attemptId + "/begin").then(function () {
-      startClock(0);
-    }).catch(showError);
-    // Always (re)point the environment window at this attempt: between the cold and the warm
-    // attempt it shows the between-attempts page.
-    navigateEnv("/attempts/" + attemptId + "/environment");
+    $("rec-label").textContent = "The website is starting…";
+    post("/attempts/" + attemptId + "/begin").catch(showError);
   }
 
   function countdown() {
@@ -88,12 +75,12 @@
     if (left <= 0) { begin(); return; }
     box.hidden = false;
     $("countdown-seconds").textContent = left;
-    var timer = setInterval(function () {
+    var countdownTimer = setInterval(function () {
       left -= 1;
       $("countdown-seconds").textContent = Math.max(left, 0);
-      if (left <= 0) { clearInterval(timer); begin(); }
+      if (left <= 0) { clearInterval(countdownTimer); begin(); }
     }, 1000);
-    $("start-now").addEventListener("click", function () { clearInterval(timer); begin(); });
+    $("start-now").addEventListener("click", function () { clearInterval(countdownTimer); begin(); });
   }
 
   function showError(error) {
@@ -108,11 +95,8 @@
     $("evaluate").disabled = true;
     $("abandon").disabled = true;
     $("end-error").hidden = true;
-    post("/attempts/" + attemptId + "/end", { outcome: outcome }).then(function () {
-      var w = findEnvWindow();
-      if (w) navigateEnv("/assignments/" + assignmentId + "/between");
-      location.reload();
-    }).catch(function (error) {
+    // The annotator's own clock at the press: the wall clock is measured on one clock.
+    post("/attempts/" + attemptId + "/end", { outcome: outcome, client_ms: String(Date.now()) }).then(reload).catch(function (error) {
       ending = false;
       $("evaluate").disabled = false;
       $("abandon").disabled = false;
@@ -120,10 +104,33 @@
     });
   }
 
+  // The website tab's presence: while it is away, count down the grace period and offer a fresh link.
+  var refreshed = false;
+  var goneAt = null;
+  setInterval(function () { if (goneAt !== null) showGone(); }, 1000);
+  function showGone() {
+    $("gone-seconds").textContent = Math.max(0, Math.round(grace - (Date.now() / 1000 - goneAt)));
+  }
+  function websiteAway(lastSeen) {
+    var box = $("website-gone");
+    if (!box) return;
+    goneAt = lastSeen === null || lastSeen === undefined ? null : lastSeen;
+    box.hidden = goneAt === null;
+    if (goneAt === null) { refreshed = false; return; }
+    showGone();
+    if (!refreshed) {
+      refreshed = true; // a fresh single-use ticket, fetched before the person needs it
+      fetch("/assignments/" + assignmentId + "/website", { credentials: "same-origin" })
+        .then(function (r) { return r.json(); })
+        .then(function (data) { if (data.url) $("reopen-website").href = data.url; })
+        .catch(function () { refreshed = false; });
+    }
+  }
+  if ($("reopen-website")) $("reopen-website").addEventListener("click", function () { refreshed = false; });
+
   if (state === "cold_active" || state === "warm_active") {
-    if (d.started === "yes") { startClock(parseInt(d.elapsedMs, 10) || 0); openEnvironment(); }
+    if (d.started === "yes") { $("rec-label").textContent = "The website is starting…"; }
     else { countdown(); }
-    $("open-env").addEventListener("click", function () { navigateEnv("/attempts/" + attemptId + "/environment"); });
     $("evaluate").addEventListener("click", function () { end("evaluated"); });
     $("abandon").addEventListener("click", function () {
       if (confirm("Abandon this attempt? It ends now and counts as not completed.")) end("abandoned");
@@ -133,13 +140,13 @@
   if (state === "warm_ready") {
     $("start-warm").addEventListener("click", function (event) {
       event.target.disabled = true;
-      post("/assignments/" + assignmentId + "/warm").then(function () { location.reload(); })
+      post("/assignments/" + assignmentId + "/warm").then(reload)
         .catch(function (error) { event.target.disabled = false; alert(error.message); });
     });
   }
 
-  // A submitted form (the rating) is navigating away: a live-channel reload must not cancel it.
-  document.addEventListener("submit", function () { ending = true; });
+  // A submitted form (the rating) or a link this page offers is navigating away on purpose.
+  document.addEventListener("submit", function () { ending = true; leaving = true; });
 
   // ---------------------------------------------------------------- live channel
   if (state !== "completed") {
@@ -148,8 +155,17 @@
       ws.onmessage = function (message) {
         var data = JSON.parse(message.data);
         if (data.error) return;
-        if (data.state && data.state !== state && !ending) { location.reload(); return; }
-        if ($("events") && data.events !== null && data.events !== undefined) $("events").textContent = data.events;
+        if (data.state && data.state !== state && !ending) {
+          if (data.state === "not_started") { leaving = true; location.href = "/assignments?notice=rolled_back"; return; }
+          reload();
+          return;
+        }
+        if ($("events") && data.events !== null && data.events !== undefined) {
+          $("events").textContent = data.events;
+          // The clock starts with the first acknowledged event on the website, as the server's does.
+          if (data.events > 0 && (state === "cold_active" || state === "warm_active")) startClock(parseInt(d.elapsedMs, 10) || 0);
+        }
+        if (state === "cold_active" || state === "warm_active" || state === "warm_ready") websiteAway(data.website_gone_at);
       };
       ws.onclose = function () { setTimeout(connect, 1000); };
     };

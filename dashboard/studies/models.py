@@ -99,6 +99,8 @@ class Assignment(SQLModel, table=True):
     seed: int = 0
     state: str = Field(default=AssignmentState.not_started.value, sa_type=String(16), index=True)
     version: int = 0
+    # How many website-tab tickets were used: the next ticket names this number (dashboard.flow.website).
+    website_entries: int = 0
     created_at: datetime = Field(default_factory=utcnow)
     started_at: datetime | None = None
     completed_at: datetime | None = None

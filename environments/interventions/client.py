@@ -1,8 +1,9 @@
 """The client layer: which DOM changes a page gets, and the script tag that carries them.
 
-Only sessions whose variant registers client dispatches get the script; their config travels
-base64-encoded in a data attribute, so the page's text holds no dispatch names, targets, variant
-id or secret. The `epoch` changes on every reset, so per-session budgets the script keeps in
+Every page of every session gets the script (with no dispatches on a clean page), so the two
+conditions load the same scripts and an annotator cannot tell them apart by what is loaded; the
+config travels base64-encoded in a data attribute, so the page's text holds no dispatch names,
+targets, variant id or secret. The `epoch` changes on every reset, so per-session budgets the script keeps in
 sessionStorage (e.g. "swallow the first 2 clicks") start afresh for the warm attempt.
 """
 

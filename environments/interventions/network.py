@@ -40,7 +40,7 @@ from environments.deps import (
 from environments.interventions import counters, modes
 from environments.interventions.dispatches import TERMINAL, Synthesized, expired_response, synthesize
 from environments.models import EnvAuditEntry, EnvSession
-from environments.sessions import utcnow
+from environments.sessions import ENDED_DETAIL, utcnow
 
 _RETRY_HEADER = RETRY_HEADER.lower().encode("latin-1")
 
@@ -109,6 +109,7 @@ class SessionRules:
     rules: list[dict[str, Any]]
     auth_expired: bool
     has_previous: bool
+    ended: bool = False
     row: EnvSession | None = None  # the whole row (detached), when read for a GET (`load_rules`)
 
 
@@ -156,19 +157,20 @@ def load_rules(engine: Engine, session_id: str, *, with_row: bool = False) -> Se
             return None
         row, has_previous = found
         return SessionRules(row.env_id, int(row.seed), list(row.network_rules or []), bool(row.auth_expired),
-                            bool(has_previous), row=row)
+                            bool(has_previous), ended=row.ended_at is not None, row=row)
     query = select(
         EnvSession.env_id,
         EnvSession.seed,
         EnvSession.network_rules,
         EnvSession.auth_expired,
         EnvSession.previous_state.is_not(None),
+        EnvSession.ended_at.is_not(None),
     ).where(EnvSession.session_id == session_id)
     with one_statement(engine) as conn:
         row = conn.execute(query).first()
     if row is None:
         return None
-    return SessionRules(row[0], int(row[1]), list(row[2] or []), bool(row[3]), bool(row[4]))
+    return SessionRules(row[0], int(row[1]), list(row[2] or []), bool(row[3]), bool(row[4]), ended=bool(row[5]))
 
 
 def decide(engine: Engine, *, session_id: str, info: SessionRules, method: str, path: str) -> Decision:
@@ -247,6 +249,10 @@ class NetworkInterventionMiddleware:
             await self.app(scope, receive, send)  # the handler answers 401 (no session)
             return
 
+        if info.ended and not read:
+            # The attempt is over: the write changes nothing and is not part of its audit log.
+            await _send_json(send, Synthesized(409, {"detail": ENDED_DETAIL}))
+            return
         started = time.monotonic()
         audit = {"session_id": session_id, "t": utcnow(), "method": scope["method"].upper(), "path": path[:512]}
         if info.rules or info.auth_expired:

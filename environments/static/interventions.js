@@ -1,4 +1,4 @@
-/* Client-layer interventions (served as /env-static/ux.js, only to sessions that register them).
+/* The client layer (served as /env-static/ux.js to every page; most sessions give it nothing to do).
  *
  * The config comes base64-encoded in the script tag's data-c attribute: {epoch, dispatches}.
  * Every dispatch is deterministic (no randomness, no clock) and recoverable by a competent person:
@@ -20,7 +20,7 @@
   var epoch = config.epoch || "0";
   var dispatches = config.dispatches || [];
   var bypass = false; // set while we re-dispatch a click we held back
-  var clones = new WeakSet(); // decoys we made: never treated as originals
+  var clones = new WeakSet(); // copies we made: never treated as originals
 
   function key(d, name) { return "htux:" + epoch + ":" + d.index + ":" + name; }
   function getCount(d, name) {

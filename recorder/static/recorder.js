@@ -505,13 +505,33 @@
         if (!counting) continue;
         mutations.added += r.addedNodes.length;
         mutations.removed += r.removedNodes.length;
-      } else if (r.type === 'attributes' && counting) {
+      } else if (r.type === 'attributes' && counting && !harnessWrite(r)) {
         mutations.attributes += 1;
       }
     }
     if ((mutations.added || mutations.removed || mutations.attributes) && !domTimer) {
       domTimer = setTimeout(emitDomChange, Math.max(0, DOM_CHANGE_MS - (Date.now() - lastDomChangeAt)));
     }
+  }
+
+  // An agent harness (BrowserGym) marks every element before it reads the page: `bid`,
+  // `browsergym_*`, a "browsergym_id_N " prefix in aria-description/aria-roledescription, and the
+  // live value/checked copied into the attributes. Those writes are not the page changing, so an
+  // agent's dom_change counts only what a person's would.
+  function harnessWrite(r) {
+    var name = r.attributeName || '';
+    if (name === 'bid' || name.indexOf('browsergym_') === 0) return true;
+    var el = r.target, now = el.getAttribute ? el.getAttribute(name) : null;
+    if (name === 'aria-description' || name === 'aria-roledescription') {
+      return (r.oldValue || '').indexOf('browsergym_id') === 0 || (now || '').indexOf('browsergym_id') === 0;
+    }
+    if (name === 'value' && typeof el.value === 'string') return now === el.value && harnessMarked(el);
+    if (name === 'checked' && typeof el.checked === 'boolean') return (now !== null) === el.checked && harnessMarked(el);
+    return false;
+  }
+
+  function harnessMarked(el) {
+    return el.hasAttribute('bid') || el.hasAttribute('browsergym_visibility_ratio');
   }
 
   function emitDomChange() {
@@ -572,7 +592,7 @@
     frameChains.set(doc, chain);
     if (win !== w) {
       wrapAttachShadow(win);
-      if (observer) observer.observe(doc, { childList: true, subtree: true, attributes: true });
+      if (observer) observer.observe(doc, { childList: true, subtree: true, attributes: true, attributeOldValue: true });
       docScrolls.set(doc, { x: win.scrollX || 0, y: win.scrollY || 0 });
     }
     if (typeObserver) typeObserver.observe(doc, TYPE_OPTIONS);
@@ -877,7 +897,7 @@
 
   // ------------------------------------------------------------------------------------ start
   if (typeof MutationObserver === 'function') observer = new MutationObserver(countMutations);
-  if (observer) observer.observe(document, { childList: true, subtree: true, attributes: true });
+  if (observer) observer.observe(document, { childList: true, subtree: true, attributes: true, attributeOldValue: true });
   wrapAttachShadow(w);
   attachDocument(w, '');
   w.addEventListener('popstate', function () { recordNav('popstate'); }, opts);

@@ -134,3 +134,25 @@ def live(app_settings, lab, port):
     server = LiveServer(create_app(app_settings.model_copy(update={"run_monitor": True})), port).start()
     yield server
     server.stop()
+
+
+@pytest.fixture(scope="session")
+def popup_blocking_browser(playwright_instance):
+    """Chromium as people run it: popup blocking on (Playwright turns it off by default)."""
+    import os
+
+    args = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+            "--disable-sync", "--no-first-run", "--disable-quic"]
+    browser = playwright_instance.chromium.launch(executable_path=os.environ.get("HUMANTRACE_CHROMIUM", "/usr/bin/chromium"),
+                                                  args=args, headless=True,
+                                                  ignore_default_args=["--disable-popup-blocking"])
+    yield browser
+    browser.close()
+
+
+@pytest.fixture
+def study_context(popup_blocking_browser):
+    """A browser context of the popup-blocking Chromium at 1366x768."""
+    ctx = popup_blocking_browser.new_context(viewport={"width": 1366, "height": 768})
+    yield ctx
+    ctx.close()

@@ -207,3 +207,35 @@ def test_the_control_channel_refuses_another_persons_assignment(client, running,
     with client.websocket_connect(f"/ws/control/{assignment_id}") as ws, pytest.raises(WebSocketDisconnect) as closed:
         ws.receive_json()
     assert closed.value.code == 1008
+
+
+def _start_again_and_work(engine, assignment_id, person):
+    """Start (real time), a sweep before the new tabs connect, 30 s of work with both tabs, Evaluate."""
+    a1 = person("A1")
+    with Session(engine, expire_on_commit=False) as db:
+        attempt = flow.start_assignment(db, assignment_id=assignment_id, annotator=a1)
+    start = utcnow()
+    assert sweep_at(engine, start + timedelta(seconds=1)).rolled_back == [], "the old tabs' heartbeats judged the new start"
+    for second in (5, 15, 25, 30):
+        moment = start + timedelta(seconds=second)
+        seen(engine, assignment_id, "control", moment)
+        seen(engine, assignment_id, "environment", moment)
+        assert sweep_at(engine, moment).rolled_back == []
+    with Session(engine) as db:
+        flow.end_attempt(db, attempt_id=attempt.id, annotator=a1, outcome=Outcome.evaluated)
+    assert state_of(engine, assignment_id) == "warm_ready"
+
+
+def test_an_assignment_rolled_back_can_be_started_again(engine, running, person):
+    assignment_id, _ = running
+    seen(engine, assignment_id, "control", T0 + timedelta(seconds=12))
+    assert sweep_at(engine, T0 + timedelta(seconds=12)).rolled_back == [assignment_id]
+    _start_again_and_work(engine, assignment_id, person)
+
+
+def test_an_assignment_reopened_by_a_lead_can_be_started_again(engine, running, person):
+    assignment_id, attempt_id = running
+    with Session(engine) as db:
+        flow.end_attempt(db, attempt_id=attempt_id, annotator=person("A1"), outcome=Outcome.evaluated)
+        flow.reopen(db, assignment_id=assignment_id, lead=person("L1"), reason="the site was down")
+    _start_again_and_work(engine, assignment_id, person)

@@ -32,6 +32,16 @@ def live_study(live, study):
     return live
 
 
+@pytest.fixture
+def context(study_context):
+    """Every flow here runs in Chromium with popup blocking on, as people's browsers do."""
+    return study_context
+
+
+def website_origin(live) -> str:
+    return live.url.replace("127.0.0.1", "localhost")
+
+
 def open_as(context, live, code: str):
     with Session(live.app.state.engine) as db:
         link = accounts.create_login_link(db, secret_key=live.app.state.settings.secret_key, code=code, base_url=live.url)
@@ -46,7 +56,7 @@ def lab_oracle(env_page, live, assignment_id):
 
     targets, instruction, task_id = _targets_and_instruction(live.app.state.engine, assignment_id)
     _solution(task_id, wrong=False)(env_page, OracleContext(targets=targets, condition="clean", instruction=instruction,
-                                                             base_url=live.url, task_id=task_id))
+                                                             base_url=website_origin(live), task_id=task_id))
     env_page.wait_for_timeout(800)
 
 
@@ -57,19 +67,24 @@ def test_one_assignment_end_to_end(live_study, context, make_assignment, screens
     control.screenshot(path=str(screenshot_dir / "assignments_list.png"), full_page=True)
     row = control.locator(f'tr[data-assignment="{assignment_id}"]')
     assert "Not started" in row.inner_text() and "grounding" not in row.inner_text()  # never the primitive
-    with control.expect_navigation():
+    # Start opens the website tab in the same click (popup blocking is on), on its own host name
+    with context.expect_page() as popup, control.expect_navigation():
         row.locator("button", has_text="Start").click()
+    env_page = popup.value
+    env_page.wait_for_url("**/website/cover")
+    assert env_page.url.startswith(website_origin(live))
+    assert "Read the task in the other tab" in env_page.content()
+    env_page.screenshot(path=str(screenshot_dir / "website_cover.png"))
 
-    # reading countdown, then "Start now" opens the environment window
+    # reading countdown; "Start now" tells the website tab to go
     assert control.locator("#countdown").is_visible()
     assert "Pin the note titled" in control.locator("#instruction").inner_text()
     control.screenshot(path=str(screenshot_dir / "control_countdown.png"), full_page=True)
-    with context.expect_page() as popup:
-        control.click("#start-now")
-    env_page = popup.value
+    control.click("#start-now")
+    env_page.wait_for_url("**/env/lab/**")
     env_page.wait_for_load_state("load")
-    assert "/env/lab" in env_page.url
-    assert "REC" in control.locator("#rec").inner_text()
+    assert context.cookies(live.url) and all(c["domain"] == "localhost" for c in context.cookies(website_origin(live)))
+    control.wait_for_function("document.getElementById('rec-label').textContent === 'REC'")
     html = env_page.content()
     assert "Evaluate" not in html and "lab-001" not in html  # the website only
 
@@ -80,13 +95,14 @@ def test_one_assignment_end_to_end(live_study, context, make_assignment, screens
     with control.expect_navigation():
         control.click("#evaluate")
     assert control.locator("#start-warm").is_visible()
-    env_page.wait_for_url("**/between")
+    env_page.wait_for_url("**/website/ended")
     control.screenshot(path=str(screenshot_dir / "control_warm_ready.png"), full_page=True)
 
-    control.click("#start-warm")
-    control.wait_for_selector("#start-now", state="visible")
+    # the warm attempt follows at once: no second countdown, the website tab reloads by itself
+    with control.expect_navigation():
+        control.click("#start-warm")
     assert "Second attempt" in control.locator(".pill-phase").inner_text()
-    control.click("#start-now")
+    assert not control.locator("#countdown").is_visible()
     env_page.wait_for_url("**/env/lab/**")
     lab_oracle(env_page, live, assignment_id)
     control.bring_to_front()
@@ -135,11 +151,12 @@ def test_one_assignment_end_to_end(live_study, context, make_assignment, screens
 
 def _start_cold(context, live, assignment_id):
     control = open_as(context, live, "A1")
-    with control.expect_navigation():
+    with context.expect_page() as popup, control.expect_navigation():
         control.locator(f'tr[data-assignment="{assignment_id}"] button').click()
-    with context.expect_page() as popup:
-        control.click("#start-now")
     env_page = popup.value
+    env_page.wait_for_url("**/website/cover")
+    control.click("#start-now")
+    env_page.wait_for_url("**/env/lab/**")
     env_page.wait_for_load_state("load")
     control.wait_for_function("Number(document.getElementById('events').textContent) > 0")
     return control, env_page
@@ -197,7 +214,7 @@ def test_an_annotator_cannot_reach_another_annotators_assignment(live_study, con
     theirs = make_assignment("A2")
     page = open_as(context, live, "A1")
     assert f'data-assignment="{theirs}"' not in page.content()
-    for path in (f"/assignments/{theirs}/control", f"/assignments/{theirs}/between", "/attempts/1/environment"):
+    for path in (f"/assignments/{theirs}/control", f"/assignments/{theirs}/website"):
         response = page.goto(live.url + path)
         assert response.status == 404, path
     response = page.request.post(live.url + f"/assignments/{theirs}/start",

@@ -31,10 +31,12 @@ def save(page, title):
     page.get_by_role("button", name="Save note").click()
 
 
-def test_clean_sessions_get_no_client_script(lab_server, context):
+def test_clean_sessions_load_the_same_client_script_with_nothing_to_do(lab_server, context):
+    """Blindness: both conditions load the same scripts; a clean page's script changes nothing."""
     info, page = open_session(lab_server, context, None)
-    assert "ux.js" not in page.content()
-    assert page.evaluate("document.querySelectorAll('script[data-c]').length") == 0
+    assert page.locator('script[src="/env-static/ux.js"][data-c]').count() == 1
+    config = page.evaluate("JSON.parse(atob(document.querySelector('script[data-c]').dataset.c))")
+    assert config["dispatches"] == []
     save(page, "Plain")
     page.locator("li.note .note-title", has_text="Plain").wait_for()
 

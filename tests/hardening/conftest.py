@@ -382,13 +382,17 @@ class Played:
 class FlowAnnotator:
     """An annotator driven over HTTP and websockets exactly as the pages do (no browser).
 
-    `base_url` is the dashboard for the control tab; `env_url` (default the same) serves the
-    environment tab: its pages, API calls and the recorder's websocket.
+    `base_url` is the dashboard for the control tab; `env_url` (default the same server) serves the
+    website tab: its pages, API calls and the recorder's websocket, always under the environments'
+    host name (127.0.0.1 and localhost swapped), as a browser reaches it.
     """
 
     def __init__(self, base_url: str, *, env_url: str | None = None, address: str | None = None, timeout: float = 30):
         self.base_url = base_url.rstrip("/")
-        self.env_url = (env_url or base_url).rstrip("/")
+        from core.settings import other_loopback_host
+
+        self.env_url = other_loopback_host((env_url or base_url).rstrip("/"))
+        self.assignment_id: int | None = None
         # `address`: connect there (e.g. "::1") while every URL and Host header names `base_url`,
         # as a browser does when a name resolves to that address.
         self.address = address
@@ -424,7 +428,7 @@ class FlowAnnotator:
         assert page.status_code == 200, page.text
         response = self.http.post(path, data=sign_in_form(page.text))
         assert response.status_code == 303, response.text
-        self.env.cookies.set("ht_session", self.http.cookies["ht_session"])
+        # The website tab never holds the dashboard's cookies (another host name).
 
     def control(self, assignment_id: int) -> dict[str, str]:
         """The control tab's data attributes (attempt id, state, CSRF token) and its instruction."""
@@ -432,6 +436,7 @@ class FlowAnnotator:
 
         page = self.http.get(f"/assignments/{assignment_id}/control")
         assert page.status_code == 200, page.status_code
+        self.assignment_id = assignment_id
         found = {k: v for k, v in re.findall(r'data-([a-z-]+)="([^"]*)"', page.text)}
         self.csrf = found.get("csrf", self.csrf)
         instruction = re.search(r'id="instruction">([^<]*)<', page.text)
@@ -449,14 +454,17 @@ class FlowAnnotator:
         return int(self.control(assignment_id)["attempt"])
 
     def open_environment(self, attempt_id: int) -> str:
-        """The environment tab's entry (on `env_url`): recorder token and env session cookies; the start page."""
-        response = self.env.get(f"/attempts/{attempt_id}/environment")
-        assert response.status_code == 303, response.status_code
-        entered = self.env.get(response.headers["location"])
-        assert entered.status_code == 303, entered.status_code
-        page = self.env.get(entered.headers["location"])
+        """The website tab (on `env_url`) after "go": its single-use ticket from the control tab's
+        page, the cover, then `/website/go` (env session and recorder cookies) and the start page.
+        `attempt_id` is the running attempt of the assignment whose control tab was read last."""
+        ticket = self.http.get(f"/assignments/{self.assignment_id}/website").json()["url"]
+        entered = self.env.get(ticket[ticket.index("/enter/"):])
+        assert entered.status_code == 303 and entered.headers["location"] == "/website/cover", entered.status_code
+        went = self.env.get("/website/go")
+        assert went.status_code == 303 and went.headers["location"].startswith("/env/"), (went.status_code, went.headers)
+        page = self.env.get(went.headers["location"])
         assert page.status_code == 200 and 'data-token="' in page.text, page.status_code
-        return self.env_url + entered.headers["location"]
+        return self.env_url + went.headers["location"]
 
     @property
     def recorder_token(self) -> str:

@@ -2,7 +2,12 @@
 
 Roles: `anon` (no cookie), `a` (the annotator who owns the objects in the path), `b` (another
 annotator), `lead`, `envpage` (an environment tab: the `htenv` session cookie and the `htrec`
-recorder token of an attempt, no login), `ctl` (the controller secret) and `ctl_bad` (a wrong one).
+recorder token of an attempt, no login), `website` (the website tab in the annotator's browser:
+exactly what a real one holds, the `htweb` tab cookie besides `htenv` and `htrec`; it gets what
+`envpage` gets, so it can read or change nothing on the dashboard), `ctl` (the controller secret)
+and `ctl_bad` (a wrong one). The website tab's own routes live on the environments' host name only:
+on the dashboard's they are a 404 for everyone (and on the environments' host every dashboard
+route is a 404: `test_the_environments_host_serves_no_dashboard_route`).
 Routes are enumerated from `app.routes`: a route added without an expectation fails here.
 """
 
@@ -20,10 +25,11 @@ from fastapi.testclient import TestClient
 from sqlmodel import Session
 from starlette.websockets import WebSocketDisconnect
 
-ROLES = ("anon", "a", "b", "lead", "envpage", "ctl", "ctl_bad")
+ROLES = ("anon", "a", "b", "lead", "envpage", "website", "ctl", "ctl_bad")
 WS = "WS"  # the "method" of a websocket route
 OPEN, REFUSED = "open", "refused(1008)"
 MISSING = 987654  # an id that names nothing
+WEB_COOKIE = "htweb"
 
 
 # --------------------------------------------------------------------------- expectations
@@ -83,8 +89,7 @@ DASHBOARD: dict[tuple[str, str], Cell] = {
     ("GET", "/assignments/{assignment_id}/control"): Cell(annotator_page(200)),
     ("POST", "/attempts/{attempt_id}/begin"): Cell(annotator_form(200)),
     ("POST", "/attempts/{attempt_id}/end"): Cell(annotator_form(200), form={"outcome": "evaluated"}),
-    ("GET", "/attempts/{attempt_id}/environment"): Cell(annotator_page(303)),
-    ("GET", "/assignments/{assignment_id}/between"): Cell(annotator_page(200), scene="warm_ready"),
+    ("GET", "/assignments/{assignment_id}/website"): Cell(annotator_page(200)),
     ("POST", "/assignments/{assignment_id}/warm"): Cell(annotator_form(303), scene="warm_ready"),
     ("POST", "/assignments/{assignment_id}/rating"): Cell(annotator_form(303), scene="rating", form={"clarity": "4"}),
     ("GET", "/lead"): Cell(lead_page()),
@@ -117,7 +122,13 @@ DASHBOARD: dict[tuple[str, str], Cell] = {
     ("GET", "/lead/studies/{study_id}/monitor/stream"): Cell(lead_page()),
     ("POST", "/lead/exports/bundle.zip"): Cell(lead_form(200), form={"format": "csv"}),
     (WS, "/ws/control/{assignment_id}"): Cell(owner_socket()),
-    (WS, "/ws/between/{assignment_id}"): Cell(owner_socket(), scene="warm_ready"),
+    # The website tab's routes: on the dashboard's host name they do not exist.
+    ("GET", "/enter/{ticket}"): Cell(same(404), shared=True),
+    ("GET", "/website/cover"): Cell(same(404), shared=True),
+    ("GET", "/website/ended"): Cell(same(404), shared=True),
+    ("GET", "/website/go"): Cell(same(404), shared=True),
+    ("GET", "/website/tab.js"): Cell(same(404), shared=True),
+    (WS, "/website/ws"): Cell(same(REFUSED), shared=True),
     ("GET", "/recorder/recorder.js"): Cell(same(200), shared=True),
     # The recorder authenticates by its token (query or body), never by a cookie.
     (WS, "/recorder/ws"): Cell({**same(REFUSED), "envpage": OPEN}),
@@ -139,6 +150,10 @@ DASHBOARD: dict[tuple[str, str], Cell] = {
     ("GET", "/control/sessions/{session_id}/audit"): Cell(controller()),
     ("GET", "/control/sessions/{session_id}/events"): Cell(controller()),
     ("POST", "/control/sessions/{session_id}/evaluate"): Cell(controller()),
+    # Agent episodes' recordings (agentruns): the controller only.
+    ("POST", "/control/recordings"): Cell(controller(201), json={"label": "matrix"}),
+    ("GET", "/control/recordings/{recording_id}/events"): Cell(controller()),
+    ("POST", "/control/recordings/{recording_id}/end"): Cell(controller()),
 }
 
 # The lab site's routes as its own environment tab sees them (every other caller: 401).
@@ -224,15 +239,25 @@ def caller_for(role: str, world, owner) -> Caller:
         person = None
     if person is not None:
         return Caller(cookies=person.cookies, headers={"X-CSRF-Token": person.csrf})
-    if role == "envpage":
+    if role in ("envpage", "website"):
         tab = maker.assignment(maker.person("E"), state="cold_active")
         token = recorder.issue_token(secret_key=world.kit.SECRET_KEY, recording_id=tab["recording_id"])
-        return Caller(cookies={COOKIE_NAME: tab["session_id"], REC_COOKIE: token}, recorder_token=token, env_session=tab["session_id"])
+        cookies = {COOKIE_NAME: tab["session_id"], REC_COOKIE: token}
+        if role == "website":
+            cookies[WEB_COOKIE] = website_cookie(world, tab["assignment_id"])
+        return Caller(cookies=cookies, recorder_token=token, env_session=tab["session_id"])
     if role == "ctl":
         return Caller(headers={"X-Controller-Secret": world.kit.CONTROLLER_SECRET})
     if role == "ctl_bad":
         return Caller(headers={"X-Controller-Secret": "not-the-" + world.kit.CONTROLLER_SECRET})
     return Caller()
+
+
+def website_cookie(world, assignment_id: int) -> str:
+    """The `htweb` cookie a website tab of that assignment holds after entering with its ticket."""
+    from itsdangerous import URLSafeSerializer
+
+    return URLSafeSerializer(world.kit.SECRET_KEY, salt="website-tab").dumps({"a": assignment_id})
 
 
 def fill_path(path: str, ids: dict, caller: Caller, engine) -> str:
@@ -261,7 +286,7 @@ def call(world, app_route, cell: Cell, role: str) -> object:
         # Every caller is refused or only reads: nothing can change, so these cells share a cast.
         caller, ids = world.bystanders[role], {}
     else:
-        needs_objects = bool(re.search(r"\{(assignment_id|attempt_id|session_id|rating_id|study_id|code)\}", app_route.path))
+        needs_objects = bool(re.search(r"\{(assignment_id|attempt_id|session_id|rating_id|study_id|code|recording_id)\}", app_route.path))
         owner = maker.person("A")
         ids = maker.assignment(owner, state=cell.scene) if needs_objects else {}
         caller = caller_for(role, world, owner)
@@ -302,7 +327,9 @@ def call(world, app_route, cell: Cell, role: str) -> object:
 def test_access(app_route, role, world):
     cell = cell_for(app_route.method, app_route.path) if app_route.probe is None else Cell(same(200), shared=True)
     assert cell is not None, f"{app_route.id} has no expected status per role: add it to the access matrix"
-    assert call(world, app_route, cell, role) == cell.expect[role]
+    # The website tab holds an environment tab's credentials and its own cookie, nothing more.
+    expected = cell.expect.get("envpage") if role == "website" else cell.expect[role]
+    assert call(world, app_route, cell, role) == expected
 
 
 def test_no_existence_leak_across_annotators(world):
@@ -452,10 +479,21 @@ def test_session_cookies_are_httponly_and_samesite(kit, sqlite_template, tmp_pat
         page = client.get(link)
         sign_in_page = page.headers.get("set-cookie")
         issued = [client.post(link, data=sign_in_form(page.text)).headers.get("set-cookie").split(", ht_login=")[0]]
-        issued.append(client.get(f"/attempts/{ids['attempt_id']}/environment").headers.get("set-cookie"))
+        with Session(app.state.engine) as db:  # the countdown is over: "go"
+            from dashboard.flow.website import ticket_for
+            from dashboard.studies.models import Assignment, Attempt
+
+            attempt = db.get(Attempt, ids["attempt_id"])
+            attempt.recording_started_at = attempt.created_at
+            db.add(attempt)
+            db.commit()
+            ticket = ticket_for(db.get(Assignment, ids["assignment_id"]), secret_key=kit.SECRET_KEY)
+        website = "https://localhost" if secure else "http://localhost"  # the environments' host name
+        issued.append(client.get(f"{website}/enter/{ticket}").headers.get("set-cookie"))
+        issued += client.get(f"{website}/website/go").headers.get_list("set-cookie")
         issued.append(client.get(f"/env/enter/{ids['session_id']}").headers.get("set-cookie"))
     names = [cookie.split("=", 1)[0] for cookie in issued]
-    assert names == ["ht_session", "htrec", "htenv"]
+    assert names == ["ht_session", "htweb", "htenv", "htrec", "htenv"]
     # the sign-in page's own cookie goes only back to the sign-in form, never from another website
     attributes = [part.strip().lower() for part in sign_in_page.split(";")]
     assert sign_in_page.startswith("ht_login=") and "samesite=strict" in attributes and "httponly" in attributes
@@ -492,3 +530,26 @@ def test_ids_out_of_range_name_nothing_and_never_fail(world, number):
             continue
         response = client.request(method, path, data=DASHBOARD[(method, template)].form)
         assert response.status_code in (303, 400, 404, 422), (method, template, response.status_code)
+
+
+def test_the_environments_host_serves_no_dashboard_route(world):
+    """On the environments' host name, holding everything a website tab holds, every dashboard
+    page and form is a 404: a website's script reaches nothing of the dashboard there."""
+    from dashboard.studies.models import Assignment
+
+    owner = world.maker.person("A")
+    ids = world.maker.assignment(owner, state="cold_active")
+    caller = caller_for("website", world, owner)
+    client = world.client
+    client.cookies.clear()
+    client.headers.clear()
+    answers = {}
+    for (method, template), cell in DASHBOARD.items():
+        if method == WS or template.startswith(("/env", "/api/env", "/recorder", "/enter", "/website")):
+            continue
+        path = fill_path(template, ids, caller, world.app.state.engine)
+        response = client.request(method, "http://localhost" + path, cookies=caller.cookies, data=cell.form, json=cell.json)
+        answers[f"{method} {template}"] = response.status_code
+    assert len(answers) >= 25 and set(answers.values()) == {404}, answers
+    with Session(world.app.state.engine) as db:
+        assert db.get(Assignment, ids["assignment_id"]).state == "cold_active"

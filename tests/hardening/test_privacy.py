@@ -109,12 +109,12 @@ def test_no_client_address_in_database_logs_or_export(backend, kit, sqlite_templ
     # Each server names the address it listens on once at start-up: its own, not a client's.
     log = "".join(log.replace(server.url, "<own address>") for log, server in zip(logs, servers))
 
-    # Nor the secrets in paths: a login link's token, an env session id (the key to its environment tab).
+    # Nor the secrets in paths: a login link's token, an env session id, a website tab's ticket.
     from dashboard.studies.models import Attempt
 
     with Session(engine) as db:
         session_ids = [attempt.env_session_id for attempt in db.query(Attempt).all()]
-    assert len(session_ids) == 4 and "GET /login/{token} 200" in log and "GET /env/enter/{session_id} 303" in log, log[-2000:]
+    assert len(session_ids) == 4 and "GET /login/{token} 200" in log and "GET /enter/{ticket} 303" in log, log[-2000:]
     secrets_in_log = [s for s in [link.rsplit("/", 1)[1] for link in links] + session_ids if s in log]
     assert not secrets_in_log, secrets_in_log
 

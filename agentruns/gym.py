@@ -1,0 +1,65 @@
+"""Importing this module registers every task-condition as a BrowserGym task.
+
+    import gymnasium as gym
+    env = gym.make("agentruns.gym:browsergym/humantrace.shop-001.clean")
+
+(gymnasium imports the module named before the colon, so this works in a fresh process.) Ids are
+`browsergym/humantrace.<task_id>.<condition>`; `task_id` and `condition` are frozen, `env_seed`
+defaults to the study seed (`HUMANTRACE_AGENTS_SEED`, 42). Main-browser options default to
+Debian's Chromium (`pw_chromium_kwargs`), and Playwright is pointed at the browsers folder that
+BrowserGym's chat window needs (see `agentruns.browsers`).
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+import gymnasium
+from browsergym.core.env import BrowserEnv
+from browsergym.core.registration import frozen_partial
+
+from agentruns.browsers import use_debian_chromium
+from agentruns.settings import AgentSettings
+from agentruns.task import HumanTraceTask, task_name
+from environments import catalog
+
+
+def task_conditions() -> list[tuple[str, str]]:
+    """Every (task_id, condition) of every registered site, sorted."""
+    pairs = []
+    for summary in catalog.list_tasks():
+        pairs.append((summary.task_id, "clean"))
+        if catalog.variant_for(summary.task_id) is not None:
+            pairs.append((summary.task_id, "intervention"))
+    return sorted(pairs)
+
+
+def gym_id(task_id: str, condition: str) -> str:
+    """The gymnasium id of a task-condition (`browsergym/humantrace.<task_id>.<condition>`)."""
+    return f"browsergym/{task_name(task_id, condition)}"
+
+
+def _make_env(task_entrypoint, *args, **kwargs) -> BrowserEnv:
+    # Debian's Chromium unless the caller passes its own launch options.
+    settings = AgentSettings()
+    launch = use_debian_chromium(settings)
+    kwargs.setdefault("pw_chromium_kwargs", launch)
+    kwargs.setdefault("headless", settings.headless)
+    return BrowserEnv(task_entrypoint, *args, **kwargs)
+
+
+def register_all(settings: AgentSettings | None = None) -> list[str]:
+    """Register every task-condition (idempotent); returns the gymnasium ids."""
+    settings = settings or AgentSettings()
+    ids = []
+    for task_id, condition in task_conditions():
+        env_id = gym_id(task_id, condition)
+        ids.append(env_id)
+        if env_id in gymnasium.registry:
+            continue
+        entry = partial(frozen_partial(HumanTraceTask, task_id=task_id, condition=condition), env_seed=settings.seed)
+        gymnasium.register(id=env_id, entry_point=partial(_make_env, entry), nondeterministic=False)
+    return ids
+
+
+REGISTERED = register_all()

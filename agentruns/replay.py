@@ -1,0 +1,182 @@
+"""The replay agent: each passed human attempt's cleaned trace, replayed by XPath in a fresh session
+at the attempt's seed.
+
+Every cleaned event that is an operation becomes one Playwright action: click, dblclick and
+context click on the element at its XPath, fill with the final value, select_option for a
+`<select>` change, a key press for a non-typing key, a scroll of the container to the recorded
+position, a hover for a kept mouse move, back for a popstate. Context (focus, blur, submit, the
+page's own navigations) follows from those operations and is not replayed.
+
+Whether the replay passes tells whether the cleaned trace holds everything the person did. A
+failed replay is explained (`replay_failure`): `xpath_unresolved` (an element the person used is
+not at that XPath in the fresh session), `masked_value` (typed text the study masked cannot be
+typed again), `unreplayable_event` (a drag or another operation the replay does not perform),
+else `state_differs` (every action ran, yet the state differs: cleaning lost an operation, or the
+page depended on timing).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from exports.bundle import read_bundle, read_manifest
+
+ACTION_TIMEOUT_MS = 5000
+SKIPPED = frozenset({"focus", "blur", "submit", "select", "mousedown", "mouseup", "visibility", "resize", "dom_change",
+                     "frame_gap", "input"})
+UNREPLAYABLE = frozenset({"drag", "dragstart", "drop"})
+# Keys that act on their own (a typed character is part of a fill).
+ACTION_KEYS = frozenset({"Enter", "Tab", "Escape", "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "PageUp",
+                         "PageDown", "Home", "End", "Backspace", "Delete", " "})
+
+
+KIND_JS = ("e => e.tagName === 'SELECT' ? 'select' : (e.type === 'checkbox' || e.type === 'radio') ? 'toggle'"
+           " : ('value' in e || e.isContentEditable) ? 'text' : 'other'")
+
+
+def _locator(xpath: str) -> str:
+    return f"page.locator({json.dumps('xpath=' + xpath)})"
+
+
+def _missing(value: Any) -> bool:
+    return value is None or value is pd.NA or (isinstance(value, float) and math.isnan(value))
+
+
+def event_action(event: dict[str, Any]) -> tuple[str | None, str | None]:
+    """(Playwright code, problem) for one cleaned event; (None, None) when it is not replayed."""
+    kind = event.get("type")
+    xpath = event.get("xpath")
+    if kind in UNREPLAYABLE:
+        return None, "unreplayable_event"
+    if kind in SKIPPED:
+        return None, None
+    if kind == "navigation":
+        return ("page.go_back()", None) if event.get("nav") == "popstate" else (None, None)
+    if _missing(xpath) or not xpath:
+        if kind == "scroll":
+            return f"page.evaluate('window.scrollTo({float(event.get('scroll_x') or 0)}, {float(event.get('scroll_y') or 0)})')", None
+        if kind == "keydown" and event.get("key") in ACTION_KEYS:
+            return f"page.keyboard.press({json.dumps(event['key'])})", None
+        return None, None
+    loc = _locator(xpath)
+    timeout = f"timeout={ACTION_TIMEOUT_MS}"
+    if kind == "click":
+        return f"{loc}.click({timeout})", None
+    if kind == "dblclick":
+        return f"{loc}.dblclick({timeout})", None
+    if kind == "contextmenu":
+        return f"{loc}.click(button='right', {timeout})", None
+    if kind == "mousemove":
+        return f"{loc}.hover({timeout})", None
+    if kind in ("fill", "change"):
+        if _missing(event.get("value")):
+            return (None, "masked_value") if kind == "fill" else (None, None)
+        # The recorder reports a value for every form control: text is typed again, a <select> gets
+        # its option, and a checkbox or radio button is left to the click that set it.
+        value = json.dumps(str(event["value"]))
+        code = (f"_el = {loc}\n_kind = _el.evaluate({KIND_JS!r}, {timeout})\n"
+                f"if _kind == 'select':\n    _el.select_option({value}, {timeout})")
+        if kind == "fill":  # a change on a text field closes a fill already replayed
+            code += f"\nelif _kind == 'text':\n    _el.fill({value}, {timeout})"
+        return code, None
+    if kind == "keydown":
+        key = event.get("key")
+        if _missing(key) or key not in ACTION_KEYS:
+            return None, None
+        return f"{loc}.press({json.dumps(key)}, {timeout})", None
+    if kind == "scroll":
+        x, y = float(event.get("scroll_x") or 0), float(event.get("scroll_y") or 0)
+        if xpath in ("/html", "/html[1]", "/html/body", "/html[1]/body[1]"):
+            return f"page.evaluate('window.scrollTo({x}, {y})')", None
+        return f"{loc}.evaluate('(e) => e.scrollTo({x}, {y})', {timeout})", None
+    return None, None
+
+
+class ReplayAgent:
+    """Replays passed human attempts of a human reference bundle (one episode per attempt)."""
+
+    name = "replay"
+    action_set = None  # raw Playwright code: an XPath is not a BrowserGym bid
+
+    def __init__(self, bundle: str | Path) -> None:
+        path = Path(bundle)
+        if not path.is_dir():
+            raise FileNotFoundError(f"--human {path}: no such bundle directory")
+        loaded = read_bundle(path, tables=["attempts", "events_clean"])
+        study = read_manifest(path).get("study_settings") or {}
+        attempts: Any = loaded.attempts
+        if attempts is None or loaded.events_clean is None:
+            raise FileNotFoundError(f"--human {path}: the bundle has no attempts or events_clean table")
+        attempts = attempts[attempts["passed"].astype(bool) & ~attempts["rolled_back"].astype(bool)]
+        self.attempts = attempts.set_index(attempts["attempt_id"].astype("int64"))
+        self.study_seed = study.get("seed")
+        clean: Any = loaded.events_clean
+        self.traces = {int(k): g.sort_values("step") for k, g in clean.groupby(clean["attempt_id"].astype("int64"))}
+        self._queue: list[tuple[str, dict]] = []
+        self.problems: list[str] = []
+        self._sent_done = False
+
+    def seed_of(self, attempt_id: int) -> int | None:
+        """The attempt's env seed (its own column, else the study seed the bundle names)."""
+        row: Any = self.attempts.loc[attempt_id]
+        if "seed" in row.index and not _missing(row["seed"]):
+            return int(row["seed"])
+        return None if self.study_seed is None else int(self.study_seed)
+
+    def episodes(self, pairs: Iterable[tuple[str, str]], *, default_seed: int) -> list[tuple[str, str, int, int]]:
+        """(task_id, condition, human attempt id, seed) for every passed attempt of a selected pair."""
+        wanted = set(pairs)
+        out = []
+        for key, row in self.attempts.iterrows():
+            attempt_id = int(str(key))
+            if (row["task_id"], row["condition"]) in wanted:
+                seed = self.seed_of(attempt_id)
+                out.append((str(row["task_id"]), str(row["condition"]), attempt_id, default_seed if seed is None else seed))
+        return sorted(out)
+
+    def select(self, attempt_id: int) -> None:
+        """Load the cleaned trace of `attempt_id` as the next episode's actions."""
+        self._queue = []
+        self.problems = []
+        self._sent_done = False
+        trace = self.traces.get(int(attempt_id))
+        rows = [] if trace is None else trace.astype(object).where(trace.notna(), None).to_dict(orient="records")
+        for i, event in enumerate(rows):
+            after = rows[i + 1] if i + 1 < len(rows) else {}
+            if (event.get("type") == "mousemove" and after.get("type") in ("click", "dblclick", "contextmenu")
+                    and after.get("xpath") == event.get("xpath")):
+                continue  # the pointer's way to a click: the click moves there itself
+            code, problem = event_action(event)
+            if problem:
+                self.problems.append(problem)
+            if code:
+                self._queue.append((code, event))
+
+    @property
+    def steps_needed(self) -> int:
+        """Actions the selected trace needs (the runner never cuts a replay short)."""
+        return len(self._queue) + 1
+
+    def get_action(self, obs: dict) -> str:
+        if self._queue:
+            code, _event = self._queue.pop(0)
+            return code
+        self._sent_done = True
+        return "send_message_to_user('Replayed the cleaned trace.')"
+
+    def failure(self, result) -> str:
+        """Why a replay did not reproduce a pass (see the module docstring)."""
+        errors = [a.get("error") or "" for a in result.tables.get("actions", [])]
+        if any("locator" in e or "Timeout" in e or "resolved to" in e for e in errors):
+            return "xpath_unresolved"
+        if "masked_value" in self.problems:
+            return "masked_value"
+        if "unreplayable_event" in self.problems:
+            return "unreplayable_event"
+        return "state_differs"

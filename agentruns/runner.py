@@ -1,0 +1,187 @@
+"""`humantrace agents run`: many episodes, in worker processes, into one agent bundle.
+
+Each finished episode is saved at once under `OUT/.episodes/` (one JSON file), so a run that
+stops can be started again with the same arguments: finished episodes are skipped (an episode
+that ended in an error is tried again). After every run the bundle's tables and manifest are
+rewritten from all saved episodes.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import json
+import multiprocessing
+from collections.abc import Callable, Iterable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from agentruns.agents import agent_name, load_agent
+from agentruns.episode import DEFAULT_MAX_STEPS, run_episode
+from exports.agent_bundle import (
+    AGENT_TABLES,
+    episode_attempt_id,
+    write_manifest,
+    write_table,
+)
+
+EPISODE_DIR = ".episodes"
+
+
+class RunError(ValueError):
+    """The run's arguments select nothing, or name something that does not exist."""
+
+
+@dataclass(frozen=True)
+class EpisodeSpec:
+    """One episode to run: a task-condition at a seed, and (replay) the human attempt to replay."""
+
+    task_id: str
+    condition: str
+    seed: int
+    tag: int | None = None
+
+    def key(self, model: str) -> int:
+        return episode_attempt_id(model, self.task_id, self.condition, self.seed if self.tag is None else self.seed * 10**9 + self.tag)
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    """What `agents run` was asked to do."""
+
+    agent: str
+    out: str
+    tasks: str = "*"
+    conditions: tuple[str, ...] = ("clean", "intervention")
+    seed: int = 42
+    max_steps: int = DEFAULT_MAX_STEPS
+    workers: int = 1
+    human: str | None = None
+
+
+def select(config: RunConfig, all_pairs: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The task-conditions whose task id matches the `tasks` glob(s) (comma-separated) and condition."""
+    patterns = [p.strip() for p in config.tasks.split(",") if p.strip()] or ["*"]
+    chosen = [(t, c) for t, c in all_pairs if c in config.conditions and any(fnmatch.fnmatchcase(t, p) for p in patterns)]
+    if not chosen:
+        raise RunError(f"no task-condition matches --tasks {config.tasks!r} and --conditions {','.join(config.conditions)}")
+    return chosen
+
+
+def plan(config: RunConfig) -> tuple[str, list[EpisodeSpec]]:
+    """(model name, the episodes to run). The replay agent runs one episode per passed human attempt."""
+    from agentruns.gym import task_conditions
+
+    agent = load_agent(config.agent, seed=config.seed, human_bundle=config.human)
+    pairs = select(config, task_conditions())
+    if hasattr(agent, "episodes"):
+        specs = [EpisodeSpec(t, c, seed, tag) for t, c, tag, seed in agent.episodes(pairs, default_seed=config.seed)]
+    else:
+        specs = [EpisodeSpec(t, c, config.seed) for t, c in pairs]
+    return agent_name(agent, config.agent), specs
+
+
+def _episode_path(out: Path, model: str, spec: EpisodeSpec) -> Path:
+    return out / EPISODE_DIR / f"{spec.key(model)}.json"
+
+
+def _finished(path: Path) -> bool:
+    if not path.is_file():
+        return False
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))["episodes"][0]["ended_by"] != "error"
+    except (json.JSONDecodeError, KeyError, IndexError, OSError):
+        return False
+
+
+_replay_agents: dict[str, Any] = {}
+
+
+def _agent_for(config: RunConfig) -> Any:
+    """A fresh agent per episode; the replay agent (which reads a whole bundle) once per process."""
+    if config.agent == "replay":
+        if config.human not in _replay_agents:
+            _replay_agents[str(config.human)] = load_agent("replay", seed=config.seed, human_bundle=config.human)
+        return _replay_agents[str(config.human)]
+    return load_agent(config.agent, seed=config.seed, human_bundle=config.human)
+
+
+def _run_one(job: tuple[dict, dict, str]) -> tuple[str, bool, str]:
+    """Run one episode in this (worker) process and save it; returns (run id, passed, ended_by)."""
+    config_dict, spec_dict, path = job
+    config = RunConfig(**config_dict)
+    spec = EpisodeSpec(**spec_dict)
+    agent = _agent_for(config)
+    model = agent_name(agent, config.agent)
+    if hasattr(agent, "select"):
+        agent.select(spec.tag)
+    max_steps = max(config.max_steps, getattr(agent, "steps_needed", 0))
+    result = run_episode(agent, model=model, task_id=spec.task_id, condition=spec.condition, seed=spec.seed,
+                         max_steps=max_steps)
+    row = result.row
+    if spec.tag is not None:
+        row["replayed_attempt_id"] = spec.tag
+        row["attempt_id"] = spec.key(model)
+        row["run_id"] = f"{row['run_id']}.h{spec.tag}"
+        for name, rows in result.tables.items():
+            if name != "episodes":
+                for item in rows:
+                    item["attempt_id"] = row["attempt_id"]
+        if hasattr(agent, "failure") and not row["passed"]:
+            row["replay_failure"] = agent.failure(result)
+    target = Path(path)
+    tmp = target.with_suffix(".tmp")
+    tmp.write_text(json.dumps(result.tables, default=str), encoding="utf-8")
+    tmp.replace(target)
+    return row["run_id"], bool(row["passed"]), row["ended_by"]
+
+
+def run(config: RunConfig, *, progress: Callable[[str, bool, str], None] | None = None,
+        total: Callable[[int, int], None] | None = None) -> Path:
+    """Run every selected episode not already finished in `config.out`, then write the bundle."""
+    if config.workers < 1:
+        raise RunError("--workers must be at least 1")
+    out = Path(config.out)
+    (out / EPISODE_DIR).mkdir(parents=True, exist_ok=True)
+    model, specs = plan(config)
+    todo = [s for s in specs if not _finished(_episode_path(out, model, s))]
+    if total is not None:
+        total(len(specs), len(specs) - len(todo))
+    jobs = [(asdict(config), asdict(s), str(_episode_path(out, model, s))) for s in todo]
+    if config.workers == 1 or len(jobs) <= 1:
+        for job in jobs:
+            result = _run_one(job)
+            if progress:
+                progress(*result)
+    else:
+        # spawn: each worker is a fresh interpreter with its own Playwright, browser and humantrace
+        # server (started on first use, stopped when the worker exits).
+        context = multiprocessing.get_context("spawn")
+        with context.Pool(processes=config.workers) as pool:
+            for result in pool.imap_unordered(_run_one, jobs):
+                if progress:
+                    progress(*result)
+    keys = {s.key(model) for s in specs}
+    write_bundle(out, settings={**asdict(config), "model": model}, only=keys)
+    return out
+
+
+def write_bundle(out: Path, *, settings: dict[str, Any], only: set[int] | None = None) -> dict[str, int]:
+    """Assemble the bundle's tables from the saved episodes (all, or those in `only`)."""
+    tables: dict[str, list[dict]] = {name: [] for name in AGENT_TABLES}
+    for path in sorted((out / EPISODE_DIR).glob("*.json")):
+        if only is not None and int(path.stem) not in only:
+            continue
+        saved = json.loads(path.read_text(encoding="utf-8"))
+        for name, rows in saved.items():
+            tables[name].extend(rows)
+    counts = {}
+    for name, spec in AGENT_TABLES.items():
+        frame = pd.DataFrame(tables[name], columns=[c.name for c in spec.columns])
+        if name == "episodes":
+            frame = frame.sort_values(["task_id", "condition", "run_id"], kind="stable")
+        counts[name] = write_table(out / f"{name}.csv", name, frame)
+    write_manifest(out, row_counts=counts, settings=settings)
+    return counts

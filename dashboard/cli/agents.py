@@ -1,0 +1,66 @@
+"""`humantrace agents run`: run an agent on our task-conditions and write an agent bundle."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+)
+
+from dashboard.cli.common import console, fail
+
+app = typer.Typer(help="AI web agents on the humans' task-conditions (BrowserGym), into agent bundles.", no_args_is_help=True)
+
+
+@app.command("run")
+def run_agents(
+    agent: Annotated[str, typer.Option(help="oracle, random, replay, or module:factory returning an agent with get_action(obs).")],
+    out: Annotated[Path, typer.Option(help="Agent bundle directory (created; a rerun resumes it, skipping finished episodes).")],
+    tasks: Annotated[str, typer.Option(help="Glob(s) over task ids, comma-separated, e.g. 'shop-*' or 'shop-001,mail-00?'.")] = "*",
+    conditions: Annotated[str, typer.Option(help="Comma-separated conditions: clean, intervention.")] = "clean,intervention",
+    seed: Annotated[int | None, typer.Option(help="Env seed (default the study seed, HUMANTRACE_AGENTS_SEED or 42).")] = None,
+    max_steps: Annotated[int, typer.Option(help="Actions per episode before it is cut off (40, as in the paper).")] = 40,
+    workers: Annotated[int, typer.Option(help="Worker processes, each with its own browser and humantrace server.")] = 1,
+    human: Annotated[Path | None, typer.Option(help="With --agent replay: the human reference bundle to replay.")] = None,
+) -> None:
+    """Run an agent on every selected task-condition; write the agent bundle `compare --agents` reads."""
+    from agentruns.agents import AgentLoadError
+    from agentruns.runner import RunConfig, RunError, run
+    from agentruns.server import ServerError
+    from agentruns.settings import AgentSettings
+
+    chosen = tuple(c.strip() for c in conditions.split(",") if c.strip())
+    bad = [c for c in chosen if c not in ("clean", "intervention")]
+    if bad or not chosen:
+        fail(f"--conditions takes clean and/or intervention, not {conditions!r}.")
+    if max_steps < 1:
+        fail("--max-steps must be at least 1.")
+    config = RunConfig(agent=agent, out=str(out), tasks=tasks, conditions=chosen,
+                       seed=AgentSettings().seed if seed is None else seed, max_steps=max_steps, workers=workers,
+                       human=str(human) if human else None)
+    passed = failed = 0
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=console) as bar:
+        job = bar.add_task("episodes", total=None)
+
+        def started(total: int, done: int) -> None:
+            bar.update(job, total=total, completed=done)
+
+        def finished(run_id: str, ok: bool, ended_by: str) -> None:
+            nonlocal passed, failed
+            passed, failed = passed + ok, failed + (not ok)
+            bar.console.print(f"{'pass' if ok else 'fail'}  {run_id}  ({ended_by})", highlight=False)
+            bar.advance(job)
+
+        try:
+            path = run(config, progress=finished, total=started)
+        except (AgentLoadError, RunError, ServerError, FileNotFoundError) as exc:
+            fail(str(exc))
+    console.print(f"{passed} passed, {failed} failed this run. Agent bundle: {path}", highlight=False)

@@ -1,0 +1,48 @@
+"""Replay of a bot-made human bundle reproduces the bots' passes, and agent bundles round-trip
+through `humantrace compare --agents DIR` (the replay share in the report)."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from exports.agent_bundle import read_agent_bundle
+from exports.bundle import read_bundle
+from tests.agentruns.helpers import cli
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.mark.timeout(2400)
+def test_replay_reproduces_bot_passes_and_compare_reads_agent_bundles(human_bundle, tmp_path, context, screenshot_dir):
+    attempts = read_bundle(human_bundle, tables=["attempts"]).attempts
+    passed = attempts[attempts["passed"].astype(bool)]
+    assert len(passed) >= 1  # the bot plays its oracle solution
+    tasks = ",".join(sorted(set(passed["task_id"])))
+    conditions = ",".join(sorted(set(passed["condition"])))
+
+    replay = tmp_path / "replay"
+    cli("agents", "run", "--agent", "replay", "--human", str(human_bundle), "--tasks", tasks, "--conditions", conditions,
+        "--out", str(replay))
+    episodes = read_agent_bundle(replay, tables=["episodes"])["episodes"]
+    assert sorted(episodes["replayed_attempt_id"].astype(int)) == sorted(passed["attempt_id"].astype(int))
+    assert episodes["passed"].astype(bool).all(), episodes[["task_id", "replay_failure", "score"]].to_dict(orient="records")
+    assert (episodes["seed"].astype(int).tolist() == [int(passed.set_index("attempt_id").loc[a, "seed"]) for a in episodes["replayed_attempt_id"]])
+
+    # The agent bundle directory goes straight into compare (the oracle's bundle reads the same way).
+    report = tmp_path / "report"
+    done = cli("compare", "--human", str(human_bundle), "--agents", str(replay), "--out", str(report), "--bootstrap", "50")
+    assert "agent row skipped" not in done.stdout
+    runs = pd.read_csv(report / "agent_runs.csv")
+    assert set(runs["model"]) == {"replay"} and len(runs) == len(passed) and runs["passed"].all()
+    assert set(runs["task"]) == set(passed["task_id"]) and (runs["seed"] == 42).all()
+    share = pd.read_csv(report / "replay_reproduce.csv")
+    site = share[share["level"] == "site"]
+    assert site["share"].tolist() == [1.0] * len(site) and site["replays"].sum() == len(passed)
+
+    page = context.new_page()
+    page.set_viewport_size({"width": 1366, "height": 768})
+    page.goto((report / "report.html").as_uri())
+    assert page.locator("#replay").is_visible()
+    page.locator("#replay").scroll_into_view_if_needed()
+    page.screenshot(path=str(screenshot_dir / "compare_report_replay.png"))

@@ -1,0 +1,115 @@
+"""Annotators are blind to the condition: everything the browser receives for the clean and the
+intervention assignment of one task (dashboard, control tab, rating form, page titles, URLs,
+HTML, scripts, the website's network responses) is scanned for the benchmark's words and ids, and
+both conditions load the same scripts and stylesheets. Real Chromium against a real server."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from sqlmodel import Session
+
+from annotators import service as accounts
+from dashboard.bots.service import sign_in
+from dashboard.studies.models import Study
+
+pytestmark = pytest.mark.browser
+
+# The condition, difficulty, primitive, variant and intervention, as words and as lab-001's ids.
+FORBIDDEN = ("intervention", "naturalness", "frontier", "difficulty", "primitive", "variant", "verification",
+             "lab-001-v1", "decoy_notes", "shuffle_list", "misleading_success", "target_primitive", "condition")
+TEXT_TYPES = ("text/", "javascript", "json", "css")
+
+
+@pytest.fixture(params=["sqlite"])
+def db_url(request, sqlite_url):
+    return sqlite_url
+
+
+def _record(context):
+    seen: list[dict] = []
+
+    def on_response(response):
+        kind = response.headers.get("content-type", "")
+        body = ""
+        if any(t in kind for t in TEXT_TYPES):
+            try:
+                body = response.text()
+            except Exception:  # a redirect or a body the page navigated away from
+                body = ""
+        seen.append({"url": response.url, "type": response.request.resource_type, "body": body,
+                     "headers": " ".join(f"{k}: {v}" for k, v in response.headers.items())})
+
+    context.on("response", on_response)
+    return seen
+
+
+def _play(browser, live, code: str, assignment_id: int) -> tuple[list[dict], list[str]]:
+    context = browser.new_context(viewport={"width": 1366, "height": 768})
+    seen = _record(context)
+    titles: list[str] = []
+    with Session(live.app.state.engine) as db:
+        link = accounts.create_login_link(db, secret_key=live.app.state.settings.secret_key, code=code, base_url=live.url)
+    control = context.new_page()
+    control.on("dialog", lambda dialog: dialog.accept())
+    sign_in(control, link)
+    titles.append(control.title())
+    with context.expect_page() as popup, control.expect_navigation():
+        control.locator(f'tr[data-assignment="{assignment_id}"] button').click()
+    env = popup.value
+    env.wait_for_url("**/website/cover")
+    titles.append(control.title())
+    titles.append(env.title())
+    control.click("#start-now")
+    for phase in ("cold", "warm"):
+        env.wait_for_url("**/env/lab/**")
+        env.wait_for_load_state("load")
+        env.wait_for_timeout(800)
+        titles.append(env.title())
+        env.locator("li.note").first.click()
+        env.wait_for_timeout(300)
+        with control.expect_navigation():
+            control.click("#abandon")
+        titles.append(control.title())
+        env.wait_for_url("**/website/ended")
+        titles.append(env.title())
+        if phase == "cold":
+            with control.expect_navigation():
+                control.click("#start-warm")
+    control.wait_for_selector("#rating-form")
+    titles.append(control.title())
+    urls = [p.url for p in context.pages]
+    context.close()
+    return seen, titles + urls
+
+
+def test_nothing_the_annotator_receives_names_the_condition(live, study, make_assignment, popup_blocking_browser):
+    browser = popup_blocking_browser
+    with Session(live.app.state.engine) as db:
+        row = db.get(Study, study.id)
+        row.reading_countdown_seconds, row.rollback_grace_seconds = 30, 30
+        db.add(row)
+        db.commit()
+    clean = make_assignment("A1", condition="clean")
+    intervention = make_assignment("A2", condition="intervention")
+    received = {"clean": _play(browser, live, "A1", clean), "intervention": _play(browser, live, "A2", intervention)}
+
+    leaks = []
+    for condition, (responses, titles_and_urls) in received.items():
+        texts = [(r["url"], r["url"] + " " + r["headers"] + " " + r["body"]) for r in responses]
+        texts += [("title/url", t) for t in titles_and_urls]
+        for where, text in texts:
+            for word in FORBIDDEN:
+                if re.search(re.escape(word), text, re.IGNORECASE):
+                    leaks.append((condition, word, where))
+    assert leaks == [], leaks
+
+    def assets(responses):
+        return {re.sub(r"\?.*$", "", r["url"].split("//", 1)[1].split("/", 1)[1]): r["body"]
+                for r in responses if r["type"] in ("script", "stylesheet")}
+
+    clean_assets, intervention_assets = assets(received["clean"][0]), assets(received["intervention"][0])
+    assert sorted(clean_assets) == sorted(intervention_assets), "both conditions load the same scripts and stylesheets"
+    assert "env-static/ux.js" in clean_assets
+    assert clean_assets == intervention_assets, "and the same files"

@@ -32,9 +32,9 @@ from dashboard.web import home
 from dashboard.web.deps import CsrfFailed, LeadOnly, LoginRequired
 from dashboard.web.pages import render
 from environments.mount import mount_environments
+from recorder.control import router as recorder_control_router
 from recorder.inject import RecorderInjectionMiddleware
 from recorder.privacy import ForgetClientAddressMiddleware
-from recorder.control import router as recorder_control_router
 from recorder.router import router as recorder_router
 
 log = logging.getLogger("humantrace.http")

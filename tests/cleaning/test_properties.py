@@ -135,6 +135,8 @@ def test_other_operations_are_kept_one_to_one(raw):
         if kind in merged or (kind == "keydown" and is_typing_key(row["key"])):
             continue
         out = cleaned.iloc[where[(row["attempt_id"], row["seq"])]]
+        if kind == "change" and out["type"] == "fill":
+            continue  # a scripted value the fill of its field took in (rule 1)
         if kind == "keydown" and out["type"] == "fill":
             # a named key (Enter in a textarea) that changed the field is part of the typing:
             # the raw event right after it in the fill is an input

@@ -132,7 +132,7 @@ def test_compare_with_a_wrong_out_or_agents(cli, tmp_path):
 
 
 def test_annotators_add_with_an_unknown_designed_environment(cli):
-    assert_refused(cli("annotators", "add", "Z9", "--designed", "nosuchenv"), "unknown environment nosuchenv")
+    assert_refused(cli("annotators", "add", "Z9", "--designed", "nosuchenv"), "unknown environment(s) nosuchenv")
     listed = cli("annotators", "list")
     assert "Z9" not in listed.stdout
     added = cli("annotators", "add", "Z8", "--designed", "lab")

@@ -18,6 +18,9 @@ time the pages sit open, as a person's do while they read.
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
+import functools
 import logging
 import random
 import time
@@ -209,7 +212,36 @@ def run_bots(
 ) -> list[BotReport]:
     """Each bot logs in by a fresh link and completes up to `assignments` of its assignments, one
     bot after another, flat out unless `pace` is given. After `until` (a `time.monotonic()` value)
-    no bot starts another assignment, and a paced bot cuts its pauses short."""
+    no bot starts another assignment, and a paced bot cuts its pauses short.
+
+    Playwright's sync API refuses to run where an asyncio loop is running (a notebook, or a
+    process already driving another sync Playwright); the bots then run in a thread of their own."""
+    run = functools.partial(_run_bots, engine=engine, secret_key=secret_key, base_url=base_url, codes=codes,
+                            assignments=assignments, mistakes=mistakes, seed=seed, headless=headless,
+                            progress=progress, pace=pace, until=until, study_id=study_id)
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return run()
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="bots") as pool:
+        return pool.submit(run).result()
+
+
+def _run_bots(
+    *,
+    engine: Engine,
+    secret_key: str,
+    base_url: str,
+    codes: list[str],
+    assignments: int,
+    mistakes: float,
+    seed: int,
+    headless: bool,
+    progress: Callable[[str], None] | None,
+    pace: Pace | None,
+    until: float | None,
+    study_id: int | None,
+) -> list[BotReport]:
     from playwright.sync_api import sync_playwright
 
     reports = []

@@ -10,6 +10,8 @@ import re
 import time
 from typing import Any
 
+from playwright.sync_api import Error as PlaywrightError
+
 LOAD_TIMEOUT = 20_000
 
 
@@ -146,8 +148,15 @@ class Expired(Exception):
 
 
 def _alert(page: Any) -> Any:
+    """The last error toast on the page, or None; None too while Send's navigation replaces the
+    page (counting then meets a destroyed execution context, and the caller polls again)."""
     found = page.locator(".toast.error")
-    return found.last if found.count() else None
+    try:
+        return found.last if found.count() else None
+    except PlaywrightError as error:
+        if "context was destroyed" in str(error) or "navigat" in str(error):
+            return None
+        raise
 
 
 def wait_for(page: Any, condition: Any, *, timeout: float = 10) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import threading
 
 import pytest
@@ -95,11 +96,17 @@ def test_a_paced_bot_takes_a_persons_time_and_stops_at_the_deadline(live, study,
     second = make_assignment("A1", "lab-002", "clean")
     settings = live.app.state.settings
 
-    def play(**kwargs) -> list:
+    def play(in_event_loop: bool = False, **kwargs) -> list:
         reports = []
-        worker = threading.Thread(target=lambda: reports.extend(run_bots(
-            engine=live.app.state.engine, secret_key=settings.secret_key, base_url=live.url, codes=["A1"], seed=3,
-            **kwargs)))
+
+        def go() -> None:
+            reports.extend(run_bots(engine=live.app.state.engine, secret_key=settings.secret_key, base_url=live.url,
+                                    codes=["A1"], seed=3, **kwargs))
+
+        async def from_a_loop() -> None:
+            go()
+
+        worker = threading.Thread(target=(lambda: asyncio.run(from_a_loop())) if in_event_loop else go)
         worker.start()
         worker.join(timeout=300)
         return reports
@@ -107,7 +114,8 @@ def test_a_paced_bot_takes_a_persons_time_and_stops_at_the_deadline(live, study,
     pace = Pace(reading=(1, 1), cold=(5, 5), warm=(3, 3), rating=(1, 1))
     reports = play(assignments=1, pace=pace)
     assert [(r.completed, r.failed) for r in reports] == [([first], [])]
-    late = play(assignments=1, pace=pace, until=time.monotonic())  # the deadline has passed
+    # The deadline has passed. Called where an asyncio loop runs (a notebook), the bots still run.
+    late = play(in_event_loop=True, assignments=1, pace=pace, until=time.monotonic())
     assert [(r.completed, r.failed) for r in late] == [([], [])]
     with Session(live.app.state.engine) as db:
         attempts = {a.phase: a for a in db.exec(select(Attempt).where(Attempt.assignment_id == first))}

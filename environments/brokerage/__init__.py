@@ -1,0 +1,28 @@
+"""Northbeam, the brokerage environment: accounts and buying power, equity orders, positions,
+watchlists, transfers, recurring investments, price alerts and documents.
+
+Importing this package registers its seed builders (`builders`) and defines `ENVIRONMENT`.
+"""
+
+from __future__ import annotations
+
+from environments.brokerage import builders  # noqa: F401  (registers builders)
+from environments.brokerage.api import router as api_router
+from environments.brokerage.models import BrokerageState
+from environments.brokerage.pages import router as page_router
+from environments.brokerage.seed import build_default_state
+from environments.registry import Environment
+
+ENVIRONMENT = Environment(
+    env_id="brokerage",
+    title="Northbeam",
+    state_model=BrokerageState,
+    package="environments.brokerage",
+    api_router=api_router,
+    page_router=page_router,
+    build_default_state=build_default_state,
+    # `signed_in` flips when someone signs out and back in, which is not a task outcome.
+    ignore_fields={"profile": {"signed_in"}},
+    # Account numbers are the investor's secret: the recorder masks them like a password.
+    mask_selectors=(".account-number",),
+)

@@ -1,0 +1,118 @@
+"""What a competent Northbeam user does, step by step, in Playwright (used by `oracles.py`).
+
+Every step acts through the UI and waits for the page's own content, the way a person waits.
+Steps that move money read the page's answer afterwards, so the oracles can recover from a failed
+request, an expired session or a refused order the way a careful person would.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+Page = Any
+LONG = 20_000
+
+
+def loaded(page: Page) -> None:
+    """Wait until the page's main content has replaced its loading indicator."""
+    page.wait_for_load_state("load")
+    page.wait_for_function(
+        "() => { const app = document.getElementById('app');"
+        " return app && !app.querySelector(':scope > .loading') && app.children.length > 0; }",
+        timeout=LONG,
+    )
+
+
+def ready(page: Page) -> None:
+    """`loaded`, and a loading cover that never goes away is dealt with by reloading."""
+    for _ in range(3):
+        loaded(page)
+        page.wait_for_timeout(700)  # a cover that appears a moment after the page is still in the way
+        stuck = page.get_by_role("progressbar")
+        if not (stuck.count() and stuck.first.is_visible()):
+            return
+        page.reload()
+    raise AssertionError("the page never finished loading")
+
+
+def nav(page: Page, name: str) -> None:
+    page.get_by_role("navigation", name="Main").get_by_role("link", name=name, exact=True).click()
+    ready(page)
+
+
+def notice(page: Page, timeout: int = LONG) -> str:
+    """The text of the page's latest notice (success or error)."""
+    page.locator("#notice .notice").first.wait_for(timeout=timeout)
+    return str(page.locator("#notice .notice").first.inner_text())
+
+
+def relogin_if_needed(page: Page) -> bool:
+    """After a session expiry: follow "Sign in again" and sign in; True if it was needed."""
+    link = page.get_by_role("link", name="Sign in again")
+    if not link.count() or not link.first.is_visible():
+        return False
+    link.first.click()
+    page.wait_for_url(re.compile(r"/relogin"))
+    page.get_by_role("button", name="Sign in").click()
+    page.wait_for_load_state("load")
+    ready(page)
+    return True
+
+
+def open_quote(page: Page, symbol: str) -> None:
+    """Search the symbol from the header and open its quote page."""
+    search = page.get_by_role("searchbox", name="Search stocks and ETFs").first
+    search.fill(symbol)
+    search.press("Enter")
+    ready(page)
+    page.locator("#app table").get_by_role("link", name=symbol, exact=True).click()
+    ready(page)
+    heading = page.get_by_role("heading", level=1).inner_text()
+    assert heading.startswith(symbol + " "), heading
+
+
+def choose_account(page: Page, select_id: str, account_name: str) -> None:
+    value = page.locator(f"#{select_id} option", has_text=account_name).first.get_attribute("value")
+    page.locator(f"#{select_id}").select_option(value)
+
+
+def confirm(page: Page, button: str | re.Pattern[str]) -> None:
+    dialog = page.locator("dialog[open]")
+    dialog.wait_for(timeout=LONG)
+    dialog.get_by_role("button", name=button).click()
+
+
+def place_order(page: Page, *, account_name: str, side: str, quantity: int, order_type: str = "market",
+                limit: str | None = None) -> str:
+    """Fill the ticket on a quote page, review and place; returns the notice."""
+    choose_account(page, "order-account", account_name)
+    page.get_by_label("Action").select_option(side)
+    page.get_by_label("Order type").select_option(order_type)
+    page.get_by_label("Quantity (shares)").fill(str(quantity))
+    if limit is not None:
+        page.get_by_label("Limit price").fill(limit)
+    page.get_by_role("button", name="Review order").click()
+    confirm(page, "Place order")
+    return notice(page)
+
+
+def place_order_until_done(page: Page, **order: Any) -> str:
+    """Place an order; after an expired session or a refused attempt, re-read and place it again."""
+    for _ in range(3):
+        text = place_order(page, **order)
+        if re.search(r"^(Bought|Sold|Your limit order)", text):
+            return text
+        if relogin_if_needed(page):
+            continue
+        page.reload()
+        ready(page)
+    raise AssertionError(f"the order was never placed: {text}")
+
+
+def watchlist_section(page: Page, name: str) -> Any:
+    return page.locator("section.panel", has=page.get_by_role("heading", name=name, exact=True))
+
+
+def transfer_rows(page: Page) -> int:
+    return int(page.locator("#app table tbody tr").count())

@@ -7,25 +7,7 @@ from fastapi.staticfiles import StaticFiles
 
 from environments import control, pages, registry
 from environments.interventions.network import NetworkInterventionMiddleware
-
-# A site's handlers refuse a request with `HTTPException(422, "message for the person")`, while
-# FastAPI's own validation answers 422 with a list of errors: the API schema documents both.
-REFUSAL_RESPONSES = {
-    422: {
-        "description": "Refused: a message for the person (a string), or FastAPI's list of validation errors",
-        "content": {
-            "application/json": {
-                "schema": {
-                    "type": "object",
-                    "required": ["detail"],
-                    "properties": {
-                        "detail": {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "object"}}]}
-                    },
-                }
-            }
-        },
-    }
-}
+from environments.responses import REFUSAL_RESPONSES
 
 
 def mount_environments(app: FastAPI) -> None:

@@ -13,6 +13,7 @@ from typing import Annotated, Any, TypeVar
 from fastapi import APIRouter, HTTPException, Query
 
 from environments.booking import account_service as accounts
+from environments.booking import responses as R
 from environments.booking import search_service as search
 from environments.booking import trip_service as trips
 from environments.booking.errors import BookingError
@@ -70,7 +71,7 @@ def state_of(env: Any) -> BookingState:
 # ---------------------------------------------------------------- session, home, search
 
 
-@router.get("/me")
+@router.get("/me", response_model=R.Me)
 def me(env: EnvSessionDep) -> dict[str, Any]:
     """Header data: who is signed in and how many upcoming trips they have."""
     state = state_of(env)
@@ -81,7 +82,7 @@ def me(env: EnvSessionDep) -> dict[str, Any]:
             "email": person.email, "upcoming_trips": upcoming, "today": today}
 
 
-@router.post("/auth/login")
+@router.post("/auth/login", response_model=R.SignedIn)
 def login(env: EnvSessionDep) -> dict[str, Any]:
     """Sign in again after a session expiry (the device remembers the traveller)."""
     person = accounts.account(state_of(env))
@@ -90,12 +91,12 @@ def login(env: EnvSessionDep) -> dict[str, Any]:
     return {"signed_in": True, "name": person.full_name}
 
 
-@router.get("/home")
+@router.get("/home", response_model=R.Home)
 def home(env: EnvSessionDep) -> dict[str, Any]:
     return search.home(state_of(env), now=env.now())
 
 
-@router.get("/destinations")
+@router.get("/destinations", response_model=R.Suggestions)
 def destinations(env: EnvSessionDep, q: str = "") -> dict[str, Any]:
     """Autocomplete suggestions for the destination field."""
     return {"suggestions": search.suggest(state_of(env), q=q)}
@@ -105,7 +106,7 @@ def _stay(check_in: str | None, check_out: str | None, guests: int, rooms: int) 
     return search.Stay(check_in=check_in or None, check_out=check_out or None, guests=guests, rooms=rooms)
 
 
-@router.get("/hotels")
+@router.get("/hotels", response_model=R.SearchResults)
 def hotels(
     env: EnvSessionDep,
     destination: str | None = None,
@@ -152,7 +153,7 @@ def hotels(
     return result
 
 
-@router.get("/hotels/{hotel_id}")
+@router.get("/hotels/{hotel_id}", response_model=R.HotelDetail)
 def hotel(
     hotel_id: str,
     env: EnvSessionDep,
@@ -177,13 +178,13 @@ def _selection(body: Quote | NewBooking, env: Any) -> trips.Selection:
                                     rate_code=body.rate_plan, stay=stay, now=env.now()))
 
 
-@router.post("/quote")
+@router.post("/quote", response_model=R.QuoteView)
 def quote(body: Quote, env: EnvSessionDep) -> dict[str, Any]:
     """The price and policy of a room and rate for a stay, and the cards to pay with."""
     return trips.quote_view(_selection(body, env), state_of(env), env.now())
 
 
-@router.post("/bookings", status_code=201)
+@router.post("/bookings", status_code=201, response_model=R.BookingChanged)
 def create_booking(body: NewBooking, env: EnvSessionDep) -> dict[str, Any]:
     state = state_of(env)
     selection = _selection(body, env)
@@ -198,12 +199,12 @@ def create_booking(body: NewBooking, env: EnvSessionDep) -> dict[str, Any]:
     return {"booking": trip_view(state, booking, env.now()), "message": "Your booking is confirmed."}
 
 
-@router.get("/trips")
+@router.get("/trips", response_model=R.Trips)
 def list_trips(env: EnvSessionDep) -> dict[str, Any]:
     return trips.trips(state_of(env), now=env.now())
 
 
-@router.get("/bookings/{booking_id}")
+@router.get("/bookings/{booking_id}", response_model=R.BookingOne)
 def get_booking(booking_id: str, env: EnvSessionDep) -> dict[str, Any]:
     state = state_of(env)
     booking = run(lambda: trips.find_booking(state, booking_id))
@@ -214,7 +215,7 @@ def _change(body: BookingChange) -> trips.Change:
     return trips.Change(**body.model_dump())
 
 
-@router.post("/bookings/{booking_id}/change-quote")
+@router.post("/bookings/{booking_id}/change-quote", response_model=R.ChangeQuote)
 def change_quote(booking_id: str, body: BookingChange, env: EnvSessionDep) -> dict[str, Any]:
     """What a change would cost, without making it."""
     state = state_of(env)
@@ -233,7 +234,7 @@ def change_quote(booking_id: str, body: BookingChange, env: EnvSessionDep) -> di
     }
 
 
-@router.patch("/bookings/{booking_id}")
+@router.patch("/bookings/{booking_id}", response_model=R.BookingChanged)
 def change_booking(booking_id: str, body: BookingChange, env: EnvSessionDep) -> dict[str, Any]:
     state = state_of(env)
     booking = run(lambda: trips.find_booking(state, booking_id))
@@ -243,7 +244,7 @@ def change_booking(booking_id: str, body: BookingChange, env: EnvSessionDep) -> 
     return {"booking": trip_view(state, booking, env.now()), "message": "Your booking has been updated."}
 
 
-@router.post("/bookings/{booking_id}/cancel")
+@router.post("/bookings/{booking_id}/cancel", response_model=R.BookingChanged)
 def cancel_booking(booking_id: str, env: EnvSessionDep) -> dict[str, Any]:
     state = state_of(env)
     booking = run(lambda: trips.find_booking(state, booking_id))
@@ -256,26 +257,26 @@ def cancel_booking(booking_id: str, env: EnvSessionDep) -> dict[str, Any]:
 # ---------------------------------------------------------------- saved lists
 
 
-@router.get("/lists")
+@router.get("/lists", response_model=R.Lists)
 def get_lists(env: EnvSessionDep) -> dict[str, Any]:
     return accounts.lists_view(state_of(env))
 
 
-@router.post("/lists", status_code=201)
+@router.post("/lists", status_code=201, response_model=R.ListCreated)
 def create_list(body: NewList, env: EnvSessionDep) -> dict[str, Any]:
     saved = run(lambda: accounts.create_list(state_of(env), name=body.name, now=env.now(), new_id=env.new_id))
     env.emit("list_created", list_id=saved.id, name=saved.name)
     return {"list": saved.model_dump(), "message": f"Created \u201c{saved.name}\u201d."}
 
 
-@router.delete("/lists/{list_id}")
+@router.delete("/lists/{list_id}", response_model=R.Removed)
 def delete_list(list_id: str, env: EnvSessionDep) -> dict[str, Any]:
     saved = run(lambda: accounts.delete_list(state_of(env), list_id=list_id))
     env.emit("list_deleted", list_id=saved.id, name=saved.name)
     return {"removed": saved.id, "message": f"Deleted \u201c{saved.name}\u201d."}
 
 
-@router.post("/lists/{list_id}/items", status_code=201)
+@router.post("/lists/{list_id}/items", status_code=201, response_model=R.ListItemSaved)
 def add_list_item(list_id: str, body: SaveHotel, env: EnvSessionDep) -> dict[str, Any]:
     state = state_of(env)
     item = run(lambda: accounts.save_hotel(state, list_id=list_id, hotel_id=body.hotel_id, now=env.now(),
@@ -285,7 +286,7 @@ def add_list_item(list_id: str, body: SaveHotel, env: EnvSessionDep) -> dict[str
     return {"item": item.model_dump(), "message": f"Saved to \u201c{name}\u201d."}
 
 
-@router.delete("/lists/{list_id}/items/{item_id}")
+@router.delete("/lists/{list_id}/items/{item_id}", response_model=R.Removed)
 def remove_list_item(list_id: str, item_id: str, env: EnvSessionDep) -> dict[str, Any]:
     state = state_of(env)
     item = run(lambda: accounts.unsave_hotel(state, list_id=list_id, item_id=item_id))
@@ -297,12 +298,12 @@ def remove_list_item(list_id: str, item_id: str, env: EnvSessionDep) -> dict[str
 # ---------------------------------------------------------------- reviews
 
 
-@router.get("/reviews/mine")
+@router.get("/reviews/mine", response_model=R.MyReviews)
 def my_reviews(env: EnvSessionDep) -> dict[str, Any]:
     return {"reviews": accounts.my_reviews(state_of(env))}
 
 
-@router.post("/reviews", status_code=201)
+@router.post("/reviews", status_code=201, response_model=R.ReviewPosted)
 def post_review(body: NewReview, env: EnvSessionDep) -> dict[str, Any]:
     review = run(lambda: accounts.post_review(
         state_of(env), booking_id=body.booking_id, rating=body.rating, title=body.title, body=body.body,
@@ -316,13 +317,13 @@ def post_review(body: NewReview, env: EnvSessionDep) -> dict[str, Any]:
 # ---------------------------------------------------------------- account and cards
 
 
-@router.get("/account")
+@router.get("/account", response_model=R.AccountPage)
 def get_account(env: EnvSessionDep) -> dict[str, Any]:
     state = state_of(env)
     return {"account": accounts.account(state).model_dump(), "cards": accounts.cards_view(state, env.now())}
 
 
-@router.patch("/account")
+@router.patch("/account", response_model=R.AccountSaved)
 def update_account(body: ProfileChanges, env: EnvSessionDep) -> dict[str, Any]:
     state = state_of(env)
     changed = run(lambda: accounts.update_profile(state, full_name=body.full_name, email=body.email, phone=body.phone))
@@ -331,12 +332,12 @@ def update_account(body: ProfileChanges, env: EnvSessionDep) -> dict[str, Any]:
     return {"account": accounts.account(state).model_dump(), "message": "Your profile has been saved."}
 
 
-@router.get("/cards")
+@router.get("/cards", response_model=R.Cards)
 def get_cards(env: EnvSessionDep) -> dict[str, Any]:
     return {"cards": accounts.cards_view(state_of(env), env.now())}
 
 
-@router.post("/cards", status_code=201)
+@router.post("/cards", status_code=201, response_model=R.CardAdded)
 def add_card(body: NewCard, env: EnvSessionDep) -> dict[str, Any]:
     state = state_of(env)
     card = run(lambda: accounts.add_card(
@@ -348,7 +349,7 @@ def add_card(body: NewCard, env: EnvSessionDep) -> dict[str, Any]:
             "message": f"{card_label(card)} saved."}
 
 
-@router.post("/cards/{card_id}/default")
+@router.post("/cards/{card_id}/default", response_model=R.CardsChanged)
 def default_card(card_id: str, env: EnvSessionDep) -> dict[str, Any]:
     state = state_of(env)
     card = run(lambda: accounts.set_default_card(state, card_id=card_id))
@@ -356,7 +357,7 @@ def default_card(card_id: str, env: EnvSessionDep) -> dict[str, Any]:
     return {"cards": accounts.cards_view(state, env.now()), "message": f"{card_label(card)} is now your default card."}
 
 
-@router.delete("/cards/{card_id}")
+@router.delete("/cards/{card_id}", response_model=R.CardsChanged)
 def delete_card(card_id: str, env: EnvSessionDep) -> dict[str, Any]:
     state = state_of(env)
     card = run(lambda: accounts.remove_card(state, card_id=card_id, now=env.now()))

@@ -17,6 +17,7 @@ from environments.shop import account_service as accounts
 from environments.shop import cart_service as carts
 from environments.shop import catalog_service as catalog
 from environments.shop import order_service as orders
+from environments.shop import responses as R
 from environments.shop.errors import ShopError
 from environments.shop.models import ShopState
 from environments.shop.pricing import DELIVERY_OPTIONS
@@ -89,7 +90,7 @@ def signed_in(env: Any) -> ShopState:
 # ---------------------------------------------------------------- session and catalogue
 
 
-@router.get("/me")
+@router.get("/me", response_model=R.Me | R.SignedOut)
 def me(env: EnvSessionDep) -> dict[str, Any]:
     """Header data: who is signed in, cart count, unread notifications."""
     state = state_of(env)
@@ -106,8 +107,8 @@ def me(env: EnvSessionDep) -> dict[str, Any]:
     }
 
 
-@router.post("/login")
-@router.post("/auth/login")
+@router.post("/login", response_model=R.SignedIn)
+@router.post("/auth/login", response_model=R.SignedIn)
 def login(body: SignIn, env: EnvSessionDep) -> dict[str, Any]:
     """Sign in (the remembered device needs only the email); `/auth/login` also ends an expiry."""
     customer = run(lambda: accounts.sign_in(state_of(env), email=body.email))
@@ -115,31 +116,31 @@ def login(body: SignIn, env: EnvSessionDep) -> dict[str, Any]:
     return {"signed_in": True, "name": customer.full_name}
 
 
-@router.get("/login")
+@router.get("/login", response_model=R.LoginHint)
 def login_hint(env: EnvSessionDep) -> dict[str, Any]:
     """The remembered account shown on the sign-in page."""
     customer = accounts.account(state_of(env))
     return {"remembered": {"name": customer.full_name, "email": customer.email}, "signed_in": customer.signed_in}
 
 
-@router.post("/logout")
+@router.post("/logout", response_model=R.SignedOutNow)
 def logout(env: EnvSessionDep) -> dict[str, Any]:
     run(lambda: accounts.sign_out(state_of(env)))
     env.emit("signed_out")
     return {"signed_in": False}
 
 
-@router.get("/home")
+@router.get("/home", response_model=R.Home)
 def home(env: EnvSessionDep) -> dict[str, Any]:
     return catalog.home(state_of(env))
 
 
-@router.get("/categories")
+@router.get("/categories", response_model=R.Categories)
 def categories(env: EnvSessionDep) -> dict[str, Any]:
     return {"categories": catalog.home(state_of(env))["categories"]}
 
 
-@router.get("/products")
+@router.get("/products", response_model=R.SearchResults)
 def products(
     env: EnvSessionDep,
     q: str = "",
@@ -170,14 +171,14 @@ def products(
     return result
 
 
-@router.get("/products/{product_id}")
+@router.get("/products/{product_id}", response_model=R.ProductDetail)
 def product(product_id: str, env: EnvSessionDep) -> dict[str, Any]:
     result = run(lambda: catalog.product_detail(state_of(env), product_id=product_id))
     env.emit("product_view", product_id=product_id)
     return result
 
 
-@router.post("/products/{product_id}/reviews", status_code=201)
+@router.post("/products/{product_id}/reviews", status_code=201, response_model=R.ReviewPosted)
 def post_review(product_id: str, body: PostReview, env: EnvSessionDep) -> dict[str, Any]:
     state = signed_in(env)
     review = run(
@@ -192,12 +193,12 @@ def post_review(product_id: str, body: PostReview, env: EnvSessionDep) -> dict[s
 # ---------------------------------------------------------------- cart and wishlist
 
 
-@router.get("/cart")
+@router.get("/cart", response_model=R.Cart)
 def get_cart(env: EnvSessionDep) -> dict[str, Any]:
     return carts.cart_view(signed_in(env))
 
 
-@router.post("/cart/items", status_code=201)
+@router.post("/cart/items", status_code=201, response_model=R.CartChanged)
 def add_cart_item(body: AddToCart, env: EnvSessionDep) -> dict[str, Any]:
     state = signed_in(env)
     item = run(
@@ -209,7 +210,7 @@ def add_cart_item(body: AddToCart, env: EnvSessionDep) -> dict[str, Any]:
     return {"item": item.model_dump(), "cart": carts.cart_view(state), "message": "Added to your cart."}
 
 
-@router.patch("/cart/items/{cart_item_id}")
+@router.patch("/cart/items/{cart_item_id}", response_model=R.CartChanged | R.CartLineRemoved)
 def update_cart_item(cart_item_id: str, body: SetQuantity, env: EnvSessionDep) -> dict[str, Any]:
     state = signed_in(env)
     if body.quantity == 0:
@@ -219,7 +220,7 @@ def update_cart_item(cart_item_id: str, body: SetQuantity, env: EnvSessionDep) -
     return {"item": item.model_dump(), "cart": carts.cart_view(state), "message": "Cart updated."}
 
 
-@router.delete("/cart/items/{cart_item_id}")
+@router.delete("/cart/items/{cart_item_id}", response_model=R.CartLineRemoved)
 def remove_cart_item(cart_item_id: str, env: EnvSessionDep) -> dict[str, Any]:
     state = signed_in(env)
     item = run(lambda: carts.remove_from_cart(state, cart_item_id=cart_item_id))
@@ -227,12 +228,12 @@ def remove_cart_item(cart_item_id: str, env: EnvSessionDep) -> dict[str, Any]:
     return {"removed": item.id, "cart": carts.cart_view(state), "message": "Removed from your cart."}
 
 
-@router.get("/wishlist")
+@router.get("/wishlist", response_model=R.Wishlist)
 def get_wishlist(env: EnvSessionDep) -> dict[str, Any]:
     return carts.wishlist_view(signed_in(env))
 
 
-@router.post("/wishlist", status_code=201)
+@router.post("/wishlist", status_code=201, response_model=R.WishlistSaved)
 def add_wishlist_item(body: AddToWishlist, env: EnvSessionDep) -> dict[str, Any]:
     state = signed_in(env)
     entry = run(lambda: carts.add_to_wishlist(state, product_id=body.product_id, now=env.now(), new_id=env.new_id))
@@ -240,7 +241,7 @@ def add_wishlist_item(body: AddToWishlist, env: EnvSessionDep) -> dict[str, Any]
     return {"item": entry.model_dump(), "message": "Saved to your wishlist."}
 
 
-@router.delete("/wishlist/{wishlist_item_id}")
+@router.delete("/wishlist/{wishlist_item_id}", response_model=R.Removed)
 def remove_wishlist_item(wishlist_item_id: str, env: EnvSessionDep) -> dict[str, Any]:
     state = signed_in(env)
     entry = run(lambda: carts.remove_from_wishlist(state, wishlist_item_id=wishlist_item_id))
@@ -251,7 +252,7 @@ def remove_wishlist_item(wishlist_item_id: str, env: EnvSessionDep) -> dict[str,
 # ---------------------------------------------------------------- checkout
 
 
-@router.get("/checkout")
+@router.get("/checkout", response_model=R.CheckoutOptions)
 def checkout_options(env: EnvSessionDep) -> dict[str, Any]:
     """What the checkout page offers: cart, addresses, cards and delivery options."""
     state = signed_in(env)
@@ -264,7 +265,7 @@ def checkout_options(env: EnvSessionDep) -> dict[str, Any]:
     }
 
 
-@router.post("/checkout/quote")
+@router.post("/checkout/quote", response_model=R.Quote)
 def quote(body: CheckoutQuote, env: EnvSessionDep) -> dict[str, Any]:
     state = signed_in(env)
     priced = run(
@@ -280,7 +281,7 @@ def quote(body: CheckoutQuote, env: EnvSessionDep) -> dict[str, Any]:
     }
 
 
-@router.post("/orders", status_code=201)
+@router.post("/orders", status_code=201, response_model=R.OrderChanged)
 def place_order(body: PlaceOrder, env: EnvSessionDep) -> dict[str, Any]:
     state = signed_in(env)
     placed = run(
@@ -309,18 +310,18 @@ def place_order(body: PlaceOrder, env: EnvSessionDep) -> dict[str, Any]:
 # ---------------------------------------------------------------- orders and returns
 
 
-@router.get("/orders")
+@router.get("/orders", response_model=R.Orders)
 def list_orders(env: EnvSessionDep, status: str | None = None) -> dict[str, Any]:
     return orders.list_orders(signed_in(env), now=env.now(), status=status or None)
 
 
-@router.get("/orders/{order_id}")
+@router.get("/orders/{order_id}", response_model=R.OrderDetail)
 def get_order(order_id: str, env: EnvSessionDep) -> dict[str, Any]:
     state = signed_in(env)
     return run(lambda: orders.order_detail(state, order_id=order_id, now=env.now()))
 
 
-@router.post("/orders/{order_id}/cancel")
+@router.post("/orders/{order_id}/cancel", response_model=R.OrderChanged)
 def cancel_order(order_id: str, body: CancelOrder, env: EnvSessionDep) -> dict[str, Any]:
     state = signed_in(env)
     order = run(lambda: orders.cancel_order(state, order_id=order_id, reason=body.reason, now=env.now()))
@@ -328,7 +329,7 @@ def cancel_order(order_id: str, body: CancelOrder, env: EnvSessionDep) -> dict[s
     return {"order": orders.order_detail(state, order_id=order.id, now=env.now()), "message": "Your order was cancelled."}
 
 
-@router.post("/orders/{order_id}/returns", status_code=201)
+@router.post("/orders/{order_id}/returns", status_code=201, response_model=R.ReturnsRequested)
 def request_return(order_id: str, body: RequestReturn, env: EnvSessionDep) -> dict[str, Any]:
     state = signed_in(env)
     created = run(
@@ -357,7 +358,7 @@ def request_return(order_id: str, body: RequestReturn, env: EnvSessionDep) -> di
     return {"returns": [orders.return_view(state, r) for r in created], "message": "Return requested."}
 
 
-@router.get("/returns")
+@router.get("/returns", response_model=R.Returns)
 def list_returns(env: EnvSessionDep) -> dict[str, Any]:
     return orders.list_returns(signed_in(env))
 
@@ -365,12 +366,12 @@ def list_returns(env: EnvSessionDep) -> dict[str, Any]:
 # ---------------------------------------------------------------- addresses and cards
 
 
-@router.get("/addresses")
+@router.get("/addresses", response_model=R.Addresses)
 def list_addresses(env: EnvSessionDep) -> dict[str, Any]:
     return {"addresses": [a.model_dump() for a in signed_in(env).addresses]}
 
 
-@router.post("/addresses", status_code=201)
+@router.post("/addresses", status_code=201, response_model=R.AddressChanged)
 def add_address(body: AddressFields, env: EnvSessionDep) -> dict[str, Any]:
     state = signed_in(env)
     fields = body.model_dump(exclude={"make_default"})
@@ -379,7 +380,7 @@ def add_address(body: AddressFields, env: EnvSessionDep) -> dict[str, Any]:
     return {"address": address.model_dump(), "message": "Address saved."}
 
 
-@router.patch("/addresses/{address_id}")
+@router.patch("/addresses/{address_id}", response_model=R.AddressChanged)
 def edit_address(address_id: str, body: AddressFields, env: EnvSessionDep) -> dict[str, Any]:
     state = signed_in(env)
     fields = body.model_dump(exclude={"make_default"}, exclude_none=True)
@@ -391,7 +392,7 @@ def edit_address(address_id: str, body: AddressFields, env: EnvSessionDep) -> di
     return {"address": address.model_dump(), "message": "Address updated."}
 
 
-@router.post("/addresses/{address_id}/default")
+@router.post("/addresses/{address_id}/default", response_model=R.AddressChanged)
 def default_address(address_id: str, env: EnvSessionDep) -> dict[str, Any]:
     state = signed_in(env)
     address = run(lambda: accounts.set_default_address(state, address_id=address_id))
@@ -399,7 +400,7 @@ def default_address(address_id: str, env: EnvSessionDep) -> dict[str, Any]:
     return {"address": address.model_dump(), "message": f"{address.label} is now your default address."}
 
 
-@router.delete("/addresses/{address_id}")
+@router.delete("/addresses/{address_id}", response_model=R.Removed)
 def delete_address(address_id: str, env: EnvSessionDep) -> dict[str, Any]:
     state = signed_in(env)
     address = run(lambda: accounts.delete_address(state, address_id=address_id))
@@ -407,14 +408,14 @@ def delete_address(address_id: str, env: EnvSessionDep) -> dict[str, Any]:
     return {"removed": address.id, "message": "Address removed."}
 
 
-@router.get("/payment-methods")
+@router.get("/payment-methods", response_model=R.PaymentMethods)
 def list_payment_methods(env: EnvSessionDep) -> dict[str, Any]:
     state = signed_in(env)
     now = env.now()
     return {"payment_methods": [accounts.payment_view(p, now) for p in state.payment_methods], "current_year": now.year}
 
 
-@router.post("/payment-methods", status_code=201)
+@router.post("/payment-methods", status_code=201, response_model=R.PaymentChanged)
 def add_payment_method(body: AddCard, env: EnvSessionDep) -> dict[str, Any]:
     state = signed_in(env)
     card = accounts.NewCard(
@@ -427,7 +428,7 @@ def add_payment_method(body: AddCard, env: EnvSessionDep) -> dict[str, Any]:
     return {"payment_method": accounts.payment_view(method, env.now()), "message": "Card saved."}
 
 
-@router.post("/payment-methods/{payment_method_id}/default")
+@router.post("/payment-methods/{payment_method_id}/default", response_model=R.PaymentChanged)
 def default_payment_method(payment_method_id: str, env: EnvSessionDep) -> dict[str, Any]:
     state = signed_in(env)
     method = run(lambda: accounts.set_default_payment(state, payment_method_id=payment_method_id))
@@ -435,7 +436,7 @@ def default_payment_method(payment_method_id: str, env: EnvSessionDep) -> dict[s
     return {"payment_method": accounts.payment_view(method, env.now()), "message": "Default card updated."}
 
 
-@router.delete("/payment-methods/{payment_method_id}")
+@router.delete("/payment-methods/{payment_method_id}", response_model=R.Removed)
 def delete_payment_method(payment_method_id: str, env: EnvSessionDep) -> dict[str, Any]:
     state = signed_in(env)
     method = run(lambda: accounts.delete_payment_method(state, payment_method_id=payment_method_id))
@@ -446,13 +447,13 @@ def delete_payment_method(payment_method_id: str, env: EnvSessionDep) -> dict[st
 # ---------------------------------------------------------------- account and notifications
 
 
-@router.get("/account")
+@router.get("/account", response_model=R.AccountPage)
 def get_account(env: EnvSessionDep) -> dict[str, Any]:
     customer = accounts.account(signed_in(env))
     return {"account": customer.model_dump(exclude={"signed_in"}), "newsletter_frequencies": list(accounts.NEWSLETTER_FREQUENCIES)}
 
 
-@router.patch("/account")
+@router.patch("/account", response_model=R.AccountSaved)
 def update_account(body: AccountChanges, env: EnvSessionDep) -> dict[str, Any]:
     state = signed_in(env)
     changes = body.model_dump(exclude_none=True)
@@ -461,7 +462,7 @@ def update_account(body: AccountChanges, env: EnvSessionDep) -> dict[str, Any]:
     return {"account": customer.model_dump(exclude={"signed_in"}), "message": "Your settings were saved."}
 
 
-@router.get("/notifications")
+@router.get("/notifications", response_model=R.Notifications)
 def list_notifications(env: EnvSessionDep) -> dict[str, Any]:
     state = signed_in(env)
     ordered = sorted(state.notifications, key=lambda n: (n.created_at, n.id), reverse=True)
@@ -471,7 +472,7 @@ def list_notifications(env: EnvSessionDep) -> dict[str, Any]:
     }
 
 
-@router.post("/notifications/{notification_id}/read")
+@router.post("/notifications/{notification_id}/read", response_model=R.NotificationRead)
 def read_notification(notification_id: str, env: EnvSessionDep) -> dict[str, Any]:
     state = signed_in(env)
     note = run(lambda: accounts.mark_notification_read(state, notification_id=notification_id))
@@ -479,7 +480,7 @@ def read_notification(notification_id: str, env: EnvSessionDep) -> dict[str, Any
     return {"notification": note.model_dump()}
 
 
-@router.post("/notifications/read-all")
+@router.post("/notifications/read-all", response_model=R.AllRead)
 def read_all_notifications(env: EnvSessionDep) -> dict[str, Any]:
     changed = accounts.mark_all_read(signed_in(env))
     for note in changed:

@@ -23,8 +23,6 @@ def _human_schema_check(tables: dict[str, pd.DataFrame], tmp_path) -> None:
             assert writer.append(name, frame) == len(frame)
 
 
-# Not yet green in a full -n 4 run on a loaded machine (see the session note): `./dev test --full` runs it.
-@pytest.mark.full
 @pytest.mark.timeout(2400)
 def test_oracle_passes_every_clean_task_of_one_site(tmp_path):
     out = tmp_path / "oracle"

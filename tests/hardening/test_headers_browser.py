@@ -17,6 +17,7 @@ import re
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -58,8 +59,8 @@ class Server:
         from recorder.protocol import uvicorn_ws_options
 
         self.url = f"http://127.0.0.1:{port}"
-        self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, access_log=False, log_config=None,
-                                                    **uvicorn_ws_options()))
+        options: dict[str, Any] = uvicorn_ws_options()
+        self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, access_log=False, log_config=None, **options))
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
     def start(self) -> Server:

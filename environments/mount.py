@@ -32,7 +32,7 @@ def mount_environments(app: FastAPI) -> None:
     """Add the framework routes, every registered site's API and pages, their static files and the
     network middleware. `app.state.engine` and `app.state.settings` must be set before requests."""
     app.include_router(pages.router)
-    app.include_router(control.router)
+    app.include_router(control.router, include_in_schema=False)  # never in the OpenAPI document
     for env in registry.all_environments():
         app.include_router(env.api_router, prefix=f"/api/env/{env.env_id}", responses=REFUSAL_RESPONSES)
         app.include_router(env.page_router, prefix=f"/env/{env.env_id}")

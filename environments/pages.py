@@ -22,6 +22,7 @@ from environments.models import EnvSession
 
 FRAMEWORK_TEMPLATES = Path(__file__).parent / "templates"
 CLIENT_SCRIPT = Path(__file__).parent / "static" / "interventions.js"
+SITE_SCRIPT = Path(__file__).parent / "static" / "site.js"
 
 router = APIRouter(include_in_schema=False)
 
@@ -147,3 +148,9 @@ def _safe_next(env_id: str, target: str) -> str:
 def client_script() -> FileResponse:
     """The client-layer script (served under a neutral name)."""
     return FileResponse(CLIENT_SCRIPT, media_type="text/javascript", headers={"Cache-Control": "no-cache"})
+
+
+@router.get("/env-static/site.js")
+def site_script() -> FileResponse:
+    """The site kit's browser helper (API calls, toasts, signing in again), one file for every site."""
+    return FileResponse(SITE_SCRIPT, media_type="text/javascript", headers={"Cache-Control": "no-cache"})

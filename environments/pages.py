@@ -118,8 +118,19 @@ def relogin_form(request: Request, env_id: str, next: str = "") -> Response:
     """The sign-in form shown after a session expiry."""
     if _page_session(request, env_id) is None:
         return no_session_page(env_id)
-    html = templates_for(env_id).get_template("relogin.html").render(
-        env_id=env_id, env_title=_title(env_id), next=_safe_next(env_id, next), email=""
+    templates = templates_for(env_id)
+    kit = f"{env_id}/kit.html"
+    if kit not in templates.list_templates():
+        kit = "site_kit_default.html"
+    html = templates.get_template("relogin.html").render(
+        env_id=env_id,
+        env_title=_title(env_id),
+        next=_safe_next(env_id, next),
+        email="",
+        kit=kit,
+        base=f"/env/{env_id}",
+        api=f"/api/env/{env_id}",
+        static_base=f"/env-static/{env_id}",
     )
     return HTMLResponse(html, headers={"Cache-Control": "no-store"})
 

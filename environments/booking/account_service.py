@@ -11,7 +11,7 @@ from environments.booking.pricing import long_date
 from environments.booking.trip_service import EMAIL, find_booking
 from environments.booking.views import card_view, hotel_card
 from environments.seeding import to_iso
-from environments.sitekit import SiteError
+from environments.sitekit import SiteError, find_or_404
 
 NewId = Callable[[str], str]
 
@@ -45,10 +45,8 @@ def lists_view(state: BookingState) -> dict[str, Any]:
 
 def find_list(state: BookingState, list_id: str) -> SavedList:
     """A saved list by id."""
-    found = state.find("saved_lists", list_id)
-    if found is None:
-        raise SiteError(404, "That list no longer exists.")
-    return found
+    saved: SavedList = find_or_404(state, "saved_lists", list_id, "That list no longer exists.")
+    return saved
 
 
 def create_list(state: BookingState, *, name: str, now: datetime, new_id: NewId) -> SavedList:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from environments.mail.models import FOLDERS, Email, MailState
-from environments.sitekit import SiteError
+from environments.sitekit import SiteError, find_or_404
 
 Emit = Callable[..., None]
 VIEWS = (*FOLDERS, "starred")
@@ -203,10 +203,8 @@ def settings(state: MailState) -> Any:
 
 def find_email(state: MailState, email_id: str) -> Email:
     """The email `email_id` or a 404."""
-    found = state.find("emails", email_id)
-    if found is None:
-        raise SiteError(404, "That message no longer exists.")
-    return found
+    email: Email = find_or_404(state, "emails", email_id, "That message no longer exists.")
+    return email
 
 
 def open_thread(state: MailState, *, thread_id: str, folder: str | None, emit: Emit) -> dict[str, Any]:

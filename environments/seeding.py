@@ -90,12 +90,6 @@ def _lookup(table: dict[str, SeedFunction], kind: str, env_id: str, name: str) -
     raise SeedError(f"unknown {kind} {name!r} (registered for {env_id}: {', '.join(mine) or 'none'})")
 
 
-def registered_builders() -> list[str]:
-    """Names of every registered builder (sites are imported first)."""
-    registry.all_environments()
-    return sorted(_builders)
-
-
 def registered_mutations() -> list[str]:
     """Names of every registered server mutation, generic ones included."""
     registry.all_environments()

@@ -56,11 +56,6 @@ def click(page: Page, locator: Any) -> None:
     locator.click()
 
 
-def go_home(page: Page) -> None:
-    click(page, page.locator("a.logo"))
-    page.locator(".product-card").first.wait_for()
-
-
 def open_header(page: Page, href_end: str) -> None:
     """Follow one of the header links (cart, orders, wishlist, notifications, account)."""
     click(page, page.locator(f'header a.header-link[href$="{href_end}"]'))

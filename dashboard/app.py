@@ -31,6 +31,7 @@ from dashboard.studies import router as study_pages
 from dashboard.studies.deps import StudyChoiceNeeded
 from dashboard.web import home
 from dashboard.web.deps import CsrfFailed, LeadOnly, LoginRequired
+from dashboard.web.headers import SecurityHeadersMiddleware
 from dashboard.web.pages import render
 from environments.mount import mount_environments
 from recorder.control import router as recorder_control_router
@@ -59,7 +60,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await run_in_threadpool(writer.close)  # finish queued event writes before exiting
         engine.dispose()
 
-    app = FastAPI(title="humantrace", lifespan=lifespan, docs_url=None, redoc_url=None)
+    # The OpenAPI document only on a developer's machine (schemathesis reads it in the tests); no
+    # docs pages anywhere (they would need inline script); the controller routes are never listed.
+    openapi_url = "/openapi.json" if settings.is_local else None
+    app = FastAPI(title="humantrace", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=openapi_url)
     app.state.settings = settings
     app.state.engine = engine
     app.state.presence_beat = presence.PresenceBeat(engine)
@@ -76,7 +80,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(live.router)
     app.include_router(website.router)
     app.include_router(recorder_router)
-    app.include_router(recorder_control_router)
+    app.include_router(recorder_control_router, include_in_schema=False)
     mount_environments(app)
     # Outermost last: the recorder goes into environment pages of a running attempt, and no
     # layer (nor uvicorn's own websocket log line) ever sees the client address.
@@ -85,6 +89,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(website.WebsiteTabMiddleware)
     _install_error_pages(app)
     app.add_middleware(RequestLogMiddleware)
+    app.add_middleware(SecurityHeadersMiddleware)  # outside the request log: its 503s get the headers too
     app.add_middleware(ForgetClientAddressMiddleware)
     return app
 

@@ -35,7 +35,7 @@ def mount_environments(app: FastAPI) -> None:
     network middleware. `app.state.engine` and `app.state.settings` must be set before requests."""
     install_site_errors(app)
     app.include_router(pages.router)
-    app.include_router(control.router)
+    app.include_router(control.router, include_in_schema=False)  # never in the OpenAPI document
     for env in registry.all_environments():
         app.include_router(env.api_router, prefix=f"/api/env/{env.env_id}", responses=REFUSAL_RESPONSES)
         app.include_router(env.page_router, prefix=f"/env/{env.env_id}")

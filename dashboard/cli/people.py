@@ -126,6 +126,7 @@ def link(
             person = accounts.get_by_code(db, code=code)
         except accounts.AccountError as exc:
             fail(str(exc))
+        assert person.id is not None  # read from the database
         mine = set(membership.study_ids_of(db, annotator_id=person.id))
         target = None
         if study is not None:

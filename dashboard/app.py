@@ -9,7 +9,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse, RedirectResponse
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import DataError, InterfaceError, OperationalError
 from starlette.concurrency import run_in_threadpool
@@ -20,6 +20,7 @@ from core.requestlog import RequestLogMiddleware, database_unreachable_response,
 from core.settings import Settings, get_settings
 from dashboard.flow import live, presence, website
 from dashboard.flow import routes as study
+from dashboard.flow import service as flow
 from dashboard.flow.presence_middleware import EnvironmentPresenceMiddleware
 from dashboard.flow.routes import REC_COOKIE
 from dashboard.people import routes as auth
@@ -140,6 +141,23 @@ def _install_error_pages(app: FastAPI) -> None:
         if wants_json(request):
             return JSONResponse({"detail": message}, status_code=422)
         return render(request, "error.html", status_code=422, title="Not saved", message=message)
+
+    @app.exception_handler(flow.FlowError)
+    async def _flow_refused(request: Request, exc: flow.FlowError):
+        # The study flow's one refusal: JSON for the control tab's scripts, else the error page.
+        if wants_json(request):
+            return JSONResponse({"detail": exc.message}, status_code=exc.status_code)
+        title = "Not found" if isinstance(exc, flow.NotFound) else "That did not work"
+        return render(request, "error.html", status_code=exc.status_code, title=title, message=exc.message)
+
+    @app.exception_handler(Exception)
+    async def _unexpected(request: Request, exc: Exception):
+        # A bug (an evaluator's, say) is never passed off as an outage: logged with its traceback, a 500.
+        log.error("%s %s: unexpected error", request.method, loggable_path(request.url.path), exc_info=exc)
+        message = "Something went wrong on the server (it has been logged). Nothing you did caused it: try again, or tell the study lead."
+        if wants_json(request):
+            return JSONResponse({"detail": message}, status_code=500)
+        return HTMLResponse(f"<!doctype html><title>Server error</title><p>{message}</p>", status_code=500)
 
     @app.exception_handler(CsrfFailed)
     async def _csrf_failed(request: Request, _exc: CsrfFailed):

@@ -7,8 +7,10 @@ from fastapi.staticfiles import StaticFiles
 
 from environments import control, pages, registry
 from environments.interventions.network import NetworkInterventionMiddleware
+from environments.sitekit import install_site_errors
 
-# A site's handlers refuse a request with `HTTPException(422, "message for the person")`, while
+# A site's services refuse a request with `SiteError(422, "message for the person")` (answered by the
+# one handler `install_site_errors` installs, as `{"detail": message}`), while
 # FastAPI's own validation answers 422 with a list of errors: the API schema documents both.
 REFUSAL_RESPONSES = {
     422: {
@@ -31,6 +33,7 @@ REFUSAL_RESPONSES = {
 def mount_environments(app: FastAPI) -> None:
     """Add the framework routes, every registered site's API and pages, their static files and the
     network middleware. `app.state.engine` and `app.state.settings` must be set before requests."""
+    install_site_errors(app)
     app.include_router(pages.router)
     app.include_router(control.router, include_in_schema=False)  # never in the OpenAPI document
     for env in registry.all_environments():

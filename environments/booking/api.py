@@ -1,21 +1,19 @@
 """Staywell's public JSON API (mounted at /api/env/booking): the only surface pages and agents touch.
 
-Handlers are thin: they call the service functions, turn `BookingError` into an HTTP error with
-the same message, and emit one typed semantic event per meaningful action (`EVENTS` below; the
+Handlers are thin: they call the service functions (a refusal is a `SiteError`, which the site kit's
+one handler answers) and emit one typed semantic event per meaningful action (`EVENTS` below; the
 same table is in environments/booking/README.md and docs/sites/booking.md).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, Query
+from fastapi import APIRouter, Query
 
 from environments.booking import account_service as accounts
 from environments.booking import search_service as search
 from environments.booking import trip_service as trips
-from environments.booking.errors import BookingError
 from environments.booking.models import BookingState
 from environments.booking.schemas import (
     BookingChange,
@@ -29,8 +27,7 @@ from environments.booking.schemas import (
 )
 from environments.booking.views import card_label, trip_view
 from environments.sessions import EnvSessionDep
-
-T = TypeVar("T")
+from environments.sitekit import state_of
 
 # Semantic events: name -> params.
 EVENTS: dict[str, tuple[str, ...]] = {
@@ -55,16 +52,6 @@ EVENTS: dict[str, tuple[str, ...]] = {
 router = APIRouter()
 
 
-def run(fn: Callable[[], T]) -> T:
-    """Call a service function, turning `BookingError` into the HTTP error a page can show."""
-    try:
-        return fn()
-    except BookingError as error:
-        raise HTTPException(status_code=error.status_code, detail=error.detail) from None
-
-
-def state_of(env: Any) -> BookingState:
-    return env.state
 
 
 # ---------------------------------------------------------------- session, home, search
@@ -73,7 +60,7 @@ def state_of(env: Any) -> BookingState:
 @router.get("/me")
 def me(env: EnvSessionDep) -> dict[str, Any]:
     """Header data: who is signed in and how many upcoming trips they have."""
-    state = state_of(env)
+    state = state_of(env, BookingState)
     person = accounts.account(state)
     today = env.now().date().isoformat()
     upcoming = sum(1 for b in state.bookings if b.status == "confirmed" and b.check_out > today)
@@ -84,7 +71,7 @@ def me(env: EnvSessionDep) -> dict[str, Any]:
 @router.post("/auth/login")
 def login(env: EnvSessionDep) -> dict[str, Any]:
     """Sign in again after a session expiry (the device remembers the traveller)."""
-    person = accounts.account(state_of(env))
+    person = accounts.account(state_of(env, BookingState))
     person.signed_in = True
     env.emit("signed_in")
     return {"signed_in": True, "name": person.full_name}
@@ -92,13 +79,13 @@ def login(env: EnvSessionDep) -> dict[str, Any]:
 
 @router.get("/home")
 def home(env: EnvSessionDep) -> dict[str, Any]:
-    return search.home(state_of(env), now=env.now())
+    return search.home(state_of(env, BookingState), now=env.now())
 
 
 @router.get("/destinations")
 def destinations(env: EnvSessionDep, q: str = "") -> dict[str, Any]:
     """Autocomplete suggestions for the destination field."""
-    return {"suggestions": search.suggest(state_of(env), q=q)}
+    return {"suggestions": search.suggest(state_of(env, BookingState), q=q)}
 
 
 def _stay(check_in: str | None, check_out: str | None, guests: int, rooms: int) -> search.Stay:
@@ -137,7 +124,7 @@ def hotels(
         free_cancellation=free_cancellation,
         max_distance_km=max_distance,
     )
-    result = run(lambda: search.search(state_of(env), query=query, now=env.now()))
+    result = search.search(state_of(env, BookingState), query=query, now=env.now())
     filters = {
         key: value
         for key, value in (
@@ -163,7 +150,7 @@ def hotel(
 ) -> dict[str, Any]:
     """A hotel page: rooms and rates priced for the stay, reviews, the lists it is on."""
     stay = _stay(check_in, check_out, guests, rooms)
-    result = run(lambda: search.hotel_detail(state_of(env), hotel_id=hotel_id, stay=stay, now=env.now()))
+    result = search.hotel_detail(state_of(env, BookingState), hotel_id=hotel_id, stay=stay, now=env.now())
     env.emit("hotel_view", hotel_id=hotel_id, check_in=stay.check_in, check_out=stay.check_out)
     return result
 
@@ -173,25 +160,25 @@ def hotel(
 
 def _selection(body: Quote | NewBooking, env: Any) -> trips.Selection:
     stay = search.Stay(check_in=body.check_in, check_out=body.check_out, guests=body.guests, rooms=body.rooms)
-    return run(lambda: trips.select(state_of(env), hotel_id=body.hotel_id, room_id=body.room_id,
-                                    rate_code=body.rate_plan, stay=stay, now=env.now()))
+    return trips.select(state_of(env, BookingState), hotel_id=body.hotel_id, room_id=body.room_id,
+                        rate_code=body.rate_plan, stay=stay, now=env.now())
 
 
 @router.post("/quote")
 def quote(body: Quote, env: EnvSessionDep) -> dict[str, Any]:
     """The price and policy of a room and rate for a stay, and the cards to pay with."""
-    return trips.quote_view(_selection(body, env), state_of(env), env.now())
+    return trips.quote_view(_selection(body, env), state_of(env, BookingState), env.now())
 
 
 @router.post("/bookings", status_code=201)
 def create_booking(body: NewBooking, env: EnvSessionDep) -> dict[str, Any]:
-    state = state_of(env)
+    state = state_of(env, BookingState)
     selection = _selection(body, env)
-    booking = run(lambda: trips.book(
+    booking = trips.book(
         state, selection=selection, guest_name=body.guest_name, email=body.email, phone=body.phone,
         special_requests=body.special_requests, card_id=body.card_id, expected_total_cents=body.expected_total_cents,
         now=env.now(), new_id=env.new_id,
-    ))
+    )
     env.emit("booking_created", booking_id=booking.id, hotel_id=booking.hotel_id, room_id=booking.room_id,
              rate_plan=booking.rate_plan, check_in=booking.check_in, check_out=booking.check_out,
              guests=booking.guests, rooms=booking.rooms, total_cents=booking.total_cents, card_id=booking.card_id)
@@ -200,13 +187,13 @@ def create_booking(body: NewBooking, env: EnvSessionDep) -> dict[str, Any]:
 
 @router.get("/trips")
 def list_trips(env: EnvSessionDep) -> dict[str, Any]:
-    return trips.trips(state_of(env), now=env.now())
+    return trips.trips(state_of(env, BookingState), now=env.now())
 
 
 @router.get("/bookings/{booking_id}")
 def get_booking(booking_id: str, env: EnvSessionDep) -> dict[str, Any]:
-    state = state_of(env)
-    booking = run(lambda: trips.find_booking(state, booking_id))
+    state = state_of(env, BookingState)
+    booking = trips.find_booking(state, booking_id)
     return {"booking": trip_view(state, booking, env.now())}
 
 
@@ -217,9 +204,9 @@ def _change(body: BookingChange) -> trips.Change:
 @router.post("/bookings/{booking_id}/change-quote")
 def change_quote(booking_id: str, body: BookingChange, env: EnvSessionDep) -> dict[str, Any]:
     """What a change would cost, without making it."""
-    state = state_of(env)
-    booking = run(lambda: trips.find_booking(state, booking_id))
-    planned = run(lambda: trips.plan_change(state, booking=booking, change=_change(body), now=env.now()))
+    state = state_of(env, BookingState)
+    booking = trips.find_booking(state, booking_id)
+    planned = trips.plan_change(state, booking=booking, change=_change(body), now=env.now())
     sel = planned.selection
     return {
         "changed": planned.changed,
@@ -235,9 +222,9 @@ def change_quote(booking_id: str, body: BookingChange, env: EnvSessionDep) -> di
 
 @router.patch("/bookings/{booking_id}")
 def change_booking(booking_id: str, body: BookingChange, env: EnvSessionDep) -> dict[str, Any]:
-    state = state_of(env)
-    booking = run(lambda: trips.find_booking(state, booking_id))
-    planned = run(lambda: trips.apply_change(state, booking=booking, change=_change(body), now=env.now()))
+    state = state_of(env, BookingState)
+    booking = trips.find_booking(state, booking_id)
+    planned = trips.apply_change(state, booking=booking, change=_change(body), now=env.now())
     env.emit("booking_modified", booking_id=booking.id, changed=planned.changed, total_cents=booking.total_cents,
              difference_cents=planned.difference_cents)
     return {"booking": trip_view(state, booking, env.now()), "message": "Your booking has been updated."}
@@ -245,9 +232,9 @@ def change_booking(booking_id: str, body: BookingChange, env: EnvSessionDep) -> 
 
 @router.post("/bookings/{booking_id}/cancel")
 def cancel_booking(booking_id: str, env: EnvSessionDep) -> dict[str, Any]:
-    state = state_of(env)
-    booking = run(lambda: trips.find_booking(state, booking_id))
-    run(lambda: trips.cancel(state, booking=booking, now=env.now()))
+    state = state_of(env, BookingState)
+    booking = trips.find_booking(state, booking_id)
+    trips.cancel(state, booking=booking, now=env.now())
     env.emit("booking_cancelled", booking_id=booking.id, refund_cents=booking.refund_cents,
              fee_cents=booking.cancellation_fee_cents)
     return {"booking": trip_view(state, booking, env.now()), "message": "Your booking has been cancelled."}
@@ -258,28 +245,27 @@ def cancel_booking(booking_id: str, env: EnvSessionDep) -> dict[str, Any]:
 
 @router.get("/lists")
 def get_lists(env: EnvSessionDep) -> dict[str, Any]:
-    return accounts.lists_view(state_of(env))
+    return accounts.lists_view(state_of(env, BookingState))
 
 
 @router.post("/lists", status_code=201)
 def create_list(body: NewList, env: EnvSessionDep) -> dict[str, Any]:
-    saved = run(lambda: accounts.create_list(state_of(env), name=body.name, now=env.now(), new_id=env.new_id))
+    saved = accounts.create_list(state_of(env, BookingState), name=body.name, now=env.now(), new_id=env.new_id)
     env.emit("list_created", list_id=saved.id, name=saved.name)
     return {"list": saved.model_dump(), "message": f"Created \u201c{saved.name}\u201d."}
 
 
 @router.delete("/lists/{list_id}")
 def delete_list(list_id: str, env: EnvSessionDep) -> dict[str, Any]:
-    saved = run(lambda: accounts.delete_list(state_of(env), list_id=list_id))
+    saved = accounts.delete_list(state_of(env, BookingState), list_id=list_id)
     env.emit("list_deleted", list_id=saved.id, name=saved.name)
     return {"removed": saved.id, "message": f"Deleted \u201c{saved.name}\u201d."}
 
 
 @router.post("/lists/{list_id}/items", status_code=201)
 def add_list_item(list_id: str, body: SaveHotel, env: EnvSessionDep) -> dict[str, Any]:
-    state = state_of(env)
-    item = run(lambda: accounts.save_hotel(state, list_id=list_id, hotel_id=body.hotel_id, now=env.now(),
-                                           new_id=env.new_id))
+    state = state_of(env, BookingState)
+    item = accounts.save_hotel(state, list_id=list_id, hotel_id=body.hotel_id, now=env.now(), new_id=env.new_id)
     env.emit("list_item_added", list_id=list_id, hotel_id=body.hotel_id)
     name = accounts.find_list(state, list_id).name
     return {"item": item.model_dump(), "message": f"Saved to \u201c{name}\u201d."}
@@ -287,8 +273,8 @@ def add_list_item(list_id: str, body: SaveHotel, env: EnvSessionDep) -> dict[str
 
 @router.delete("/lists/{list_id}/items/{item_id}")
 def remove_list_item(list_id: str, item_id: str, env: EnvSessionDep) -> dict[str, Any]:
-    state = state_of(env)
-    item = run(lambda: accounts.unsave_hotel(state, list_id=list_id, item_id=item_id))
+    state = state_of(env, BookingState)
+    item = accounts.unsave_hotel(state, list_id=list_id, item_id=item_id)
     env.emit("list_item_removed", list_id=list_id, hotel_id=item.hotel_id)
     name = accounts.find_list(state, list_id).name
     return {"removed": item.id, "message": f"Removed from \u201c{name}\u201d."}
@@ -299,15 +285,15 @@ def remove_list_item(list_id: str, item_id: str, env: EnvSessionDep) -> dict[str
 
 @router.get("/reviews/mine")
 def my_reviews(env: EnvSessionDep) -> dict[str, Any]:
-    return {"reviews": accounts.my_reviews(state_of(env))}
+    return {"reviews": accounts.my_reviews(state_of(env, BookingState))}
 
 
 @router.post("/reviews", status_code=201)
 def post_review(body: NewReview, env: EnvSessionDep) -> dict[str, Any]:
-    review = run(lambda: accounts.post_review(
-        state_of(env), booking_id=body.booking_id, rating=body.rating, title=body.title, body=body.body,
+    review = accounts.post_review(
+        state_of(env, BookingState), booking_id=body.booking_id, rating=body.rating, title=body.title, body=body.body,
         traveler_type=body.traveler_type, now=env.now(), new_id=env.new_id,
-    ))
+    )
     env.emit("review_posted", review_id=review.id, hotel_id=review.hotel_id, booking_id=review.booking_id,
              rating=review.rating)
     return {"review": review.model_dump(), "message": "Thanks! Your review has been published."}
@@ -318,14 +304,14 @@ def post_review(body: NewReview, env: EnvSessionDep) -> dict[str, Any]:
 
 @router.get("/account")
 def get_account(env: EnvSessionDep) -> dict[str, Any]:
-    state = state_of(env)
+    state = state_of(env, BookingState)
     return {"account": accounts.account(state).model_dump(), "cards": accounts.cards_view(state, env.now())}
 
 
 @router.patch("/account")
 def update_account(body: ProfileChanges, env: EnvSessionDep) -> dict[str, Any]:
-    state = state_of(env)
-    changed = run(lambda: accounts.update_profile(state, full_name=body.full_name, email=body.email, phone=body.phone))
+    state = state_of(env, BookingState)
+    changed = accounts.update_profile(state, full_name=body.full_name, email=body.email, phone=body.phone)
     if changed:
         env.emit("profile_updated", fields=changed)
     return {"account": accounts.account(state).model_dump(), "message": "Your profile has been saved."}
@@ -333,16 +319,16 @@ def update_account(body: ProfileChanges, env: EnvSessionDep) -> dict[str, Any]:
 
 @router.get("/cards")
 def get_cards(env: EnvSessionDep) -> dict[str, Any]:
-    return {"cards": accounts.cards_view(state_of(env), env.now())}
+    return {"cards": accounts.cards_view(state_of(env, BookingState), env.now())}
 
 
 @router.post("/cards", status_code=201)
 def add_card(body: NewCard, env: EnvSessionDep) -> dict[str, Any]:
-    state = state_of(env)
-    card = run(lambda: accounts.add_card(
+    state = state_of(env, BookingState)
+    card = accounts.add_card(
         state, number=body.number, exp_month=body.exp_month, exp_year=body.exp_year, holder=body.holder,
         make_default=body.make_default, now=env.now(), new_id=env.new_id,
-    ))
+    )
     env.emit("card_added", card_id=card.id, last4=card.last4, is_default=card.is_default)
     return {"card": card.model_dump(), "cards": accounts.cards_view(state, env.now()),
             "message": f"{card_label(card)} saved."}
@@ -350,15 +336,15 @@ def add_card(body: NewCard, env: EnvSessionDep) -> dict[str, Any]:
 
 @router.post("/cards/{card_id}/default")
 def default_card(card_id: str, env: EnvSessionDep) -> dict[str, Any]:
-    state = state_of(env)
-    card = run(lambda: accounts.set_default_card(state, card_id=card_id))
+    state = state_of(env, BookingState)
+    card = accounts.set_default_card(state, card_id=card_id)
     env.emit("default_card_set", card_id=card.id, last4=card.last4)
     return {"cards": accounts.cards_view(state, env.now()), "message": f"{card_label(card)} is now your default card."}
 
 
 @router.delete("/cards/{card_id}")
 def delete_card(card_id: str, env: EnvSessionDep) -> dict[str, Any]:
-    state = state_of(env)
-    card = run(lambda: accounts.remove_card(state, card_id=card_id, now=env.now()))
+    state = state_of(env, BookingState)
+    card = accounts.remove_card(state, card_id=card_id, now=env.now())
     env.emit("card_removed", card_id=card.id, last4=card.last4)
     return {"cards": accounts.cards_view(state, env.now()), "message": f"{card_label(card)} removed."}

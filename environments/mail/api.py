@@ -1,21 +1,19 @@
 """Parcel Mail's public JSON API (mounted at /api/env/mail): the only surface pages and agents touch.
 
 Handlers are thin: they call the service functions with `env.emit` for semantic events (the table
-is `EVENTS` below and in environments/mail/README.md) and turn `MailError` into an HTTP error
-whose `detail` a page shows as it is.
+is `EVENTS` below and in environments/mail/README.md) and leave a `SiteError` to the kit's
+one handler, whose `detail` a page shows as it is.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter
 
 from environments.mail import account_service as accounts
 from environments.mail import compose_service as compose
 from environments.mail import mailbox_service as mailbox
-from environments.mail.mailbox_service import MailError
 from environments.mail.models import MailState
 from environments.mail.schemas import (
     Action,
@@ -30,8 +28,7 @@ from environments.mail.schemas import (
     SignIn,
 )
 from environments.sessions import EnvSessionDep
-
-T = TypeVar("T")
+from environments.sitekit import state_of
 
 # Semantic events: name -> params.
 EVENTS: dict[str, tuple[str, ...]] = {
@@ -60,16 +57,6 @@ EVENTS: dict[str, tuple[str, ...]] = {
 router = APIRouter()
 
 
-def run(fn: Callable[[], T]) -> T:
-    """Call a service function, turning `MailError` into the HTTP error a page can show."""
-    try:
-        return fn()
-    except MailError as error:
-        raise HTTPException(status_code=error.status_code, detail=error.detail) from None
-
-
-def state_of(env: Any) -> MailState:
-    return env.state
 
 
 # ---------------------------------------------------------------- account and sidebar
@@ -78,8 +65,8 @@ def state_of(env: Any) -> MailState:
 @router.get("/me")
 def me(env: EnvSessionDep) -> dict[str, Any]:
     """Who is signed in and the sidebar: labels and unread counts."""
-    state = state_of(env)
-    current = run(lambda: mailbox.settings(state))
+    state = state_of(env, MailState)
+    current = mailbox.settings(state)
     labels = accounts.list_labels(state)["labels"]
     counts = mailbox.counts(state)
     return {
@@ -91,14 +78,14 @@ def me(env: EnvSessionDep) -> dict[str, Any]:
 @router.get("/folders")
 def folders(env: EnvSessionDep) -> dict[str, Any]:
     """Unread conversations per folder and label, and the number of drafts."""
-    return mailbox.counts(state_of(env))
+    return mailbox.counts(state_of(env, MailState))
 
 
 @router.post("/auth/login")
 def login(body: SignIn, env: EnvSessionDep) -> dict[str, Any]:
     """Sign in again after a session expiry (the address and password are not checked here)."""
     env.emit("signed_in")
-    return {"ok": True, "name": run(lambda: mailbox.settings(state_of(env))).display_name}
+    return {"ok": True, "name": mailbox.settings(state_of(env, MailState)).display_name}
 
 
 # ---------------------------------------------------------------- reading
@@ -107,13 +94,13 @@ def login(body: SignIn, env: EnvSessionDep) -> dict[str, Any]:
 @router.get("/messages")
 def messages(env: EnvSessionDep, folder: str | None = None, label: str | None = None, page: int = 1) -> dict[str, Any]:
     """Conversations of a folder (`inbox`, `starred`, `sent`, ...) or of a label, newest first."""
-    return run(lambda: mailbox.list_view(state_of(env), folder=folder, label=label, page=page))
+    return mailbox.list_view(state_of(env, MailState), folder=folder, label=label, page=page)
 
 
 @router.get("/search")
 def search(env: EnvSessionDep, q: str = "", page: int = 1) -> dict[str, Any]:
     """Conversations matching the search text (operators: from: to: subject: label: in: is: has:)."""
-    result = mailbox.search(state_of(env), q=q, page=page)
+    result = mailbox.search(state_of(env, MailState), q=q, page=page)
     env.emit("search", query=q, results=result["total"])
     return result
 
@@ -121,13 +108,13 @@ def search(env: EnvSessionDep, q: str = "", page: int = 1) -> dict[str, Any]:
 @router.get("/threads/{thread_id}")
 def thread(thread_id: str, env: EnvSessionDep, folder: str | None = None) -> dict[str, Any]:
     """A conversation's messages, oldest first; opening it marks them read."""
-    return run(lambda: mailbox.open_thread(state_of(env), thread_id=thread_id, folder=folder, emit=env.emit))
+    return mailbox.open_thread(state_of(env, MailState), thread_id=thread_id, folder=folder, emit=env.emit)
 
 
 @router.get("/messages/{email_id}")
 def message(email_id: str, env: EnvSessionDep) -> dict[str, Any]:
     """One message (the compose page reads the one being answered, forwarded or edited)."""
-    return {"message": run(lambda: mailbox.find_email(state_of(env), email_id)).model_dump()}
+    return {"message": mailbox.find_email(state_of(env, MailState), email_id).model_dump()}
 
 
 # ---------------------------------------------------------------- organising
@@ -136,18 +123,16 @@ def message(email_id: str, env: EnvSessionDep) -> dict[str, Any]:
 @router.post("/messages/actions/{action}")
 def act(action: Action, body: MessageAction, env: EnvSessionDep) -> dict[str, Any]:
     """Archive, move, trash, restore, spam, read/unread, star, label or delete messages."""
-    return run(
-        lambda: mailbox.apply_action(
-            state_of(env), action=action, message_ids=body.message_ids, thread_ids=body.thread_ids,
-            folder=body.folder, label=body.label, emit=env.emit,
-        )
+    return mailbox.apply_action(
+        state_of(env, MailState), action=action, message_ids=body.message_ids, thread_ids=body.thread_ids,
+        folder=body.folder, label=body.label, emit=env.emit,
     )
 
 
 @router.post("/messages/{email_id}/star")
 def star(email_id: str, env: EnvSessionDep, starred: bool = True) -> dict[str, Any]:
     """Star (or with `starred=false` unstar) one message."""
-    return run(lambda: mailbox.set_star(state_of(env), email_id=email_id, starred=starred, emit=env.emit))
+    return mailbox.set_star(state_of(env, MailState), email_id=email_id, starred=starred, emit=env.emit)
 
 
 # ---------------------------------------------------------------- writing
@@ -156,26 +141,22 @@ def star(email_id: str, env: EnvSessionDep, starred: bool = True) -> dict[str, A
 @router.post("/messages/send")
 def send(body: Outgoing, env: EnvSessionDep) -> dict[str, Any]:
     """Send a new message, a reply or a forward (optionally from a draft)."""
-    return run(lambda: compose.send(state_of(env), payload=body, now_iso=env.now_iso(), new_id=env.new_id, emit=env.emit))
+    return compose.send(state_of(env, MailState), payload=body, now_iso=env.now_iso(), new_id=env.new_id, emit=env.emit)
 
 
 @router.post("/drafts", status_code=201)
 def create_draft(body: Outgoing, env: EnvSessionDep) -> dict[str, Any]:
-    return run(
-        lambda: compose.save_draft(state_of(env), payload=body, draft_id=None, now_iso=env.now_iso(), new_id=env.new_id, emit=env.emit)
-    )
+    return compose.save_draft(state_of(env, MailState), payload=body, draft_id=None, now_iso=env.now_iso(), new_id=env.new_id, emit=env.emit)
 
 
 @router.put("/drafts/{draft_id}")
 def update_draft(draft_id: str, body: Outgoing, env: EnvSessionDep) -> dict[str, Any]:
-    return run(
-        lambda: compose.save_draft(state_of(env), payload=body, draft_id=draft_id, now_iso=env.now_iso(), new_id=env.new_id, emit=env.emit)
-    )
+    return compose.save_draft(state_of(env, MailState), payload=body, draft_id=draft_id, now_iso=env.now_iso(), new_id=env.new_id, emit=env.emit)
 
 
 @router.delete("/drafts/{draft_id}")
 def discard_draft(draft_id: str, env: EnvSessionDep) -> dict[str, Any]:
-    return run(lambda: compose.discard_draft(state_of(env), draft_id=draft_id, emit=env.emit))
+    return compose.discard_draft(state_of(env, MailState), draft_id=draft_id, emit=env.emit)
 
 
 # ---------------------------------------------------------------- contacts
@@ -183,22 +164,22 @@ def discard_draft(draft_id: str, env: EnvSessionDep) -> dict[str, Any]:
 
 @router.get("/contacts")
 def contacts(env: EnvSessionDep, q: str = "") -> dict[str, Any]:
-    return accounts.list_contacts(state_of(env), q=q)
+    return accounts.list_contacts(state_of(env, MailState), q=q)
 
 
 @router.post("/contacts", status_code=201)
 def create_contact(body: ContactFields, env: EnvSessionDep) -> dict[str, Any]:
-    return run(lambda: accounts.create_contact(state_of(env), fields=body, new_id=env.new_id, emit=env.emit))
+    return accounts.create_contact(state_of(env, MailState), fields=body, new_id=env.new_id, emit=env.emit)
 
 
 @router.patch("/contacts/{contact_id}")
 def update_contact(contact_id: str, body: ContactChanges, env: EnvSessionDep) -> dict[str, Any]:
-    return run(lambda: accounts.update_contact(state_of(env), contact_id=contact_id, changes=body, emit=env.emit))
+    return accounts.update_contact(state_of(env, MailState), contact_id=contact_id, changes=body, emit=env.emit)
 
 
 @router.delete("/contacts/{contact_id}")
 def delete_contact(contact_id: str, env: EnvSessionDep) -> dict[str, Any]:
-    return run(lambda: accounts.delete_contact(state_of(env), contact_id=contact_id, emit=env.emit))
+    return accounts.delete_contact(state_of(env, MailState), contact_id=contact_id, emit=env.emit)
 
 
 # ---------------------------------------------------------------- labels and filters
@@ -206,37 +187,37 @@ def delete_contact(contact_id: str, env: EnvSessionDep) -> dict[str, Any]:
 
 @router.get("/labels")
 def labels(env: EnvSessionDep) -> dict[str, Any]:
-    return accounts.list_labels(state_of(env))
+    return accounts.list_labels(state_of(env, MailState))
 
 
 @router.post("/labels", status_code=201)
 def create_label(body: LabelFields, env: EnvSessionDep) -> dict[str, Any]:
-    return run(lambda: accounts.create_label(state_of(env), fields=body, new_id=env.new_id, emit=env.emit))
+    return accounts.create_label(state_of(env, MailState), fields=body, new_id=env.new_id, emit=env.emit)
 
 
 @router.patch("/labels/{label_id}")
 def update_label(label_id: str, body: LabelChanges, env: EnvSessionDep) -> dict[str, Any]:
-    return run(lambda: accounts.update_label(state_of(env), label_id=label_id, changes=body, emit=env.emit))
+    return accounts.update_label(state_of(env, MailState), label_id=label_id, changes=body, emit=env.emit)
 
 
 @router.delete("/labels/{label_id}")
 def delete_label(label_id: str, env: EnvSessionDep) -> dict[str, Any]:
-    return run(lambda: accounts.delete_label(state_of(env), label_id=label_id, emit=env.emit))
+    return accounts.delete_label(state_of(env, MailState), label_id=label_id, emit=env.emit)
 
 
 @router.get("/filters")
 def filters(env: EnvSessionDep) -> dict[str, Any]:
-    return accounts.list_filters(state_of(env))
+    return accounts.list_filters(state_of(env, MailState))
 
 
 @router.post("/filters", status_code=201)
 def create_filter(body: FilterFields, env: EnvSessionDep) -> dict[str, Any]:
-    return run(lambda: accounts.create_filter(state_of(env), fields=body, now_iso=env.now_iso(), new_id=env.new_id, emit=env.emit))
+    return accounts.create_filter(state_of(env, MailState), fields=body, now_iso=env.now_iso(), new_id=env.new_id, emit=env.emit)
 
 
 @router.delete("/filters/{filter_id}")
 def delete_filter(filter_id: str, env: EnvSessionDep) -> dict[str, Any]:
-    return run(lambda: accounts.delete_filter(state_of(env), filter_id=filter_id, emit=env.emit))
+    return accounts.delete_filter(state_of(env, MailState), filter_id=filter_id, emit=env.emit)
 
 
 # ---------------------------------------------------------------- settings
@@ -244,9 +225,9 @@ def delete_filter(filter_id: str, env: EnvSessionDep) -> dict[str, Any]:
 
 @router.get("/settings")
 def get_settings(env: EnvSessionDep) -> dict[str, Any]:
-    return {"settings": run(lambda: mailbox.settings(state_of(env))).model_dump()}
+    return {"settings": mailbox.settings(state_of(env, MailState)).model_dump()}
 
 
 @router.put("/settings")
 def put_settings(body: SettingsChanges, env: EnvSessionDep) -> dict[str, Any]:
-    return run(lambda: accounts.update_settings(state_of(env), changes=body, emit=env.emit))
+    return accounts.update_settings(state_of(env, MailState), changes=body, emit=env.emit)

@@ -4,6 +4,8 @@ setting that points the tasks at a running server (`HUMANTRACE_AGENTS_SERVER_URL
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from agentruns.agents import RandomAgent
@@ -11,6 +13,7 @@ from agentruns.server import start_server
 from exports.agent_bundle import ENDED_BY, read_agent_bundle
 from exports.agents import import_agent_runs
 from tests.agentruns.helpers import cli
+from tests.agentruns.test_oracle_run import _human_schema_check
 
 TASK = "shop-002"  # at seed 42 its stream acts for all MAX_STEPS steps (shop-001's stops at once)
 MAX_STEPS = 4
@@ -55,6 +58,11 @@ def test_random_agent_runs_reproducibly_into_a_valid_bundle(running_server, tmp_
     first, second = tmp_path / "first", tmp_path / "second"
     cli(*args, "--out", str(first), env=env)
     cli(*args, "--out", str(second), env=env)
+    # Resumable: the same arguments again find the episode finished, run nothing, change no table.
+    manifest = json.loads((first / "manifest.json").read_text())
+    again_run = cli(*args, "--out", str(first), env=env)
+    assert "0 passed, 0 failed this run" in again_run.stdout
+    assert json.loads((first / "manifest.json").read_text())["files"] == manifest["files"]
 
     tables = read_agent_bundle(first)  # every table present, each matching its manifest sha256
     episodes = tables["episodes"]
@@ -68,6 +76,9 @@ def test_random_agent_runs_reproducibly_into_a_valid_bundle(running_server, tmp_
     assert set(actions["attempt_id"]) == set(episodes["attempt_id"])
     assert set(actions["verb"]) <= {"click", "fill", "scroll", "send_msg_to_user"}
     assert {"click", "fill"} & set(actions["verb"])
+
+    # Same recorder as people: the episode's raw and cleaned traces pass the human bundle's schema.
+    _human_schema_check(tables, tmp_path)
 
     # The Appendix I failure-mode features come from the episodes themselves: every failed run is classified.
     runs = import_agent_runs(first)

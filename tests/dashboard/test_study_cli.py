@@ -99,7 +99,7 @@ def _signed_in_home(client, sign_in_http, url: str) -> str:
     return client.get("/", follow_redirects=True).text
 
 
-def test_annotators_link_signs_a_person_of_several_studies_into_the_named_one(cli_env, client, sign_in_http):
+def test_annotators_link_signs_a_person_of_several_studies_into_the_named_one(cli_env, client, sign_in_http, tmp_path):
     run("study", "create", "Alpha", "--description", "Alpha tasks.")
     run("study", "create", "Beta", "--description", "Beta tasks.")
     run("annotators", "add", "A1", "--study", "Alpha")
@@ -124,6 +124,10 @@ def test_annotators_link_signs_a_person_of_several_studies_into_the_named_one(cl
     assert "A2 is not an active member of 'Alpha'" in run("annotators", "link", "A2", "--study", "Alpha", code=1)
     assert "no study 'Gamma'" in run("annotators", "link", "A1", "--study", "Gamma", code=1)
     assert "/login/" in run("annotators", "link", "L1", "--study", "Alpha")
+    # The mail-merge CSV's links sign each person into the study it was written for.
+    run("annotators", "links", "--study", "Alpha", "--out", str(tmp_path / "alpha.csv"))
+    (a1,) = [r for r in csv.DictReader((tmp_path / "alpha.csv").open()) if r["code"] == "A1"]
+    assert "Alpha tasks." in _signed_in_home(client, sign_in_http, a1["url"])
     run("annotators", "deactivate", "A2", "--study", "Beta")
     assert "A2 is in no study" in run("annotators", "link", "A2", code=1)
 

@@ -14,6 +14,7 @@ solver; it is not an agent to compare with.
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import inspect
 import json
@@ -25,6 +26,9 @@ from browsergym.core.action.highlevel import HighLevelActionSet
 
 DEFAULT_ACTION_SET = HighLevelActionSet(subsets=["chat", "infeas", "bid", "nav", "tab"], multiaction=False)
 BUILT_IN = ("oracle", "random", "replay")
+# The oracle solution waits as long as it does in the oracle tests (Playwright's default, 30 s),
+# not the agent's 10 s action timeout: on a loaded machine a page can take longer than 10 s.
+ORACLE_TIMEOUT_MS = 30_000
 
 
 class AgentLoadError(ValueError):
@@ -37,10 +41,15 @@ class OracleAgent:
     name = "oracle"
     privileged = True
 
-    def solve(self, env) -> str:
+    def solve(self, env: Any) -> str:
         """Run the oracle in the agent's page; returns the action text logged for it."""
-        task = env.unwrapped.task
-        task.cheat(env.unwrapped.page, env.unwrapped.chat.messages)
+        browser_env = env.unwrapped
+        task = browser_env.task
+        browser_env.context.set_default_timeout(ORACLE_TIMEOUT_MS)
+        try:
+            task.cheat(browser_env.page, browser_env.chat.messages)
+        finally:
+            browser_env.context.set_default_timeout(task.timeout)
         return f"cheat({task.task_id!r})"
 
     def get_action(self, obs: dict) -> str:
@@ -48,13 +57,24 @@ class OracleAgent:
 
 
 class RandomAgent:
-    """Seeded random clicks, fills and scrolls on the elements BrowserGym marked: a floor."""
+    """Seeded random clicks, fills and scrolls on the elements BrowserGym marked: a floor.
+
+    Each episode's random stream is seeded from (seed, task id, condition), so the same seed gives
+    the same actions on the same pages, and two tasks with the same start page are not played
+    with the same actions.
+    """
 
     name = "random"
 
     def __init__(self, seed: int = 0, stop_probability: float = 0.05) -> None:
+        self.seed = seed
         self.rng = random.Random(seed)
         self.stop_probability = stop_probability
+
+    def begin(self, *, task_id: str, condition: str, seed: int) -> None:
+        """Seed this episode's stream (the runner calls this after the environment is reset)."""
+        key = f"{self.seed}\x00{task_id}\x00{condition}\x00{seed}".encode()
+        self.rng = random.Random(int.from_bytes(hashlib.sha256(key).digest()[:8], "big"))
 
     def get_action(self, obs: dict) -> str:
         if self.rng.random() < self.stop_probability:

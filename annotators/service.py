@@ -73,16 +73,32 @@ def list_annotators(session: Session) -> list[Annotator]:
     return list(session.exec(select(Annotator).order_by(Annotator.role, Annotator.code)))
 
 
-def create_login_link(session: Session, *, secret_key: str, code: str, base_url: str) -> str:
-    """A new single-use login URL for the person with `code`."""
+def create_login_link(session: Session, *, secret_key: str, code: str, base_url: str, study_id: int | None = None) -> str:
+    """A new single-use login URL for the person with `code`.
+
+    With `study_id` the link also names the study the person works in once signed in (a person in
+    several studies then skips the study picker); the caller checks the person may work there."""
     person = get_by_code(session, code=code)
     if not person.active:
         raise AccountError(f"{person.code} is deactivated; reactivate them before creating a link.")
     nonce = secrets.token_urlsafe(24)
     session.add(LoginLink(nonce=nonce, annotator_id=person.id))
     session.commit()
-    token = URLSafeTimedSerializer(secret_key, salt=LOGIN_SALT).dumps({"n": nonce})
+    payload: dict[str, str | int] = {"n": nonce}
+    if study_id is not None:
+        payload["s"] = int(study_id)
+    token = URLSafeTimedSerializer(secret_key, salt=LOGIN_SALT).dumps(payload)
     return f"{base_url.rstrip('/')}/login/{token}"
+
+
+def login_link_study(*, secret_key: str, token: str) -> int | None:
+    """The study a (valid, signed) login token names, or None. Only call it once the link was accepted."""
+    try:
+        payload = URLSafeTimedSerializer(secret_key, salt=LOGIN_SALT).loads(token)
+    except BadSignature:
+        return None
+    study = payload.get("s") if isinstance(payload, dict) else None
+    return study if isinstance(study, int) else None
 
 
 LINK_USED = "This login link has already been used. Each link works once; ask your study lead for a new one."

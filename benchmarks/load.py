@@ -414,7 +414,9 @@ class Annotator:
             return False
         start_page = entry.headers.get("location", "/env/shop/")
         await self.request("GET", site + start_page)
-        token = self.http.cookies.get("htrec", domain=urlsplit(site).hostname)
+        # http.cookiejar files a cookie of the host name "localhost" under "localhost.local"
+        host = urlsplit(site).hostname
+        token = next((c.value for c in self.http.cookies.jar if c.name == "htrec" and c.domain.removesuffix(".local") == host), None)
         url = site + start_page
         ends_at = time.monotonic() + self.rng.uniform(*seconds)
         next_api = time.monotonic()

@@ -9,7 +9,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse, RedirectResponse
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import DataError, InterfaceError, OperationalError
 from starlette.concurrency import run_in_threadpool
@@ -20,6 +20,7 @@ from core.requestlog import RequestLogMiddleware, database_unreachable_response,
 from core.settings import Settings, get_settings
 from dashboard.flow import live, presence, website
 from dashboard.flow import routes as study
+from dashboard.flow import service as flow
 from dashboard.flow.presence_middleware import EnvironmentPresenceMiddleware
 from dashboard.flow.routes import REC_COOKIE
 from dashboard.people import routes as auth
@@ -30,6 +31,7 @@ from dashboard.studies import router as study_pages
 from dashboard.studies.deps import StudyChoiceNeeded
 from dashboard.web import home
 from dashboard.web.deps import CsrfFailed, LeadOnly, LoginRequired
+from dashboard.web.headers import SecurityHeadersMiddleware
 from dashboard.web.pages import render
 from environments.mount import mount_environments
 from recorder.control import router as recorder_control_router
@@ -58,7 +60,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await run_in_threadpool(writer.close)  # finish queued event writes before exiting
         engine.dispose()
 
-    app = FastAPI(title="humantrace", lifespan=lifespan, docs_url=None, redoc_url=None)
+    # The OpenAPI document only on a developer's machine (schemathesis reads it in the tests); no
+    # docs pages anywhere (they would need inline script); the controller routes are never listed.
+    openapi_url = "/openapi.json" if settings.is_local else None
+    app = FastAPI(title="humantrace", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=openapi_url)
     app.state.settings = settings
     app.state.engine = engine
     app.state.presence_beat = presence.PresenceBeat(engine)
@@ -75,7 +80,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(live.router)
     app.include_router(website.router)
     app.include_router(recorder_router)
-    app.include_router(recorder_control_router)
+    app.include_router(recorder_control_router, include_in_schema=False)
     mount_environments(app)
     # Outermost last: the recorder goes into environment pages of a running attempt, and no
     # layer (nor uvicorn's own websocket log line) ever sees the client address.
@@ -84,6 +89,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(website.WebsiteTabMiddleware)
     _install_error_pages(app)
     app.add_middleware(RequestLogMiddleware)
+    app.add_middleware(SecurityHeadersMiddleware)  # outside the request log: its 503s get the headers too
     app.add_middleware(ForgetClientAddressMiddleware)
     return app
 
@@ -135,6 +141,23 @@ def _install_error_pages(app: FastAPI) -> None:
         if wants_json(request):
             return JSONResponse({"detail": message}, status_code=422)
         return render(request, "error.html", status_code=422, title="Not saved", message=message)
+
+    @app.exception_handler(flow.FlowError)
+    async def _flow_refused(request: Request, exc: flow.FlowError):
+        # The study flow's one refusal: JSON for the control tab's scripts, else the error page.
+        if wants_json(request):
+            return JSONResponse({"detail": exc.message}, status_code=exc.status_code)
+        title = "Not found" if isinstance(exc, flow.NotFound) else "That did not work"
+        return render(request, "error.html", status_code=exc.status_code, title=title, message=exc.message)
+
+    @app.exception_handler(Exception)
+    async def _unexpected(request: Request, exc: Exception):
+        # A bug (an evaluator's, say) is never passed off as an outage: logged with its traceback, a 500.
+        log.error("%s %s: unexpected error", request.method, loggable_path(request.url.path), exc_info=exc)
+        message = "Something went wrong on the server (it has been logged). Nothing you did caused it: try again, or tell the study lead."
+        if wants_json(request):
+            return JSONResponse({"detail": message}, status_code=500)
+        return HTMLResponse(f"<!doctype html><title>Server error</title><p>{message}</p>", status_code=500)
 
     @app.exception_handler(CsrfFailed)
     async def _csrf_failed(request: Request, _exc: CsrfFailed):

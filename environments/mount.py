@@ -7,32 +7,16 @@ from fastapi.staticfiles import StaticFiles
 
 from environments import control, pages, registry
 from environments.interventions.network import NetworkInterventionMiddleware
-
-# A site's handlers refuse a request with `HTTPException(422, "message for the person")`, while
-# FastAPI's own validation answers 422 with a list of errors: the API schema documents both.
-REFUSAL_RESPONSES = {
-    422: {
-        "description": "Refused: a message for the person (a string), or FastAPI's list of validation errors",
-        "content": {
-            "application/json": {
-                "schema": {
-                    "type": "object",
-                    "required": ["detail"],
-                    "properties": {
-                        "detail": {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "object"}}]}
-                    },
-                }
-            }
-        },
-    }
-}
+from environments.responses import REFUSAL_RESPONSES
+from environments.sitekit import install_site_errors
 
 
 def mount_environments(app: FastAPI) -> None:
     """Add the framework routes, every registered site's API and pages, their static files and the
     network middleware. `app.state.engine` and `app.state.settings` must be set before requests."""
+    install_site_errors(app)
     app.include_router(pages.router)
-    app.include_router(control.router)
+    app.include_router(control.router, include_in_schema=False)  # never in the OpenAPI document
     for env in registry.all_environments():
         app.include_router(env.api_router, prefix=f"/api/env/{env.env_id}", responses=REFUSAL_RESPONSES)
         app.include_router(env.page_router, prefix=f"/env/{env.env_id}")

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from environments.registry import Environment
+from environments.sitekit import Oracle
 
 
 @dataclass(frozen=True)
@@ -28,7 +28,8 @@ class OracleContext:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-OracleFn = Callable[[Any, OracleContext], None]
+# `fn(page, ctx)` over Playwright's sync `Page`: the site kit's `Oracle` protocol.
+OracleFn = Oracle
 
 # Counts the page's fetches in flight (until their bodies are read). Installed into the browser
 # context by `settle_network` the first time, so every later page of the context carries it.

@@ -22,6 +22,7 @@ from environments.models import EnvSession
 
 FRAMEWORK_TEMPLATES = Path(__file__).parent / "templates"
 CLIENT_SCRIPT = Path(__file__).parent / "static" / "interventions.js"
+SITE_SCRIPT = Path(__file__).parent / "static" / "site.js"
 
 router = APIRouter(include_in_schema=False)
 
@@ -117,8 +118,19 @@ def relogin_form(request: Request, env_id: str, next: str = "") -> Response:
     """The sign-in form shown after a session expiry."""
     if _page_session(request, env_id) is None:
         return no_session_page(env_id)
-    html = templates_for(env_id).get_template("relogin.html").render(
-        env_id=env_id, env_title=_title(env_id), next=_safe_next(env_id, next), email=""
+    templates = templates_for(env_id)
+    kit = f"{env_id}/kit.html"
+    if kit not in templates.list_templates():
+        kit = "site_kit_default.html"
+    html = templates.get_template("relogin.html").render(
+        env_id=env_id,
+        env_title=_title(env_id),
+        next=_safe_next(env_id, next),
+        email="",
+        kit=kit,
+        base=f"/env/{env_id}",
+        api=f"/api/env/{env_id}",
+        static_base=f"/env-static/{env_id}",
     )
     return HTMLResponse(html, headers={"Cache-Control": "no-store"})
 
@@ -147,3 +159,9 @@ def _safe_next(env_id: str, target: str) -> str:
 def client_script() -> FileResponse:
     """The client-layer script (served under a neutral name)."""
     return FileResponse(CLIENT_SCRIPT, media_type="text/javascript", headers={"Cache-Control": "no-cache"})
+
+
+@router.get("/env-static/site.js")
+def site_script() -> FileResponse:
+    """The site kit's browser helper (API calls, toasts, signing in again), one file for every site."""
+    return FileResponse(SITE_SCRIPT, media_type="text/javascript", headers={"Cache-Control": "no-cache"})

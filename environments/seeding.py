@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from environments import registry
 from environments.state import EnvState
@@ -90,12 +90,6 @@ def _lookup(table: dict[str, SeedFunction], kind: str, env_id: str, name: str) -
     raise SeedError(f"unknown {kind} {name!r} (registered for {env_id}: {', '.join(mine) or 'none'})")
 
 
-def registered_builders() -> list[str]:
-    """Names of every registered builder (sites are imported first)."""
-    registry.all_environments()
-    return sorted(_builders)
-
-
 def registered_mutations() -> list[str]:
     """Names of every registered server mutation, generic ones included."""
     registry.all_environments()
@@ -103,11 +97,17 @@ def registered_mutations() -> list[str]:
     return sorted(_mutations)
 
 
-@dataclass
-class SeedContext:
-    """What a builder sees: the live state, the one RNG, the virtual now and earlier outputs."""
+StateT = TypeVar("StateT", bound=EnvState)
 
-    state: EnvState
+
+@dataclass
+class SeedContext(Generic[StateT]):
+    """What a builder sees: the live state, the one RNG, the virtual now and earlier outputs.
+
+    A site names its own: `ShopContext = SeedContext[ShopState]`, so `ctx.state` is typed.
+    """
+
+    state: StateT
     rng: random.Random
     now: datetime
     env_id: str

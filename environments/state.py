@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping
-from typing import Any, Self
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
@@ -39,11 +39,6 @@ class EnvState(BaseModel):
     def to_collections(self) -> Collections:
         """The state as JSON-able collections, in list order (the diff matches by id)."""
         return self.model_dump(mode="json")
-
-    @classmethod
-    def from_collections(cls, collections: Mapping[str, Any]) -> Self:
-        """Rebuild the typed state from stored collections (validates every entity)."""
-        return cls.model_validate(dict(collections))
 
     def collection(self, name: str) -> list[Any]:
         """The live list of collection `name` (mutating it mutates the state)."""

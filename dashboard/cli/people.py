@@ -109,14 +109,42 @@ def deactivate(code: Annotated[str, typer.Argument(help="The person's coded id, 
 
 
 @app.command("link")
-def link(code: Annotated[str, typer.Argument(help="The person's coded id, e.g. A1.")]) -> None:
-    """Print a new single-use login link for a person."""
+def link(
+    code: Annotated[str, typer.Argument(help="The person's coded id, e.g. A1.")],
+    study: Annotated[str | None, typer.Option("--study", help="The study the link signs the person into (name or id). "
+                                              "Default: the person's only study; a person in several must be told which. "
+                                              "A lead's link names no study unless given.")] = None,
+) -> None:
+    """Print a new single-use login link for a person, signing them into one study (no study picker)."""
+    from annotators import membership
     from annotators import service as accounts
+    from dashboard.studies.service import list_studies
 
     settings, db = open_db()
     with db:
         try:
-            url = accounts.create_login_link(db, secret_key=settings.secret_key, code=code, base_url=settings.public_url)
+            person = accounts.get_by_code(db, code=code)
+        except accounts.AccountError as exc:
+            fail(str(exc))
+        assert person.id is not None  # read from the database
+        mine = set(membership.study_ids_of(db, annotator_id=person.id))
+        target = None
+        if study is not None:
+            target = current_study(db, study)
+            if not person.is_lead and target.id not in mine:
+                fail(f"{person.code} is not an active member of {target.name!r}: add them with "
+                     f"`humantrace annotators add {person.code} --study {target.name!r}`.")
+        elif not person.is_lead:
+            theirs = [s for s in list_studies(db, include_archived=False) if s.id in mine]
+            if not theirs:
+                fail(f"{person.code} is in no study that is not archived: add them with `humantrace annotators add {person.code} --study NAME`.")
+            if len(theirs) > 1:
+                fail(f"{person.code} is in {len(theirs)} studies; say which with --study NAME: "
+                     + ", ".join(f"{s.name!r} ({s.status})" for s in theirs) + ".")
+            target = theirs[0]
+        try:
+            url = accounts.create_login_link(db, secret_key=settings.secret_key, code=code, base_url=settings.public_url,
+                                             study_id=target.id if target else None)
         except accounts.AccountError as exc:
             fail(str(exc))
         console.print(url, soft_wrap=True, highlight=False)
@@ -139,7 +167,8 @@ def links(
         if not people:
             fail(f"{name!r} has no active annotators: add them with `humantrace annotators import FILE.csv`.")
         rows = [(m.person.code, m.person.display_name, str(m.membership.tier if m.membership else ""),
-                 accounts.create_login_link(db, secret_key=settings.secret_key, code=m.person.code, base_url=settings.public_url))
+                 accounts.create_login_link(db, secret_key=settings.secret_key, code=m.person.code, base_url=settings.public_url,
+                                            study_id=target.id))
                 for m in people]
     out.parent.mkdir(parents=True, exist_ok=True)
     with out.open("w", newline="", encoding="utf-8") as handle:

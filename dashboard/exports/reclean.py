@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from dashboard.studies.models import Assignment, Attempt, AttemptStatus, Study
 
@@ -15,7 +15,7 @@ def reclean_study(db: Session, *, study: Study, config, progress: Callable[[int]
     from recorder import service as recorder
 
     attempts = list(db.exec(
-        select(Attempt).join(Assignment, Assignment.id == Attempt.assignment_id)
+        select(Attempt).join(Assignment, col(Assignment.id) == col(Attempt.assignment_id))
         .where(Assignment.study_id == study.id, Attempt.status != AttemptStatus.active.value)
     ))
     changed = 0

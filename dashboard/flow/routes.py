@@ -68,28 +68,16 @@ def assignment_list(request: Request, person: CurrentAnnotator, db: DbDep, study
                   notice=request.query_params.get("notice"), several=len(studies_for(db, person)) > 1)
 
 
-def _flow_error(request: Request, exc: flow.FlowError):
-    if "application/json" in request.headers.get("accept", ""):
-        return JSONResponse({"detail": exc.message}, status_code=exc.status_code)
-    title = "Not found" if isinstance(exc, flow.NotFound) else "That did not work"
-    return render(request, "error.html", status_code=exc.status_code, title=title, message=exc.message)
-
 
 @router.post("/assignments/{assignment_id}/start", dependencies=[CsrfProtect])
 def start(assignment_id: int, request: Request, person: CurrentAnnotator, db: DbDep):
-    try:
-        flow.start_assignment(db, assignment_id=assignment_id, annotator=person)
-    except flow.FlowError as exc:
-        return _flow_error(request, exc)
+    flow.start_assignment(db, assignment_id=assignment_id, annotator=person)
     return RedirectResponse(f"/assignments/{assignment_id}/control", status_code=303)
 
 
 @router.get("/assignments/{assignment_id}/control")
 def control_tab(assignment_id: int, request: Request, person: CurrentAnnotator, db: DbDep, settings: SettingsDep):
-    try:
-        assignment = flow.get_assignment(db, assignment_id=assignment_id, annotator=person)
-    except flow.FlowError as exc:
-        return _flow_error(request, exc)
+    assignment = flow.get_assignment(db, assignment_id=assignment_id, annotator=person)
     if assignment.state == S.not_started.value:
         return RedirectResponse("/assignments?notice=rolled_back", status_code=303)
     study = flow.study_of(db, assignment)
@@ -119,19 +107,13 @@ def control_tab(assignment_id: int, request: Request, person: CurrentAnnotator, 
 @router.get("/assignments/{assignment_id}/website")
 def website_ticket(assignment_id: int, request: Request, person: CurrentAnnotator, db: DbDep, settings: SettingsDep):
     """A fresh single-use link into the website tab ("Reopen website" fetches it before it is needed)."""
-    try:
-        assignment = flow.get_assignment(db, assignment_id=assignment_id, annotator=person)
-    except flow.FlowError as exc:
-        return _flow_error(request, exc)
+    assignment = flow.get_assignment(db, assignment_id=assignment_id, annotator=person)
     return JSONResponse({"url": website.website_url(settings, request, assignment)}, headers={"Cache-Control": "no-store"})
 
 
 @router.post("/attempts/{attempt_id}/begin", dependencies=[CsrfProtect])
 def begin(attempt_id: int, request: Request, person: CurrentAnnotator, db: DbDep):
-    try:
-        attempt = flow.begin_recording(db, attempt_id=attempt_id, annotator=person)
-    except flow.FlowError as exc:
-        return _flow_error(request, exc)
+    attempt = flow.begin_recording(db, attempt_id=attempt_id, annotator=person)
     return {"attempt_id": attempt.id, "recording_started_at": attempt.recording_started_at.isoformat()}
 
 
@@ -140,25 +122,13 @@ def end(attempt_id: int, request: Request, person: CurrentAnnotator, db: DbDep,
         outcome: Literal["evaluated", "abandoned"] = Form(...), client_ms: int | None = Form(None)):
     # The Literal makes FastAPI refuse anything else with its documented 422 shape. `client_ms`:
     # the annotator's clock at the press, for the wall clock (see flow.service._wall_clock_ms).
-    try:
-        attempt = flow.end_attempt(db, attempt_id=attempt_id, annotator=person, outcome=Outcome(outcome), client_ms=client_ms)
-    except flow.FlowError as exc:
-        return _flow_error(request, exc)
-    except Exception:
-        db.rollback()
-        return JSONResponse(
-            {"detail": "The server could not finish this attempt just now (the database did not answer). Nothing was lost: press the button again in a moment."},
-            status_code=503,
-        )
+    attempt = flow.end_attempt(db, attempt_id=attempt_id, annotator=person, outcome=Outcome(outcome), client_ms=client_ms)
     return {"attempt_id": attempt.id, "outcome": attempt.outcome, "phase": attempt.phase}
 
 
 @router.post("/assignments/{assignment_id}/warm", dependencies=[CsrfProtect])
 def start_warm(assignment_id: int, request: Request, person: CurrentAnnotator, db: DbDep):
-    try:
-        attempt = flow.start_warm(db, assignment_id=assignment_id, annotator=person)
-    except flow.FlowError as exc:
-        return _flow_error(request, exc)
+    attempt = flow.start_warm(db, assignment_id=assignment_id, annotator=person)
     if "application/json" in request.headers.get("accept", ""):
         return {"attempt_id": attempt.id}
     return RedirectResponse(f"/assignments/{assignment_id}/control", status_code=303)
@@ -185,9 +155,6 @@ async def rate(assignment_id: int, request: Request, person: CurrentAnnotator, d
             alternate_valid_strategy=form.get("alternate_valid_strategy") == "on",
             comments=str(form.get("comments") or ""),
         )
-    try:
-        # The form is read on the event loop; the database work must not block it.
-        await run_in_threadpool(flow.submit_rating, db, assignment_id=assignment_id, annotator=person, form=data)
-    except flow.FlowError as exc:
-        return _flow_error(request, exc)
+    # The form is read on the event loop; the database work must not block it.
+    await run_in_threadpool(flow.submit_rating, db, assignment_id=assignment_id, annotator=person, form=data)
     return RedirectResponse("/assignments?notice=completed", status_code=303)

@@ -189,7 +189,7 @@ def _new_attempt(db: Session, *, assignment: Assignment, phase: str, study: Stud
     recording = recorder.create_recording(
         db, kind="attempt", label=f"assignment {assignment.id} {phase}",
         mask_all_text=study.mask_all_text, mousemove_sample_ms=study.mousemove_sample_ms,
-        mask_selectors=envs.mask_selectors(assignment.env_id),
+        mask_selectors=[*envs.mask_selectors(assignment.env_id), *(study.mask_selectors or [])],
     )
     return Attempt(assignment_id=assignment.id, phase=phase, env_session_id=session_id, recording_id=recording.id)
 

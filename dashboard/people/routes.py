@@ -20,6 +20,7 @@ from fastapi import APIRouter, Form, Request
 from fastapi.responses import RedirectResponse
 
 from annotators import service as accounts
+from dashboard.studies.deps import studies_for
 from dashboard.web.deps import SESSION_COOKIE, CsrfProtect, DbDep, SettingsDep
 from dashboard.web.pages import render
 
@@ -74,6 +75,9 @@ def login_with_link(token: str, request: Request, db: DbDep, settings: SettingsD
     except accounts.LoginRefused as refused:
         return _refused(request, refused.reason)
     cookie = accounts.start_login_session(db, annotator=person, ttl_hours=settings.session_ttl_hours)
+    named = accounts.login_link_study(secret_key=settings.secret_key, token=token)
+    if named is not None and named in {s.id for s in studies_for(db, person)}:
+        accounts.choose_study(db, token=cookie, study_id=named)  # a link for one study opens that study
     response = RedirectResponse("/", status_code=303)
     response.set_cookie(
         SESSION_COOKIE,

@@ -50,9 +50,14 @@ def ensure_demo(engine: Engine, settings: Settings) -> list[DemoLogin]:
     """Create the demo study and its people when absent; return a fresh login link per person."""
     with Session(engine) as db:
         study = demo_study(db)
+        assert study.id is not None  # demo_study commits it
         for code, role, tier in DEMO_PEOPLE:
             person = db.exec(select(Annotator).where(Annotator.code == code)).first()
-            if person is None or (role != "lead" and membership.membership_of(db, study_id=study.id, annotator_id=person.id) is None):
+            if person is None or (
+                role != "lead"
+                and person.id is not None
+                and membership.membership_of(db, study_id=study.id, annotator_id=person.id) is None
+            ):
                 accounts.add_annotator(db, code=code, role=role, tier=tier, study_id=study.id)
         return [
             DemoLogin(code, role, accounts.create_login_link(db, secret_key=settings.secret_key, code=code, base_url=settings.public_url))

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import Depends, Request
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from annotators import membership
 from annotators import service as accounts
@@ -26,12 +26,13 @@ class StudyChoiceNeeded(Exception):
 def studies_for(db: Session, person: Annotator) -> list[Study]:
     """The studies a person may work in: every study for a lead; an annotator's active memberships.
     Archived studies are left out of both."""
-    query = select(Study).where(Study.status != StudyStatus.archived.value).order_by(Study.id)
+    query = select(Study).where(Study.status != StudyStatus.archived.value).order_by(col(Study.id))
     if not person.is_lead:
+        assert person.id is not None  # a signed-in person is a stored row
         ids = membership.study_ids_of(db, annotator_id=person.id)
         if not ids:
             return []
-        query = query.where(Study.id.in_(ids))
+        query = query.where(col(Study.id).in_(ids))
     return list(db.exec(query))
 
 

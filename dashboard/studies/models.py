@@ -41,6 +41,8 @@ class Study(SQLModel, table=True):
     mask_all_text: bool = False
     mousemove_sample_ms: int = 100
     require_rating: bool = False
+    # CSS selectors masked in every attempt of the study, besides the site's own (`Environment.mask_selectors`).
+    mask_selectors: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
     created_at: datetime = Field(default_factory=utcnow)
 
 

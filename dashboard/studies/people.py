@@ -102,5 +102,6 @@ def fresh_link(study_id: int, code: str, person: RequireLead, db: DbDep, setting
     found = [m for m in (membership.members(db, study_id=study.id, include_leads=True) if study else []) if m.person.code == code.upper()]
     if not found or not found[0].active:
         return JSONResponse({"detail": f"{code.upper()} is not an active person of this study."}, status_code=404)
-    url = accounts.create_login_link(db, secret_key=settings.secret_key, code=code, base_url=settings.public_url)
+    url = accounts.create_login_link(db, secret_key=settings.secret_key, code=code, base_url=settings.public_url,
+                                     study_id=study.id)
     return {"code": code.upper(), "url": url}

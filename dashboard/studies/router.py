@@ -72,7 +72,9 @@ async def create(request: Request, person: RequireLead, db: DbDep):
 
 
 def _settings_page(request, db, study: Study, *, error: str | None = None, values: dict | None = None, status_code: int = 200):
-    values = values or {key: show(getattr(study, key)) for key in FIELD_KEYS + SETTING_KEYS}
+    values = values or {key: show(getattr(study, key), key) for key in FIELD_KEYS + SETTING_KEYS}
+    if "mask_selectors" in values and values["mask_selectors"] == "(none)":
+        values["mask_selectors"] = ""
     fields = {**StudyFields.model_fields, **StudySettings.model_fields}
     bool_keys = {k for k, info in StudySettings.model_fields.items() if info.annotation is bool}
     ranges = {k: (next((m.ge for m in info.metadata if hasattr(m, "ge")), None), next((m.le for m in info.metadata if hasattr(m, "le")), None))
@@ -100,7 +102,7 @@ async def save_settings(study_id: int, request: Request, person: RequireLead, db
     for key, info in StudySettings.model_fields.items():  # an unticked checkbox sends nothing
         if info.annotation is bool:
             values[key] = "true" if form.get(key) in ("on", "true") else "false"
-    changes = {k: v for k, v in values.items() if v != show(getattr(study, k))}
+    changes = {k: v for k, v in values.items() if v != show(getattr(study, k), k)}
     try:
         service.update_study(db, study=study, changes=changes, actor=person.code)
     except service.StudyError as exc:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 __all__ = ["FIELD_KEYS", "SETTING_KEYS", "StudyFields", "StudySettings", "ValidationError", "settings_help"]
 
@@ -25,6 +25,25 @@ class StudySettings(BaseModel):
     mask_all_text: bool = Field(False, description="mask every typed value in the recording (passwords always are)")
     mousemove_sample_ms: int = Field(100, ge=0, le=5000, description="minimum milliseconds between recorded mouse moves (0: every move)")
     require_rating: bool = Field(False, description="the rating form after the warm attempt cannot be skipped")
+    mask_selectors: list[str] = Field(
+        default_factory=list,
+        description="CSS selectors of fields whose typed text the recorder masks in this study, besides each site's own "
+        "(separated by ; or one per line; e.g. #dob; .record-number)",
+    )
+
+    @field_validator("mask_selectors", mode="before")
+    @classmethod
+    def _selectors(cls, value: Any) -> list[str]:
+        """`"#dob; .record-no"` or a list → a clean list (`;` never occurs in a CSS selector outside quotes)."""
+        from recorder.service import check_mask_selectors
+
+        if value is None:
+            return []
+        if isinstance(value, str):
+            value = [part for line in value.splitlines() for part in line.split(";")]
+        if not isinstance(value, list | tuple):
+            raise ValueError("a list of CSS selectors separated by ;")
+        return check_mask_selectors([str(v).strip() for v in value if str(v).strip()])
 
 
 class StudyFields(BaseModel):
@@ -43,7 +62,7 @@ FIELD_KEYS: tuple[str, ...] = tuple(StudyFields.model_fields)
 LOCKED_ONCE_RECORDED = ("seed", "envs")
 
 
-def _range(info) -> str:
+def _range(key: str, info) -> str:
     if info.annotation is bool:
         return "true|false"
     if info.annotation is int:
@@ -52,7 +71,7 @@ def _range(info) -> str:
         return f"{low}..{high}" if low is not None and high is not None else "integer"
     if info.annotation is str:
         return "text"
-    return "list"
+    return "selectors separated by ;" if key == "mask_selectors" else "comma-separated list"
 
 
 def settings_help() -> str:
@@ -60,23 +79,25 @@ def settings_help() -> str:
     lines = []
     for model in (StudySettings, StudyFields):
         for key, info in model.model_fields.items():
-            default = "" if info.is_required() else f", default {_default(info.get_default(call_default_factory=True))}"
-            lines.append(f"{key} ({_range(info)}{default}): {info.description}")
+            default = "" if info.is_required() else f", default {_default(info.get_default(call_default_factory=True), key)}"
+            lines.append(f"{key} ({_range(key, info)}{default}): {info.description}")
     return "\n".join(lines)
 
 
-def _show(value: Any) -> str:
+def _show(value: Any, key: str = "") -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, list):
+        if key == "mask_selectors":
+            return "; ".join(value) or "(none)"
         return ",".join(value) or "(all)"
     return str(value)
 
 
-def _default(value: Any) -> str:
-    return '""' if value == "" else _show(value)
+def _default(value: Any, key: str = "") -> str:
+    return '""' if value == "" else _show(value, key)
 
 
-def show(value: Any) -> str:
-    """A setting's value as the CLI and the audit trail print it."""
-    return _show(value)
+def show(value: Any, key: str = "") -> str:
+    """A setting's value as the CLI and the audit trail print it (`key` picks how a list is joined)."""
+    return _show(value, key)

@@ -186,7 +186,7 @@ def update_study(db: Session, *, study: Study, changes: Mapping[str, Any], actor
     changes_made = []
     for key, value in new_values.items():
         if recorded:
-            changes_made.append(StudyChange(study_id=study.id, actor=actor, key=key, old=show(getattr(study, key)), new=show(value)))
+            changes_made.append(StudyChange(study_id=study.id, actor=actor, key=key, old=show(getattr(study, key), key), new=show(value, key)))
         setattr(study, key, list(value) if isinstance(value, list) else value)
     db.add(study)
     db.add_all(changes_made)
@@ -219,4 +219,4 @@ def audit_trail(db: Session, *, study: Study) -> list[StudyChange]:
 def describe(study: Study) -> dict[str, str]:
     """Every field and setting of a study as printable text (`study show`)."""
     keys = ("name", "status", "description", "seed", "envs") + SETTING_KEYS
-    return {"id": str(study.id), **{key: show(getattr(study, key)) for key in keys}}
+    return {"id": str(study.id), **{key: show(getattr(study, key), key) for key in keys}}

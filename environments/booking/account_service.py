@@ -6,12 +6,12 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from environments.booking.errors import BookingError
 from environments.booking.models import Account, BookingState, Card, Review, SavedItem, SavedList
 from environments.booking.pricing import long_date
 from environments.booking.trip_service import EMAIL, find_booking
 from environments.booking.views import card_view, hotel_card
 from environments.seeding import to_iso
+from environments.sitekit import SiteError, find_or_404
 
 NewId = Callable[[str], str]
 
@@ -19,7 +19,7 @@ NewId = Callable[[str], str]
 def account(state: BookingState) -> Account:
     """The traveller."""
     if not state.account:
-        raise BookingError(500, "This account is unavailable.")
+        raise SiteError(500, "This account is unavailable.")
     return state.account[0]
 
 
@@ -45,21 +45,19 @@ def lists_view(state: BookingState) -> dict[str, Any]:
 
 def find_list(state: BookingState, list_id: str) -> SavedList:
     """A saved list by id."""
-    found = state.find("saved_lists", list_id)
-    if found is None:
-        raise BookingError(404, "That list no longer exists.")
-    return found
+    saved: SavedList = find_or_404(state, "saved_lists", list_id, "That list no longer exists.")
+    return saved
 
 
 def create_list(state: BookingState, *, name: str, now: datetime, new_id: NewId) -> SavedList:
     """A new, empty list; names are unique (ignoring case)."""
     clean = " ".join(name.split())
     if not clean:
-        raise BookingError(422, "Give your list a name.")
+        raise SiteError(422, "Give your list a name.")
     if len(clean) > 40:
-        raise BookingError(422, "List names can be at most 40 characters.")
+        raise SiteError(422, "List names can be at most 40 characters.")
     if any(s.name.lower() == clean.lower() for s in state.saved_lists):
-        raise BookingError(409, f"You already have a list called \u201c{clean}\u201d.")
+        raise SiteError(409, f"You already have a list called \u201c{clean}\u201d.")
     saved = SavedList(id=new_id("sl"), name=clean, created_at=to_iso(now))
     state.saved_lists.append(saved)
     return saved
@@ -78,9 +76,9 @@ def save_hotel(state: BookingState, *, list_id: str, hotel_id: str, now: datetim
     saved = find_list(state, list_id)
     hotel = state.find("hotels", hotel_id)
     if hotel is None:
-        raise BookingError(404, "This property is no longer listed on Staywell.")
+        raise SiteError(404, "This property is no longer listed on Staywell.")
     if any(i.list_id == list_id and i.hotel_id == hotel_id for i in state.saved_items):
-        raise BookingError(409, f"{hotel.name} is already on \u201c{saved.name}\u201d.")
+        raise SiteError(409, f"{hotel.name} is already on \u201c{saved.name}\u201d.")
     item = SavedItem(id=new_id("si"), list_id=list_id, hotel_id=hotel_id, added_at=to_iso(now),
                      saved_price_cents=hotel.price_from_cents)
     state.saved_items.append(item)
@@ -92,7 +90,7 @@ def unsave_hotel(state: BookingState, *, list_id: str, item_id: str) -> SavedIte
     find_list(state, list_id)
     item = state.find("saved_items", item_id)
     if item is None or item.list_id != list_id:
-        raise BookingError(404, "That hotel is no longer on this list.")
+        raise SiteError(404, "That hotel is no longer on this list.")
     state.saved_items.remove(item)
     return item
 
@@ -116,18 +114,18 @@ def post_review(
     """A review of a completed stay (one per booking)."""
     booking = find_booking(state, booking_id)
     if booking.status != "completed":
-        raise BookingError(409, "You can review a stay once it's over.")
+        raise SiteError(409, "You can review a stay once it's over.")
     if any(r.booking_id == booking.id for r in state.reviews):
-        raise BookingError(409, "You've already reviewed this stay.")
+        raise SiteError(409, "You've already reviewed this stay.")
     if not 1 <= rating <= 10:
-        raise BookingError(422, "Choose a score from 1 to 10.")
+        raise SiteError(422, "Choose a score from 1 to 10.")
     if traveler_type not in TRAVELER_TYPES:
-        raise BookingError(422, "Choose who you travelled with.")
+        raise SiteError(422, "Choose who you travelled with.")
     title, body = " ".join(title.split()), body.strip()
     if not title:
-        raise BookingError(422, "Give your review a title.")
+        raise SiteError(422, "Give your review a title.")
     if len(body) < 10:
-        raise BookingError(422, "Tell other travellers a little more (at least 10 characters).")
+        raise SiteError(422, "Tell other travellers a little more (at least 10 characters).")
     review = Review(
         id=new_id("rv"), hotel_id=booking.hotel_id, author=account(state).full_name, author_is_me=True,
         booking_id=booking.id, rating=rating, title=title, body=body, traveler_type=traveler_type,
@@ -170,7 +168,7 @@ def brand_of(number: str) -> str:
         return "American Express"
     if number[:2] in {"51", "52", "53", "54", "55"} or "2221" <= number[:4] <= "2720":
         return "Mastercard"
-    raise BookingError(422, "We accept Visa, Mastercard and American Express.")
+    raise SiteError(422, "We accept Visa, Mastercard and American Express.")
 
 
 def add_card(
@@ -180,17 +178,17 @@ def add_card(
     """Save a card (only brand, last four digits and expiry are kept)."""
     digits = "".join(ch for ch in number if ch.isdigit())
     if not 13 <= len(digits) <= 19 or not luhn_ok(digits):
-        raise BookingError(422, "That card number isn't valid. Check the digits and try again.")
+        raise SiteError(422, "That card number isn't valid. Check the digits and try again.")
     if exp_year < 100:
         exp_year += 2000
     if not 1 <= exp_month <= 12 or (exp_year, exp_month) < (now.year, now.month):
-        raise BookingError(422, "That expiry date has passed.")
+        raise SiteError(422, "That expiry date has passed.")
     holder = " ".join(holder.split())
     if len(holder) < 2:
-        raise BookingError(422, "Enter the name on the card.")
+        raise SiteError(422, "Enter the name on the card.")
     brand = brand_of(digits)
     if any(c.brand == brand and c.last4 == digits[-4:] for c in state.cards):
-        raise BookingError(409, f"Your {brand} ending in {digits[-4:]} is already saved.")
+        raise SiteError(409, f"Your {brand} ending in {digits[-4:]} is already saved.")
     card = Card(id=new_id("card"), brand=brand, last4=digits[-4:], exp_month=exp_month, exp_year=exp_year,
                 holder=holder, is_default=make_default or not state.cards)
     if card.is_default:
@@ -204,7 +202,7 @@ def set_default_card(state: BookingState, *, card_id: str) -> Card:
     """Make one card the default."""
     card = state.find("cards", card_id)
     if card is None:
-        raise BookingError(404, "That card is no longer saved.")
+        raise SiteError(404, "That card is no longer saved.")
     for other in state.cards:
         if other.is_default != (other.id == card_id):
             other.is_default = other.id == card_id
@@ -215,9 +213,9 @@ def remove_card(state: BookingState, *, card_id: str, now: datetime) -> Card:
     """Delete a saved card unless an upcoming trip is paid with it."""
     card = state.find("cards", card_id)
     if card is None:
-        raise BookingError(404, "That card is no longer saved.")
+        raise SiteError(404, "That card is no longer saved.")
     if any(b.card_id == card_id and b.status == "confirmed" for b in state.bookings):
-        raise BookingError(409, "An upcoming trip is paid with this card. Change that trip's card first.")
+        raise SiteError(409, "An upcoming trip is paid with this card. Change that trip's card first.")
     state.cards.remove(card)
     if card.is_default and state.cards:
         state.cards[0].is_default = True
@@ -236,14 +234,14 @@ def update_profile(state: BookingState, *, full_name: str | None, email: str | N
     if full_name is not None:
         clean = " ".join(full_name.split())
         if len(clean) < 2:
-            raise BookingError(422, "Enter your full name.")
+            raise SiteError(422, "Enter your full name.")
         if clean != me.full_name:
             me.full_name = clean
             changed.append("full_name")
     if email is not None:
         clean = email.strip()
         if not EMAIL.match(clean):
-            raise BookingError(422, "Enter a valid email address.")
+            raise SiteError(422, "Enter a valid email address.")
         if clean != me.email:
             me.email = clean
             changed.append("email")

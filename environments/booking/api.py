@@ -1,21 +1,20 @@
 """Staywell's public JSON API (mounted at /api/env/booking): the only surface pages and agents touch.
 
-Handlers are thin: they call the service functions, turn `BookingError` into an HTTP error with
-the same message, and emit one typed semantic event per meaningful action (`EVENTS` below; the
+Handlers are thin: they call the service functions (a refusal is a `SiteError`, which the site kit's
+one handler answers) and emit one typed semantic event per meaningful action (`EVENTS` below; the
 same table is in environments/booking/README.md and docs/sites/booking.md).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, Query
+from fastapi import APIRouter, Query
 
 from environments.booking import account_service as accounts
+from environments.booking import responses as R
 from environments.booking import search_service as search
 from environments.booking import trip_service as trips
-from environments.booking.errors import BookingError
 from environments.booking.models import BookingState
 from environments.booking.schemas import (
     BookingChange,
@@ -29,8 +28,7 @@ from environments.booking.schemas import (
 )
 from environments.booking.views import card_label, trip_view
 from environments.sessions import EnvSessionDep
-
-T = TypeVar("T")
+from environments.sitekit import state_of
 
 # Semantic events: name -> params.
 EVENTS: dict[str, tuple[str, ...]] = {
@@ -55,25 +53,15 @@ EVENTS: dict[str, tuple[str, ...]] = {
 router = APIRouter()
 
 
-def run(fn: Callable[[], T]) -> T:
-    """Call a service function, turning `BookingError` into the HTTP error a page can show."""
-    try:
-        return fn()
-    except BookingError as error:
-        raise HTTPException(status_code=error.status_code, detail=error.detail) from None
-
-
-def state_of(env: Any) -> BookingState:
-    return env.state
 
 
 # ---------------------------------------------------------------- session, home, search
 
 
-@router.get("/me")
+@router.get("/me", response_model=R.Me)
 def me(env: EnvSessionDep) -> dict[str, Any]:
     """Header data: who is signed in and how many upcoming trips they have."""
-    state = state_of(env)
+    state = state_of(env, BookingState)
     person = accounts.account(state)
     today = env.now().date().isoformat()
     upcoming = sum(1 for b in state.bookings if b.status == "confirmed" and b.check_out > today)
@@ -81,31 +69,31 @@ def me(env: EnvSessionDep) -> dict[str, Any]:
             "email": person.email, "upcoming_trips": upcoming, "today": today}
 
 
-@router.post("/auth/login")
+@router.post("/auth/login", response_model=R.SignedIn)
 def login(env: EnvSessionDep) -> dict[str, Any]:
     """Sign in again after a session expiry (the device remembers the traveller)."""
-    person = accounts.account(state_of(env))
+    person = accounts.account(state_of(env, BookingState))
     person.signed_in = True
     env.emit("signed_in")
     return {"signed_in": True, "name": person.full_name}
 
 
-@router.get("/home")
+@router.get("/home", response_model=R.Home)
 def home(env: EnvSessionDep) -> dict[str, Any]:
-    return search.home(state_of(env), now=env.now())
+    return search.home(state_of(env, BookingState), now=env.now())
 
 
-@router.get("/destinations")
+@router.get("/destinations", response_model=R.Suggestions)
 def destinations(env: EnvSessionDep, q: str = "") -> dict[str, Any]:
     """Autocomplete suggestions for the destination field."""
-    return {"suggestions": search.suggest(state_of(env), q=q)}
+    return {"suggestions": search.suggest(state_of(env, BookingState), q=q)}
 
 
 def _stay(check_in: str | None, check_out: str | None, guests: int, rooms: int) -> search.Stay:
     return search.Stay(check_in=check_in or None, check_out=check_out or None, guests=guests, rooms=rooms)
 
 
-@router.get("/hotels")
+@router.get("/hotels", response_model=R.SearchResults)
 def hotels(
     env: EnvSessionDep,
     destination: str | None = None,
@@ -137,7 +125,7 @@ def hotels(
         free_cancellation=free_cancellation,
         max_distance_km=max_distance,
     )
-    result = run(lambda: search.search(state_of(env), query=query, now=env.now()))
+    result = search.search(state_of(env, BookingState), query=query, now=env.now())
     filters = {
         key: value
         for key, value in (
@@ -152,7 +140,7 @@ def hotels(
     return result
 
 
-@router.get("/hotels/{hotel_id}")
+@router.get("/hotels/{hotel_id}", response_model=R.HotelDetail)
 def hotel(
     hotel_id: str,
     env: EnvSessionDep,
@@ -163,7 +151,7 @@ def hotel(
 ) -> dict[str, Any]:
     """A hotel page: rooms and rates priced for the stay, reviews, the lists it is on."""
     stay = _stay(check_in, check_out, guests, rooms)
-    result = run(lambda: search.hotel_detail(state_of(env), hotel_id=hotel_id, stay=stay, now=env.now()))
+    result = search.hotel_detail(state_of(env, BookingState), hotel_id=hotel_id, stay=stay, now=env.now())
     env.emit("hotel_view", hotel_id=hotel_id, check_in=stay.check_in, check_out=stay.check_out)
     return result
 
@@ -173,40 +161,40 @@ def hotel(
 
 def _selection(body: Quote | NewBooking, env: Any) -> trips.Selection:
     stay = search.Stay(check_in=body.check_in, check_out=body.check_out, guests=body.guests, rooms=body.rooms)
-    return run(lambda: trips.select(state_of(env), hotel_id=body.hotel_id, room_id=body.room_id,
-                                    rate_code=body.rate_plan, stay=stay, now=env.now()))
+    return trips.select(state_of(env, BookingState), hotel_id=body.hotel_id, room_id=body.room_id,
+                        rate_code=body.rate_plan, stay=stay, now=env.now())
 
 
-@router.post("/quote")
+@router.post("/quote", response_model=R.QuoteView)
 def quote(body: Quote, env: EnvSessionDep) -> dict[str, Any]:
     """The price and policy of a room and rate for a stay, and the cards to pay with."""
-    return trips.quote_view(_selection(body, env), state_of(env), env.now())
+    return trips.quote_view(_selection(body, env), state_of(env, BookingState), env.now())
 
 
-@router.post("/bookings", status_code=201)
+@router.post("/bookings", status_code=201, response_model=R.BookingChanged)
 def create_booking(body: NewBooking, env: EnvSessionDep) -> dict[str, Any]:
-    state = state_of(env)
+    state = state_of(env, BookingState)
     selection = _selection(body, env)
-    booking = run(lambda: trips.book(
+    booking = trips.book(
         state, selection=selection, guest_name=body.guest_name, email=body.email, phone=body.phone,
         special_requests=body.special_requests, card_id=body.card_id, expected_total_cents=body.expected_total_cents,
         now=env.now(), new_id=env.new_id,
-    ))
+    )
     env.emit("booking_created", booking_id=booking.id, hotel_id=booking.hotel_id, room_id=booking.room_id,
              rate_plan=booking.rate_plan, check_in=booking.check_in, check_out=booking.check_out,
              guests=booking.guests, rooms=booking.rooms, total_cents=booking.total_cents, card_id=booking.card_id)
     return {"booking": trip_view(state, booking, env.now()), "message": "Your booking is confirmed."}
 
 
-@router.get("/trips")
+@router.get("/trips", response_model=R.Trips)
 def list_trips(env: EnvSessionDep) -> dict[str, Any]:
-    return trips.trips(state_of(env), now=env.now())
+    return trips.trips(state_of(env, BookingState), now=env.now())
 
 
-@router.get("/bookings/{booking_id}")
+@router.get("/bookings/{booking_id}", response_model=R.BookingOne)
 def get_booking(booking_id: str, env: EnvSessionDep) -> dict[str, Any]:
-    state = state_of(env)
-    booking = run(lambda: trips.find_booking(state, booking_id))
+    state = state_of(env, BookingState)
+    booking = trips.find_booking(state, booking_id)
     return {"booking": trip_view(state, booking, env.now())}
 
 
@@ -214,12 +202,12 @@ def _change(body: BookingChange) -> trips.Change:
     return trips.Change(**body.model_dump())
 
 
-@router.post("/bookings/{booking_id}/change-quote")
+@router.post("/bookings/{booking_id}/change-quote", response_model=R.ChangeQuote)
 def change_quote(booking_id: str, body: BookingChange, env: EnvSessionDep) -> dict[str, Any]:
     """What a change would cost, without making it."""
-    state = state_of(env)
-    booking = run(lambda: trips.find_booking(state, booking_id))
-    planned = run(lambda: trips.plan_change(state, booking=booking, change=_change(body), now=env.now()))
+    state = state_of(env, BookingState)
+    booking = trips.find_booking(state, booking_id)
+    planned = trips.plan_change(state, booking=booking, change=_change(body), now=env.now())
     sel = planned.selection
     return {
         "changed": planned.changed,
@@ -233,21 +221,21 @@ def change_quote(booking_id: str, body: BookingChange, env: EnvSessionDep) -> di
     }
 
 
-@router.patch("/bookings/{booking_id}")
+@router.patch("/bookings/{booking_id}", response_model=R.BookingChanged)
 def change_booking(booking_id: str, body: BookingChange, env: EnvSessionDep) -> dict[str, Any]:
-    state = state_of(env)
-    booking = run(lambda: trips.find_booking(state, booking_id))
-    planned = run(lambda: trips.apply_change(state, booking=booking, change=_change(body), now=env.now()))
+    state = state_of(env, BookingState)
+    booking = trips.find_booking(state, booking_id)
+    planned = trips.apply_change(state, booking=booking, change=_change(body), now=env.now())
     env.emit("booking_modified", booking_id=booking.id, changed=planned.changed, total_cents=booking.total_cents,
              difference_cents=planned.difference_cents)
     return {"booking": trip_view(state, booking, env.now()), "message": "Your booking has been updated."}
 
 
-@router.post("/bookings/{booking_id}/cancel")
+@router.post("/bookings/{booking_id}/cancel", response_model=R.BookingChanged)
 def cancel_booking(booking_id: str, env: EnvSessionDep) -> dict[str, Any]:
-    state = state_of(env)
-    booking = run(lambda: trips.find_booking(state, booking_id))
-    run(lambda: trips.cancel(state, booking=booking, now=env.now()))
+    state = state_of(env, BookingState)
+    booking = trips.find_booking(state, booking_id)
+    trips.cancel(state, booking=booking, now=env.now())
     env.emit("booking_cancelled", booking_id=booking.id, refund_cents=booking.refund_cents,
              fee_cents=booking.cancellation_fee_cents)
     return {"booking": trip_view(state, booking, env.now()), "message": "Your booking has been cancelled."}
@@ -256,39 +244,38 @@ def cancel_booking(booking_id: str, env: EnvSessionDep) -> dict[str, Any]:
 # ---------------------------------------------------------------- saved lists
 
 
-@router.get("/lists")
+@router.get("/lists", response_model=R.Lists)
 def get_lists(env: EnvSessionDep) -> dict[str, Any]:
-    return accounts.lists_view(state_of(env))
+    return accounts.lists_view(state_of(env, BookingState))
 
 
-@router.post("/lists", status_code=201)
+@router.post("/lists", status_code=201, response_model=R.ListCreated)
 def create_list(body: NewList, env: EnvSessionDep) -> dict[str, Any]:
-    saved = run(lambda: accounts.create_list(state_of(env), name=body.name, now=env.now(), new_id=env.new_id))
+    saved = accounts.create_list(state_of(env, BookingState), name=body.name, now=env.now(), new_id=env.new_id)
     env.emit("list_created", list_id=saved.id, name=saved.name)
     return {"list": saved.model_dump(), "message": f"Created \u201c{saved.name}\u201d."}
 
 
-@router.delete("/lists/{list_id}")
+@router.delete("/lists/{list_id}", response_model=R.Removed)
 def delete_list(list_id: str, env: EnvSessionDep) -> dict[str, Any]:
-    saved = run(lambda: accounts.delete_list(state_of(env), list_id=list_id))
+    saved = accounts.delete_list(state_of(env, BookingState), list_id=list_id)
     env.emit("list_deleted", list_id=saved.id, name=saved.name)
     return {"removed": saved.id, "message": f"Deleted \u201c{saved.name}\u201d."}
 
 
-@router.post("/lists/{list_id}/items", status_code=201)
+@router.post("/lists/{list_id}/items", status_code=201, response_model=R.ListItemSaved)
 def add_list_item(list_id: str, body: SaveHotel, env: EnvSessionDep) -> dict[str, Any]:
-    state = state_of(env)
-    item = run(lambda: accounts.save_hotel(state, list_id=list_id, hotel_id=body.hotel_id, now=env.now(),
-                                           new_id=env.new_id))
+    state = state_of(env, BookingState)
+    item = accounts.save_hotel(state, list_id=list_id, hotel_id=body.hotel_id, now=env.now(), new_id=env.new_id)
     env.emit("list_item_added", list_id=list_id, hotel_id=body.hotel_id)
     name = accounts.find_list(state, list_id).name
     return {"item": item.model_dump(), "message": f"Saved to \u201c{name}\u201d."}
 
 
-@router.delete("/lists/{list_id}/items/{item_id}")
+@router.delete("/lists/{list_id}/items/{item_id}", response_model=R.Removed)
 def remove_list_item(list_id: str, item_id: str, env: EnvSessionDep) -> dict[str, Any]:
-    state = state_of(env)
-    item = run(lambda: accounts.unsave_hotel(state, list_id=list_id, item_id=item_id))
+    state = state_of(env, BookingState)
+    item = accounts.unsave_hotel(state, list_id=list_id, item_id=item_id)
     env.emit("list_item_removed", list_id=list_id, hotel_id=item.hotel_id)
     name = accounts.find_list(state, list_id).name
     return {"removed": item.id, "message": f"Removed from \u201c{name}\u201d."}
@@ -297,17 +284,17 @@ def remove_list_item(list_id: str, item_id: str, env: EnvSessionDep) -> dict[str
 # ---------------------------------------------------------------- reviews
 
 
-@router.get("/reviews/mine")
+@router.get("/reviews/mine", response_model=R.MyReviews)
 def my_reviews(env: EnvSessionDep) -> dict[str, Any]:
-    return {"reviews": accounts.my_reviews(state_of(env))}
+    return {"reviews": accounts.my_reviews(state_of(env, BookingState))}
 
 
-@router.post("/reviews", status_code=201)
+@router.post("/reviews", status_code=201, response_model=R.ReviewPosted)
 def post_review(body: NewReview, env: EnvSessionDep) -> dict[str, Any]:
-    review = run(lambda: accounts.post_review(
-        state_of(env), booking_id=body.booking_id, rating=body.rating, title=body.title, body=body.body,
+    review = accounts.post_review(
+        state_of(env, BookingState), booking_id=body.booking_id, rating=body.rating, title=body.title, body=body.body,
         traveler_type=body.traveler_type, now=env.now(), new_id=env.new_id,
-    ))
+    )
     env.emit("review_posted", review_id=review.id, hotel_id=review.hotel_id, booking_id=review.booking_id,
              rating=review.rating)
     return {"review": review.model_dump(), "message": "Thanks! Your review has been published."}
@@ -316,49 +303,49 @@ def post_review(body: NewReview, env: EnvSessionDep) -> dict[str, Any]:
 # ---------------------------------------------------------------- account and cards
 
 
-@router.get("/account")
+@router.get("/account", response_model=R.AccountPage)
 def get_account(env: EnvSessionDep) -> dict[str, Any]:
-    state = state_of(env)
+    state = state_of(env, BookingState)
     return {"account": accounts.account(state).model_dump(), "cards": accounts.cards_view(state, env.now())}
 
 
-@router.patch("/account")
+@router.patch("/account", response_model=R.AccountSaved)
 def update_account(body: ProfileChanges, env: EnvSessionDep) -> dict[str, Any]:
-    state = state_of(env)
-    changed = run(lambda: accounts.update_profile(state, full_name=body.full_name, email=body.email, phone=body.phone))
+    state = state_of(env, BookingState)
+    changed = accounts.update_profile(state, full_name=body.full_name, email=body.email, phone=body.phone)
     if changed:
         env.emit("profile_updated", fields=changed)
     return {"account": accounts.account(state).model_dump(), "message": "Your profile has been saved."}
 
 
-@router.get("/cards")
+@router.get("/cards", response_model=R.Cards)
 def get_cards(env: EnvSessionDep) -> dict[str, Any]:
-    return {"cards": accounts.cards_view(state_of(env), env.now())}
+    return {"cards": accounts.cards_view(state_of(env, BookingState), env.now())}
 
 
-@router.post("/cards", status_code=201)
+@router.post("/cards", status_code=201, response_model=R.CardAdded)
 def add_card(body: NewCard, env: EnvSessionDep) -> dict[str, Any]:
-    state = state_of(env)
-    card = run(lambda: accounts.add_card(
+    state = state_of(env, BookingState)
+    card = accounts.add_card(
         state, number=body.number, exp_month=body.exp_month, exp_year=body.exp_year, holder=body.holder,
         make_default=body.make_default, now=env.now(), new_id=env.new_id,
-    ))
+    )
     env.emit("card_added", card_id=card.id, last4=card.last4, is_default=card.is_default)
     return {"card": card.model_dump(), "cards": accounts.cards_view(state, env.now()),
             "message": f"{card_label(card)} saved."}
 
 
-@router.post("/cards/{card_id}/default")
+@router.post("/cards/{card_id}/default", response_model=R.CardsChanged)
 def default_card(card_id: str, env: EnvSessionDep) -> dict[str, Any]:
-    state = state_of(env)
-    card = run(lambda: accounts.set_default_card(state, card_id=card_id))
+    state = state_of(env, BookingState)
+    card = accounts.set_default_card(state, card_id=card_id)
     env.emit("default_card_set", card_id=card.id, last4=card.last4)
     return {"cards": accounts.cards_view(state, env.now()), "message": f"{card_label(card)} is now your default card."}
 
 
-@router.delete("/cards/{card_id}")
+@router.delete("/cards/{card_id}", response_model=R.CardsChanged)
 def delete_card(card_id: str, env: EnvSessionDep) -> dict[str, Any]:
-    state = state_of(env)
-    card = run(lambda: accounts.remove_card(state, card_id=card_id, now=env.now()))
+    state = state_of(env, BookingState)
+    card = accounts.remove_card(state, card_id=card_id, now=env.now())
     env.emit("card_removed", card_id=card.id, last4=card.last4)
     return {"cards": accounts.cards_view(state, env.now()), "message": f"{card_label(card)} removed."}

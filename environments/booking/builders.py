@@ -17,6 +17,7 @@ from environments.booking.pricing import date_text, is_available, long_date, nig
 from environments.booking.seed import (
     TRAVELLER_EMAIL,
     TRAVELLER_NAME,
+    BookingContext,
     add_booking,
     add_hotel,
     hotel,
@@ -26,7 +27,7 @@ from environments.booking.seed import (
     state_of,
     today,
 )
-from environments.seeding import SeedContext, SeedError, builder
+from environments.seeding import SeedError, builder
 
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 
@@ -44,7 +45,7 @@ def _dates(check_in: Any, check_out: Any) -> dict[str, Any]:
 
 @builder("booking.stay_dates")
 def stay_dates(
-    ctx: SeedContext, *, nights: int, days_ahead: int | None = None, weekday: str | None = None, weeks_ahead: int = 1
+    ctx: BookingContext, *, nights: int, days_ahead: int | None = None, weekday: str | None = None, weeks_ahead: int = 1
 ) -> dict[str, Any]:
     """Dates relative to the session start: `days_ahead` days from today, or the `weekday` of the
     `weeks_ahead`-th week to come (1 = the first such day after today)."""
@@ -61,7 +62,7 @@ def stay_dates(
 
 
 @builder("booking.shift_dates")
-def shift_dates(ctx: SeedContext, *, check_in: str, check_out: str, days: int = 0, extend: int = 0) -> dict[str, Any]:
+def shift_dates(ctx: BookingContext, *, check_in: str, check_out: str, days: int = 0, extend: int = 0) -> dict[str, Any]:
     """A stay moved by `days` (both dates) and lengthened by `extend` nights."""
     start = parse_date(check_in) + timedelta(days=days)
     end = parse_date(check_out) + timedelta(days=days + extend)
@@ -74,7 +75,7 @@ def _cents(dollars: float | None) -> int | None:
 
 @builder("booking.hotel")
 def plant_hotel(
-    ctx: SeedContext,
+    ctx: BookingContext,
     *,
     city: str,
     name: str,
@@ -137,7 +138,7 @@ def plant_hotel(
 
 @builder("booking.trip")
 def trip(
-    ctx: SeedContext,
+    ctx: BookingContext,
     *,
     hotel_ref: str,
     room_type: str = "Standard Double Room",
@@ -177,7 +178,7 @@ def trip(
     }
 
 
-def _card(ctx: SeedContext, last4: str) -> str:
+def _card(ctx: BookingContext, last4: str) -> str:
     found = next((c for c in state_of(ctx).cards if c.last4 == str(last4)), None)
     if found is None:
         raise SeedError(f"no saved card ending in {last4}")
@@ -185,7 +186,7 @@ def _card(ctx: SeedContext, last4: str) -> str:
 
 
 @builder("booking.refs")
-def refs(ctx: SeedContext) -> dict[str, Any]:
+def refs(ctx: BookingContext) -> dict[str, Any]:
     """Ids of the default site's things: cards by last four digits, lists by name."""
     state = state_of(ctx)
     return {
@@ -197,7 +198,7 @@ def refs(ctx: SeedContext) -> dict[str, Any]:
 
 
 @builder("booking.saved_list")
-def saved_list(ctx: SeedContext, *, name: str, hotels: list[str], days_ago: int = 20) -> dict[str, Any]:
+def saved_list(ctx: BookingContext, *, name: str, hotels: list[str], days_ago: int = 20) -> dict[str, Any]:
     """A list with these hotels (ids or names), saved `days_ago` days ago at their index prices."""
     from environments.booking.models import SavedItem, SavedList
 
@@ -216,7 +217,7 @@ def saved_list(ctx: SeedContext, *, name: str, hotels: list[str], days_ago: int 
 
 
 @builder("booking.list_items")
-def list_items(ctx: SeedContext, *, list_name: str, below_rating: float | None = None) -> dict[str, Any]:
+def list_items(ctx: BookingContext, *, list_name: str, below_rating: float | None = None) -> dict[str, Any]:
     """The saved items of a list by name; `below_ids` are those whose hotel is rated under `below_rating`."""
     state = state_of(ctx)
     saved = next((s for s in state.saved_lists if s.name == list_name), None)
@@ -229,7 +230,7 @@ def list_items(ctx: SeedContext, *, list_name: str, below_rating: float | None =
 
 
 @builder("booking.save_to_list")
-def save_to_list(ctx: SeedContext, *, list_name: str, hotel_ref: str, days_ago: int = 15) -> dict[str, Any]:
+def save_to_list(ctx: BookingContext, *, list_name: str, hotel_ref: str, days_ago: int = 15) -> dict[str, Any]:
     """Put a hotel on an existing list (by name)."""
     from environments.booking.models import SavedItem
 
@@ -245,7 +246,7 @@ def save_to_list(ctx: SeedContext, *, list_name: str, hotel_ref: str, days_ago: 
 
 
 @builder("booking.rate_change")
-def rate_change(ctx: SeedContext, *, hotel_ref: str, percent: int) -> dict[str, Any]:
+def rate_change(ctx: BookingContext, *, hotel_ref: str, percent: int) -> dict[str, Any]:
     """Change every rate of a hotel by `percent` (after it was saved to lists) and refresh the index."""
     from environments.booking.seed import dollars
 
@@ -258,7 +259,7 @@ def rate_change(ctx: SeedContext, *, hotel_ref: str, percent: int) -> dict[str, 
 
 
 @builder("booking.assignments")
-def assignments(ctx: SeedContext, *, hotels: list[dict[str, Any]], guests: list[list[str]],
+def assignments(ctx: BookingContext, *, hotels: list[dict[str, Any]], guests: list[list[str]],
                 email: str = TRAVELLER_EMAIL) -> dict[str, Any]:
     """One booking slot per guest: `guests[i]` stay at `hotels[i]` on that hotel's chosen room and rate."""
     if len(hotels) != len(guests):
@@ -272,7 +273,7 @@ def assignments(ctx: SeedContext, *, hotels: list[dict[str, Any]], guests: list[
 
 
 def _best_rate(
-    ctx: SeedContext, hotel_id: str, *, check_in: str, check_out: str, guests: int, rooms: int,
+    ctx: BookingContext, hotel_id: str, *, check_in: str, check_out: str, guests: int, rooms: int,
     refundable: bool | None, breakfast: bool | None, room_types: list[str] | None,
 ) -> dict[str, Any] | None:
     options = []
@@ -303,7 +304,7 @@ def _best_rate(
 
 @builder("booking.pick_rate")
 def pick_rate(
-    ctx: SeedContext,
+    ctx: BookingContext,
     *,
     hotel_ref: str,
     check_in: str,
@@ -325,7 +326,7 @@ def pick_rate(
 
 @builder("booking.pick_hotels")
 def pick_hotels(
-    ctx: SeedContext,
+    ctx: BookingContext,
     *,
     city: str,
     check_in: str,
@@ -387,14 +388,14 @@ def pick_hotels(
 
 
 @builder("booking.budget")
-def budget(ctx: SeedContext, *, total_cents: int, margin: float = 60) -> dict[str, Any]:
+def budget(ctx: BookingContext, *, total_cents: int, margin: float = 60) -> dict[str, Any]:
     """A round budget a little above a total (whole tens of dollars)."""
     amount = int((total_cents / 100 + margin) // 10 * 10)
     return {"budget": amount, "budget_text": f"${amount:,}"}
 
 
 @builder("booking.sell_out")
-def sell_out(ctx: SeedContext, *, hotel_ref: str, room_type: str, check_in: str, check_out: str) -> dict[str, Any]:
+def sell_out(ctx: BookingContext, *, hotel_ref: str, room_type: str, check_in: str, check_out: str) -> dict[str, Any]:
     """Make a room type sold out on every night from check-in to the day before check-out."""
     found = hotel(ctx, hotel_ref)
     room = room_of_type(ctx, found.id, room_type)
@@ -408,7 +409,7 @@ def sell_out(ctx: SeedContext, *, hotel_ref: str, room_type: str, check_in: str,
 
 
 @builder("booking.decoy_hotel")
-def decoy_hotel(ctx: SeedContext, *, like: str, city: str, name: str | None = None, position: int = 0) -> dict[str, Any]:
+def decoy_hotel(ctx: BookingContext, *, like: str, city: str, name: str | None = None, position: int = 0) -> dict[str, Any]:
     """A hotel in another city named like `like` (same name unless `name`), placed early in the
     stored order so search and autocomplete meet it first."""
     original = hotel(ctx, like)
@@ -424,7 +425,7 @@ def decoy_hotel(ctx: SeedContext, *, like: str, city: str, name: str | None = No
 
 
 @builder("booking.recent_stays")
-def recent_stays(ctx: SeedContext, *, cities: list[str], within_days: int = 20) -> dict[str, Any]:
+def recent_stays(ctx: BookingContext, *, cities: list[str], within_days: int = 20) -> dict[str, Any]:
     """Past stays, one per city, all more recent than `within_days` days ago (they list first)."""
     made = []
     for offset, city in enumerate(cities):
@@ -439,7 +440,7 @@ def recent_stays(ctx: SeedContext, *, cities: list[str], within_days: int = 20) 
 
 
 @builder("booking.stale_index_price")
-def stale_index_price(ctx: SeedContext, *, hotel_ref: str, price_from: float) -> dict[str, Any]:
+def stale_index_price(ctx: BookingContext, *, hotel_ref: str, price_from: float) -> dict[str, Any]:
     """The search index still shows an old, lower "from" price for a hotel whose rates went up."""
     found = hotel(ctx, hotel_ref)
     reindex(ctx, found.id)

@@ -6,12 +6,12 @@ this module adds the ones that need to know how a hotel's rates and index summar
 
 from __future__ import annotations
 
-from environments.booking.seed import dollars, hotel, rooms_of
-from environments.seeding import SeedContext, mutation
+from environments.booking.seed import BookingContext, dollars, hotel, rooms_of
+from environments.seeding import mutation
 
 
 @mutation("booking.rate_rise")
-def rate_rise(ctx: SeedContext, *, hotel_ref: str, percent: int) -> None:
+def rate_rise(ctx: BookingContext, *, hotel_ref: str, percent: int) -> None:
     """Raise every live rate of a hotel by `percent` without refreshing the search index, so result
     cards keep showing the old "from" price until the hotel page is opened."""
     found = hotel(ctx, hotel_ref)

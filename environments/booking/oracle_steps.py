@@ -8,9 +8,11 @@ oracles can recover from a failed, slow or stale answer the way a careful person
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-Page = Any
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
+
 LONG = 20_000  # ms: slow networks in some variants
 VISA, MASTERCARD, AMEX = "Visa ending in 4242", "Mastercard ending in 5454", "American Express ending in 1005"
 FLEX_BB = "Free cancellation · Breakfast included"
@@ -343,7 +345,7 @@ def open_list(page: Page, list_name: str) -> None:
 # ---------------------------------------------------------------- shared by several oracles
 
 
-def open_trip_by_id(page: Any, booking_id: str, tab: str = "Upcoming") -> None:
+def open_trip_by_id(page: Page, booking_id: str, tab: str = "Upcoming") -> None:
     if not page.url.rstrip("/").endswith("/trips"):
         nav(page, "Trips")
     page.get_by_role("tab", name=re.compile(rf"^{tab}")).click()
@@ -355,12 +357,12 @@ def open_trip_by_id(page: Any, booking_id: str, tab: str = "Upcoming") -> None:
     trip_ready(page)
 
 
-def hotel_page_from_trip(page: Any) -> None:
+def hotel_page_from_trip(page: Page) -> None:
     page.locator(".panel h1 a").first.click()
     hotel_ready(page)
 
 
-def set_stay_on_hotel(page: Any, check_in_text: str, check_out_text: str, guests: int = 2, rooms: int = 1) -> None:
+def set_stay_on_hotel(page: Page, check_in_text: str, check_out_text: str, guests: int = 2, rooms: int = 1) -> None:
     bar = page.locator("#staybar")
     pick_dates(page, check_in_text, check_out_text, scope=bar)
     set_guests(page, guests, rooms, scope=bar)
@@ -369,14 +371,14 @@ def set_stay_on_hotel(page: Any, check_in_text: str, check_out_text: str, guests
     hotel_ready(page)
 
 
-def hotel_by_name(page: Any, name: str, city: str) -> None:
+def hotel_by_name(page: Page, name: str, city: str) -> None:
     """From a page with a search bar, type the hotel's name and pick it (the one in `city`)."""
     choose_destination(page, name, sublabel=city, text=name)
     page.wait_for_url(re.compile(r"/hotel/"))
     hotel_ready(page)
 
 
-def write_review(page: Any, *, score: int, title: str, body: str, traveled: str = "Couple") -> None:
+def write_review(page: Page, *, score: int, title: str, body: str, traveled: str = "Couple") -> None:
     """Fill and publish the review form of the open (past) trip; publish again if it didn't stick."""
     for _ in range(4):
         trip_ready(page)
@@ -398,7 +400,7 @@ def write_review(page: Any, *, score: int, title: str, body: str, traveled: str 
     raise AssertionError("the review was never published")
 
 
-def verify_trip(page: Any, checks: dict[str, str], redo: Any, attempts: int = 3) -> None:
+def verify_trip(page: Page, checks: dict[str, str], redo: Any, attempts: int = 3) -> None:
     """Re-read the trip (a reload shows what the server really has) until every field shows what
     it should; after two reads that disagree, do the change again."""
     for _ in range(attempts):
@@ -412,7 +414,7 @@ def verify_trip(page: Any, checks: dict[str, str], redo: Any, attempts: int = 3)
     raise AssertionError(f"the trip never showed {checks}")
 
 
-def rate_rows(page: Any) -> list[dict[str, Any]]:
+def rate_rows(page: Page) -> list[dict[str, Any]]:
     """Every rate row of the open hotel page: name, total and nightly price in dollars."""
     rows = []
     for row in page.locator(".rate-row").all():
@@ -423,11 +425,11 @@ def rate_rows(page: Any) -> list[dict[str, Any]]:
     return rows
 
 
-def result_ids(page: Any) -> list[str]:
+def result_ids(page: Page) -> list[str]:
     return page.locator(".hotel-card h2 a").evaluate_all(
         "els => els.map(e => e.getAttribute('href').split('/hotel/')[1].split('?')[0])")
 
 
-def site_origin(page: Any) -> str:
+def site_origin(page: Page) -> str:
     """The site's origin (to go back to a page visited earlier, as a person uses history)."""
     return re.match(r"^https?://[^/]+", page.url).group(0)

@@ -54,8 +54,9 @@ from environments.booking.oracles_basic import (
     tidy_list_oracle,
     tidy_list_wrong,
 )
+from environments.sitekit import Oracle
 
-ORACLES = {
+ORACLES: dict[str, Oracle] = {
     "booking-001": save_hotel_oracle,
     "booking-002": special_request_oracle,
     "booking-003": review_oracle,
@@ -77,7 +78,7 @@ ORACLES = {
     "booking-019": two_cities_oracle,
     "booking-020": relocate_oracle,
 }
-WRONG = {
+WRONG: dict[str, Oracle] = {
     "booking-001": save_hotel_wrong,
     "booking-002": special_request_wrong,
     "booking-003": review_wrong,

@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from environments.booking import oracle_steps as ui
 from environments.booking.oracle_steps import AMEX, FLEX_BB, MASTERCARD, VISA
+from environments.oracles import OracleContext
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
 
 # ---------------------------------------------------------------- hard
 
 
-def central_hotel_oracle(page: Any, ctx: Any) -> None:
+def central_hotel_oracle(page: Page, ctx: OracleContext) -> None:
     t = ctx.targets
     ui.loaded(page)
     ui.search(page, "Amsterdam", t["check_in_text"], t["check_out_text"])
@@ -37,7 +41,7 @@ def central_hotel_oracle(page: Any, ctx: Any) -> None:
     ui.complete_booking(page, card_label=VISA)
 
 
-def central_hotel_wrong(page: Any, ctx: Any) -> None:
+def central_hotel_wrong(page: Page, ctx: OracleContext) -> None:
     # Sorts by price with the rating and cancellation filters but forgets the distance.
     t = ctx.targets
     ui.loaded(page)
@@ -50,7 +54,7 @@ def central_hotel_wrong(page: Any, ctx: Any) -> None:
     ui.complete_booking(page, card_label=VISA)
 
 
-def two_reviews_oracle(page: Any, ctx: Any) -> None:
+def two_reviews_oracle(page: Page, ctx: OracleContext) -> None:
     t = ctx.targets
     ui.loaded(page)
     ui.open_trip_by_id(page, t["booking_a"], tab="Past")
@@ -62,7 +66,7 @@ def two_reviews_oracle(page: Any, ctx: Any) -> None:
     ui.save_to_list(page, "Summer")
 
 
-def two_reviews_wrong(page: Any, ctx: Any) -> None:
+def two_reviews_wrong(page: Page, ctx: OracleContext) -> None:
     t = ctx.targets
     ui.loaded(page)
     ui.open_trip_by_id(page, t["booking_a"], tab="Past")
@@ -76,7 +80,7 @@ def two_reviews_wrong(page: Any, ctx: Any) -> None:
 # ---------------------------------------------------------------- expert
 
 
-def _swap_city(page: Any, t: dict[str, Any], *, cancel_id: str) -> None:
+def _swap_city(page: Page, t: dict[str, Any], *, cancel_id: str) -> None:
     ui.open_trip_by_id(page, cancel_id)
     ui.cancel_trip(page)
     ui.nav(page, "Stays")
@@ -100,18 +104,18 @@ def _swap_city(page: Any, t: dict[str, Any], *, cancel_id: str) -> None:
     ui.complete_booking(page, card_label=AMEX)
 
 
-def swap_city_oracle(page: Any, ctx: Any) -> None:
+def swap_city_oracle(page: Page, ctx: OracleContext) -> None:
     ui.loaded(page)
     _swap_city(page, ctx.targets, cancel_id=ctx.targets["cancel_id"])
 
 
-def swap_city_wrong(page: Any, ctx: Any) -> None:
+def swap_city_wrong(page: Page, ctx: OracleContext) -> None:
     # Cancels the non-refundable Paris booking instead of the free one.
     ui.loaded(page)
     _swap_city(page, ctx.targets, cancel_id=ctx.targets["keep_id"])
 
 
-def _delete_list(page: Any, name: str) -> None:
+def _delete_list(page: Page, name: str) -> None:
     for _ in range(4):
         ui.nav(page, "Saved")
         buttons = page.get_by_role("navigation", name="Your lists").get_by_role("button", name=re.compile(rf"^{re.escape(name)}"))
@@ -125,7 +129,7 @@ def _delete_list(page: Any, name: str) -> None:
     raise AssertionError(f"the list {name} could not be deleted")
 
 
-def _book_saved(page: Any, t: dict[str, Any], hotel_id: str, room_id: str | None, rate: str) -> None:
+def _book_saved(page: Page, t: dict[str, Any], hotel_id: str, room_id: str | None, rate: str) -> None:
     ui.open_list(page, "Lisbon long weekend")
     ui.open_hotel(page, hotel_id)
     ui.set_stay_on_hotel(page, t["check_in_text"], t["check_out_text"])
@@ -137,7 +141,7 @@ def _book_saved(page: Any, t: dict[str, Any], hotel_id: str, room_id: str | None
     ui.complete_booking(page, card_label=VISA)
 
 
-def saved_cheapest_oracle(page: Any, ctx: Any) -> None:
+def saved_cheapest_oracle(page: Page, ctx: OracleContext) -> None:
     t = ctx.targets
     ui.loaded(page)
     ui.open_list(page, "Lisbon long weekend")
@@ -156,7 +160,7 @@ def saved_cheapest_oracle(page: Any, ctx: Any) -> None:
     _delete_list(page, "Lisbon long weekend")
 
 
-def saved_cheapest_wrong(page: Any, ctx: Any) -> None:
+def saved_cheapest_wrong(page: Page, ctx: OracleContext) -> None:
     # Trusts the prices from when the hotels were saved: Casa Lusitana was cheapest then.
     t = ctx.targets
     ui.loaded(page)
@@ -167,7 +171,7 @@ def saved_cheapest_wrong(page: Any, ctx: Any) -> None:
     _delete_list(page, "Lisbon long weekend")
 
 
-def _family(page: Any, t: dict[str, Any], *, parents_name: str) -> None:
+def _family(page: Page, t: dict[str, Any], *, parents_name: str) -> None:
     ui.loaded(page)
     ui.hotel_by_name(page, t["hotel_name"], "Barcelona")
     ui.set_stay_on_hotel(page, t["check_in_text"], t["check_out_text"], guests=4)
@@ -180,17 +184,17 @@ def _family(page: Any, t: dict[str, Any], *, parents_name: str) -> None:
     ui.complete_booking(page, card_label=AMEX, guest_name=parents_name, email=email)
 
 
-def family_oracle(page: Any, ctx: Any) -> None:
+def family_oracle(page: Page, ctx: OracleContext) -> None:
     _family(page, ctx.targets, parents_name="Elena Morgan")
     assert ui.trip_field(page, "Guest name") == "Elena Morgan"
 
 
-def family_wrong(page: Any, ctx: Any) -> None:
+def family_wrong(page: Page, ctx: OracleContext) -> None:
     # Books the parents' room in the traveller's own name.
     _family(page, ctx.targets, parents_name="Alex Morgan")
 
 
-def _extend(page: Any, t: dict[str, Any], room_type: str) -> None:
+def _extend(page: Page, t: dict[str, Any], room_type: str) -> None:
     ui.loaded(page)
     ui.open_trip_by_id(page, t["booking_id"])
     check_in_text = ui.trip_field(page, "Check-in").splitlines()[0]
@@ -204,11 +208,11 @@ def _extend(page: Any, t: dict[str, Any], room_type: str) -> None:
     ui.verify_trip(page, {"Check-out": t["new_check_out_text"], "Room": room_type, "Rate": FLEX_BB}, change)
 
 
-def extend_oracle(page: Any, ctx: Any) -> None:
+def extend_oracle(page: Page, ctx: OracleContext) -> None:
     _extend(page, ctx.targets, ctx.targets["room_type"])
 
 
-def extend_wrong(page: Any, ctx: Any) -> None:
+def extend_wrong(page: Page, ctx: OracleContext) -> None:
     # Takes the best room rather than the cheapest available one.
     _extend(page, ctx.targets, "Deluxe King Room")
 
@@ -216,7 +220,7 @@ def extend_wrong(page: Any, ctx: Any) -> None:
 # ---------------------------------------------------------------- frontier
 
 
-def _conference(page: Any, t: dict[str, Any], *, slots: list[dict[str, Any]]) -> None:
+def _conference(page: Page, t: dict[str, Any], *, slots: list[dict[str, Any]]) -> None:
     ui.loaded(page)
     ui.search(page, "Berlin", t["check_in_text"], t["check_out_text"], guests=1)
     ui.filter_results(page, free_cancellation=True, rating="Excellent: 8.5+", distance="Less than 2 km",
@@ -235,18 +239,18 @@ def _conference(page: Any, t: dict[str, Any], *, slots: list[dict[str, Any]]) ->
         ui.save_to_list(page, "Conference", new=index == 0)
 
 
-def conference_oracle(page: Any, ctx: Any) -> None:
+def conference_oracle(page: Page, ctx: OracleContext) -> None:
     _conference(page, ctx.targets, slots=ctx.targets["slots"])
 
 
-def conference_wrong(page: Any, ctx: Any) -> None:
+def conference_wrong(page: Page, ctx: OracleContext) -> None:
     # Puts all three colleagues in the cheapest hotel.
     slots = [dict(slot) for slot in ctx.targets["slots"]]
     slots[2].update(hotel_id=slots[0]["hotel_id"], room_id=slots[0]["room_id"], rate_plan=slots[0]["rate_plan"])
     _conference(page, ctx.targets, slots=slots)
 
 
-def _offsite(page: Any, t: dict[str, Any], *, rebook: bool) -> None:
+def _offsite(page: Page, t: dict[str, Any], *, rebook: bool) -> None:
     ui.loaded(page)
     for booking_id in t["move_ids"]:
         ui.open_trip_by_id(page, booking_id)
@@ -269,16 +273,16 @@ def _offsite(page: Any, t: dict[str, Any], *, rebook: bool) -> None:
     ui.complete_booking(page, card_label=VISA, guest_name="Aisha Karimi", email="aisha.karimi@example.com")
 
 
-def offsite_oracle(page: Any, ctx: Any) -> None:
+def offsite_oracle(page: Page, ctx: OracleContext) -> None:
     _offsite(page, ctx.targets, rebook=True)
 
 
-def offsite_wrong(page: Any, ctx: Any) -> None:
+def offsite_wrong(page: Page, ctx: OracleContext) -> None:
     # Cancels the booking that can't be moved but never books it again.
     _offsite(page, ctx.targets, rebook=False)
 
 
-def _two_cities(page: Any, t: dict[str, Any], *, respect_cap: bool) -> None:
+def _two_cities(page: Page, t: dict[str, Any], *, respect_cap: bool) -> None:
     ui.loaded(page)
     urls = []
     for city, leg, dates in (("Lisbon", t["lisbon"], ("lisbon_check_in_text", "lisbon_check_out_text")),
@@ -308,16 +312,16 @@ def _two_cities(page: Any, t: dict[str, Any], *, respect_cap: bool) -> None:
         ui.save_to_list(page, "Iberia", new=index == 0)
 
 
-def two_cities_oracle(page: Any, ctx: Any) -> None:
+def two_cities_oracle(page: Page, ctx: OracleContext) -> None:
     _two_cities(page, ctx.targets, respect_cap=True)
 
 
-def two_cities_wrong(page: Any, ctx: Any) -> None:
+def two_cities_wrong(page: Page, ctx: OracleContext) -> None:
     # Books the best-rated 4-star hotel in each city, ignoring the $180 cap.
     _two_cities(page, ctx.targets, respect_cap=False)
 
 
-def _relocate(page: Any, t: dict[str, Any], *, update_list: bool) -> None:
+def _relocate(page: Page, t: dict[str, Any], *, update_list: bool) -> None:
     ui.loaded(page)
     ui.open_trip_by_id(page, t["rome_booking"])
     ui.cancel_trip(page)
@@ -346,10 +350,10 @@ def _relocate(page: Any, t: dict[str, Any], *, update_list: bool) -> None:
     raise AssertionError("the Rome hotel stayed on the list")
 
 
-def relocate_oracle(page: Any, ctx: Any) -> None:
+def relocate_oracle(page: Page, ctx: OracleContext) -> None:
     _relocate(page, ctx.targets, update_list=True)
 
 
-def relocate_wrong(page: Any, ctx: Any) -> None:
+def relocate_wrong(page: Page, ctx: OracleContext) -> None:
     # Moves the trip but forgets the list.
     _relocate(page, ctx.targets, update_list=False)

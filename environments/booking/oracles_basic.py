@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from environments.booking import oracle_steps as ui
 from environments.booking.oracle_steps import FLEX_BB, MASTERCARD, VISA
+from environments.oracles import OracleContext
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
 
 # ---------------------------------------------------------------- easy
 
 
-def save_hotel_oracle(page: Any, ctx: Any) -> None:
+def save_hotel_oracle(page: Page, ctx: OracleContext) -> None:
     t = ctx.targets
     ui.loaded(page)
     ui.hotel_by_name(page, t["hotel_name"], t["city"])
@@ -19,14 +23,14 @@ def save_hotel_oracle(page: Any, ctx: Any) -> None:
     ui.save_to_list(page, "Summer")
 
 
-def save_hotel_wrong(page: Any, ctx: Any) -> None:
+def save_hotel_wrong(page: Page, ctx: OracleContext) -> None:
     t = ctx.targets
     ui.loaded(page)
     ui.hotel_by_name(page, t["hotel_name"], t["city"])
     ui.save_to_list(page, "Weekend ideas")
 
 
-def special_request_oracle(page: Any, ctx: Any) -> None:
+def special_request_oracle(page: Page, ctx: OracleContext) -> None:
     t = ctx.targets
     ui.loaded(page)
     ui.open_trip_by_id(page, t["booking_id"])
@@ -42,14 +46,14 @@ def special_request_oracle(page: Any, ctx: Any) -> None:
     ui.verify_trip(page, {"Special requests": t["request"], "Phone": "+1 415 555 0134"}, write)
 
 
-def special_request_wrong(page: Any, ctx: Any) -> None:
+def special_request_wrong(page: Page, ctx: OracleContext) -> None:
     t = ctx.targets
     ui.loaded(page)
     ui.open_trip_by_id(page, t["booking_id"])
     ui.save_guest_details(page, special_requests="Late arrival")
 
 
-def review_oracle(page: Any, ctx: Any) -> None:
+def review_oracle(page: Page, ctx: OracleContext) -> None:
     t = ctx.targets
     ui.loaded(page)
     ui.open_trip_by_id(page, t["booking_id"], tab="Past")
@@ -57,14 +61,14 @@ def review_oracle(page: Any, ctx: Any) -> None:
             body="The breakfast was great, but the room was a bit small for two.")
 
 
-def review_wrong(page: Any, ctx: Any) -> None:
+def review_wrong(page: Page, ctx: OracleContext) -> None:
     t = ctx.targets
     ui.loaded(page)
     ui.open_trip_by_id(page, t["booking_id"], tab="Past")
     ui.write_review(page, score=8, title="Charming and central", body="The breakfast was great and the staff were lovely.")
 
 
-def cancel_oracle(page: Any, ctx: Any) -> None:
+def cancel_oracle(page: Page, ctx: OracleContext) -> None:
     t = ctx.targets
     ui.loaded(page)
     ui.open_trip_by_id(page, t["booking_id"])
@@ -72,7 +76,7 @@ def cancel_oracle(page: Any, ctx: Any) -> None:
     ui.cancel_trip(page)
 
 
-def cancel_wrong(page: Any, ctx: Any) -> None:
+def cancel_wrong(page: Page, ctx: OracleContext) -> None:
     # Cancels the first upcoming trip in the list, which is another one.
     ui.loaded(page)
     ui.nav(page, "Trips")
@@ -86,7 +90,7 @@ def cancel_wrong(page: Any, ctx: Any) -> None:
 # ---------------------------------------------------------------- medium
 
 
-def _book_from_search(page: Any, t: dict[str, Any], city: str, *, guests: int, card: str, rate: str | None = None,
+def _book_from_search(page: Page, t: dict[str, Any], city: str, *, guests: int, card: str, rate: str | None = None,
                       guest_name: str | None = None, email: str | None = None) -> str:
     ui.loaded(page)
     ui.search(page, city, t["check_in_text"], t["check_out_text"], guests=guests)
@@ -95,16 +99,16 @@ def _book_from_search(page: Any, t: dict[str, Any], city: str, *, guests: int, c
     return ui.complete_booking(page, card_label=card, guest_name=guest_name, email=email)
 
 
-def cheapest_refundable_oracle(page: Any, ctx: Any) -> None:
+def cheapest_refundable_oracle(page: Page, ctx: OracleContext) -> None:
     _book_from_search(page, ctx.targets, "Rome", guests=2, card=VISA)
     assert ui.trip_field(page, "Rate").startswith("Free cancellation")
 
 
-def cheapest_refundable_wrong(page: Any, ctx: Any) -> None:
+def cheapest_refundable_wrong(page: Page, ctx: OracleContext) -> None:
     _book_from_search(page, ctx.targets, "Rome", guests=2, card=VISA, rate="nr")
 
 
-def pool_list_oracle(page: Any, ctx: Any) -> None:
+def pool_list_oracle(page: Page, ctx: OracleContext) -> None:
     ui.loaded(page)
     ui.search(page, "Barcelona")
     ui.filter_results(page, free_cancellation=True, amenities=["Pool"], sort="Guest rating (highest first)")
@@ -120,7 +124,7 @@ def pool_list_oracle(page: Any, ctx: Any) -> None:
     ui.save_to_list(page, "Barcelona trip", new=True)
 
 
-def pool_list_wrong(page: Any, ctx: Any) -> None:
+def pool_list_wrong(page: Page, ctx: OracleContext) -> None:
     # Forgets the free-cancellation condition and saves the best-rated pool hotel.
     ui.loaded(page)
     ui.search(page, "Barcelona")
@@ -130,14 +134,14 @@ def pool_list_wrong(page: Any, ctx: Any) -> None:
     ui.save_to_list(page, "Barcelona trip", new=True)
 
 
-def colleague_oracle(page: Any, ctx: Any) -> None:
+def colleague_oracle(page: Page, ctx: OracleContext) -> None:
     _book_from_search(page, ctx.targets, "Paris", guests=1, card=MASTERCARD, guest_name="Priya Shah",
                       email="priya.shah@example.com")
     ui.verify_trip(page, {"Guest name": "Priya Shah", "Email": "priya.shah@example.com"},
                  lambda: ui.save_guest_details(page, guest_name="Priya Shah", email="priya.shah@example.com"))
 
 
-def colleague_wrong(page: Any, ctx: Any) -> None:
+def colleague_wrong(page: Page, ctx: OracleContext) -> None:
     # Leaves the party at two adults and takes the cheapest breakfast rate shown.
     t = ctx.targets
     ui.loaded(page)
@@ -148,11 +152,11 @@ def colleague_wrong(page: Any, ctx: Any) -> None:
     ui.complete_booking(page, card_label=MASTERCARD, guest_name="Priya Shah", email="priya.shah@example.com")
 
 
-def _list_item_ids(page: Any) -> list[str]:
+def _list_item_ids(page: Page) -> list[str]:
     return page.locator("[data-remove]").evaluate_all("els => els.map(e => e.dataset.remove)")
 
 
-def tidy_list_oracle(page: Any, ctx: Any) -> None:
+def tidy_list_oracle(page: Page, ctx: OracleContext) -> None:
     t = ctx.targets
     ui.loaded(page)
     ui.open_list(page, "City breaks")
@@ -178,7 +182,7 @@ def tidy_list_oracle(page: Any, ctx: Any) -> None:
     assert not set(t["remove_item_ids"]) & set(ids) and len(ids) == 3
 
 
-def tidy_list_wrong(page: Any, ctx: Any) -> None:
+def tidy_list_wrong(page: Page, ctx: OracleContext) -> None:
     # Removes only the first low-rated property.
     t = ctx.targets
     ui.loaded(page)
@@ -193,7 +197,7 @@ def tidy_list_wrong(page: Any, ctx: Any) -> None:
 # ---------------------------------------------------------------- hard
 
 
-def move_trip_oracle(page: Any, ctx: Any) -> None:
+def move_trip_oracle(page: Page, ctx: OracleContext) -> None:
     t = ctx.targets
     ui.loaded(page)
     ui.open_trip_by_id(page, t["booking_id"])
@@ -208,14 +212,14 @@ def move_trip_oracle(page: Any, ctx: Any) -> None:
                         "Rate": FLEX_BB, "Room": "Standard Double Room"}, change)
 
 
-def move_trip_wrong(page: Any, ctx: Any) -> None:
+def move_trip_wrong(page: Page, ctx: OracleContext) -> None:
     t = ctx.targets
     ui.loaded(page)
     ui.open_trip_by_id(page, t["booking_id"])
     ui.change_stay(page, check_in_text=t["new_check_in_text"], check_out_text=t["new_check_out_text"])
 
 
-def conference_off_oracle(page: Any, ctx: Any) -> None:
+def conference_off_oracle(page: Page, ctx: OracleContext) -> None:
     t = ctx.targets
     ui.loaded(page)
     ui.open_trip_by_id(page, t["cancel_id"])
@@ -231,7 +235,7 @@ def conference_off_oracle(page: Any, ctx: Any) -> None:
     ui.verify_trip(page, {"Guest name": "Marco Bellini", "Email": "marco.bellini@example.com"}, rename)
 
 
-def conference_off_wrong(page: Any, ctx: Any) -> None:
+def conference_off_wrong(page: Page, ctx: OracleContext) -> None:
     t = ctx.targets
     ui.loaded(page)
     for booking_id in (t["cancel_id"], t["keep_id"]):

@@ -6,25 +6,15 @@ taken from the URL (a hotel id, a booking id). Nothing session-specific is rende
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
-from environments.pages import render_page
+from environments.sitekit import PageSpec, SitePages
 
 ENV_ID = "booking"
 router = APIRouter(include_in_schema=False)
+PAGES = SitePages(ENV_ID)
 
-
-@dataclass(frozen=True)
-class PageSpec:
-    """One page: its name (the script's switch), title, script and the header tab it belongs to."""
-
-    page: str
-    title: str
-    script: str
-    section: str = "stays"
 
 
 HOME = PageSpec("home", "Find your next stay", "home.js")
@@ -37,56 +27,42 @@ LISTS = PageSpec("lists", "Saved lists", "lists.js", "lists")
 ACCOUNT = PageSpec("account", "Account", "account.js", "account")
 
 
-def _render(request: Request, spec: PageSpec, **data: str) -> Response:
-    return render_page(
-        request,
-        ENV_ID,
-        "booking/base.html",
-        page=spec.page,
-        title=spec.title,
-        script=spec.script,
-        section=spec.section,
-        base=f"/env/{ENV_ID}",
-        api=f"/api/env/{ENV_ID}",
-        data=data,
-    )
-
 
 @router.get("/")
 def home(request: Request) -> Response:
-    return _render(request, HOME)
+    return PAGES.render(request, HOME)
 
 
 @router.get("/search")
 def results(request: Request) -> Response:
-    return _render(request, SEARCH)
+    return PAGES.render(request, SEARCH)
 
 
 @router.get("/hotel/{hotel_id}")
 def hotel(request: Request, hotel_id: str) -> Response:
-    return _render(request, HOTEL, hotel=hotel_id)
+    return PAGES.render(request, HOTEL, hotel=hotel_id)
 
 
 @router.get("/book")
 def book(request: Request) -> Response:
-    return _render(request, BOOK)
+    return PAGES.render(request, BOOK)
 
 
 @router.get("/trips")
 def trips(request: Request) -> Response:
-    return _render(request, TRIPS)
+    return PAGES.render(request, TRIPS)
 
 
 @router.get("/trips/{booking_id}")
 def trip(request: Request, booking_id: str) -> Response:
-    return _render(request, TRIP, booking=booking_id)
+    return PAGES.render(request, TRIP, booking=booking_id)
 
 
 @router.get("/lists")
 def lists(request: Request) -> Response:
-    return _render(request, LISTS)
+    return PAGES.render(request, LISTS)
 
 
 @router.get("/account")
 def account(request: Request) -> Response:
-    return _render(request, ACCOUNT)
+    return PAGES.render(request, ACCOUNT)

@@ -13,7 +13,6 @@ from datetime import datetime
 from typing import Any
 
 from environments.booking.catalog import FILTER_AMENITIES, score_word
-from environments.booking.errors import BookingError
 from environments.booking.models import BookingState, Destination, Hotel, Room
 from environments.booking.pricing import (
     MAX_NIGHTS,
@@ -25,6 +24,7 @@ from environments.booking.pricing import (
     price,
 )
 from environments.booking.views import hotel_card
+from environments.sitekit import SiteError
 
 SORTS = ("recommended", "price", "rating", "distance")
 
@@ -99,23 +99,23 @@ class Stay:
 def check_stay(stay: Stay, *, now: datetime) -> None:
     """Refuse impossible dates or party sizes with a message the traveller understands."""
     if not 1 <= stay.rooms <= 4:
-        raise BookingError(422, "You can book between 1 and 4 rooms at a time.")
+        raise SiteError(422, "You can book between 1 and 4 rooms at a time.")
     if not 1 <= stay.guests <= 16 or stay.guests < stay.rooms:
-        raise BookingError(422, "Each room needs at least one guest (up to 16 guests in total).")
+        raise SiteError(422, "Each room needs at least one guest (up to 16 guests in total).")
     if bool(stay.check_in) != bool(stay.check_out):
-        raise BookingError(422, "Choose both a check-in and a check-out date.")
+        raise SiteError(422, "Choose both a check-in and a check-out date.")
     if not stay.dated:
         return
     try:
         start, end = parse_date(stay.check_in or ""), parse_date(stay.check_out or "")
     except ValueError:
-        raise BookingError(422, "Those dates aren't valid. Pick them again from the calendar.") from None
+        raise SiteError(422, "Those dates aren't valid. Pick them again from the calendar.") from None
     if start < now.date():
-        raise BookingError(422, "Check-in can't be in the past.")
+        raise SiteError(422, "Check-in can't be in the past.")
     if end <= start:
-        raise BookingError(422, "Check-out must be after check-in.")
+        raise SiteError(422, "Check-out must be after check-in.")
     if (end - start).days > MAX_NIGHTS:
-        raise BookingError(422, f"Stays can be at most {MAX_NIGHTS} nights.")
+        raise SiteError(422, f"Stays can be at most {MAX_NIGHTS} nights.")
 
 
 def room_fits(room: Room, stay: Stay) -> bool:
@@ -152,13 +152,13 @@ def resolve_destination(state: BookingState, query: SearchQuery) -> Destination:
     for dest in state.destinations:
         if needle and fold(dest.name) == needle:
             return dest
-    raise BookingError(404, "We couldn't find that destination. Pick one from the suggestions.")
+    raise SiteError(404, "We couldn't find that destination. Pick one from the suggestions.")
 
 
 def search(state: BookingState, *, query: SearchQuery, now: datetime) -> dict[str, Any]:
     """Hotels of one destination that fit the stay, filtered and sorted."""
     if query.sort not in SORTS:
-        raise BookingError(422, f"Unknown sort {query.sort!r}.")
+        raise SiteError(422, f"Unknown sort {query.sort!r}.")
     check_stay(query.stay, now=now)
     dest = resolve_destination(state, query)
     in_city = [h for h in state.hotels if h.destination_id == dest.id]
@@ -221,7 +221,7 @@ def hotel_detail(state: BookingState, *, hotel_id: str, stay: Stay, now: datetim
     """A hotel page: the hotel, every room with every rate priced for the stay, reviews, lists."""
     hotel = state.find("hotels", hotel_id)
     if hotel is None:
-        raise BookingError(404, "This property is no longer listed on Staywell.")
+        raise SiteError(404, "This property is no longer listed on Staywell.")
     check_stay(stay, now=now)
     rooms = []
     for room in (r for r in state.rooms if r.hotel_id == hotel_id):

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, timedelta
-from typing import Any
 
 from environments.booking.catalog import (
     AMENITIES,
@@ -42,7 +41,10 @@ from environments.booking.models import (
     SavedList,
 )
 from environments.booking.pricing import date_text, free_cancel_deadline, plan, price, reference_for
-from environments.seeding import SeedError, to_iso
+from environments.seeding import SeedContext, SeedError, to_iso
+
+# What this site's builders see: `ctx.state` is typed as the site's state.
+BookingContext = SeedContext[BookingState]
 
 TRAVELLER_NAME = "Alex Morgan"
 TRAVELLER_EMAIL = "alex.morgan@example.com"
@@ -50,12 +52,12 @@ TRAVELLER_PHONE = "+1 415 555 0134"
 HOTELS_PER_CITY = 7
 
 
-def state_of(ctx: Any) -> BookingState:
+def state_of(ctx: BookingContext) -> BookingState:
     """The live state of a seed context, typed."""
     return ctx.state
 
 
-def today(ctx: Any) -> date:
+def today(ctx: BookingContext) -> date:
     """The session's first day (the date of the virtual clock's start)."""
     return ctx.now.date()
 
@@ -65,7 +67,7 @@ def dollars(amount: float) -> int:
     return int(round(amount)) * 100
 
 
-def destination(ctx: Any, ref: str) -> Destination:
+def destination(ctx: BookingContext, ref: str) -> Destination:
     """A destination by id or city name."""
     state = state_of(ctx)
     found = state.find("destinations", ref) or next((d for d in state.destinations if d.name == ref), None)
@@ -74,7 +76,7 @@ def destination(ctx: Any, ref: str) -> Destination:
     return found
 
 
-def hotel(ctx: Any, ref: str) -> Hotel:
+def hotel(ctx: BookingContext, ref: str) -> Hotel:
     """A hotel by id or exact name (the first one with that name)."""
     state = state_of(ctx)
     found = state.find("hotels", ref) or next((h for h in state.hotels if h.name == ref), None)
@@ -83,12 +85,12 @@ def hotel(ctx: Any, ref: str) -> Hotel:
     return found
 
 
-def rooms_of(ctx: Any, hotel_id: str) -> list[Room]:
+def rooms_of(ctx: BookingContext, hotel_id: str) -> list[Room]:
     """The hotel's rooms in stored order."""
     return [room for room in state_of(ctx).rooms if room.hotel_id == hotel_id]
 
 
-def room_of_type(ctx: Any, hotel_id: str, room_type: str) -> Room:
+def room_of_type(ctx: BookingContext, hotel_id: str, room_type: str) -> Room:
     """The hotel's room of this type."""
     found = next((room for room in rooms_of(ctx, hotel_id) if room.type == room_type), None)
     if found is None:
@@ -132,7 +134,7 @@ class PlantedHotel:
 
 
 def add_hotel(
-    ctx: Any,
+    ctx: BookingContext,
     *,
     city: str,
     name: str,
@@ -211,7 +213,7 @@ def add_hotel(
     return PlantedHotel(hotel=found, rooms=rooms)
 
 
-def reindex(ctx: Any, hotel_id: str) -> None:
+def reindex(ctx: BookingContext, hotel_id: str) -> None:
     """Recompute a hotel's index summary from its rooms (after a builder changed the rates)."""
     found = hotel(ctx, hotel_id)
     plans = [p for room in rooms_of(ctx, hotel_id) for p in room.rate_plans]
@@ -233,7 +235,7 @@ def _city_spec(name: str) -> CitySpec:
     return next(spec for spec in CITIES if spec.name == name)
 
 
-def add_reviews(ctx: Any, *, hotel: Hotel, count: int) -> None:
+def add_reviews(ctx: BookingContext, *, hotel: Hotel, count: int) -> None:
     """A few guest reviews whose scores follow the hotel's rating."""
     for _ in range(count):
         score = max(3, min(10, round(hotel.rating + ctx.rng.choice((-2, -1, 0, 0, 1)))))
@@ -253,7 +255,7 @@ def add_reviews(ctx: Any, *, hotel: Hotel, count: int) -> None:
 
 
 def add_booking(
-    ctx: Any,
+    ctx: BookingContext,
     *,
     hotel_id: str,
     room_id: str,
@@ -313,12 +315,12 @@ def add_booking(
     return booking
 
 
-def default_card(ctx: Any) -> Card:
+def default_card(ctx: BookingContext) -> Card:
     """The traveller's default card."""
     return next(card for card in state_of(ctx).cards if card.is_default)
 
 
-def build_default_state(ctx: Any) -> None:
+def build_default_state(ctx: BookingContext) -> None:
     """The site every task starts from (then the task's builders add its situation)."""
     state = state_of(ctx)
     for spec in CITIES:
@@ -335,7 +337,7 @@ def build_default_state(ctx: Any) -> None:
     _add_history(ctx)
 
 
-def _generated_hotel(ctx: Any, spec: CitySpec, word: str, slot: int) -> PlantedHotel:
+def _generated_hotel(ctx: BookingContext, spec: CitySpec, word: str, slot: int) -> PlantedHotel:
     rng = ctx.rng
     pattern, kind = NAME_PATTERNS[rng.randrange(len(NAME_PATTERNS))]
     hood = rng.choice(spec.neighborhoods)
@@ -375,7 +377,7 @@ def _generated_hotel(ctx: Any, spec: CitySpec, word: str, slot: int) -> PlantedH
     )
 
 
-def _add_traveller(ctx: Any) -> None:
+def _add_traveller(ctx: BookingContext) -> None:
     state = state_of(ctx)
     year = ctx.now.year
     state.account.append(
@@ -393,12 +395,12 @@ def _add_traveller(ctx: Any) -> None:
     )
 
 
-def city_hotels(ctx: Any, city: str) -> list[Hotel]:
+def city_hotels(ctx: BookingContext, city: str) -> list[Hotel]:
     """The hotels of a city in stored order."""
     return [h for h in state_of(ctx).hotels if h.city == city]
 
 
-def _add_history(ctx: Any) -> None:
+def _add_history(ctx: BookingContext) -> None:
     state = state_of(ctx)
     now = today(ctx)
     lists = [

@@ -1,6 +1,6 @@
 """Trips: pricing a stay, booking it, changing it and cancelling it under its policy.
 
-Keyword-only functions over the typed state; they raise `BookingError` with a message the
+Keyword-only functions over the typed state; they raise `SiteError` with a message the
 traveller can act on and never touch HTTP.
 """
 
@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from environments.booking.errors import BookingError
 from environments.booking.models import Booking, BookingState, Card, Hotel, RatePlan, Room
 from environments.booking.pricing import (
     Price,
@@ -29,6 +28,7 @@ from environments.booking.pricing import (
 from environments.booking.search_service import Stay, check_stay
 from environments.booking.views import card_label, card_view, hotel_card, trip_view
 from environments.seeding import to_iso
+from environments.sitekit import SiteError
 
 EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 
@@ -48,18 +48,18 @@ def select(state: BookingState, *, hotel_id: str, room_id: str, rate_code: str, 
     """Check that the room and rate can be booked for the stay and price it."""
     check_stay(stay, now=now)
     if not stay.dated:
-        raise BookingError(422, "Choose your check-in and check-out dates first.")
+        raise SiteError(422, "Choose your check-in and check-out dates first.")
     hotel = state.find("hotels", hotel_id)
     room = state.find("rooms", room_id)
     if hotel is None or room is None or room.hotel_id != hotel_id:
-        raise BookingError(404, "That room is no longer offered by this property.")
+        raise SiteError(404, "That room is no longer offered by this property.")
     rate = plan(room, rate_code)
     if rate is None:
-        raise BookingError(404, "That rate is no longer offered for this room.")
+        raise SiteError(404, "That rate is no longer offered for this room.")
     if room.capacity < stay.per_room:
-        raise BookingError(422, f"The {room.type} sleeps {room.capacity}; choose a larger room or more rooms.")
+        raise SiteError(422, f"The {room.type} sleeps {room.capacity}; choose a larger room or more rooms.")
     if not is_available(room, stay.check_in or "", stay.check_out or ""):
-        raise BookingError(409, f"The {room.type} is sold out on at least one of your nights. Try other dates or another room.")
+        raise SiteError(409, f"The {room.type} is sold out on at least one of your nights. Try other dates or another room.")
     cost = price(rate, check_in=stay.check_in or "", check_out=stay.check_out or "", rooms=stay.rooms)
     return Selection(hotel=hotel, room=room, rate=rate, stay=stay, cost=cost)
 
@@ -90,9 +90,9 @@ def usable_card(state: BookingState, card_id: str, now: datetime) -> Card:
     """A saved card that has not expired."""
     card = state.find("cards", card_id)
     if card is None:
-        raise BookingError(404, "That card is no longer saved. Choose another card.")
+        raise SiteError(404, "That card is no longer saved. Choose another card.")
     if card_view(card, now)["expired"]:
-        raise BookingError(422, f"Your {card_label(card)} has expired. Choose another card.")
+        raise SiteError(422, f"Your {card_label(card)} has expired. Choose another card.")
     return card
 
 
@@ -100,9 +100,9 @@ def check_guest(name: str, email: str) -> tuple[str, str]:
     """The cleaned guest name and email, or a clear refusal."""
     name, email = " ".join(name.split()), email.strip()
     if len(name) < 2 or " " not in name:
-        raise BookingError(422, "Enter the guest's first and last name.")
+        raise SiteError(422, "Enter the guest's first and last name.")
     if not EMAIL.match(email):
-        raise BookingError(422, "Enter a valid email address for the confirmation.")
+        raise SiteError(422, "Enter a valid email address for the confirmation.")
     return name, email
 
 
@@ -121,7 +121,7 @@ def book(
 ) -> Booking:
     """Create a confirmed booking for the selection."""
     if expected_total_cents is not None and expected_total_cents != selection.cost.total_cents:
-        raise BookingError(
+        raise SiteError(
             409,
             f"The price for this stay has changed to ${selection.cost.total_cents / 100:,.2f}. Review the new price and confirm again.",
         )
@@ -159,7 +159,7 @@ def find_booking(state: BookingState, booking_id: str) -> Booking:
     """A booking by id (or its confirmation code)."""
     found = state.find("bookings", booking_id) or next((b for b in state.bookings if b.reference == booking_id), None)
     if found is None:
-        raise BookingError(404, "We couldn't find that booking.")
+        raise SiteError(404, "We couldn't find that booking.")
     return found
 
 
@@ -214,12 +214,12 @@ def plan_change(state: BookingState, *, booking: Booking, change: Change, now: d
     """Check and price a change without applying it."""
     view = trip_view(state, booking, now)
     if not view["can_edit_guest"]:
-        raise BookingError(409, "This booking can no longer be changed.")
+        raise SiteError(409, "This booking can no longer be changed.")
     changed: list[str] = []
     selection = None
     if change.touches_stay:
         if not view["can_change_stay"]:
-            raise BookingError(409, view["change_blocked_reason"])
+            raise SiteError(409, view["change_blocked_reason"])
         stay = Stay(
             check_in=change.check_in or booking.check_in,
             check_out=change.check_out or booking.check_out,
@@ -230,7 +230,7 @@ def plan_change(state: BookingState, *, booking: Booking, change: Change, now: d
         code = change.rate_plan or booking.rate_plan
         room = state.find("rooms", room_id)
         if room is not None and change.rate_plan is None and plan(room, code) is None:
-            raise BookingError(422, f"The {room.type} doesn't offer your current rate; choose one of its rates.")
+            raise SiteError(422, f"The {room.type} doesn't offer your current rate; choose one of its rates.")
         selection = select(state, hotel_id=booking.hotel_id, room_id=room_id, rate_code=code, stay=stay, now=now)
         for name, before, after in (
             ("check_in", booking.check_in, stay.check_in),
@@ -257,7 +257,7 @@ def apply_change(state: BookingState, *, booking: Booking, change: Change, now: 
     """Apply a change (after `plan_change` accepts it); the price difference goes to the same card."""
     planned = plan_change(state, booking=booking, change=change, now=now)
     if not planned.changed:
-        raise BookingError(422, "Nothing to change: the booking already looks like that.")
+        raise SiteError(422, "Nothing to change: the booking already looks like that.")
     if planned.selection is not None:
         sel = planned.selection
         booking.check_in = sel.stay.check_in or booking.check_in
@@ -286,7 +286,7 @@ def cancel(state: BookingState, *, booking: Booking, now: datetime) -> Booking:
     """Cancel under the booking's policy: refund and fee are recorded on the booking."""
     terms = cancellation_terms(booking, now)
     if not terms.can_cancel:
-        raise BookingError(409, terms.summary)
+        raise SiteError(409, terms.summary)
     booking.status = "cancelled"
     booking.cancelled_at = to_iso(now)
     booking.refund_cents = terms.refund_cents

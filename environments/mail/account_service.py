@@ -8,9 +8,10 @@ from datetime import date
 from typing import Any
 
 from environments.mail.compose_service import clean_addresses
-from environments.mail.mailbox_service import Emit, MailError, settings
+from environments.mail.mailbox_service import Emit, settings
 from environments.mail.models import Contact, Email, Label, MailFilter, MailState
 from environments.mail.people import LABEL_COLORS
+from environments.sitekit import SiteError
 
 NewId = Callable[[str], str]
 
@@ -32,14 +33,14 @@ def list_contacts(state: MailState, *, q: str = "") -> dict[str, Any]:
 def _contact(state: MailState, contact_id: str) -> Contact:
     found = state.find("contacts", contact_id)
     if found is None:
-        raise MailError(404, "That contact no longer exists.")
+        raise SiteError(404, "That contact no longer exists.")
     return found
 
 
 def _contact_email(value: str) -> str:
     found = clean_addresses([value], field="Email")
     if len(found) != 1:
-        raise MailError(422, "Enter one email address.")
+        raise SiteError(422, "Enter one email address.")
     return found[0]
 
 
@@ -47,10 +48,10 @@ def create_contact(state: MailState, *, fields: Any, new_id: NewId, emit: Emit) 
     """Add a contact (the name and a valid, not yet used address are required)."""
     name = fields.name.strip()
     if not name:
-        raise MailError(422, "A contact needs a name.")
+        raise SiteError(422, "A contact needs a name.")
     email = _contact_email(fields.email)
     if any(c.email == email for c in state.contacts):
-        raise MailError(409, f"{email} is already in your contacts.")
+        raise SiteError(409, f"{email} is already in your contacts.")
     contact = Contact(
         id=new_id("c"), name=name, email=email, company=fields.company.strip(), phone=fields.phone.strip(),
         notes=fields.notes.strip(),
@@ -65,11 +66,11 @@ def update_contact(state: MailState, *, contact_id: str, changes: Any, emit: Emi
     contact = _contact(state, contact_id)
     data = changes.model_dump(exclude_none=True)
     if "name" in data and not data["name"].strip():
-        raise MailError(422, "A contact needs a name.")
+        raise SiteError(422, "A contact needs a name.")
     if "email" in data:
         data["email"] = _contact_email(data["email"])
         if any(c.email == data["email"] and c.id != contact.id for c in state.contacts):
-            raise MailError(409, f"{data['email']} already belongs to another contact.")
+            raise SiteError(409, f"{data['email']} already belongs to another contact.")
     changed = []
     for key, value in data.items():
         value = value.strip() if isinstance(value, str) else value
@@ -99,20 +100,20 @@ def list_labels(state: MailState) -> dict[str, Any]:
 def _label(state: MailState, label_id: str) -> Label:
     found = state.find("labels", label_id)
     if found is None:
-        raise MailError(404, "That label no longer exists.")
+        raise SiteError(404, "That label no longer exists.")
     return found
 
 
 def _label_name(state: MailState, name: str, *, except_id: str | None = None) -> str:
     name = " ".join(name.split())
     if not name:
-        raise MailError(422, "A label needs a name.")
+        raise SiteError(422, "A label needs a name.")
     if len(name) > 40:
-        raise MailError(422, "Label names can be at most 40 characters.")
+        raise SiteError(422, "Label names can be at most 40 characters.")
     if name.lower() in ("inbox", "sent", "drafts", "archive", "trash", "spam", "starred"):
-        raise MailError(422, f"“{name}” is a folder name; choose another label name.")
+        raise SiteError(422, f"“{name}” is a folder name; choose another label name.")
     if any(label.name.lower() == name.lower() and label.id != except_id for label in state.labels):
-        raise MailError(409, f"A label called “{name}” already exists.")
+        raise SiteError(409, f"A label called “{name}” already exists.")
     return name
 
 
@@ -186,12 +187,12 @@ def create_filter(state: MailState, *, fields: Any, now_iso: str, new_id: NewId,
     from_contains = fields.from_contains.strip()
     subject_contains = fields.subject_contains.strip()
     if not from_contains and not subject_contains:
-        raise MailError(422, "Give the filter a condition: part of the sender or of the subject.")
+        raise SiteError(422, "Give the filter a condition: part of the sender or of the subject.")
     add_label = fields.add_label or None
     if add_label and not any(label.name == add_label for label in state.labels):
-        raise MailError(422, f"There is no label called “{add_label}”. Create it first.")
+        raise SiteError(422, f"There is no label called “{add_label}”. Create it first.")
     if not (add_label or fields.archive or fields.mark_read or fields.star):
-        raise MailError(422, "Choose at least one thing the filter should do.")
+        raise SiteError(422, "Choose at least one thing the filter should do.")
     rule = MailFilter(
         id=new_id("f"), from_contains=from_contains, subject_contains=subject_contains, add_label=add_label,
         archive=fields.archive, mark_read=fields.mark_read, star=fields.star, created_at=now_iso,
@@ -230,7 +231,7 @@ def apply_filter(state: MailState, *, rule: MailFilter, emit: Emit) -> int:
 def delete_filter(state: MailState, *, filter_id: str, emit: Emit) -> dict[str, Any]:
     """Remove a filter (mail it already acted on stays as it is)."""
     if state.find("filters", filter_id) is None:
-        raise MailError(404, "That filter no longer exists.")
+        raise SiteError(404, "That filter no longer exists.")
     state.filters = [f for f in state.filters if f.id != filter_id]
     emit("filter_deleted", filter_id=filter_id)
     return {"ok": True, "message": "Filter deleted."}
@@ -245,7 +246,7 @@ def _day(value: str | None, field: str) -> str | None:
     try:
         return date.fromisoformat(value).isoformat()
     except ValueError:
-        raise MailError(422, f"{field} must be a date like 2026-04-01.") from None
+        raise SiteError(422, f"{field} must be a date like 2026-04-01.") from None
 
 
 def update_settings(state: MailState, *, changes: Any, emit: Emit) -> dict[str, Any]:
@@ -257,15 +258,15 @@ def update_settings(state: MailState, *, changes: Any, emit: Emit) -> dict[str, 
     if "vacation_end" in data:
         data["vacation_end"] = _day(data["vacation_end"], "The last day")
     if "display_name" in data and not (data["display_name"] or "").strip():
-        raise MailError(422, "Your name cannot be empty.")
+        raise SiteError(422, "Your name cannot be empty.")
     merged = current.model_dump() | {k: v for k, v in data.items() if v is not None or k.startswith("vacation_")}
     if merged["vacation_enabled"]:
         if not merged["vacation_start"] or not merged["vacation_end"]:
-            raise MailError(422, "Choose the first and last day of the vacation reply.")
+            raise SiteError(422, "Choose the first and last day of the vacation reply.")
         if merged["vacation_end"] < merged["vacation_start"]:
-            raise MailError(422, "The last day must not be before the first day.")
+            raise SiteError(422, "The last day must not be before the first day.")
         if not (merged["vacation_message"] or "").strip():
-            raise MailError(422, "Write the message people will get while you're away.")
+            raise SiteError(422, "Write the message people will get while you're away.")
     changed = []
     for key, value in merged.items():
         if key != "id" and getattr(current, key) != value:

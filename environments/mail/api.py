@@ -1,21 +1,20 @@
 """Parcel Mail's public JSON API (mounted at /api/env/mail): the only surface pages and agents touch.
 
 Handlers are thin: they call the service functions with `env.emit` for semantic events (the table
-is `EVENTS` below and in environments/mail/README.md) and turn `MailError` into an HTTP error
-whose `detail` a page shows as it is.
+is `EVENTS` below and in environments/mail/README.md) and leave a `SiteError` to the kit's
+one handler, whose `detail` a page shows as it is.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter
 
 from environments.mail import account_service as accounts
 from environments.mail import compose_service as compose
 from environments.mail import mailbox_service as mailbox
-from environments.mail.mailbox_service import MailError
+from environments.mail import responses as R
 from environments.mail.models import MailState
 from environments.mail.schemas import (
     Action,
@@ -30,8 +29,7 @@ from environments.mail.schemas import (
     SignIn,
 )
 from environments.sessions import EnvSessionDep
-
-T = TypeVar("T")
+from environments.sitekit import state_of
 
 # Semantic events: name -> params.
 EVENTS: dict[str, tuple[str, ...]] = {
@@ -60,26 +58,16 @@ EVENTS: dict[str, tuple[str, ...]] = {
 router = APIRouter()
 
 
-def run(fn: Callable[[], T]) -> T:
-    """Call a service function, turning `MailError` into the HTTP error a page can show."""
-    try:
-        return fn()
-    except MailError as error:
-        raise HTTPException(status_code=error.status_code, detail=error.detail) from None
-
-
-def state_of(env: Any) -> MailState:
-    return env.state
 
 
 # ---------------------------------------------------------------- account and sidebar
 
 
-@router.get("/me")
+@router.get("/me", response_model=R.Me)
 def me(env: EnvSessionDep) -> dict[str, Any]:
     """Who is signed in and the sidebar: labels and unread counts."""
-    state = state_of(env)
-    current = run(lambda: mailbox.settings(state))
+    state = state_of(env, MailState)
+    current = mailbox.settings(state)
     labels = accounts.list_labels(state)["labels"]
     counts = mailbox.counts(state)
     return {
@@ -88,165 +76,159 @@ def me(env: EnvSessionDep) -> dict[str, Any]:
     }
 
 
-@router.get("/folders")
+@router.get("/folders", response_model=R.Counts)
 def folders(env: EnvSessionDep) -> dict[str, Any]:
     """Unread conversations per folder and label, and the number of drafts."""
-    return mailbox.counts(state_of(env))
+    return mailbox.counts(state_of(env, MailState))
 
 
-@router.post("/auth/login")
+@router.post("/auth/login", response_model=R.SignedIn)
 def login(body: SignIn, env: EnvSessionDep) -> dict[str, Any]:
     """Sign in again after a session expiry (the address and password are not checked here)."""
     env.emit("signed_in")
-    return {"ok": True, "name": run(lambda: mailbox.settings(state_of(env))).display_name}
+    return {"ok": True, "name": mailbox.settings(state_of(env, MailState)).display_name}
 
 
 # ---------------------------------------------------------------- reading
 
 
-@router.get("/messages")
+@router.get("/messages", response_model=R.FolderPage | R.LabelPage)
 def messages(env: EnvSessionDep, folder: str | None = None, label: str | None = None, page: int = 1) -> dict[str, Any]:
     """Conversations of a folder (`inbox`, `starred`, `sent`, ...) or of a label, newest first."""
-    return run(lambda: mailbox.list_view(state_of(env), folder=folder, label=label, page=page))
+    return mailbox.list_view(state_of(env, MailState), folder=folder, label=label, page=page)
 
 
-@router.get("/search")
+@router.get("/search", response_model=R.SearchPage)
 def search(env: EnvSessionDep, q: str = "", page: int = 1) -> dict[str, Any]:
     """Conversations matching the search text (operators: from: to: subject: label: in: is: has:)."""
-    result = mailbox.search(state_of(env), q=q, page=page)
+    result = mailbox.search(state_of(env, MailState), q=q, page=page)
     env.emit("search", query=q, results=result["total"])
     return result
 
 
-@router.get("/threads/{thread_id}")
+@router.get("/threads/{thread_id}", response_model=R.Thread)
 def thread(thread_id: str, env: EnvSessionDep, folder: str | None = None) -> dict[str, Any]:
     """A conversation's messages, oldest first; opening it marks them read."""
-    return run(lambda: mailbox.open_thread(state_of(env), thread_id=thread_id, folder=folder, emit=env.emit))
+    return mailbox.open_thread(state_of(env, MailState), thread_id=thread_id, folder=folder, emit=env.emit)
 
 
-@router.get("/messages/{email_id}")
+@router.get("/messages/{email_id}", response_model=R.MessageOne)
 def message(email_id: str, env: EnvSessionDep) -> dict[str, Any]:
     """One message (the compose page reads the one being answered, forwarded or edited)."""
-    return {"message": run(lambda: mailbox.find_email(state_of(env), email_id)).model_dump()}
+    return {"message": mailbox.find_email(state_of(env, MailState), email_id).model_dump()}
 
 
 # ---------------------------------------------------------------- organising
 
 
-@router.post("/messages/actions/{action}")
+@router.post("/messages/actions/{action}", response_model=R.ActionDone)
 def act(action: Action, body: MessageAction, env: EnvSessionDep) -> dict[str, Any]:
     """Archive, move, trash, restore, spam, read/unread, star, label or delete messages."""
-    return run(
-        lambda: mailbox.apply_action(
-            state_of(env), action=action, message_ids=body.message_ids, thread_ids=body.thread_ids,
-            folder=body.folder, label=body.label, emit=env.emit,
-        )
+    return mailbox.apply_action(
+        state_of(env, MailState), action=action, message_ids=body.message_ids, thread_ids=body.thread_ids,
+        folder=body.folder, label=body.label, emit=env.emit,
     )
 
 
-@router.post("/messages/{email_id}/star")
+@router.post("/messages/{email_id}/star", response_model=R.Starred)
 def star(email_id: str, env: EnvSessionDep, starred: bool = True) -> dict[str, Any]:
     """Star (or with `starred=false` unstar) one message."""
-    return run(lambda: mailbox.set_star(state_of(env), email_id=email_id, starred=starred, emit=env.emit))
+    return mailbox.set_star(state_of(env, MailState), email_id=email_id, starred=starred, emit=env.emit)
 
 
 # ---------------------------------------------------------------- writing
 
 
-@router.post("/messages/send")
+@router.post("/messages/send", response_model=R.Sent)
 def send(body: Outgoing, env: EnvSessionDep) -> dict[str, Any]:
     """Send a new message, a reply or a forward (optionally from a draft)."""
-    return run(lambda: compose.send(state_of(env), payload=body, now_iso=env.now_iso(), new_id=env.new_id, emit=env.emit))
+    return compose.send(state_of(env, MailState), payload=body, now_iso=env.now_iso(), new_id=env.new_id, emit=env.emit)
 
 
-@router.post("/drafts", status_code=201)
+@router.post("/drafts", status_code=201, response_model=R.DraftSaved)
 def create_draft(body: Outgoing, env: EnvSessionDep) -> dict[str, Any]:
-    return run(
-        lambda: compose.save_draft(state_of(env), payload=body, draft_id=None, now_iso=env.now_iso(), new_id=env.new_id, emit=env.emit)
-    )
+    return compose.save_draft(state_of(env, MailState), payload=body, draft_id=None, now_iso=env.now_iso(), new_id=env.new_id, emit=env.emit)
 
 
-@router.put("/drafts/{draft_id}")
+@router.put("/drafts/{draft_id}", response_model=R.DraftSaved)
 def update_draft(draft_id: str, body: Outgoing, env: EnvSessionDep) -> dict[str, Any]:
-    return run(
-        lambda: compose.save_draft(state_of(env), payload=body, draft_id=draft_id, now_iso=env.now_iso(), new_id=env.new_id, emit=env.emit)
-    )
+    return compose.save_draft(state_of(env, MailState), payload=body, draft_id=draft_id, now_iso=env.now_iso(), new_id=env.new_id, emit=env.emit)
 
 
-@router.delete("/drafts/{draft_id}")
+@router.delete("/drafts/{draft_id}", response_model=R.Done)
 def discard_draft(draft_id: str, env: EnvSessionDep) -> dict[str, Any]:
-    return run(lambda: compose.discard_draft(state_of(env), draft_id=draft_id, emit=env.emit))
+    return compose.discard_draft(state_of(env, MailState), draft_id=draft_id, emit=env.emit)
 
 
 # ---------------------------------------------------------------- contacts
 
 
-@router.get("/contacts")
+@router.get("/contacts", response_model=R.Contacts)
 def contacts(env: EnvSessionDep, q: str = "") -> dict[str, Any]:
-    return accounts.list_contacts(state_of(env), q=q)
+    return accounts.list_contacts(state_of(env, MailState), q=q)
 
 
-@router.post("/contacts", status_code=201)
+@router.post("/contacts", status_code=201, response_model=R.ContactSaved)
 def create_contact(body: ContactFields, env: EnvSessionDep) -> dict[str, Any]:
-    return run(lambda: accounts.create_contact(state_of(env), fields=body, new_id=env.new_id, emit=env.emit))
+    return accounts.create_contact(state_of(env, MailState), fields=body, new_id=env.new_id, emit=env.emit)
 
 
-@router.patch("/contacts/{contact_id}")
+@router.patch("/contacts/{contact_id}", response_model=R.ContactSaved)
 def update_contact(contact_id: str, body: ContactChanges, env: EnvSessionDep) -> dict[str, Any]:
-    return run(lambda: accounts.update_contact(state_of(env), contact_id=contact_id, changes=body, emit=env.emit))
+    return accounts.update_contact(state_of(env, MailState), contact_id=contact_id, changes=body, emit=env.emit)
 
 
-@router.delete("/contacts/{contact_id}")
+@router.delete("/contacts/{contact_id}", response_model=R.Done)
 def delete_contact(contact_id: str, env: EnvSessionDep) -> dict[str, Any]:
-    return run(lambda: accounts.delete_contact(state_of(env), contact_id=contact_id, emit=env.emit))
+    return accounts.delete_contact(state_of(env, MailState), contact_id=contact_id, emit=env.emit)
 
 
 # ---------------------------------------------------------------- labels and filters
 
 
-@router.get("/labels")
+@router.get("/labels", response_model=R.Labels)
 def labels(env: EnvSessionDep) -> dict[str, Any]:
-    return accounts.list_labels(state_of(env))
+    return accounts.list_labels(state_of(env, MailState))
 
 
-@router.post("/labels", status_code=201)
+@router.post("/labels", status_code=201, response_model=R.LabelSaved)
 def create_label(body: LabelFields, env: EnvSessionDep) -> dict[str, Any]:
-    return run(lambda: accounts.create_label(state_of(env), fields=body, new_id=env.new_id, emit=env.emit))
+    return accounts.create_label(state_of(env, MailState), fields=body, new_id=env.new_id, emit=env.emit)
 
 
-@router.patch("/labels/{label_id}")
+@router.patch("/labels/{label_id}", response_model=R.LabelSaved)
 def update_label(label_id: str, body: LabelChanges, env: EnvSessionDep) -> dict[str, Any]:
-    return run(lambda: accounts.update_label(state_of(env), label_id=label_id, changes=body, emit=env.emit))
+    return accounts.update_label(state_of(env, MailState), label_id=label_id, changes=body, emit=env.emit)
 
 
-@router.delete("/labels/{label_id}")
+@router.delete("/labels/{label_id}", response_model=R.Done)
 def delete_label(label_id: str, env: EnvSessionDep) -> dict[str, Any]:
-    return run(lambda: accounts.delete_label(state_of(env), label_id=label_id, emit=env.emit))
+    return accounts.delete_label(state_of(env, MailState), label_id=label_id, emit=env.emit)
 
 
-@router.get("/filters")
+@router.get("/filters", response_model=R.Filters)
 def filters(env: EnvSessionDep) -> dict[str, Any]:
-    return accounts.list_filters(state_of(env))
+    return accounts.list_filters(state_of(env, MailState))
 
 
-@router.post("/filters", status_code=201)
+@router.post("/filters", status_code=201, response_model=R.FilterCreated)
 def create_filter(body: FilterFields, env: EnvSessionDep) -> dict[str, Any]:
-    return run(lambda: accounts.create_filter(state_of(env), fields=body, now_iso=env.now_iso(), new_id=env.new_id, emit=env.emit))
+    return accounts.create_filter(state_of(env, MailState), fields=body, now_iso=env.now_iso(), new_id=env.new_id, emit=env.emit)
 
 
-@router.delete("/filters/{filter_id}")
+@router.delete("/filters/{filter_id}", response_model=R.Done)
 def delete_filter(filter_id: str, env: EnvSessionDep) -> dict[str, Any]:
-    return run(lambda: accounts.delete_filter(state_of(env), filter_id=filter_id, emit=env.emit))
+    return accounts.delete_filter(state_of(env, MailState), filter_id=filter_id, emit=env.emit)
 
 
 # ---------------------------------------------------------------- settings
 
 
-@router.get("/settings")
+@router.get("/settings", response_model=R.SettingsPage)
 def get_settings(env: EnvSessionDep) -> dict[str, Any]:
-    return {"settings": run(lambda: mailbox.settings(state_of(env))).model_dump()}
+    return {"settings": mailbox.settings(state_of(env, MailState)).model_dump()}
 
 
-@router.put("/settings")
+@router.put("/settings", response_model=R.SettingsSaved)
 def put_settings(body: SettingsChanges, env: EnvSessionDep) -> dict[str, Any]:
-    return run(lambda: accounts.update_settings(state_of(env), changes=body, emit=env.emit))
+    return accounts.update_settings(state_of(env, MailState), changes=body, emit=env.emit)

@@ -12,11 +12,19 @@ from typing import Any
 
 from environments.mail.models import Contact
 from environments.mail.people import person
-from environments.mail.seed import add_contact, add_email, add_label, mail_state, moment, sender_of
-from environments.seeding import SeedContext, SeedError, builder
+from environments.mail.seed import (
+    MailContext,
+    add_contact,
+    add_email,
+    add_label,
+    mail_state,
+    moment,
+    sender_of,
+)
+from environments.seeding import SeedError, builder
 
 
-def _when(ctx: SeedContext, hours_ago: float | None, days_ago: float | None) -> Any:
+def _when(ctx: MailContext, hours_ago: float | None, days_ago: float | None) -> Any:
     if hours_ago is None and days_ago is None:
         raise SeedError("give hours_ago or days_ago")
     if hours_ago is not None:
@@ -24,14 +32,14 @@ def _when(ctx: SeedContext, hours_ago: float | None, days_ago: float | None) -> 
     return moment(ctx, days=days_ago)  # type: ignore[arg-type]  # not None: checked above, which mypy cannot follow across the two ifs
 
 
-def _find_thread(ctx: SeedContext, thread_id: str) -> None:
+def _find_thread(ctx: MailContext, thread_id: str) -> None:
     if not any(e.thread_id == thread_id for e in mail_state(ctx).emails):
         raise SeedError(f"no conversation {thread_id!r}")
 
 
 @builder("mail.email")
 def email(
-    ctx: SeedContext,
+    ctx: MailContext,
     *,
     sender: Any,
     subject: str,
@@ -73,7 +81,7 @@ def email(
 
 @builder("mail.thread")
 def thread(
-    ctx: SeedContext, *, subject: str, messages: list[dict[str, Any]], folder: str = "inbox", labels: list[str] | None = None
+    ctx: MailContext, *, subject: str, messages: list[dict[str, Any]], folder: str = "inbox", labels: list[str] | None = None
 ) -> dict[str, Any]:
     """A conversation: the first message starts it, each next one answers the one before.
 
@@ -126,7 +134,7 @@ def thread(
 
 @builder("mail.draft")
 def draft(
-    ctx: SeedContext, *, to: list[Any], subject: str, body: str, cc: list[Any] | None = None, hours_ago: float = 20,
+    ctx: MailContext, *, to: list[Any], subject: str, body: str, cc: list[Any] | None = None, hours_ago: float = 20,
     reply_to: str | None = None,
 ) -> dict[str, Any]:
     """An unfinished message in Drafts."""
@@ -138,14 +146,14 @@ def draft(
 
 
 @builder("mail.contact")
-def contact(ctx: SeedContext, *, name: str, email: str, company: str = "", phone: str = "", notes: str = "") -> dict[str, Any]:
+def contact(ctx: MailContext, *, name: str, email: str, company: str = "", phone: str = "", notes: str = "") -> dict[str, Any]:
     """An address-book entry."""
     made: Contact = add_contact(ctx, name=name, email=email, company=company, phone=phone, notes=notes)
     return {"contact_id": made.id}
 
 
 @builder("mail.contact_of")
-def contact_of(ctx: SeedContext, *, email: str) -> dict[str, Any]:
+def contact_of(ctx: MailContext, *, email: str) -> dict[str, Any]:
     """The id of the contact with this address (from the default address book)."""
     found = next((c for c in mail_state(ctx).contacts if c.email == email.lower()), None)
     if found is None:
@@ -154,21 +162,21 @@ def contact_of(ctx: SeedContext, *, email: str) -> dict[str, Any]:
 
 
 @builder("mail.label")
-def label(ctx: SeedContext, *, name: str, color: str = "#4b5563") -> dict[str, Any]:
+def label(ctx: MailContext, *, name: str, color: str = "#4b5563") -> dict[str, Any]:
     """A label (reused when it exists)."""
     made = add_label(ctx, name=name, color=color)
     return {"label_id": made.id, "label_name": made.name}
 
 
 @builder("mail.person")
-def person_ref(ctx: SeedContext, *, key: str) -> dict[str, Any]:
+def person_ref(ctx: MailContext, *, key: str) -> dict[str, Any]:
     """Name and address of a correspondent, for instructions and targets."""
     name, addr = sender_of(key)
     return {"name": name, "addr": addr, "first_name": person(key).name.split(" ")[0]}
 
 
 @builder("mail.emails_from")
-def emails_from(ctx: SeedContext, *, senders: list[str], folders: list[str] | None = None) -> dict[str, Any]:
+def emails_from(ctx: MailContext, *, senders: list[str], folders: list[str] | None = None) -> dict[str, Any]:
     """Ids of the emails whose sender address contains one of `senders`, in `folders` (default:
     Inbox and Archive), oldest first."""
     folders = folders or ["inbox", "archive"]
@@ -181,7 +189,7 @@ def emails_from(ctx: SeedContext, *, senders: list[str], folders: list[str] | No
 
 
 @builder("mail.vacation_dates")
-def vacation_dates(ctx: SeedContext, *, starts_in_days: int = 10, length_days: int = 7, drift_days: int = 3) -> dict[str, Any]:
+def vacation_dates(ctx: MailContext, *, starts_in_days: int = 10, length_days: int = 7, drift_days: int = 3) -> dict[str, Any]:
     """A future vacation: ISO dates, how a person writes them, and a wrong end date (`drift_end`)."""
     start = (ctx.now + timedelta(days=starts_in_days)).date()
     end = start + timedelta(days=length_days)

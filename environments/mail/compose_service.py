@@ -10,8 +10,9 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from environments.mail.mailbox_service import Emit, MailError, find_email, settings
+from environments.mail.mailbox_service import Emit, find_email, settings
 from environments.mail.models import Attachment, Email, MailState
+from environments.sitekit import SiteError
 
 _ADDRESS = re.compile(r"^[^@\s<>,;]+@[^@\s<>,;]+\.[a-z]{2,}$", re.IGNORECASE)
 _BRACKETED = re.compile(r"<([^<>]+)>")
@@ -28,7 +29,7 @@ def clean_addresses(values: list[str], *, field: str) -> list[str]:
             bracketed = _BRACKETED.search(part)
             address = (bracketed.group(1) if bracketed else part).strip().lower()
             if not _ADDRESS.match(address):
-                raise MailError(422, f"“{part}” in {field} is not a valid email address.")
+                raise SiteError(422, f"“{part}” in {field} is not a valid email address.")
             if address not in found:
                 found.append(address)
     return found
@@ -39,7 +40,7 @@ def _outgoing(state: MailState, payload: Any, *, require_recipient: bool) -> dic
     cc = clean_addresses(payload.cc, field="Cc")
     bcc = clean_addresses(payload.bcc, field="Bcc")
     if require_recipient and not (to or cc or bcc):
-        raise MailError(422, "Add at least one recipient.")
+        raise SiteError(422, "Add at least one recipient.")
     source: Email | None = None
     thread_id: str | None = None
     if payload.in_reply_to:
@@ -51,11 +52,11 @@ def _outgoing(state: MailState, payload: Any, *, require_recipient: bool) -> dic
     attachments: list[Attachment] = []
     if payload.attachments:
         if not payload.forward_of or source is None:
-            raise MailError(422, "Only a forwarded message's attachments can be included.")
+            raise SiteError(422, "Only a forwarded message's attachments can be included.")
         by_name = {a.name: a for a in source.attachments}
         for name in payload.attachments:
             if name not in by_name:
-                raise MailError(422, f"“{name}” is not attached to the forwarded message.")
+                raise SiteError(422, f"“{name}” is not attached to the forwarded message.")
             if all(a.name != name for a in attachments):
                 attachments.append(by_name[name])
     return {
@@ -68,7 +69,7 @@ def _outgoing(state: MailState, payload: Any, *, require_recipient: bool) -> dic
 def _draft(state: MailState, draft_id: str) -> Email:
     draft = find_email(state, draft_id)
     if draft.folder != "drafts":
-        raise MailError(409, "This draft has already been sent or discarded.")
+        raise SiteError(409, "This draft has already been sent or discarded.")
     return draft
 
 

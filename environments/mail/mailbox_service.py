@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from environments.mail.models import FOLDERS, Email, MailState
+from environments.sitekit import SiteError, find_or_404
 
 Emit = Callable[..., None]
 VIEWS = (*FOLDERS, "starred")
@@ -20,15 +21,6 @@ HIDDEN = ("trash", "spam")  # never shown outside their own folder
 # Domains of organisations (not people): their names are never shortened to a first word.
 _ORGS = ("brightpathhosting.com", "inkwellprint.com", "clouddesk.io", "morningbrief.co", "designweekly.io",
          "figtreemarket.com", "skyharbor-air.com", "lakesideinn.com", "harborbank.com", "codehub.dev")
-
-
-class MailError(Exception):
-    """A request the mailbox refuses, with the HTTP status and the message a person reads."""
-
-    def __init__(self, status_code: int, detail: str) -> None:
-        super().__init__(detail)
-        self.status_code = status_code
-        self.detail = detail
 
 
 @dataclass
@@ -169,12 +161,12 @@ def list_view(state: MailState, *, folder: str | None = None, label: str | None 
     size = settings(state).page_size
     if label is not None:
         if not any(existing.name == label for existing in state.labels):
-            raise MailError(404, f"There is no label called “{label}”.")
+            raise SiteError(404, f"There is no label called “{label}”.")
         chosen = [e for e in state.emails if label in e.labels and e.folder not in HIDDEN and e.folder != "drafts"]
         return thread_rows(state, chosen, page=page, page_size=size) | {"label": label}
     view = folder or "inbox"
     if view not in VIEWS:
-        raise MailError(404, f"There is no folder called “{view}”.")
+        raise SiteError(404, f"There is no folder called “{view}”.")
     chosen = [e for e in state.emails if in_view(e, view)]
     return thread_rows(state, chosen, page=page, page_size=size) | {"folder": view}
 
@@ -205,16 +197,14 @@ def counts(state: MailState) -> dict[str, Any]:
 def settings(state: MailState) -> Any:
     """The settings entity (there is exactly one)."""
     if not state.settings:
-        raise MailError(500, "The mailbox has no settings.")
+        raise SiteError(500, "The mailbox has no settings.")
     return state.settings[0]
 
 
 def find_email(state: MailState, email_id: str) -> Email:
     """The email `email_id` or a 404."""
-    found = state.find("emails", email_id)
-    if found is None:
-        raise MailError(404, "That message no longer exists.")
-    return found
+    email: Email = find_or_404(state, "emails", email_id, "That message no longer exists.")
+    return email
 
 
 def open_thread(state: MailState, *, thread_id: str, folder: str | None, emit: Emit) -> dict[str, Any]:
@@ -225,7 +215,7 @@ def open_thread(state: MailState, *, thread_id: str, folder: str | None, emit: E
     else:
         shown = [e for e in members if e.folder not in HIDDEN]
     if not shown:
-        raise MailError(404, "This conversation is no longer here. It may have been moved or deleted.")
+        raise SiteError(404, "This conversation is no longer here. It may have been moved or deleted.")
     shown.sort(key=lambda e: (e.sent_at, e.id))
     opened = []
     for email in shown:
@@ -250,7 +240,7 @@ def _targets(state: MailState, *, message_ids: list[str], thread_ids: list[str],
     for thread_id in thread_ids:
         members = [e for e in state.emails if e.thread_id == thread_id]
         if not members:
-            raise MailError(404, "That conversation no longer exists.")
+            raise SiteError(404, "That conversation no longer exists.")
         for email in members:
             if folder in HIDDEN:
                 keep = email.folder == folder
@@ -283,13 +273,13 @@ def apply_action(
 ) -> dict[str, Any]:
     """Apply one action to the chosen messages; returns how many changed and a sentence to show."""
     if not message_ids and not thread_ids:
-        raise MailError(422, "Select at least one conversation first.")
+        raise SiteError(422, "Select at least one conversation first.")
     emails = _targets(state, message_ids=message_ids, thread_ids=thread_ids, folder=folder)
     removed: list[str] = []
     changed = 0
     if action in ("label_add", "label_remove"):
         if not label or not any(existing.name == label for existing in state.labels):
-            raise MailError(422, "Choose an existing label.")
+            raise SiteError(422, "Choose an existing label.")
     for email in emails:
         before = email.model_dump()
         if action == "archive" and email.folder == "inbox":

@@ -5,12 +5,12 @@ from __future__ import annotations
 from datetime import timedelta
 
 from environments.mail import content
-from environments.mail.seed import add_email, mail_state
-from environments.seeding import SeedContext, SeedError, mutation
+from environments.mail.seed import MailContext, add_email, mail_state
+from environments.seeding import SeedError, mutation
 
 
 @mutation("mail.remove_label")
-def remove_label(ctx: SeedContext, *, name: str) -> None:
+def remove_label(ctx: MailContext, *, name: str) -> None:
     """Delete the label `name` and take it off every email (a step the task now needs first)."""
     state = mail_state(ctx)
     if not any(label.name == name for label in state.labels):
@@ -25,7 +25,7 @@ def remove_label(ctx: SeedContext, *, name: str) -> None:
 
 
 @mutation("mail.bury")
-def bury(ctx: SeedContext, *, folder: str = "trash", count: int = 30, newer_than_hours: float = 1) -> None:
+def bury(ctx: MailContext, *, folder: str = "trash", count: int = 30, newer_than_hours: float = 1) -> None:
     """Fill `folder` with `count` newer promotional messages, pushing older ones to later pages."""
     senders = ["figtree", "morningbrief", "designweekly", "codehub"]
     for index in range(count):
@@ -42,7 +42,7 @@ def bury(ctx: SeedContext, *, folder: str = "trash", count: int = 30, newer_than
 
 
 @mutation("mail.misfile")
-def misfile(ctx: SeedContext, *, email_id: str, folder: str = "spam") -> None:
+def misfile(ctx: MailContext, *, email_id: str, folder: str = "spam") -> None:
     """Move one email into another folder (as a spam filter or a stray click would)."""
     email = mail_state(ctx).find("emails", email_id)
     if email is None:

@@ -8,41 +8,44 @@ from __future__ import annotations
 
 import re
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from playwright.sync_api import Error as PlaywrightError
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
 
 LOAD_TIMEOUT = 20_000
 
 
-def settle(page: Any) -> None:
+def settle(page: Page) -> None:
     """Wait until the current page's main data has been fetched and drawn."""
     page.locator("[data-loaded=true]").first.wait_for(timeout=LOAD_TIMEOUT)
 
 
-def follow(page: Any, locator: Any) -> None:
+def follow(page: Page, locator: Any) -> None:
     """Click a link and wait for the next page and its data."""
     with page.expect_navigation():
         locator.click()
     settle(page)
 
 
-def home(page: Any, base_url: str = "") -> None:
+def home(page: Page, base_url: str = "") -> None:
     """Go to the inbox through the sidebar."""
     follow(page, page.get_by_role("navigation", name="Folders").get_by_role("link", name=re.compile(r"^Inbox")))
 
 
-def open_folder(page: Any, name: str) -> None:
+def open_folder(page: Page, name: str) -> None:
     """Open a folder (Inbox, Sent, Drafts, Archive, Trash, Spam, Starred) from the sidebar."""
     follow(page, page.get_by_role("navigation", name="Folders").get_by_role("link", name=re.compile(rf"^{name}")))
 
 
-def open_nav(page: Any, name: str) -> None:
+def open_nav(page: Page, name: str) -> None:
     """Open Contacts or Settings from the sidebar."""
     follow(page, page.get_by_role("navigation", name="More").get_by_role("link", name=name))
 
 
-def search(page: Any, text: str) -> None:
+def search(page: Page, text: str) -> None:
     """Search mail from the top bar and wait for the results (however slow)."""
     box = page.get_by_role("searchbox", name="Search mail")
     box.fill(text)
@@ -51,7 +54,7 @@ def search(page: Any, text: str) -> None:
     page.locator("#threads[data-loaded=true]").wait_for(timeout=30_000)
 
 
-def rows(page: Any, subject: str | None = None, who: str | None = None) -> Any:
+def rows(page: Page, subject: str | None = None, who: str | None = None) -> Any:
     """Conversation rows, narrowed by exact subject and/or by who the row starts with."""
     found = page.locator("li.row")
     if subject is not None:
@@ -61,25 +64,25 @@ def rows(page: Any, subject: str | None = None, who: str | None = None) -> Any:
     return found
 
 
-def open_conversation(page: Any, subject: str, who: str | None = None) -> None:
+def open_conversation(page: Page, subject: str, who: str | None = None) -> None:
     """Open the conversation with this subject from the current list."""
     with page.expect_navigation():
         rows(page, subject, who).first.locator(".gist").click()
     page.locator("#messages[data-loaded=true]").wait_for(timeout=LOAD_TIMEOUT)
 
 
-def message(page: Any, sender: str, index: int = -1) -> Any:
+def message(page: Page, sender: str, index: int = -1) -> Any:
     """A message card in the open conversation, by sender name (the last one by default)."""
     cards = page.locator("article.message").filter(has=page.locator(".msg-from strong", has_text=sender))
     return cards.last if index == -1 else cards.nth(index)
 
 
-def toolbar(page: Any, name: str) -> Any:
+def toolbar(page: Page, name: str) -> Any:
     """A button of the conversation toolbar."""
     return page.get_by_role("toolbar", name="Conversation actions").get_by_role("button", name=name, exact=True)
 
 
-def select_rows(page: Any, found: Any) -> int:
+def select_rows(page: Page, found: Any) -> int:
     """Tick the checkbox of every row in `found`; returns how many."""
     count = found.count()
     for index in range(count):
@@ -87,7 +90,7 @@ def select_rows(page: Any, found: Any) -> int:
     return count
 
 
-def label_as(page: Any, label: str) -> None:
+def label_as(page: Page, label: str) -> None:
     """Apply a label with the toolbar's "Label as" menu and wait for the list or thread to redraw."""
     with page.expect_response(lambda r: "/messages/actions/label_add" in r.url):
         page.get_by_label("Label as").select_option(label)
@@ -95,7 +98,7 @@ def label_as(page: Any, label: str) -> None:
     settle(page)
 
 
-def close_dialogs(page: Any, *names: str) -> None:
+def close_dialogs(page: Page, *names: str) -> None:
     """Dismiss promotions or dialogs that cover the page, pressing the first button named in `names`."""
     for name in names:
         button = page.get_by_role("dialog").get_by_role("button", name=name, exact=True)
@@ -104,7 +107,7 @@ def close_dialogs(page: Any, *names: str) -> None:
             page.wait_for_timeout(200)
 
 
-def fill_recipients(page: Any, field: str, addresses: list[str]) -> None:
+def fill_recipients(page: Page, field: str, addresses: list[str]) -> None:
     """Type addresses into To, Cc or Bcc (opening Cc/Bcc when hidden)."""
     box = page.get_by_role("combobox", name=field, exact=True)
     if not box.is_visible():
@@ -115,13 +118,13 @@ def fill_recipients(page: Any, field: str, addresses: list[str]) -> None:
     box.press("Escape")
 
 
-def write_on_top(page: Any, text: str) -> None:
+def write_on_top(page: Page, text: str) -> None:
     """Type `text` above whatever the editor already holds (quote, signature)."""
     body = page.get_by_label("Message", exact=True)
     body.fill(text + "\n" + body.input_value())
 
 
-def send(page: Any, *, attempts: int = 4) -> None:
+def send(page: Page, *, attempts: int = 4) -> None:
     """Press Send and make sure the message went: after an error, read it and press Send again;
     after a session expiry, sign in again and let the caller redo its edits (raises Expired)."""
     for _ in range(attempts):
@@ -147,7 +150,7 @@ class Expired(Exception):
     """The session expired while sending; the editor was reopened after signing in again."""
 
 
-def _alert(page: Any) -> Any:
+def _alert(page: Page) -> Any:
     """The last error toast on the page, or None; None too while Send's navigation replaces the
     page (counting then meets a destroyed execution context, and the caller polls again)."""
     found = page.locator(".toast.error")
@@ -159,7 +162,7 @@ def _alert(page: Any) -> Any:
         raise
 
 
-def wait_for(page: Any, condition: Any, *, timeout: float = 10) -> bool:
+def wait_for(page: Page, condition: Any, *, timeout: float = 10) -> bool:
     """Poll `condition()` until it is true or `timeout` seconds pass."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -169,18 +172,18 @@ def wait_for(page: Any, condition: Any, *, timeout: float = 10) -> bool:
     return bool(condition())
 
 
-def reload(page: Any) -> None:
+def reload(page: Page) -> None:
     """Reload the page and wait for its data."""
     page.reload()
     settle(page)
 
 
-def contact_row(page: Any, name: str) -> Any:
+def contact_row(page: Page, name: str) -> Any:
     """The contacts table row of `name` (exact)."""
     return page.locator("tr[data-id]").filter(has=page.locator(".contact-name", has_text=re.compile(rf"^{re.escape(name)}$")))
 
 
-def add_contact(page: Any, *, name: str, email: str, company: str = "") -> None:
+def add_contact(page: Page, *, name: str, email: str, company: str = "") -> None:
     """Add a contact from the Contacts page, saving again after a failure or a rate limit."""
     page.get_by_role("button", name="New contact").click()
     page.get_by_label("Name", exact=True).fill(name)
@@ -200,7 +203,7 @@ def add_contact(page: Any, *, name: str, email: str, company: str = "") -> None:
     contact_row(page, name).wait_for(timeout=LOAD_TIMEOUT)
 
 
-def create_label(page: Any, name: str) -> None:
+def create_label(page: Page, name: str) -> None:
     """Create a label on Settings › Labels (unless it exists)."""
     follow(page, page.get_by_role("link", name="Manage labels"))
     if page.locator("#labels a", has_text=re.compile(rf"^{re.escape(name)}$")).count():

@@ -9,7 +9,7 @@ start page. The steps they share are in `oracle_steps`.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING
 
 from environments.mail.oracle_steps import (
     Expired,
@@ -35,9 +35,13 @@ from environments.mail.oracle_steps import (
     wait_for,
     write_on_top,
 )
+from environments.oracles import OracleContext
+from environments.sitekit import Oracle
 
-Page = Any
-Ctx = Any
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
+
+Ctx = OracleContext
 
 
 # ------------------------------------------------------------------ mail-001 star
@@ -672,7 +676,7 @@ def file_wrong_taxi(page: Page, ctx: Ctx) -> None:
     file_expenses(page, ctx, taxi="CityCab Portland")
 
 
-ORACLES = {
+ORACLES: dict[str, Oracle] = {
     "mail-001": star_roadmap,
     "mail-002": mark_boiler_unread,
     "mail-003": add_caterer,
@@ -695,7 +699,7 @@ ORACLES = {
     "mail-020": file_expenses,
 }
 
-WRONG = {
+WRONG: dict[str, Oracle] = {
     "mail-001": star_first_roadmap,
     "mail-002": open_boiler_only,
     "mail-003": add_caterer_typo,

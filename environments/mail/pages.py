@@ -6,13 +6,11 @@ taken from the URL (a folder, a label, a conversation id). Nothing session-speci
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
 
 from environments.mail.mailbox_service import VIEWS
-from environments.pages import render_page
+from environments.sitekit import PageSpec, SitePages
 
 ENV_ID = "mail"
 router = APIRouter(include_in_schema=False)
@@ -21,39 +19,13 @@ FOLDER_TITLES = {
     "inbox": "Inbox", "starred": "Starred", "sent": "Sent", "drafts": "Drafts",
     "archive": "Archive", "trash": "Trash", "spam": "Spam",
 }
-
-
-@dataclass(frozen=True)
-class PageSpec:
-    """One page: its name (the script's switch), title and script file."""
-
-    page: str
-    title: str
-    script: str
-
-
-def _render(request: Request, spec: PageSpec, *, nav: str = "", **data: str) -> Response:
-    return render_page(
-        request,
-        ENV_ID,
-        "mail/base.html",
-        page=spec.page,
-        title=spec.title,
-        script=spec.script,
-        base=f"/env/{ENV_ID}",
-        api=f"/api/env/{ENV_ID}",
-        folders=FOLDER_TITLES,
-        nav=nav,
-        data=data,
-    )
-
-
+PAGES = SitePages(ENV_ID, folders=FOLDER_TITLES)
 LIST = "list.js"
 
 
 @router.get("/")
 def inbox(request: Request) -> Response:
-    return _render(request, PageSpec("list", "Inbox", LIST), nav="inbox", folder="inbox")
+    return PAGES.render(request, PageSpec("list", "Inbox", LIST, "inbox"), folder="inbox")
 
 
 @router.get("/folder/{folder}")
@@ -61,45 +33,45 @@ def folder(request: Request, folder: str) -> Response:
     if folder == "inbox":
         return RedirectResponse(f"/env/{ENV_ID}/", status_code=303)
     if folder not in VIEWS:
-        return _render(request, PageSpec("missing", "Not found", LIST), nav="")
-    return _render(request, PageSpec("list", FOLDER_TITLES[folder], LIST), nav=folder, folder=folder)
+        return PAGES.render(request, PageSpec("missing", "Not found", LIST, ""))
+    return PAGES.render(request, PageSpec("list", FOLDER_TITLES[folder], LIST, folder), folder=folder)
 
 
 @router.get("/label/{name}")
 def label(request: Request, name: str) -> Response:
-    return _render(request, PageSpec("list", name, LIST), nav="label:" + name, label=name)
+    return PAGES.render(request, PageSpec("list", name, LIST, "label:" + name), label=name)
 
 
 @router.get("/search")
 def search(request: Request) -> Response:
-    return _render(request, PageSpec("search", "Search results", LIST), nav="")
+    return PAGES.render(request, PageSpec("search", "Search results", LIST, ""))
 
 
 @router.get("/thread/{thread_id}")
 def thread(request: Request, thread_id: str) -> Response:
-    return _render(request, PageSpec("thread", "Conversation", "thread.js"), thread=thread_id)
+    return PAGES.render(request, PageSpec("thread", "Conversation", "thread.js"), thread=thread_id)
 
 
 @router.get("/compose")
 def compose(request: Request) -> Response:
-    return _render(request, PageSpec("compose", "New message", "compose.js"))
+    return PAGES.render(request, PageSpec("compose", "New message", "compose.js"))
 
 
 @router.get("/contacts")
 def contacts(request: Request) -> Response:
-    return _render(request, PageSpec("contacts", "Contacts", "contacts.js"), nav="contacts")
+    return PAGES.render(request, PageSpec("contacts", "Contacts", "contacts.js", "contacts"))
 
 
 @router.get("/settings")
 def settings(request: Request) -> Response:
-    return _render(request, PageSpec("settings", "Settings", "settings.js"), nav="settings", tab="general")
+    return PAGES.render(request, PageSpec("settings", "Settings", "settings.js", "settings"), tab="general")
 
 
 @router.get("/settings/filters")
 def filters(request: Request) -> Response:
-    return _render(request, PageSpec("filters", "Filters", "settings.js"), nav="settings", tab="filters")
+    return PAGES.render(request, PageSpec("filters", "Filters", "settings.js", "settings"), tab="filters")
 
 
 @router.get("/settings/labels")
 def labels(request: Request) -> Response:
-    return _render(request, PageSpec("labels", "Labels", "settings.js"), nav="settings", tab="labels")
+    return PAGES.render(request, PageSpec("labels", "Labels", "settings.js", "settings"), tab="labels")

@@ -17,12 +17,15 @@ from environments.mail.models import Attachment, Contact, Email, Label, MailFilt
 from environments.mail.people import DEFAULT_LABELS, ME, PEOPLE, person
 from environments.seeding import SeedContext, SeedError, to_iso
 
+# What this site's builders see: `ctx.state` is typed as the site's state.
+MailContext = SeedContext[MailState]
+
 SIGNATURE = "Jamie Chen\nProduct Designer · Orchardline\n+1 503 555 0142"
 
 
-def mail_state(ctx: SeedContext) -> MailState:
+def mail_state(ctx: MailContext) -> MailState:
     """The state being built, typed."""
-    return ctx.state  # type: ignore[return-value]
+    return ctx.state
 
 
 def sender_of(spec: Any) -> tuple[str, str]:
@@ -49,7 +52,7 @@ def addresses(specs: Iterable[Any] | None) -> list[str]:
     return found
 
 
-def moment(ctx: SeedContext, *, days: float = 0, hours: float | None = None) -> datetime:
+def moment(ctx: MailContext, *, days: float = 0, hours: float | None = None) -> datetime:
     """A time `days` before now at a random working hour, or exactly `hours` before now."""
     if hours is not None:
         return ctx.now - timedelta(hours=hours)
@@ -61,7 +64,7 @@ def moment(ctx: SeedContext, *, days: float = 0, hours: float | None = None) -> 
 
 
 def add_email(
-    ctx: SeedContext,
+    ctx: MailContext,
     *,
     sender: Any,
     subject: str,
@@ -114,7 +117,7 @@ def _attachment(spec: Any) -> Attachment:
     raise SeedError(f"an attachment is {{name, size_kb}}, not {spec!r}")
 
 
-def add_label(ctx: SeedContext, *, name: str, color: str = "#4b5563") -> Label:
+def add_label(ctx: MailContext, *, name: str, color: str = "#4b5563") -> Label:
     """Create the label `name` (or return the existing one)."""
     state = mail_state(ctx)
     found = next((label for label in state.labels if label.name.lower() == name.lower()), None)
@@ -125,7 +128,7 @@ def add_label(ctx: SeedContext, *, name: str, color: str = "#4b5563") -> Label:
     return label
 
 
-def add_contact(ctx: SeedContext, *, name: str, email: str, company: str = "", phone: str = "", notes: str = "") -> Contact:
+def add_contact(ctx: MailContext, *, name: str, email: str, company: str = "", phone: str = "", notes: str = "") -> Contact:
     """Append an address-book entry."""
     contact = Contact(id=ctx.new_id("c"), name=name, email=email.lower(), company=company, phone=phone, notes=notes)
     mail_state(ctx).contacts.append(contact)
@@ -136,7 +139,7 @@ def _read_odds(day: float) -> float:
     return 0.92 if day > 2 else 0.35
 
 
-def _conversation(ctx: SeedContext, spec: dict[str, Any]) -> None:
+def _conversation(ctx: MailContext, spec: dict[str, Any]) -> None:
     thread_id: str | None = None
     previous: Email | None = None
     last_at: datetime | None = None
@@ -172,7 +175,7 @@ def _conversation(ctx: SeedContext, spec: dict[str, Any]) -> None:
         previous = email
 
 
-def build_default_state(ctx: SeedContext) -> None:
+def build_default_state(ctx: MailContext) -> None:
     """Three weeks of everyday mail, the address book, labels, a filter and the settings."""
     state = mail_state(ctx)
     state.settings.append(Settings(id="settings", display_name=ME.name, email=ME.addr, signature=SIGNATURE))
@@ -232,6 +235,6 @@ def _mark_trashed(state: MailState) -> None:
             email.previous_folder = "inbox"
 
 
-def finish(ctx: SeedContext) -> None:
+def finish(ctx: MailContext) -> None:
     """Keep emails in time order after a builder appended some (pages sort anyway)."""
     mail_state(ctx).emails.sort(key=lambda e: (e.sent_at, e.id))

@@ -7,9 +7,9 @@ from datetime import datetime
 from typing import Any
 
 from environments.shop.cart_service import NewId
-from environments.shop.errors import ShopError
 from environments.shop.models import Account, Address, Notification, PaymentMethod, Review, ShopState
 from environments.shop.seed import card_label, iso
+from environments.sitekit import SiteError
 
 NEWSLETTER_FREQUENCIES = ("daily", "weekly", "monthly", "never")
 ADDRESS_FIELDS = ("label", "full_name", "line1", "line2", "city", "region", "postal_code", "country", "phone")
@@ -31,7 +31,7 @@ def require_signed_in(state: ShopState) -> Account:
     """The account, or 401 when the shopper signed out."""
     customer = account(state)
     if not customer.signed_in:
-        raise ShopError(401, "Please sign in to continue.")
+        raise SiteError(401, "Please sign in to continue.")
     return customer
 
 
@@ -39,9 +39,9 @@ def update_account(state: ShopState, *, changes: dict[str, Any]) -> Account:
     """Apply profile and preference changes (only known fields)."""
     customer = account(state)
     if "full_name" in changes and not str(changes["full_name"]).strip():
-        raise ShopError(400, "Your name can't be empty.")
+        raise SiteError(400, "Your name can't be empty.")
     if "newsletter_frequency" in changes and changes["newsletter_frequency"] not in NEWSLETTER_FREQUENCIES:
-        raise ShopError(400, "Choose how often you want the newsletter.")
+        raise SiteError(400, "Choose how often you want the newsletter.")
     for field in ("full_name", "phone", "marketing_emails", "order_updates_sms", "newsletter_frequency"):
         if field in changes and changes[field] is not None:
             value = changes[field].strip() if isinstance(changes[field], str) else changes[field]
@@ -53,7 +53,7 @@ def _clean_address(fields: dict[str, Any]) -> dict[str, str]:
     cleaned = {key: str(fields.get(key) or "").strip() for key in ADDRESS_FIELDS}
     missing = [label for key, label in REQUIRED_ADDRESS_FIELDS.items() if not cleaned[key]]
     if missing:
-        raise ShopError(400, "Please fill in the " + ", ".join(missing) + ".")
+        raise SiteError(400, "Please fill in the " + ", ".join(missing) + ".")
     cleaned["country"] = cleaned["country"] or "US"
     cleaned["label"] = cleaned["label"] or "Other"
     cleaned["region"] = cleaned["region"].upper()
@@ -80,7 +80,7 @@ def update_address(state: ShopState, *, address_id: str, fields: dict[str, Any])
     """Edit a saved address."""
     address = state.find("addresses", address_id)
     if address is None:
-        raise ShopError(404, "That address no longer exists.")
+        raise SiteError(404, "That address no longer exists.")
     merged = {key: getattr(address, key) for key in ADDRESS_FIELDS}
     merged.update({k: v for k, v in fields.items() if k in ADDRESS_FIELDS and v is not None})
     for key, value in _clean_address(merged).items():
@@ -93,7 +93,7 @@ def set_default_address(state: ShopState, *, address_id: str) -> Address:
     """Make one address the default for checkout."""
     address = state.find("addresses", address_id)
     if address is None:
-        raise ShopError(404, "That address no longer exists.")
+        raise SiteError(404, "That address no longer exists.")
     _make_default(state, address)
     return address
 
@@ -102,9 +102,9 @@ def delete_address(state: ShopState, *, address_id: str) -> Address:
     """Remove an address that is not the default."""
     address = state.find("addresses", address_id)
     if address is None:
-        raise ShopError(404, "That address no longer exists.")
+        raise SiteError(404, "That address no longer exists.")
     if address.is_default and len(state.addresses) > 1:
-        raise ShopError(409, "This is your default address. Make another address the default first.")
+        raise SiteError(409, "This is your default address. Make another address the default first.")
     state.addresses.remove(address)
     return address
 
@@ -148,16 +148,16 @@ def add_payment_method(
     """Check and save a card: valid number, expiry in the future, a cardholder name."""
     digits = "".join(ch for ch in card.number if ch.isdigit())
     if not 13 <= len(digits) <= 19 or not _luhn_ok(digits):
-        raise ShopError(400, "That card number doesn't look right. Check it and try again.")
+        raise SiteError(400, "That card number doesn't look right. Check it and try again.")
     if not 1 <= card.exp_month <= 12:
-        raise ShopError(400, "Choose the expiry month.")
+        raise SiteError(400, "Choose the expiry month.")
     if (card.exp_year, card.exp_month) < (now.year, now.month):
-        raise ShopError(400, "This card has expired.")
+        raise SiteError(400, "This card has expired.")
     if not card.holder.strip():
-        raise ShopError(400, "Enter the name on the card.")
+        raise SiteError(400, "Enter the name on the card.")
     brand = _card_brand(digits)
     if any(p.brand == brand and p.last4 == digits[-4:] for p in state.payment_methods):
-        raise ShopError(409, f"{brand} ending in {digits[-4:]} is already saved.")
+        raise SiteError(409, f"{brand} ending in {digits[-4:]} is already saved.")
     method = PaymentMethod(
         id=new_id("pm"),
         brand=brand,
@@ -177,7 +177,7 @@ def set_default_payment(state: ShopState, *, payment_method_id: str) -> PaymentM
     """Make one card the default for checkout."""
     method = state.find("payment_methods", payment_method_id)
     if method is None:
-        raise ShopError(404, "That card is no longer saved.")
+        raise SiteError(404, "That card is no longer saved.")
     for other in state.payment_methods:
         if other.id != method.id and other.is_default:
             other.is_default = False
@@ -189,9 +189,9 @@ def delete_payment_method(state: ShopState, *, payment_method_id: str) -> Paymen
     """Remove a card that is not the default."""
     method = state.find("payment_methods", payment_method_id)
     if method is None:
-        raise ShopError(404, "That card is no longer saved.")
+        raise SiteError(404, "That card is no longer saved.")
     if method.is_default and len(state.payment_methods) > 1:
-        raise ShopError(409, f"{card_label(method)} is your default card. Make another card the default first.")
+        raise SiteError(409, f"{card_label(method)} is your default card. Make another card the default first.")
     state.payment_methods.remove(method)
     return method
 
@@ -209,7 +209,7 @@ def mark_notification_read(state: ShopState, *, notification_id: str) -> Notific
     """Opening a notification marks it read."""
     note = state.find("notifications", notification_id)
     if note is None:
-        raise ShopError(404, "That notification no longer exists.")
+        raise SiteError(404, "That notification no longer exists.")
     if not note.is_read:
         note.is_read = True
     return note
@@ -229,13 +229,13 @@ def post_review(
     """The customer's review of a product (one per product)."""
     product = state.find("products", product_id)
     if product is None:
-        raise ShopError(404, "This product is no longer available.")
+        raise SiteError(404, "This product is no longer available.")
     if not 1 <= rating <= 5:
-        raise ShopError(400, "Choose a star rating from 1 to 5.")
+        raise SiteError(400, "Choose a star rating from 1 to 5.")
     if not title.strip() or not body.strip():
-        raise ShopError(400, "Add a headline and a few words about the product.")
+        raise SiteError(400, "Add a headline and a few words about the product.")
     if any(r.product_id == product.id and r.author_is_me for r in state.reviews):
-        raise ShopError(409, "You've already reviewed this product.")
+        raise SiteError(409, "You've already reviewed this product.")
     bought = any(
         i.product_id == product.id and (o := state.find("orders", i.order_id)) is not None and o.status == "delivered"
         for i in state.order_items
@@ -262,7 +262,7 @@ def sign_in(state: ShopState, *, email: str) -> Account:
     """Sign the customer back in (the store remembers this device, so no password is asked)."""
     customer = account(state)
     if email.strip().lower() != customer.email.lower():
-        raise ShopError(401, "We don't recognise that email address.")
+        raise SiteError(401, "We don't recognise that email address.")
     customer.signed_in = True
     return customer
 

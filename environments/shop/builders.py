@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from environments.seeding import SeedContext, SeedError, builder
+from environments.seeding import SeedError, builder
 from environments.shop.models import (
     Address,
     CartItem,
@@ -24,14 +24,14 @@ from environments.shop.models import (
     WishlistItem,
 )
 from environments.shop.pricing import RETURN_WINDOW_DAYS
-from environments.shop.seed import add_order, add_product, add_reviews, iso, parse_iso
+from environments.shop.seed import ShopContext, add_order, add_product, add_reviews, iso, parse_iso
 
 
-def _state(ctx: SeedContext) -> ShopState:
-    return ctx.state  # type: ignore[return-value]
+def _state(ctx: ShopContext) -> ShopState:
+    return ctx.state
 
 
-def find_product(ctx: SeedContext, ref: str) -> Product:
+def find_product(ctx: ShopContext, ref: str) -> Product:
     """A product by id or by exact name (the first one with that name)."""
     state = _state(ctx)
     found = state.find("products", ref) or next((p for p in state.products if p.name == ref), None)
@@ -40,7 +40,7 @@ def find_product(ctx: SeedContext, ref: str) -> Product:
     return found
 
 
-def find_variant(ctx: SeedContext, product: Product, size: str | None, color: str | None) -> Variant | None:
+def find_variant(ctx: ShopContext, product: Product, size: str | None, color: str | None) -> Variant | None:
     """The product's variant with this size and colour (None for a product without options)."""
     options = [v for v in _state(ctx).variants if v.product_id == product.id]
     if not options:
@@ -51,7 +51,7 @@ def find_variant(ctx: SeedContext, product: Product, size: str | None, color: st
     raise SeedError(f"{product.name} has no option size={size!r} color={color!r}")
 
 
-def find_address(ctx: SeedContext, label: str) -> Address:
+def find_address(ctx: ShopContext, label: str) -> Address:
     """A saved address by label ("Home") or id."""
     state = _state(ctx)
     found = state.find("addresses", label) or next((a for a in state.addresses if a.label == label), None)
@@ -60,7 +60,7 @@ def find_address(ctx: SeedContext, label: str) -> Address:
     return found
 
 
-def find_card(ctx: SeedContext, last4: str) -> PaymentMethod:
+def find_card(ctx: ShopContext, last4: str) -> PaymentMethod:
     """A saved card by its last four digits."""
     found = next((p for p in _state(ctx).payment_methods if p.last4 == last4), None)
     if found is None:
@@ -68,7 +68,7 @@ def find_card(ctx: SeedContext, last4: str) -> PaymentMethod:
     return found
 
 
-def _restock(ctx: SeedContext, product: Product, variant: Variant | None, at_least: int) -> None:
+def _restock(ctx: ShopContext, product: Product, variant: Variant | None, at_least: int) -> None:
     # A task that asks for an option must find it in stock.
     if variant is not None and variant.stock < at_least:
         variant.stock = at_least
@@ -79,7 +79,7 @@ def _restock(ctx: SeedContext, product: Product, variant: Variant | None, at_lea
 
 @builder("shop.plant_product")
 def plant_product(
-    ctx: SeedContext,
+    ctx: ShopContext,
     *,
     category: str,
     name: str,
@@ -141,7 +141,7 @@ def plant_product(
 
 
 @builder("shop.cart")
-def cart(ctx: SeedContext, *, lines: list[dict[str, Any]], clear: bool = True) -> dict[str, Any]:
+def cart(ctx: ShopContext, *, lines: list[dict[str, Any]], clear: bool = True) -> dict[str, Any]:
     """Fill the cart: each line names `product` (id or name), optional `size`/`color`, `quantity`."""
     state = _state(ctx)
     if clear:
@@ -187,7 +187,7 @@ def cart(ctx: SeedContext, *, lines: list[dict[str, Any]], clear: bool = True) -
 
 @builder("shop.past_order")
 def past_order(
-    ctx: SeedContext,
+    ctx: ShopContext,
     *,
     lines: list[dict[str, Any]],
     status: str = "delivered",
@@ -236,7 +236,7 @@ def past_order(
 
 
 @builder("shop.wishlist")
-def wishlist(ctx: SeedContext, *, items: list[dict[str, Any]], clear: bool = True) -> dict[str, Any]:
+def wishlist(ctx: ShopContext, *, items: list[dict[str, Any]], clear: bool = True) -> dict[str, Any]:
     """Set the wishlist: each item names `product` and may force `stock` (0 = out of stock)."""
     state = _state(ctx)
     if clear:
@@ -267,7 +267,7 @@ def wishlist(ctx: SeedContext, *, items: list[dict[str, Any]], clear: bool = Tru
 
 @builder("shop.coupon")
 def coupon(
-    ctx: SeedContext,
+    ctx: ShopContext,
     *,
     code: str,
     description: str,
@@ -293,7 +293,7 @@ def coupon(
 
 @builder("shop.address")
 def address(
-    ctx: SeedContext,
+    ctx: ShopContext,
     *,
     label: str,
     full_name: str,
@@ -314,7 +314,7 @@ def address(
 
 
 @builder("shop.default_ids")
-def default_ids(ctx: SeedContext) -> dict[str, Any]:
+def default_ids(ctx: ShopContext) -> dict[str, Any]:
     """Ids of the default customer's records (Home, Work, Visa, Mastercard)."""
     return {
         "home_id": find_address(ctx, "Home").id,
@@ -325,7 +325,7 @@ def default_ids(ctx: SeedContext) -> dict[str, Any]:
 
 
 @builder("shop.expired_card")
-def expired_card(ctx: SeedContext, *, brand: str, last4: str, nickname: str = "") -> dict[str, Any]:
+def expired_card(ctx: ShopContext, *, brand: str, last4: str, nickname: str = "") -> dict[str, Any]:
     """A saved card that expired last year."""
     card = PaymentMethod(
         id=ctx.new_id("pm"), brand=brand, last4=last4, exp_month=6, exp_year=ctx.now.year - 1,
@@ -337,7 +337,7 @@ def expired_card(ctx: SeedContext, *, brand: str, last4: str, nickname: str = ""
 
 @builder("shop.notification")
 def notification(
-    ctx: SeedContext,
+    ctx: ShopContext,
     *,
     kind: str,
     title: str,
@@ -357,7 +357,7 @@ def notification(
 
 @builder("shop.product_ref")
 def product_ref(
-    ctx: SeedContext,
+    ctx: ShopContext,
     *,
     name: str,
     size: str | None = None,
@@ -381,7 +381,7 @@ def product_ref(
 
 
 @builder("shop.recent_brand_lines")
-def recent_brand_lines(ctx: SeedContext, *, brand: str) -> dict[str, Any]:
+def recent_brand_lines(ctx: ShopContext, *, brand: str) -> dict[str, Any]:
     """Every returnable line of `brand` in orders delivered within the return window."""
     state = _state(ctx)
     lines = []
@@ -398,7 +398,7 @@ def recent_brand_lines(ctx: SeedContext, *, brand: str) -> dict[str, Any]:
 
 
 @builder("shop.existing_return")
-def existing_return(ctx: SeedContext, *, order_item_id: str, quantity: int = 1, reason: str = "Changed my mind") -> dict[str, Any]:
+def existing_return(ctx: ShopContext, *, order_item_id: str, quantity: int = 1, reason: str = "Changed my mind") -> dict[str, Any]:
     """A return already requested for an order line."""
     state = _state(ctx)
     item = state.find("order_items", order_item_id)
@@ -414,7 +414,7 @@ def existing_return(ctx: SeedContext, *, order_item_id: str, quantity: int = 1, 
 
 
 @builder("shop.add_confusing_decoys")
-def add_confusing_decoys(ctx: SeedContext, *, of: str, decoys: list[dict[str, Any]]) -> dict[str, Any]:
+def add_confusing_decoys(ctx: ShopContext, *, of: str, decoys: list[dict[str, Any]]) -> dict[str, Any]:
     """Near-copies of a product that tie it on a salient attribute; each decoy overrides some fields."""
     state = _state(ctx)
     original = find_product(ctx, of)

@@ -1,6 +1,6 @@
 """Cart, wishlist and checkout: the shopper's writes before an order exists.
 
-Keyword-only functions over `ShopState`; they raise `ShopError` with a message for the shopper and
+Keyword-only functions over `ShopState`; they raise `SiteError` with a message for the shopper and
 return the entity they created or changed. `now` is the session's virtual clock.
 """
 
@@ -12,7 +12,6 @@ from datetime import datetime
 from typing import Any
 
 from environments.shop.catalog_service import product_card
-from environments.shop.errors import ShopError
 from environments.shop.models import (
     CartItem,
     Coupon,
@@ -25,6 +24,7 @@ from environments.shop.models import (
 )
 from environments.shop.pricing import DELIVERY_OPTIONS, Quote, quote
 from environments.shop.seed import address_line, card_label, iso, parse_iso
+from environments.sitekit import SiteError
 
 MAX_LINE_QUANTITY = 10
 
@@ -52,7 +52,7 @@ NewId = Callable[[str], str]
 def _product(state: ShopState, product_id: str) -> Product:
     product = state.find("products", product_id)
     if product is None:
-        raise ShopError(404, "This product is no longer available.")
+        raise SiteError(404, "This product is no longer available.")
     return product
 
 
@@ -61,10 +61,10 @@ def _variant_for(state: ShopState, product: Product, variant_id: str | None) -> 
     if not options:
         return None
     if variant_id is None:
-        raise ShopError(400, "Please choose your options (size or colour) first.")
+        raise SiteError(400, "Please choose your options (size or colour) first.")
     variant = next((v for v in options if v.id == variant_id), None)
     if variant is None:
-        raise ShopError(400, "That option is not available for this product.")
+        raise SiteError(400, "That option is not available for this product.")
     return variant
 
 
@@ -107,19 +107,19 @@ def add_to_cart(
 ) -> CartItem:
     """Add `quantity` of a product (option) to the cart, merging with an existing line."""
     if quantity < 1:
-        raise ShopError(400, "Quantity must be at least 1.")
+        raise SiteError(400, "Quantity must be at least 1.")
     product = _product(state, product_id)
     variant = _variant_for(state, product, variant_id)
     available = variant.stock if variant else product.stock
     if available <= 0:
-        raise ShopError(409, f"Sorry, {product.name}{_describe(variant)} is out of stock.")
+        raise SiteError(409, f"Sorry, {product.name}{_describe(variant)} is out of stock.")
     existing = next(
         (c for c in state.cart_items if c.product_id == product.id and c.variant_id == (variant.id if variant else None)),
         None,
     )
     total = quantity + (existing.quantity if existing else 0)
     if total > min(available, MAX_LINE_QUANTITY):
-        raise ShopError(409, f"Only {min(available, MAX_LINE_QUANTITY)} of {product.name}{_describe(variant)} can be ordered.")
+        raise SiteError(409, f"Only {min(available, MAX_LINE_QUANTITY)} of {product.name}{_describe(variant)} can be ordered.")
     if existing is not None:
         existing.quantity = total
         return existing
@@ -138,14 +138,14 @@ def set_cart_quantity(state: ShopState, *, cart_item_id: str, quantity: int) -> 
     """Change the quantity of a cart line (1 to the stock available)."""
     item = state.find("cart_items", cart_item_id)
     if item is None:
-        raise ShopError(404, "That item is no longer in your cart.")
+        raise SiteError(404, "That item is no longer in your cart.")
     if quantity < 1:
-        raise ShopError(400, "Quantity must be at least 1. Use Remove to take the item out.")
+        raise SiteError(400, "Quantity must be at least 1. Use Remove to take the item out.")
     product = _product(state, item.product_id)
     variant = state.find("variants", item.variant_id) if item.variant_id else None
     available = variant.stock if variant else product.stock
     if quantity > min(available, MAX_LINE_QUANTITY):
-        raise ShopError(409, f"Only {min(available, MAX_LINE_QUANTITY)} of {product.name}{_describe(variant)} can be ordered.")
+        raise SiteError(409, f"Only {min(available, MAX_LINE_QUANTITY)} of {product.name}{_describe(variant)} can be ordered.")
     item.quantity = quantity
     return item
 
@@ -154,7 +154,7 @@ def remove_from_cart(state: ShopState, *, cart_item_id: str) -> CartItem:
     """Take a line out of the cart."""
     item = state.find("cart_items", cart_item_id)
     if item is None:
-        raise ShopError(404, "That item is no longer in your cart.")
+        raise SiteError(404, "That item is no longer in your cart.")
     state.cart_items.remove(item)
     return item
 
@@ -184,7 +184,7 @@ def remove_from_wishlist(state: ShopState, *, wishlist_item_id: str) -> Wishlist
     """Delete a saved product."""
     entry = state.find("wishlist_items", wishlist_item_id)
     if entry is None:
-        raise ShopError(404, "That item is no longer in your wishlist.")
+        raise SiteError(404, "That item is no longer in your wishlist.")
     state.wishlist_items.remove(entry)
     return entry
 
@@ -194,11 +194,11 @@ def find_coupon(state: ShopState, *, code: str, subtotal_cents: int, now: dateti
     wanted = code.strip().upper()
     coupon = next((c for c in state.coupons if c.code.upper() == wanted), None)
     if coupon is None:
-        raise ShopError(400, f"'{code.strip()}' is not a valid promo code.")
+        raise SiteError(400, f"'{code.strip()}' is not a valid promo code.")
     if not coupon.active or parse_iso(coupon.expires_at) < now:
-        raise ShopError(400, f"The promo code {coupon.code} has expired.")
+        raise SiteError(400, f"The promo code {coupon.code} has expired.")
     if subtotal_cents < coupon.min_subtotal_cents:
-        raise ShopError(
+        raise SiteError(
             400, f"{coupon.code} needs a subtotal of at least ${coupon.min_subtotal_cents / 100:.2f}."
         )
     return coupon
@@ -209,7 +209,7 @@ def checkout_quote(
 ) -> PricedCart:
     """The totals of the current cart with this coupon and delivery option."""
     if delivery_option not in DELIVERY_OPTIONS:
-        raise ShopError(400, "Choose standard or express delivery.")
+        raise SiteError(400, "Choose standard or express delivery.")
     subtotal = cart_view(state)["subtotal_cents"]
     coupon = find_coupon(state, code=coupon_code, subtotal_cents=subtotal, now=now) if coupon_code else None
     return PricedCart(totals=quote(subtotal_cents=subtotal, coupon=coupon, delivery_option=delivery_option), coupon=coupon)
@@ -227,21 +227,21 @@ def place_order(
 ) -> PlacedOrder:
     """Turn the whole cart into an order: check stock, card and coupon, take stock, empty the cart."""
     if not state.cart_items:
-        raise ShopError(400, "Your cart is empty.")
+        raise SiteError(400, "Your cart is empty.")
     address = state.find("addresses", address_id)
     if address is None:
-        raise ShopError(400, "Choose a shipping address.")
+        raise SiteError(400, "Choose a shipping address.")
     card = state.find("payment_methods", payment_method_id)
     if card is None:
-        raise ShopError(400, "Choose a payment method.")
+        raise SiteError(400, "Choose a payment method.")
     if (card.exp_year, card.exp_month) < (now.year, now.month):
-        raise ShopError(400, f"Your {card_label(card)} has expired. Choose another card.")
+        raise SiteError(400, f"Your {card_label(card)} has expired. Choose another card.")
     for item in state.cart_items:
         product = _product(state, item.product_id)
         variant = state.find("variants", item.variant_id) if item.variant_id else None
         available = variant.stock if variant else product.stock
         if item.quantity > available:
-            raise ShopError(409, f"Only {available} of {product.name}{_describe(variant)} left. Update your cart.")
+            raise SiteError(409, f"Only {available} of {product.name}{_describe(variant)} left. Update your cart.")
     priced = checkout_quote(state, coupon_code=coupon_code, delivery_option=delivery_option, now=now)
     totals, coupon = priced.totals, priced.coupon
     order_id = new_id("o")

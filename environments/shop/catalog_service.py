@@ -9,8 +9,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from environments.shop.errors import ShopError
 from environments.shop.models import Product, ShopState
+from environments.sitekit import SiteError
 
 SORTS = {
     "relevance": "Featured",
@@ -92,7 +92,7 @@ def search(state: ShopState, *, query: SearchQuery) -> dict[str, Any]:
     if query.category:
         category = next((c for c in state.categories if c.slug == query.category), None)
         if category is None:
-            raise ShopError(404, f"There is no category called '{query.category}'.")
+            raise SiteError(404, f"There is no category called '{query.category}'.")
     words = _tokens(query.q)
     scored: list[tuple[float, Product]] = []
     for product in state.products:
@@ -122,7 +122,7 @@ def search(state: ShopState, *, query: SearchQuery) -> dict[str, Any]:
         "newest": lambda item: (item[1].created_at, item[1].id),
     }
     if query.sort not in order:
-        raise ShopError(400, f"Unknown sort order '{query.sort}'.")
+        raise SiteError(400, f"Unknown sort order '{query.sort}'.")
     scored.sort(key=order[query.sort])
     if query.sort == "newest":
         scored.reverse()
@@ -152,7 +152,7 @@ def product_detail(state: ShopState, *, product_id: str) -> dict[str, Any]:
     """Everything the product page shows: options with stock, reviews, related items."""
     product = state.find("products", product_id)
     if product is None:
-        raise ShopError(404, "This product is no longer available.")
+        raise SiteError(404, "This product is no longer available.")
     variants = [v for v in state.variants if v.product_id == product.id]
     reviews = sorted(
         (r for r in state.reviews if r.product_id == product.id), key=lambda r: (r.created_at, r.id), reverse=True

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from environments.seeding import SeedContext, mutation
+from environments.seeding import mutation
 from environments.shop.builders import find_product, find_variant
 from environments.shop.models import CartItem
-from environments.shop.seed import iso
+from environments.shop.seed import ShopContext, iso
 
 
 @mutation("shop.cart_leftovers")
-def cart_leftovers(ctx: SeedContext, *, product: str, size: str | None = None, color: str | None = None, quantity: int = 1) -> None:
+def cart_leftovers(ctx: ShopContext, *, product: str, size: str | None = None, color: str | None = None, quantity: int = 1) -> None:
     """Leave an item in the cart from an earlier visit: checkout takes the whole cart, so it must go first."""
     state = ctx.state
     found = find_product(ctx, product)

@@ -11,11 +11,13 @@ from __future__ import annotations
 import re
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from environments.oracles import settle_network
 
-Page = Any  # playwright.sync_api.Page (imported lazily by the oracle runner)
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
+
 
 WRITE_TIMEOUT_MS = 30_000
 
@@ -52,11 +54,6 @@ def click(page: Page, locator: Any) -> None:
     """Click after clearing anything that covers the page."""
     close_popups(page)
     locator.click()
-
-
-def go_home(page: Page) -> None:
-    click(page, page.locator("a.logo"))
-    page.locator(".product-card").first.wait_for()
 
 
 def open_header(page: Page, href_end: str) -> None:

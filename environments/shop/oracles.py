@@ -9,12 +9,16 @@ the evaluator must fail: the wrong size, a missing item, the look-alike product.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from environments.oracles import OracleContext
 from environments.shop import oracle_steps as s
+from environments.sitekit import Oracle
 
-Page = Any
-Ctx = Any
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
+
+Ctx = OracleContext
 
 HOME = "1458 Maple Avenue"
 WORK = "200 Harbor Street"
@@ -126,6 +130,9 @@ def tidy_cart(drop_card_game: bool) -> Any:
             if s.cart_line(page, band).count():
                 break
             page.wait_for_timeout(500)
+        # A freshly loaded cart shows what the server holds: a quantity click the server answered
+        # late (a loaded machine) is corrected here, as a person would on a second look.
+        s.set_line_quantity(page, bottle, 2)
         names = s.cart_names(page)
         assert sorted(names) == sorted([bottle, band]) or not drop_card_game, names
 
@@ -491,7 +498,7 @@ def sort_out_cart(save_for_later: bool) -> Any:
     return oracle
 
 
-ORACLES = {
+ORACLES: dict[str, Oracle] = {
     "shop-001": add_charger,
     "shop-002": save_to_wishlist,
     "shop-003": make_default_address("77 Cedar Point Road"),
@@ -514,7 +521,7 @@ ORACLES = {
     "shop-020": sort_out_cart(save_for_later=True),
 }
 
-WRONG = {
+WRONG: dict[str, Oracle] = {
     "shop-001": add_charger_wrong,  # the 30 W charger of the same line
     "shop-002": save_to_wishlist_wrong,  # puts it in the cart instead
     "shop-003": make_default_address("77 Cedar Street"),  # the look-alike street

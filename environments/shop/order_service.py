@@ -12,10 +12,10 @@ from typing import Any
 
 from environments.shop.cart_service import NewId
 from environments.shop.catalog_service import product_card
-from environments.shop.errors import ShopError
 from environments.shop.models import Order, OrderItem, ReturnRequest, ShopState
 from environments.shop.pricing import RETURN_WINDOW_DAYS
 from environments.shop.seed import iso, parse_iso
+from environments.sitekit import SiteError
 
 CANCEL_REASONS = (
     "Ordered by mistake",
@@ -39,7 +39,7 @@ RESOLUTIONS = ("refund", "replacement")
 def _order(state: ShopState, order_id: str) -> Order:
     order = state.find("orders", order_id)
     if order is None:
-        raise ShopError(404, "We couldn't find that order.")
+        raise SiteError(404, "We couldn't find that order.")
     return order
 
 
@@ -139,13 +139,13 @@ def cancel_order(state: ShopState, *, order_id: str, reason: str, now: datetime)
     """Cancel an order that has not shipped yet and put its stock back."""
     order = _order(state, order_id)
     if order.status == "cancelled":
-        raise ShopError(409, f"Order {order.number} is already cancelled.")
+        raise SiteError(409, f"Order {order.number} is already cancelled.")
     if order.status != "processing":
-        raise ShopError(
+        raise SiteError(
             409, f"Order {order.number} has already shipped and can't be cancelled. You can return it once it arrives."
         )
     if reason not in CANCEL_REASONS:
-        raise ShopError(400, "Choose a reason for cancelling.")
+        raise SiteError(400, "Choose a reason for cancelling.")
     order.status = "cancelled"
     order.cancelled_at = iso(now)
     order.cancel_reason = reason
@@ -175,27 +175,27 @@ def request_return(
     """One return request per (order line, quantity); all lines are checked before any is created."""
     order = _order(state, order_id)
     if not lines:
-        raise ShopError(400, "Select at least one item to return.")
+        raise SiteError(400, "Select at least one item to return.")
     if reason not in RETURN_REASONS:
-        raise ShopError(400, "Choose a reason for the return.")
+        raise SiteError(400, "Choose a reason for the return.")
     if resolution not in RESOLUTIONS:
-        raise ShopError(400, "Choose a refund or a replacement.")
+        raise SiteError(400, "Choose a refund or a replacement.")
     if order.status != "delivered":
-        raise ShopError(409, f"Order {order.number} hasn't been delivered yet, so it can't be returned.")
+        raise SiteError(409, f"Order {order.number} hasn't been delivered yet, so it can't be returned.")
     deadline = return_deadline(order)
     if deadline is None or now > deadline:
-        raise ShopError(409, f"The return window for order {order.number} has closed.")
+        raise SiteError(409, f"The return window for order {order.number} has closed.")
     checked: list[tuple[OrderItem, int]] = []
     for order_item_id, quantity in lines:
         item = state.find("order_items", order_item_id)
         if item is None or item.order_id != order.id:
-            raise ShopError(400, "That item is not part of this order.")
+            raise SiteError(400, "That item is not part of this order.")
         product = state.find("products", item.product_id)
         if product is not None and not product.returnable:
-            raise ShopError(409, f"{item.product_name} is final sale and can't be returned.")
+            raise SiteError(409, f"{item.product_name} is final sale and can't be returned.")
         left = item.quantity - returned_quantity(state, item.id)
         if quantity < 1 or quantity > left:
-            raise ShopError(409, f"You can return at most {left} of {item.product_name}.")
+            raise SiteError(409, f"You can return at most {left} of {item.product_name}.")
         checked.append((item, quantity))
     created: list[ReturnRequest] = []
     for item, quantity in checked:

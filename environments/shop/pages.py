@@ -6,41 +6,17 @@ taken from the URL (a product id, an order id). Nothing session-specific is rend
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
-from environments.pages import render_page
 from environments.shop.catalog import CATEGORIES
+from environments.sitekit import PageSpec, SitePages
 
 ENV_ID = "shop"
 router = APIRouter(include_in_schema=False)
+PAGES = SitePages(ENV_ID, categories=CATEGORIES)
 
 
-@dataclass(frozen=True)
-class PageSpec:
-    """One page: its name (the script's switch), title and script file."""
-
-    page: str
-    title: str
-    script: str
-
-
-def _render(request: Request, spec: PageSpec, *, current_category: str | None = None, **data: str) -> Response:
-    return render_page(
-        request,
-        ENV_ID,
-        "shop/base.html",
-        page=spec.page,
-        title=spec.title,
-        scripts=[spec.script],
-        base=f"/env/{ENV_ID}",
-        api=f"/api/env/{ENV_ID}",
-        categories=CATEGORIES,
-        current_category=current_category,
-        data=data,
-    )
 
 
 HOME = PageSpec("home", "Brightcart: everyday things, delivered", "home.js")
@@ -64,85 +40,85 @@ LOGIN = PageSpec("login", "Sign in", "login.js")
 
 @router.get("/")
 def home(request: Request) -> Response:
-    return _render(request, HOME)
+    return PAGES.render(request, HOME)
 
 
 @router.get("/c/{slug}")
 def category(request: Request, slug: str) -> Response:
     name = next((c.name for c in CATEGORIES if c.slug == slug), "Department")
-    return _render(request, PageSpec(CATEGORY.page, name, CATEGORY.script), current_category=slug, category=slug)
+    return PAGES.render(request, CATEGORY.titled(name), extra={"current_category": slug}, category=slug)
 
 
 @router.get("/search")
 def search(request: Request) -> Response:
-    return _render(request, SEARCH)
+    return PAGES.render(request, SEARCH)
 
 
 @router.get("/p/{product_id}")
 def product(request: Request, product_id: str) -> Response:
-    return _render(request, PRODUCT, product=product_id)
+    return PAGES.render(request, PRODUCT, product=product_id)
 
 
 @router.get("/cart")
 def cart(request: Request) -> Response:
-    return _render(request, CART)
+    return PAGES.render(request, CART)
 
 
 @router.get("/checkout")
 def checkout(request: Request) -> Response:
-    return _render(request, CHECKOUT)
+    return PAGES.render(request, CHECKOUT)
 
 
 @router.get("/orders")
 def orders(request: Request) -> Response:
-    return _render(request, ORDERS)
+    return PAGES.render(request, ORDERS)
 
 
 @router.get("/orders/{order_id}")
 def order(request: Request, order_id: str) -> Response:
-    return _render(request, ORDER, order=order_id)
+    return PAGES.render(request, ORDER, order=order_id)
 
 
 @router.get("/orders/{order_id}/confirmation")
 def confirmation(request: Request, order_id: str) -> Response:
-    return _render(request, CONFIRMATION, order=order_id)
+    return PAGES.render(request, CONFIRMATION, order=order_id)
 
 
 @router.get("/orders/{order_id}/return")
 def return_items(request: Request, order_id: str) -> Response:
-    return _render(request, RETURN, order=order_id)
+    return PAGES.render(request, RETURN, order=order_id)
 
 
 @router.get("/returns")
 def returns(request: Request) -> Response:
-    return _render(request, RETURNS)
+    return PAGES.render(request, RETURNS)
 
 
 @router.get("/wishlist")
 def wishlist(request: Request) -> Response:
-    return _render(request, WISHLIST)
+    return PAGES.render(request, WISHLIST)
 
 
 @router.get("/account")
 def account(request: Request) -> Response:
-    return _render(request, ACCOUNT)
+    return PAGES.render(request, ACCOUNT)
 
 
 @router.get("/account/addresses")
 def addresses(request: Request) -> Response:
-    return _render(request, ADDRESSES)
+    return PAGES.render(request, ADDRESSES)
 
 
 @router.get("/account/payments")
 def payments(request: Request) -> Response:
-    return _render(request, PAYMENTS)
+    return PAGES.render(request, PAYMENTS)
 
 
 @router.get("/notifications")
 def notifications(request: Request) -> Response:
-    return _render(request, NOTIFICATIONS)
+    return PAGES.render(request, NOTIFICATIONS)
 
 
 @router.get("/login")
 def login(request: Request) -> Response:
-    return _render(request, LOGIN)
+    return PAGES.render(request, LOGIN)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from environments.seeding import SeedContext
 from environments.shop.catalog import (
     CATEGORIES,
     FIRST_NAMES,
@@ -36,6 +37,9 @@ from environments.shop.models import (
     WishlistItem,
 )
 from environments.shop.pricing import quote
+
+# What this site's builders see: `ctx.state` is typed as the site's state.
+ShopContext = SeedContext[ShopState]
 
 CUSTOMER_NAME = "Jordan Rivera"
 CUSTOMER_EMAIL = "jordan.rivera@example.com"
@@ -92,7 +96,7 @@ class PastOrder:
 
 
 def add_product(
-    ctx: Any,
+    ctx: ShopContext,
     *,
     category_slug: str,
     name: str,
@@ -157,7 +161,7 @@ def add_product(
     return PlantedProduct(product=product, variants=variants)
 
 
-def add_reviews(ctx: Any, *, product: Product, count: int) -> None:
+def add_reviews(ctx: ShopContext, *, product: Product, count: int) -> None:
     """A few written reviews whose stars follow the product's average rating."""
     for _ in range(count):
         stars = max(1, min(5, round(product.rating + ctx.rng.choice((-2, -1, 0, 0, 0, 1)))))
@@ -177,7 +181,7 @@ def add_reviews(ctx: Any, *, product: Product, count: int) -> None:
         )
 
 
-def plant_spec(ctx: Any, *, category_slug: str, spec: ProductSpec, featured: bool = False) -> PlantedProduct:
+def plant_spec(ctx: ShopContext, *, category_slug: str, spec: ProductSpec, featured: bool = False) -> PlantedProduct:
     """Add one catalogue template with drawn price, rating, stock and reviews."""
     rng = ctx.rng
     price = price_cents(rng, *spec.price)
@@ -206,7 +210,7 @@ def plant_spec(ctx: Any, *, category_slug: str, spec: ProductSpec, featured: boo
 
 
 def add_order(
-    ctx: Any,
+    ctx: ShopContext,
     *,
     lines: list[tuple[Product, Variant | None, int]],
     status: str,
@@ -281,7 +285,7 @@ def card_label(card: PaymentMethod) -> str:
     return f"{card.brand} ending in {card.last4}"
 
 
-def build_default_state(ctx: Any) -> None:
+def build_default_state(ctx: ShopContext) -> None:
     """The store every task starts from (then the task's builders add its situation)."""
     state: ShopState = ctx.state
     for position, spec in enumerate(CATEGORIES):
@@ -300,7 +304,7 @@ def build_default_state(ctx: Any) -> None:
     _add_history(ctx, planted)
 
 
-def _add_customer(ctx: Any) -> None:
+def _add_customer(ctx: ShopContext) -> None:
     state: ShopState = ctx.state
     state.account.append(
         Account(id="acct-1", full_name=CUSTOMER_NAME, email=CUSTOMER_EMAIL, phone="(503) 555-0142")
@@ -335,13 +339,13 @@ def _add_customer(ctx: Any) -> None:
     )
 
 
-def _pick_line(ctx: Any, planted: list[PlantedProduct]) -> tuple[Product, Variant | None, int]:
+def _pick_line(ctx: ShopContext, planted: list[PlantedProduct]) -> tuple[Product, Variant | None, int]:
     choice = planted[ctx.rng.randrange(len(planted))]
     variant = ctx.rng.choice(choice.variants) if choice.variants else None
     return choice.product, variant, ctx.rng.choice((1, 1, 1, 2))
 
 
-def _add_history(ctx: Any, planted: list[PlantedProduct]) -> None:
+def _add_history(ctx: ShopContext, planted: list[PlantedProduct]) -> None:
     state: ShopState = ctx.state
     home, work = state.addresses[0], state.addresses[1]
     visa, master = state.payment_methods[0], state.payment_methods[1]

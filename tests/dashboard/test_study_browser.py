@@ -63,9 +63,13 @@ def test_lead_creates_imports_plans_and_watches_a1_complete_an_assignment(live, 
     assert "rollback_grace_seconds" in lead.locator("#settings-error").inner_text()
     lead.fill("#study-settings input[name=rollback_grace_seconds]", "30")
     lead.fill("#study-settings input[name=reading_countdown_seconds]", "60")
+    lead.fill("#study-settings textarea[name=mask_selectors]", "#dob\n.record-number")  # the study's own masked fields
     lead.click("#study-settings button[type=submit]")
     lead.wait_for_load_state("load")
     assert "saved=1" in lead.url, lead.locator("main").inner_text()[:800]
+    assert lead.locator("#study-settings textarea[name=mask_selectors]").input_value() == "#dob\n.record-number"
+    with Session(engine) as db:
+        assert db.get(Study, study.id).mask_selectors == ["#dob", ".record-number"]
     shot(lead, screenshot_dir, "study_settings")
 
     # People: a CSV with a bad row adds nobody and names the row; the good one adds three.

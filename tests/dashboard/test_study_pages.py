@@ -11,6 +11,7 @@ from sqlmodel import Session, select
 from annotators import service as accounts
 from dashboard.bots.service import sign_in
 from dashboard.studies.models import Assignment, Attempt, Rating, Study
+from recorder.models import RawEvent
 
 pytestmark = pytest.mark.browser
 
@@ -99,6 +100,7 @@ def test_one_assignment_end_to_end(live_study, context, make_assignment, screens
     control.screenshot(path=str(screenshot_dir / "control_warm_ready.png"), full_page=True)
 
     # the warm attempt follows at once: no second countdown, the website tab reloads by itself
+    warm_pressed = time.time()
     with control.expect_navigation():
         control.click("#start-warm")
     assert "Second attempt" in control.locator(".pill-phase").inner_text()
@@ -108,6 +110,7 @@ def test_one_assignment_end_to_end(live_study, context, make_assignment, screens
     control.bring_to_front()
     with control.expect_navigation():
         control.click("#evaluate")
+    warm_ended = time.time()
     control.wait_for_selector("#rating-form")
     control.screenshot(path=str(screenshot_dir / "rating_form.png"), full_page=True)
     control.check('input[name="clarity"][value="4"]')
@@ -121,6 +124,10 @@ def test_one_assignment_end_to_end(live_study, context, make_assignment, screens
         assert db.get(Assignment, assignment_id).state == "completed"
         attempts = db.exec(select(Attempt).where(Attempt.assignment_id == assignment_id).order_by(Attempt.id)).all()
         assert [(a.phase, a.outcome, a.passed) for a in attempts] == [("cold", "evaluated", True), ("warm", "evaluated", True)]
+        # the warm clock starts at its own first acknowledged event, after "Start warm attempt"
+        warm_first = min(e.t_ms for e in db.exec(select(RawEvent).where(RawEvent.recording_id == attempts[1].recording_id)))
+        assert warm_first / 1000 >= warm_pressed - 0.5
+        assert 0 < attempts[1].wall_clock_ms <= (warm_ended - warm_pressed) * 1000 + 500
         for attempt in attempts:
             assert attempt.raw_events and attempt.clean_steps and attempt.clean_steps <= attempt.raw_events
             assert attempt.viewport_w and attempt.user_agent and attempt.wall_clock_ms > 0

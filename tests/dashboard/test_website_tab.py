@@ -98,10 +98,15 @@ def test_the_website_tab_holds_nothing_of_the_dashboard_and_the_clock_skips_the_
     website.wait_for_timeout(1500)
     control.bring_to_front()
     control.wait_for_function("Number(document.getElementById('events').textContent) > 0")
+    refused: list[str] = []  # after Evaluate the recorder stops: no 410s from its token, no refused writes
+    website.on("response", lambda r: refused.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+    website.on("console", lambda m: refused.append(m.text) if m.type == "error" else None)
     with control.expect_navigation():
         control.click("#evaluate")
     website.wait_for_url("**/website/ended")
     elapsed_since_click = time.time() - clicked
+    website.wait_for_timeout(2500)
+    assert refused == [], refused
     cold = _attempts(live, assignment_id)[0]
     with Session(live.app.state.engine) as db:
         first = min(e.t_ms for e in db.exec(select(RawEvent).where(RawEvent.recording_id == cold.recording_id)))
@@ -121,6 +126,8 @@ def test_reopen_website_during_the_grace_period_and_a_question_before_leaving(li
     website = _start(context, control, assignment_id)
     website.wait_for_url("**/env/lab/**")
     session_id = _attempts(live, assignment_id)[0].env_session_id
+    website.locator("li.note").first.click()
+    website.wait_for_timeout(1500)  # acknowledged before the tab goes
     website.close()
     control.bring_to_front()
     control.wait_for_selector("#website-gone", state="visible", timeout=15_000)
@@ -134,6 +141,16 @@ def test_reopen_website_during_the_grace_period_and_a_question_before_leaving(li
     attempts = _attempts(live, assignment_id)
     assert _assignment(live, assignment_id).state == "cold_active"
     assert len(attempts) == 1 and attempts[0].env_session_id == session_id  # the same env session
+    # the reopened page records as a new stream of the attempt; the first tab's events are all kept
+    reopened.locator("li.note").first.click()
+    reopened.wait_for_timeout(1500)
+    with Session(live.app.state.engine) as db:
+        rows = db.exec(select(RawEvent.stream, RawEvent.seq).where(RawEvent.recording_id == attempts[0].recording_id)).all()
+    by_stream: dict[int, list[int]] = {}
+    for stream, seq in rows:
+        by_stream.setdefault(stream, []).append(seq)
+    assert sorted(by_stream) == [0, 1], by_stream
+    assert all(sorted(seqs) == list(range(len(seqs))) for seqs in by_stream.values()), "seq contiguous per stream"
 
     # leaving the control tab during the task asks first; staying keeps everything
     asked = []
@@ -164,4 +181,37 @@ def test_a_rolled_back_assignment_can_be_started_again_and_evaluated(live, study
         trail = [(e.from_state, e.to_state) for e in db.exec(select(AssignmentEvent).where(
             AssignmentEvent.assignment_id == assignment_id).order_by(AssignmentEvent.id))]
     assert trail == [("not_started", "cold_active"), ("cold_active", "not_started"),
+                     ("not_started", "cold_active"), ("cold_active", "warm_ready")]
+
+
+def test_an_assignment_a_lead_reopened_can_be_started_again_and_evaluated(live, study, make_assignment, context, person):
+    from dashboard.flow import service as flow
+
+    _settings(live, reading_countdown_seconds=0, rollback_grace_seconds=3)
+    assignment_id = make_assignment("A1")
+    control = _login(context, live)
+    website = _start(context, control, assignment_id)
+    website.wait_for_url("**/env/lab/**")
+    website.locator("li.note").first.click()
+    control.bring_to_front()
+    with control.expect_navigation():
+        control.click("#evaluate")
+    assert _assignment(live, assignment_id).state == "warm_ready"
+    with Session(live.app.state.engine) as db:
+        flow.reopen(db, assignment_id=assignment_id, lead=person("L1"), reason="the site was down")
+    website.close()  # after the reopen, so the monitor cannot roll the warm_ready assignment back first
+    control.goto(live.url + "/assignments")
+    website = _start(context, control, assignment_id)
+    website.wait_for_url("**/env/lab/**")
+    website.locator("li.note").first.click()
+    time.sleep(12)  # four grace periods of work with both tabs open: the old tabs' presence is not judged
+    assert _assignment(live, assignment_id).state == "cold_active"
+    control.bring_to_front()
+    with control.expect_navigation():
+        control.click("#evaluate")
+    assert _assignment(live, assignment_id).state == "warm_ready"
+    with Session(live.app.state.engine) as db:
+        trail = [(e.from_state, e.to_state) for e in db.exec(select(AssignmentEvent).where(
+            AssignmentEvent.assignment_id == assignment_id).order_by(AssignmentEvent.id))]
+    assert trail == [("not_started", "cold_active"), ("cold_active", "warm_ready"), ("warm_ready", "not_started"),
                      ("not_started", "cold_active"), ("cold_active", "warm_ready")]

@@ -139,6 +139,7 @@ DASHBOARD: dict[tuple[str, str], Cell] = {
     ("GET", "/env/{env_id}/relogin"): Cell({**same(401), "envpage": 200}),
     ("POST", "/env/{env_id}/relogin"): Cell({**same(401), "envpage": 303}, form={"next": "/env/lab/"}),
     ("GET", "/env-static/ux.js"): Cell(same(200), shared=True),
+    ("GET", "/env-static/site.js"): Cell(same(200), shared=True),
     ("GET", "/control/tasks"): Cell(controller()),
     ("POST", "/control/sessions"): Cell(controller(201), json={"task_id": "lab-001", "condition": "clean", "seed": 1}),
     ("GET", "/control/sessions/{session_id}"): Cell(controller()),

@@ -113,6 +113,41 @@ def test_environment_api_has_no_500_and_keeps_its_schema(fuzz_world, schemathesi
     assert not failures, "\n".join(failures)
 
 
+def test_every_site_answer_is_described_by_a_model():
+    """The response conformance above is only as strict as the schema: every site operation names a
+    closed response model for its success and the shared refusal shape for its errors."""
+    from fastapi import FastAPI
+
+    from environments.mount import mount_environments
+    from environments.sites import SITES
+
+    app = FastAPI()
+    mount_environments(app)
+    document = app.openapi()
+    components = document["components"]["schemas"]
+
+    def closed(schema: dict) -> bool:
+        if "anyOf" in schema:
+            return all(closed(option) for option in schema["anyOf"])
+        target = components[schema["$ref"].rsplit("/", 1)[1]]
+        return target["type"] == "object" and target.get("additionalProperties") is False and bool(target["properties"])
+
+    operations = 0
+    for path, methods in document["paths"].items():
+        if not path.startswith(tuple(f"/api/env/{site}/" for site in SITES)):
+            continue
+        for method, operation in methods.items():
+            operations += 1
+            success = [status for status in operation["responses"] if status.startswith("2")]
+            assert len(success) == 1, (method, path, success)
+            schema = operation["responses"][success[0]]["content"]["application/json"]["schema"]
+            assert closed(schema), (method, path, schema)
+            for status in ("401", "404", "422"):
+                refusal = operation["responses"][status]["content"]["application/json"]["schema"]
+                assert refusal == {"$ref": "#/components/schemas/Refusal"}, (method, path, status, refusal)
+    assert operations >= 90, operations  # shop, mail and booking: 91 operations
+
+
 def test_dashboard_json_endpoints_have_no_500(fuzz_world, schemathesis):
     app, _client, person, ids, _ = fuzz_world
     schema = schemathesis.openapi.from_asgi("/openapi.json", app).include(

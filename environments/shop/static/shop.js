@@ -2,145 +2,8 @@
 (function () {
   "use strict";
   const body = document.body;
-  const BASE = body.dataset.base;      // "/env/shop"
-  const API = body.dataset.api;        // "/api/env/shop"
-
-  class ApiError extends Error {
-    constructor(status, detail, retryAfter, loginUrl) {
-      super(detail);
-      this.status = status;
-      this.detail = detail;
-      this.retryAfter = retryAfter;
-      this.loginUrl = loginUrl || null;
-    }
-  }
-
-  async function api(method, path, payload) {
-    const options = { method, headers: { Accept: "application/json" }, credentials: "same-origin" };
-    if (payload !== undefined) {
-      options.headers["Content-Type"] = "application/json";
-      options.body = JSON.stringify(payload);
-    }
-    let response;
-    try {
-      response = await fetch(API + path, options);
-    } catch (err) {
-      throw new ApiError(0, "We couldn't reach the store. Check your connection and try again.");
-    }
-    let data = null;
-    const text = await response.text();
-    if (text) {
-      try { data = JSON.parse(text); } catch (err) { data = null; }
-    }
-    if (!response.ok) {
-      let detail = data && data.detail;
-      if (Array.isArray(detail)) detail = detail.map((d) => d.msg).join("; ");
-      const retryAfter = parseInt(response.headers.get("Retry-After") || "0", 10) || 0;
-      throw new ApiError(response.status, detail || defaultMessage(response.status), retryAfter, data && data.login_url);
-    }
-    return data || {};
-  }
-
-  function defaultMessage(status) {
-    if (status === 401) return "Your session has expired. Please sign in again.";
-    if (status === 409) return "This changed while you were working on it. Reload and try again.";
-    if (status === 429) return "You're going a little fast. Please wait a moment and try again.";
-    if (status >= 500) return "Something went wrong on our side. Please try again.";
-    return "That didn't work. Please try again.";
-  }
-
-  /* Where to sign in again: the page the server names (an expired session), else our sign-in page. */
-  function loginUrl(err) {
-    const here = location.pathname + location.search;
-    const target = (err && err.loginUrl) || BASE + "/login";
-    return target + "?next=" + encodeURIComponent(here);
-  }
-
-  /* Show an API failure so a person can recover: sign in again, retry, or reload. */
-  function reportError(err, retry) {
-    const status = err && err.status;
-    const message = (err && err.detail) || "Something went wrong. Please try again.";
-    if (status === 401) {
-      toast(message, "error", { label: "Sign in", run: () => { location.href = loginUrl(err); } }, 0);
-    } else if (status === 429) {
-      const wait = err.retryAfter ? ` Try again in ${err.retryAfter} s.` : "";
-      toast("Too many requests." + wait, "error", retry ? { label: "Retry", run: retry } : null, 8000);
-    } else if (status === 409) {
-      toast(message, "error", { label: "Reload", run: () => location.reload() }, 9000);
-    } else if (status === 0 || status >= 500) {
-      toast(message, "error", retry ? { label: "Try again", run: retry } : null, 9000);
-    } else {
-      toast(message, "error", null, 7000);
-    }
-  }
-
-  /* An error panel in place of content that failed to load. */
-  function errorPanel(target, err, retry) {
-    const status = err && err.status;
-    let action = `<button class="btn" type="button" data-retry>Try again</button>`;
-    if (status === 401) action = `<a class="btn btn-blue" href="${esc(loginUrl(err))}">Sign in</a>`;
-    target.innerHTML = `<div class="alert error" role="alert"><span>${esc(err.detail || "Something went wrong.")}</span>${action}</div>`;
-    const button = target.querySelector("[data-retry]");
-    if (button && retry) button.addEventListener("click", retry);
-  }
-
-  function loading(target, text) {
-    target.innerHTML = `<div class="loading" role="status"><div class="spinner"></div><span>${esc(text || "Loading…")}</span></div>`;
-  }
-
-  function toast(message, kind, action, timeout) {
-    let holder = document.querySelector(".toasts");
-    if (!holder) {
-      holder = document.createElement("div");
-      holder.className = "toasts";
-      holder.setAttribute("aria-live", "polite");
-      document.body.appendChild(holder);
-    }
-    const el = document.createElement("div");
-    el.className = "toast " + (kind || "");
-    el.setAttribute("role", kind === "error" ? "alert" : "status");
-    el.innerHTML = `<span style="flex:1">${esc(message)}</span>`;
-    if (action) {
-      const button = document.createElement("button");
-      button.type = "button";
-      button.textContent = action.label;
-      button.addEventListener("click", () => { el.remove(); action.run(); });
-      el.appendChild(button);
-    }
-    const close = document.createElement("button");
-    close.type = "button";
-    close.className = "close";
-    close.setAttribute("aria-label", "Dismiss");
-    close.textContent = "×";
-    close.addEventListener("click", () => el.remove());
-    el.appendChild(close);
-    holder.appendChild(el);
-    const life = timeout === undefined ? 4500 : timeout;
-    if (life > 0) setTimeout(() => el.remove(), life);
-  }
-
-  /* Run a write with the button disabled and a spinner, then report success or the error. */
-  async function busy(button, work) {
-    const label = button ? button.innerHTML : "";
-    if (button) {
-      button.disabled = true;
-      button.innerHTML = `<span class="spinner"></span> ${label}`;
-    }
-    try {
-      return await work();
-    } finally {
-      if (button && button.isConnected) {
-        button.disabled = false;
-        button.innerHTML = label;
-      }
-    }
-  }
-
-  function esc(value) {
-    return String(value === null || value === undefined ? "" : value)
-      .replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")
-      .replace(/"/g, "&quot;").replace(/'/g, "&#39;");
-  }
+  Site.configure({ name: "the store", loginPath: "/login", primaryButton: "btn-blue" });
+  const { BASE, API, ApiError, api, reportError, errorPanel, loading, toast, busy, esc, params, loginUrl } = Site;
 
   function money(cents) {
     const sign = cents < 0 ? "-" : "";
@@ -240,8 +103,6 @@
       return null;
     }
   }
-
-  function params() { return new URLSearchParams(location.search); }
 
   function setupHeader() {
     const select = document.getElementById("search-category");

@@ -1,0 +1,83 @@
+"""A study's own mask selectors (#19): text typed into a field a study declares sensitive is in no
+table of the database and no file of the exported bundle, on SQLite and PostgreSQL, in Chromium
+through the real study flow (Start, website tab, Evaluate)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from sqlalchemy import MetaData
+from sqlalchemy import select as sa_select
+from sqlmodel import Session, select
+
+from annotators import service as accounts
+from dashboard.bots.service import sign_in
+from dashboard.exports.bundle import export_bundle
+from dashboard.studies import service as studies
+from dashboard.studies.models import Attempt, Study
+from recorder.models import RawEvent, Recording
+
+pytestmark = pytest.mark.browser
+
+SECRET = "Zq7MRN-4471-Kx"
+VISIBLE = "groceries"
+
+
+@pytest.fixture
+def context(study_context):
+    return study_context
+
+
+def _everything_stored(engine) -> str:
+    """Every row of every table, as text."""
+    meta = MetaData()
+    meta.reflect(engine)
+    with engine.connect() as conn:
+        return "\n".join(repr(row) for table in meta.sorted_tables for row in conn.execute(sa_select(table)))
+
+
+def test_text_in_a_field_the_study_masks_is_nowhere_in_the_database_or_the_bundle(live, study, make_assignment, context, tmp_path):
+    engine = live.app.state.engine
+    with Session(engine) as db:
+        row = db.get(Study, study.id)
+        # the lead's setting, as `humantrace study set mask_selectors="#body"` or the settings page store it
+        studies.update_study(db, study=row, changes={"mask_selectors": "#body", "reading_countdown_seconds": "0"}, actor="L1")
+        assert db.get(Study, study.id).mask_selectors == ["#body"]
+        link = accounts.create_login_link(db, secret_key=live.app.state.settings.secret_key, code="A1", base_url=live.url)
+    assignment_id = make_assignment("A1")
+    control = context.new_page()
+    sign_in(control, link)
+    with context.expect_page() as popup, control.expect_navigation():
+        control.locator(f'tr[data-assignment="{assignment_id}"] button', has_text="Start").click()
+    website = popup.value
+    website.wait_for_url("**/env/lab/**", timeout=20_000)
+    website.click("#title")
+    website.keyboard.type(VISIBLE)
+    website.click("#body")
+    website.keyboard.type(SECRET)
+    website.keyboard.press("Control+A")  # selecting the masked text reveals nothing either
+    website.click("#title")
+    with Session(engine) as db:
+        recording_id = db.exec(select(Attempt.recording_id).where(Attempt.assignment_id == assignment_id)).first()
+    control.bring_to_front()
+    control.wait_for_function(f"Number(document.getElementById('events').textContent) >= {len(VISIBLE) + len(SECRET)}")
+    website.wait_for_timeout(1500)  # the last batch is acknowledged
+    with control.expect_navigation():
+        control.click("#evaluate")
+
+    with Session(engine) as db:
+        recording = db.get(Recording, recording_id)
+        assert "#body" in (recording.mask_selectors or "")  # the study's selector reached the recorder, beside the site's
+        keys = [e.key for e in db.exec(select(RawEvent).where(RawEvent.recording_id == recording_id, RawEvent.type == "keydown"))]
+    assert keys.count("*") >= len(SECRET), "the keys typed into #body are recorded, masked"
+    assert "".join(k for k in keys if k and len(k) == 1 and k != "*").startswith(VISIBLE), "other fields are not masked"
+
+    stored = _everything_stored(engine)
+    out = tmp_path / "bundle"
+    export_bundle(engine, out, formats=("parquet", "csv"), study_id=study.id)
+    bundle = "".join(p.read_bytes().decode("utf-8", "replace") for p in Path(out).rglob("*") if p.is_file())
+    assert VISIBLE in bundle  # the unmasked field's fill is in the cleaned trace
+    for piece in {SECRET, SECRET[:4], SECRET[-4:], "4471"}:
+        assert piece not in stored, piece
+        assert piece not in bundle, piece

@@ -80,7 +80,9 @@ class RandomAgent:
         if self.rng.random() < self.stop_probability:
             return "send_msg_to_user('I am done.')"
         props = obs.get("extra_element_properties") or {}
-        clickable = sorted(bid for bid, p in props.items() if p.get("clickable") and (p.get("visibility") or 0) > 0.5)
+        clickable = sorted(
+            bid for bid, p in props.items() if p.get("clickable") and (p.get("visibility") or 0) > 0.5
+        )
         choice = self.rng.random()
         if not clickable or choice < 0.1:
             return f"scroll(0, {self.rng.choice([-400, 400])})"
@@ -112,7 +114,9 @@ def load_agent(spec: str, *, seed: int, human_bundle: str | None = None) -> Any:
     takes_seed = "seed" in inspect.signature(factory).parameters
     agent = factory(seed=seed) if takes_seed else factory()
     if not callable(getattr(agent, "get_action", None)):
-        raise AgentLoadError(f"--agent {spec!r}: the factory returned {type(agent).__name__}, which has no get_action(obs)")
+        raise AgentLoadError(
+            f"--agent {spec!r}: the factory returned {type(agent).__name__}, which has no get_action(obs)"
+        )
     return agent
 
 

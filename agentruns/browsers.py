@@ -35,7 +35,9 @@ def ensure_browsers_dir(folder: Path | None = None, *, chromium: str | None = No
     folder = Path(folder or settings.browsers_path)
     target = Path(chromium or settings.chromium)
     if not target.exists():
-        raise FileNotFoundError(f"{target} does not exist: install Debian's chromium (apt-get install chromium)")
+        raise FileNotFoundError(
+            f"{target} does not exist: install Debian's chromium (apt-get install chromium)"
+        )
     _revision, relative = expected_build()
     link = folder / relative
     link.parent.mkdir(parents=True, exist_ok=True)

@@ -67,14 +67,26 @@ def _ended_by(passed: bool, task, truncated_by_limit: bool, infeasible: bool) ->
     return "step_limit" if truncated_by_limit else "message"
 
 
-def run_episode(agent: Any, *, model: str, task_id: str, condition: str, seed: int, max_steps: int = DEFAULT_MAX_STEPS,
-                env_kwargs: dict[str, Any] | None = None) -> EpisodeResult:
+def run_episode(
+    agent: Any,
+    *,
+    model: str,
+    task_id: str,
+    condition: str,
+    seed: int,
+    max_steps: int = DEFAULT_MAX_STEPS,
+    env_kwargs: dict[str, Any] | None = None,
+) -> EpisodeResult:
     """Run `agent` on one task-condition (env seed `seed`) for at most `max_steps` actions."""
     attempt_id = episode_attempt_id(model, task_id, condition, seed)
     task_spec = catalog.get_task(task_id)
     variant = catalog.variant_for(task_id) if condition == "intervention" else None
-    env = gymnasium.make(gym_id(task_id, condition), task_kwargs={"env_seed": seed},
-                         action_mapping=action_mapping(agent), **(env_kwargs or {}))
+    env = gymnasium.make(
+        gym_id(task_id, condition),
+        task_kwargs={"env_seed": seed},
+        action_mapping=action_mapping(agent),
+        **(env_kwargs or {}),
+    )
     actions: list[dict[str, Any]] = []
     started = datetime.now(UTC)
     clock = time.monotonic()
@@ -93,8 +105,18 @@ def run_episode(agent: Any, *, model: str, task_id: str, condition: str, seed: i
         terminated = False
         if getattr(agent, "privileged", False):
             text = agent.solve(env)
-            actions.append({"attempt_id": attempt_id, "step": 0, "action": text, "verb": "cheat", "target": task_id,
-                            "error": None, "url": unwrapped.page.url, "reward": None})
+            actions.append(
+                {
+                    "attempt_id": attempt_id,
+                    "step": 0,
+                    "action": text,
+                    "verb": "cheat",
+                    "target": task_id,
+                    "error": None,
+                    "url": unwrapped.page.url,
+                    "reward": None,
+                }
+            )
         for step in range(len(actions), max_steps):
             action, _agent_info = split_action(agent.get_action(obs))
             obs, reward, terminated, _trunc, _info = env.step(action)
@@ -102,8 +124,18 @@ def run_episode(agent: Any, *, model: str, task_id: str, condition: str, seed: i
             if verb in ("send_msg_to_user", "send_message_to_user"):
                 final_message = target
             infeasible = infeasible or verb in ("report_infeasible", "report_infeasible_instructions")
-            actions.append({"attempt_id": attempt_id, "step": step, "action": action, "verb": verb, "target": target,
-                            "error": obs.get("last_action_error") or None, "url": obs.get("url"), "reward": float(reward)})
+            actions.append(
+                {
+                    "attempt_id": attempt_id,
+                    "step": step,
+                    "action": action,
+                    "verb": verb,
+                    "target": target,
+                    "error": obs.get("last_action_error") or None,
+                    "url": obs.get("url"),
+                    "reward": float(reward),
+                }
+            )
             if terminated:
                 break
         truncated = not terminated
@@ -128,27 +160,51 @@ def run_episode(agent: Any, *, model: str, task_id: str, condition: str, seed: i
 
     trace = artifacts["trace"]
     raw = raw_frame([{"attempt_id": attempt_id, **event} for event in trace.get("events", [])])
-    cleaned = clean(raw) if not raw.empty else raw.assign(step=pd.Series(dtype="int64"), source_seqs=pd.Series(dtype=object))
+    cleaned = (
+        clean(raw)
+        if not raw.empty
+        else raw.assign(step=pd.Series(dtype="int64"), source_seqs=pd.Series(dtype=object))
+    )
     events_clean = cleaned.drop(columns=[c for c in ("trigger",) if c in cleaned.columns])
     if not events_clean.empty:
         events_clean = events_clean.assign(source_seqs=events_clean["source_seqs"].map(join_list))
     audit = [
-        {"attempt_id": attempt_id, "seq": i, "t": entry["t"], "method": entry["method"], "path": entry["path"],
-         "status": entry["status"], "intervention": entry.get("intervention"),
-         "intervention_fired": bool(entry.get("intervention")), "duration_ms": entry.get("duration_ms")}
+        {
+            "attempt_id": attempt_id,
+            "seq": i,
+            "t": entry["t"],
+            "method": entry["method"],
+            "path": entry["path"],
+            "status": entry["status"],
+            "intervention": entry.get("intervention"),
+            "intervention_fired": bool(entry.get("intervention")),
+            "duration_ms": entry.get("duration_ms"),
+        }
         for i, entry in enumerate(artifacts["audit"])
     ]
     semantic = [
-        {"attempt_id": attempt_id, "seq": e["seq"], "t_ms": e["t_ms"], "event": e["event"],
-         "params": json.dumps(e.get("params") or {}, sort_keys=True)}
+        {
+            "attempt_id": attempt_id,
+            "seq": e["seq"],
+            "t_ms": e["t_ms"],
+            "event": e["event"],
+            "params": json.dumps(e.get("params") or {}, sort_keys=True),
+        }
         for e in artifacts["semantic_events"]
     ]
     # The evaluator reports the task's event conditions beside the score (WebPageBench EMS).
     event_match = verdict.get("event_match_score")
     event_checks = [
-        {"attempt_id": attempt_id, "index": c["index"], "event": c.get("event"),
-         "params": json.dumps(c.get("params") or {}, sort_keys=True, default=str), "match": c.get("match"),
-         "passed": c["passed"], "matched_event": c.get("matched_event"), "diagnosis": c.get("diagnosis")}
+        {
+            "attempt_id": attempt_id,
+            "index": c["index"],
+            "event": c.get("event"),
+            "params": json.dumps(c.get("params") or {}, sort_keys=True, default=str),
+            "match": c.get("match"),
+            "passed": c["passed"],
+            "matched_event": c.get("matched_event"),
+            "diagnosis": c.get("diagnosis"),
+        }
         for c in verdict.get("event_checks") or []
     ]
     verdicts = verdict_rows(attempt_id, verdict)
@@ -182,22 +238,31 @@ def run_episode(agent: Any, *, model: str, task_id: str, condition: str, seed: i
     }
     row["terminal_verb"] = actions[-1]["verb"] if actions else None
     features = extract_features(
-        pd.DataFrame([row]), actions=pd.DataFrame(actions, columns=["attempt_id", "step", "verb", "target", "error"]),
+        pd.DataFrame([row]),
+        actions=pd.DataFrame(actions, columns=["attempt_id", "step", "verb", "target", "error"]),
         verdicts=pd.DataFrame(verdicts) if verdicts else None,
     ).iloc[0]
-    for name in ("terminal_verb", "max_repeat_run", "action_error_count", "failed_positive_checks", "failed_negative_checks"):
+    for name in (
+        "terminal_verb",
+        "max_repeat_run",
+        "action_error_count",
+        "failed_positive_checks",
+        "failed_negative_checks",
+    ):
         value = features[name]
         row[name] = None if pd.isna(value) else value
-    return EpisodeResult(tables={
-        "episodes": [row],
-        "actions": actions,
-        "events_raw": _records(raw),
-        "events_clean": _records(events_clean),
-        "verdicts": verdicts,
-        "semantic_events": semantic,
-        "backend_audit": audit,
-        "event_checks": event_checks,
-    })
+    return EpisodeResult(
+        tables={
+            "episodes": [row],
+            "actions": actions,
+            "events_raw": _records(raw),
+            "events_clean": _records(events_clean),
+            "verdicts": verdicts,
+            "semantic_events": semantic,
+            "backend_audit": audit,
+            "event_checks": event_checks,
+        }
+    )
 
 
 def _records(frame: pd.DataFrame) -> list[dict[Any, Any]]:

@@ -57,7 +57,9 @@ def register_all(settings: AgentSettings | None = None) -> list[str]:
         ids.append(env_id)
         if env_id in gymnasium.registry:
             continue
-        entry = partial(frozen_partial(HumanTraceTask, task_id=task_id, condition=condition), env_seed=settings.seed)
+        entry = partial(
+            frozen_partial(HumanTraceTask, task_id=task_id, condition=condition), env_seed=settings.seed
+        )
         gymnasium.register(id=env_id, entry_point=partial(_make_env, entry), nondeterministic=False)
     return ids
 

@@ -28,16 +28,47 @@ import pandas as pd
 from exports.bundle import read_bundle, read_manifest
 
 ACTION_TIMEOUT_MS = 5000
-SKIPPED = frozenset({"focus", "blur", "submit", "select", "mousedown", "mouseup", "visibility", "resize", "dom_change",
-                     "frame_gap", "input"})
+SKIPPED = frozenset(
+    {
+        "focus",
+        "blur",
+        "submit",
+        "select",
+        "mousedown",
+        "mouseup",
+        "visibility",
+        "resize",
+        "dom_change",
+        "frame_gap",
+        "input",
+    }
+)
 UNREPLAYABLE = frozenset({"drag", "dragstart", "drop"})
 # Keys that act on their own (a typed character is part of a fill).
-ACTION_KEYS = frozenset({"Enter", "Tab", "Escape", "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "PageUp",
-                         "PageDown", "Home", "End", "Backspace", "Delete", " "})
+ACTION_KEYS = frozenset(
+    {
+        "Enter",
+        "Tab",
+        "Escape",
+        "ArrowUp",
+        "ArrowDown",
+        "ArrowLeft",
+        "ArrowRight",
+        "PageUp",
+        "PageDown",
+        "Home",
+        "End",
+        "Backspace",
+        "Delete",
+        " ",
+    }
+)
 
 
-KIND_JS = ("e => e.tagName === 'SELECT' ? 'select' : (e.type === 'checkbox' || e.type === 'radio') ? 'toggle'"
-           " : ('value' in e || e.isContentEditable) ? 'text' : 'other'")
+KIND_JS = (
+    "e => e.tagName === 'SELECT' ? 'select' : (e.type === 'checkbox' || e.type === 'radio') ? 'toggle'"
+    " : ('value' in e || e.isContentEditable) ? 'text' : 'other'"
+)
 
 
 def _locator(xpath: str) -> str:
@@ -60,7 +91,10 @@ def event_action(event: dict[str, Any]) -> tuple[str | None, str | None]:
         return ("page.go_back()", None) if event.get("nav") == "popstate" else (None, None)
     if _missing(xpath) or not xpath:
         if kind == "scroll":
-            return f"page.evaluate('window.scrollTo({float(event.get('scroll_x') or 0)}, {float(event.get('scroll_y') or 0)})')", None
+            return (
+                f"page.evaluate('window.scrollTo({float(event.get('scroll_x') or 0)}, {float(event.get('scroll_y') or 0)})')",
+                None,
+            )
         if kind == "keydown" and event.get("key") in ACTION_KEYS:
             return f"page.keyboard.press({json.dumps(event['key'])})", None
         return None, None
@@ -80,8 +114,10 @@ def event_action(event: dict[str, Any]) -> tuple[str | None, str | None]:
         # The recorder reports a value for every form control: text is typed again, a <select> gets
         # its option, and a checkbox or radio button is left to the click that set it.
         value = json.dumps(str(event["value"]))
-        code = (f"_el = {loc}\n_kind = _el.evaluate({KIND_JS!r}, {timeout})\n"
-                f"if _kind == 'select':\n    _el.select_option({value}, {timeout})")
+        code = (
+            f"_el = {loc}\n_kind = _el.evaluate({KIND_JS!r}, {timeout})\n"
+            f"if _kind == 'select':\n    _el.select_option({value}, {timeout})"
+        )
         if kind == "fill":  # a change on a text field closes a fill already replayed
             code += f"\nelif _kind == 'text':\n    _el.fill({value}, {timeout})"
         return code, None
@@ -117,7 +153,9 @@ class ReplayAgent:
         self.attempts = attempts.set_index(attempts["attempt_id"].astype("int64"))
         self.study_seed = study.get("seed")
         clean: Any = loaded.events_clean
-        self.traces = {int(k): g.sort_values("step") for k, g in clean.groupby(clean["attempt_id"].astype("int64"))}
+        self.traces = {
+            int(k): g.sort_values("step") for k, g in clean.groupby(clean["attempt_id"].astype("int64"))
+        }
         self._queue: list[tuple[str, dict]] = []
         self.problems: list[str] = []
         self._sent_done = False
@@ -129,7 +167,9 @@ class ReplayAgent:
             return int(row["seed"])
         return None if self.study_seed is None else int(self.study_seed)
 
-    def episodes(self, pairs: Iterable[tuple[str, str]], *, default_seed: int) -> list[tuple[str, str, int, int]]:
+    def episodes(
+        self, pairs: Iterable[tuple[str, str]], *, default_seed: int
+    ) -> list[tuple[str, str, int, int]]:
         """(task_id, condition, human attempt id, seed) for every passed attempt of a selected pair."""
         wanted = set(pairs)
         out = []
@@ -137,7 +177,14 @@ class ReplayAgent:
             attempt_id = int(str(key))
             if (row["task_id"], row["condition"]) in wanted:
                 seed = self.seed_of(attempt_id)
-                out.append((str(row["task_id"]), str(row["condition"]), attempt_id, default_seed if seed is None else seed))
+                out.append(
+                    (
+                        str(row["task_id"]),
+                        str(row["condition"]),
+                        attempt_id,
+                        default_seed if seed is None else seed,
+                    )
+                )
         return sorted(out)
 
     def select(self, attempt_id: int) -> None:
@@ -146,11 +193,16 @@ class ReplayAgent:
         self.problems = []
         self._sent_done = False
         trace = self.traces.get(int(attempt_id))
-        rows = [] if trace is None else trace.astype(object).where(trace.notna(), None).to_dict(orient="records")
+        rows = (
+            [] if trace is None else trace.astype(object).where(trace.notna(), None).to_dict(orient="records")
+        )
         for i, event in enumerate(rows):
             after = rows[i + 1] if i + 1 < len(rows) else {}
-            if (event.get("type") == "mousemove" and after.get("type") in ("click", "dblclick", "contextmenu")
-                    and after.get("xpath") == event.get("xpath")):
+            if (
+                event.get("type") == "mousemove"
+                and after.get("type") in ("click", "dblclick", "contextmenu")
+                and after.get("xpath") == event.get("xpath")
+            ):
                 continue  # the pointer's way to a click: the click moves there itself
             code, problem = event_action(event)
             if problem:

@@ -44,7 +44,12 @@ class EpisodeSpec:
     tag: int | None = None
 
     def key(self, model: str) -> int:
-        return episode_attempt_id(model, self.task_id, self.condition, self.seed if self.tag is None else self.seed * 10**9 + self.tag)
+        return episode_attempt_id(
+            model,
+            self.task_id,
+            self.condition,
+            self.seed if self.tag is None else self.seed * 10**9 + self.tag,
+        )
 
 
 @dataclass(frozen=True)
@@ -64,9 +69,15 @@ class RunConfig:
 def select(config: RunConfig, all_pairs: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
     """The task-conditions whose task id matches the `tasks` glob(s) (comma-separated) and condition."""
     patterns = [p.strip() for p in config.tasks.split(",") if p.strip()] or ["*"]
-    chosen = [(t, c) for t, c in all_pairs if c in config.conditions and any(fnmatch.fnmatchcase(t, p) for p in patterns)]
+    chosen = [
+        (t, c)
+        for t, c in all_pairs
+        if c in config.conditions and any(fnmatch.fnmatchcase(t, p) for p in patterns)
+    ]
     if not chosen:
-        raise RunError(f"no task-condition matches --tasks {config.tasks!r} and --conditions {','.join(config.conditions)}")
+        raise RunError(
+            f"no task-condition matches --tasks {config.tasks!r} and --conditions {','.join(config.conditions)}"
+        )
     return chosen
 
 
@@ -77,7 +88,10 @@ def plan(config: RunConfig) -> tuple[str, list[EpisodeSpec]]:
     agent = load_agent(config.agent, seed=config.seed, human_bundle=config.human)
     pairs = select(config, task_conditions())
     if hasattr(agent, "episodes"):
-        specs = [EpisodeSpec(t, c, seed, tag) for t, c, tag, seed in agent.episodes(pairs, default_seed=config.seed)]
+        specs = [
+            EpisodeSpec(t, c, seed, tag)
+            for t, c, tag, seed in agent.episodes(pairs, default_seed=config.seed)
+        ]
     else:
         specs = [EpisodeSpec(t, c, config.seed) for t, c in pairs]
     return agent_name(agent, config.agent), specs
@@ -103,7 +117,9 @@ def _agent_for(config: RunConfig) -> Any:
     """A fresh agent per episode; the replay agent (which reads a whole bundle) once per process."""
     if config.agent == "replay":
         if config.human not in _replay_agents:
-            _replay_agents[str(config.human)] = load_agent("replay", seed=config.seed, human_bundle=config.human)
+            _replay_agents[str(config.human)] = load_agent(
+                "replay", seed=config.seed, human_bundle=config.human
+            )
         return _replay_agents[str(config.human)]
     return load_agent(config.agent, seed=config.seed, human_bundle=config.human)
 
@@ -118,8 +134,14 @@ def _run_one(job: tuple[dict, dict, str]) -> tuple[str, bool, str]:
     if hasattr(agent, "select"):
         agent.select(spec.tag)
     max_steps = max(config.max_steps, getattr(agent, "steps_needed", 0))
-    result = run_episode(agent, model=model, task_id=spec.task_id, condition=spec.condition, seed=spec.seed,
-                         max_steps=max_steps)
+    result = run_episode(
+        agent,
+        model=model,
+        task_id=spec.task_id,
+        condition=spec.condition,
+        seed=spec.seed,
+        max_steps=max_steps,
+    )
     row = result.row
     if spec.tag is not None:
         row["replayed_attempt_id"] = spec.tag
@@ -138,8 +160,12 @@ def _run_one(job: tuple[dict, dict, str]) -> tuple[str, bool, str]:
     return row["run_id"], bool(row["passed"]), row["ended_by"]
 
 
-def run(config: RunConfig, *, progress: Callable[[str, bool, str], None] | None = None,
-        total: Callable[[int, int], None] | None = None) -> Path:
+def run(
+    config: RunConfig,
+    *,
+    progress: Callable[[str, bool, str], None] | None = None,
+    total: Callable[[int, int], None] | None = None,
+) -> Path:
     """Run every selected episode not already finished in `config.out`, then write the bundle."""
     if config.workers < 1:
         raise RunError("--workers must be at least 1")

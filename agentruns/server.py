@@ -80,7 +80,9 @@ class Server:
         try:
             response = self.client.request(method, path, **kwargs)
         except httpx.HTTPError as exc:
-            raise ServerError(f"{method} {path}: the humantrace server at {self.base_url} did not answer ({exc})") from exc
+            raise ServerError(
+                f"{method} {path}: the humantrace server at {self.base_url} did not answer ({exc})"
+            ) from exc
         if response.status_code >= 400:
             raise ServerError(f"{method} {path}: {response.status_code} {response.text[:300]}")
         return response.json()
@@ -121,14 +123,26 @@ def start_server(*, log_path: Path | None = None) -> Server:
         "HUMANTRACE_RUN_MONITOR": "false",
     }
     log = open(log_path or data_dir / "server.log", "ab")  # noqa: SIM115 (kept open for the process)
-    upgrade = subprocess.run(_cli("db", "upgrade"), check=False, env=env, stdout=log, stderr=subprocess.STDOUT, timeout=START_TIMEOUT_S)
+    upgrade = subprocess.run(
+        _cli("db", "upgrade"),
+        check=False,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        timeout=START_TIMEOUT_S,
+    )
     if upgrade.returncode != 0:
         log.close()
         raise ServerError(f"`humantrace db upgrade` failed in {data_dir} (see {log.name})")
-    process = subprocess.Popen(_cli("serve"), env=env, stdout=log, stderr=subprocess.STDOUT, preexec_fn=_die_with_parent)  # noqa: PLW1509
+    process = subprocess.Popen(
+        _cli("serve"), env=env, stdout=log, stderr=subprocess.STDOUT, preexec_fn=_die_with_parent
+    )  # noqa: PLW1509
     log.close()
     server = Server(
-        base_url=f"http://127.0.0.1:{port}", controller_secret=env["HUMANTRACE_CONTROLLER_SECRET"], process=process, data_dir=data_dir
+        base_url=f"http://127.0.0.1:{port}",
+        controller_secret=env["HUMANTRACE_CONTROLLER_SECRET"],
+        process=process,
+        data_dir=data_dir,
     )
     deadline = time.monotonic() + START_TIMEOUT_S
     while time.monotonic() < deadline:
@@ -157,8 +171,12 @@ def current_server(settings: AgentSettings | None = None) -> Server:
             settings = settings or AgentSettings()
             if settings.server_url:
                 if not settings.controller_secret:
-                    raise ServerError("HUMANTRACE_AGENTS_SERVER_URL needs HUMANTRACE_AGENTS_CONTROLLER_SECRET")
-                _current = Server(base_url=settings.server_url.rstrip("/"), controller_secret=settings.controller_secret)
+                    raise ServerError(
+                        "HUMANTRACE_AGENTS_SERVER_URL needs HUMANTRACE_AGENTS_CONTROLLER_SECRET"
+                    )
+                _current = Server(
+                    base_url=settings.server_url.rstrip("/"), controller_secret=settings.controller_secret
+                )
             else:
                 _current = start_server()
                 atexit.register(stop_current_server)

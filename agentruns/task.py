@@ -36,8 +36,14 @@ def task_name(task_id: str, condition: str) -> str:
 class HumanTraceTask(AbstractBrowserTask):
     """A humantrace task-condition. `env_seed` is the study seed (default 42), fixed at registration."""
 
-    def __init__(self, seed: int | None, task_id: str, condition: str, env_seed: int = DEFAULT_STUDY_SEED,
-                 server: Server | None = None) -> None:
+    def __init__(
+        self,
+        seed: int | None,
+        task_id: str,
+        condition: str,
+        env_seed: int = DEFAULT_STUDY_SEED,
+        server: Server | None = None,
+    ) -> None:
         super().__init__(seed)
         self.task_id = task_id
         self.condition = condition
@@ -74,12 +80,24 @@ class HumanTraceTask(AbstractBrowserTask):
     def setup(self, page: playwright.sync_api.Page) -> tuple[str, dict]:
         """Create the session and recording, enter the site, return the instruction the humans read."""
         self.info = self.server.call(
-            "POST", "/control/sessions", json={"task_id": self.task_id, "condition": self.condition, "seed": self.env_seed}
+            "POST",
+            "/control/sessions",
+            json={"task_id": self.task_id, "condition": self.condition, "seed": self.env_seed},
         )
-        recording = self.server.call("POST", "/control/recordings", json={"label": task_name(self.task_id, self.condition)})
+        recording = self.server.call(
+            "POST", "/control/recordings", json={"label": task_name(self.task_id, self.condition)}
+        )
         self.recording_id = recording["recording_id"]
         page.context.add_cookies(
-            [{"name": REC_COOKIE, "value": recording["token"], "url": self.server.base_url, "httpOnly": True, "sameSite": "Lax"}]
+            [
+                {
+                    "name": REC_COOKIE,
+                    "value": recording["token"],
+                    "url": self.server.base_url,
+                    "httpOnly": True,
+                    "sameSite": "Lax",
+                }
+            ]
         )
         page.goto(self.server.base_url + self.info["enter_url"])
         page.wait_for_load_state("load")
@@ -92,7 +110,9 @@ class HumanTraceTask(AbstractBrowserTask):
         self.last_verdict = self.server.call("POST", f"/control/sessions/{self.session_id}/evaluate")
         return self.last_verdict
 
-    def validate(self, page: playwright.sync_api.Page, chat_messages: list[dict]) -> tuple[float, bool, str, dict]:
+    def validate(
+        self, page: playwright.sync_api.Page, chat_messages: list[dict]
+    ) -> tuple[float, bool, str, dict]:
         verdict = self.evaluate()
         assistant = [m for m in chat_messages if m.get("role") in ("assistant", "infeasible")]
         self.agent_messaged = len(assistant) > _GREETING_MESSAGES

@@ -37,7 +37,9 @@ class PersonRow(BaseModel):
     def _code(cls, value: str) -> str:
         code = str(value or "").strip().upper()
         if not CODE_PATTERN.match(code):
-            raise ValueError(f"code {code!r} is not valid: use a letter then letters or digits, e.g. A1, D1, L1")
+            raise ValueError(
+                f"code {code!r} is not valid: use a letter then letters or digits, e.g. A1, D1, L1"
+            )
         return code
 
     @field_validator("name")
@@ -55,7 +57,9 @@ class PersonRow(BaseModel):
             return next(iter(kind))
         text = str(value).strip().lower()
         if text not in {k.value for k in kind}:
-            raise ValueError(f"unknown {info.field_name} {text!r}: expected one of {', '.join(k.value for k in kind)}")
+            raise ValueError(
+                f"unknown {info.field_name} {text!r}: expected one of {', '.join(k.value for k in kind)}"
+            )
         return text
 
     @field_validator("designed", mode="before")
@@ -106,15 +110,22 @@ def stage_person(session: Session, *, row: PersonRow | dict, study_id: int | Non
         person = Annotator(code=row.code, role=row.role, display_name=row.name or row.code)
         session.add(person)
         session.flush()
-    elif session.exec(select(Membership).where(Membership.study_id == study_id, Membership.annotator_id == person.id)).first():
+    elif session.exec(
+        select(Membership).where(Membership.study_id == study_id, Membership.annotator_id == person.id)
+    ).first():
         raise AccountError(f"{row.code} is already in this study.")
-    session.add(Membership(study_id=study_id, annotator_id=person.id, tier=row.tier, designed=list(row.designed)))
+    session.add(
+        Membership(study_id=study_id, annotator_id=person.id, tier=row.tier, designed=list(row.designed))
+    )
     session.flush()
     return person
 
 
 def _message(exc: ValidationError) -> str:
-    return "; ".join(f"{'.'.join(str(p) for p in e['loc']) or 'row'}: {e['msg'].removeprefix('Value error, ')}" for e in exc.errors())
+    return "; ".join(
+        f"{'.'.join(str(p) for p in e['loc']) or 'row'}: {e['msg'].removeprefix('Value error, ')}"
+        for e in exc.errors()
+    )
 
 
 def parse_csv(text: str) -> tuple[list[PersonRow], list[str]]:
@@ -123,7 +134,9 @@ def parse_csv(text: str) -> tuple[list[PersonRow], list[str]]:
     reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
     header = [h.strip().lower() for h in reader.fieldnames or []]
     if "code" not in header:
-        return [], [f"line 1: the header must name the columns {','.join(CSV_COLUMNS)} (only code is required); got {','.join(header) or 'nothing'}"]
+        return [], [
+            f"line 1: the header must name the columns {','.join(CSV_COLUMNS)} (only code is required); got {','.join(header) or 'nothing'}"
+        ]
     unknown = [h for h in header if h not in CSV_COLUMNS]
     if unknown:
         return [], [f"line 1: unknown column(s) {', '.join(unknown)}; allowed: {', '.join(CSV_COLUMNS)}"]
@@ -148,7 +161,9 @@ def parse_csv(text: str) -> tuple[list[PersonRow], list[str]]:
     return rows, errors
 
 
-def import_people(session: Session, *, text: str, study_id: int, known_envs: set[str] | None = None) -> list[Annotator]:
+def import_people(
+    session: Session, *, text: str, study_id: int, known_envs: set[str] | None = None
+) -> list[Annotator]:
     """Add every person of a CSV to the study in one transaction: all of them, or none (raises
     `ImportRefused` listing the problem of every bad row)."""
     rows, errors = parse_csv(text)
@@ -189,23 +204,33 @@ def _lines_by_code(text: str) -> dict[str, int]:
 def members(session: Session, *, study_id: int, include_leads: bool = False) -> list[Member]:
     """Everybody in a study (annotators by membership), sorted by code; leads too when asked."""
     rows = session.exec(
-        select(Annotator, Membership).join(Membership, Membership.annotator_id == Annotator.id).where(Membership.study_id == study_id)
+        select(Annotator, Membership)
+        .join(Membership, Membership.annotator_id == Annotator.id)
+        .where(Membership.study_id == study_id)
     ).all()
     found = [Member(person, membership) for person, membership in rows]
     if include_leads:
-        found += [Member(p, None) for p in session.exec(select(Annotator).where(Annotator.role == Role.lead.value))]
+        found += [
+            Member(p, None) for p in session.exec(select(Annotator).where(Annotator.role == Role.lead.value))
+        ]
     return sorted(found, key=lambda m: (m.person.is_lead, m.person.code))
 
 
 def membership_of(session: Session, *, study_id: int, annotator_id: int) -> Membership | None:
-    return session.exec(select(Membership).where(Membership.study_id == study_id, Membership.annotator_id == annotator_id)).first()
+    return session.exec(
+        select(Membership).where(Membership.study_id == study_id, Membership.annotator_id == annotator_id)
+    ).first()
 
 
 def study_ids_of(session: Session, *, annotator_id: int) -> list[int]:
     """The studies an annotator is an active member of."""
-    return list(session.exec(
-        select(Membership.study_id).where(Membership.annotator_id == annotator_id, Membership.active == True).order_by(Membership.study_id)  # noqa: E712 (a SQL comparison, not a truth test)
-    ))
+    return list(
+        session.exec(
+            select(Membership.study_id)
+            .where(Membership.annotator_id == annotator_id, Membership.active == True)  # noqa: E712 (SQL, not a truth test)
+            .order_by(Membership.study_id)
+        )
+    )
 
 
 def deactivate(session: Session, *, code: str, study_id: int | None) -> Annotator:
@@ -234,7 +259,9 @@ def last_sign_in(session: Session, *, annotator_ids: list[int]) -> dict[int, obj
     if not annotator_ids:
         return found
     for annotator_id, created_at in session.exec(
-        select(LoginSession.annotator_id, LoginSession.created_at).where(LoginSession.annotator_id.in_(annotator_ids))
+        select(LoginSession.annotator_id, LoginSession.created_at).where(
+            LoginSession.annotator_id.in_(annotator_ids)
+        )
     ):
         if annotator_id not in found or created_at > found[annotator_id]:
             found[annotator_id] = created_at
@@ -245,4 +272,10 @@ def pending_links(session: Session, *, annotator_ids: list[int]) -> set[int]:
     """People holding a login link nobody has used yet."""
     if not annotator_ids:
         return set()
-    return set(session.exec(select(LoginLink.annotator_id).where(LoginLink.annotator_id.in_(annotator_ids), LoginLink.used_at.is_(None))))
+    return set(
+        session.exec(
+            select(LoginLink.annotator_id).where(
+                LoginLink.annotator_id.in_(annotator_ids), LoginLink.used_at.is_(None)
+            )
+        )
+    )

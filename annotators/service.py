@@ -55,7 +55,9 @@ def add_annotator(
     from annotators import membership
 
     person = membership.stage_person(
-        session, row={"code": code, "role": role, "tier": tier, "designed": designed or [], "name": display_name}, study_id=study_id
+        session,
+        row={"code": code, "role": role, "tier": tier, "designed": designed or [], "name": display_name},
+        study_id=study_id,
     )
     session.commit()
     session.refresh(person)
@@ -73,7 +75,9 @@ def list_annotators(session: Session) -> list[Annotator]:
     return list(session.exec(select(Annotator).order_by(Annotator.role, Annotator.code)))
 
 
-def create_login_link(session: Session, *, secret_key: str, code: str, base_url: str, study_id: int | None = None) -> str:
+def create_login_link(
+    session: Session, *, secret_key: str, code: str, base_url: str, study_id: int | None = None
+) -> str:
     """A new single-use login URL for the person with `code`.
 
     With `study_id` the link also names the study the person works in once signed in (a person in
@@ -129,7 +133,9 @@ def consume_login_link(session: Session, *, secret_key: str, token: str, max_age
     return person
 
 
-def _login_link(session: Session, *, secret_key: str, token: str, max_age_hours: int) -> tuple[LoginLink, Annotator]:
+def _login_link(
+    session: Session, *, secret_key: str, token: str, max_age_hours: int
+) -> tuple[LoginLink, Annotator]:
     serializer = URLSafeTimedSerializer(secret_key, salt=LOGIN_SALT)
     try:
         payload = serializer.loads(token, max_age=max_age_hours * 3600)
@@ -155,7 +161,11 @@ def start_login_session(session: Session, *, annotator: Annotator, ttl_hours: in
     """A new login session; returns the cookie value (only its hash is stored)."""
     token = secrets.token_urlsafe(32)
     session.add(
-        LoginSession(token_sha256=_sha256(token), annotator_id=annotator.id, expires_at=utcnow() + timedelta(hours=ttl_hours))
+        LoginSession(
+            token_sha256=_sha256(token),
+            annotator_id=annotator.id,
+            expires_at=utcnow() + timedelta(hours=ttl_hours),
+        )
     )
     session.commit()
     return token
@@ -204,12 +214,16 @@ def session_study_id(session: Session, *, token: str | None) -> int | None:
     """The study a login session works in (chosen on the study picker), or None."""
     if not token:
         return None
-    return session.exec(select(LoginSession.study_id).where(LoginSession.token_sha256 == _sha256(token))).first()
+    return session.exec(
+        select(LoginSession.study_id).where(LoginSession.token_sha256 == _sha256(token))
+    ).first()
 
 
 def choose_study(session: Session, *, token: str | None, study_id: int) -> None:
     """Make `study_id` the study this login session works in (the caller checks the person may)."""
     if not token:
         return
-    session.execute(update(LoginSession).where(LoginSession.token_sha256 == _sha256(token)).values(study_id=study_id))
+    session.execute(
+        update(LoginSession).where(LoginSession.token_sha256 == _sha256(token)).values(study_id=study_id)
+    )
     session.commit()

@@ -86,12 +86,29 @@ def _workers(cli_pid: int, procs: dict[int, tuple[int, int]], n: int) -> list[in
 
 def run(tasks: str, workers: int) -> dict:
     out = Path(tempfile.mkdtemp(prefix="bench-agents-")) / "bundle"
-    cmd = [sys.executable, "-m", "dashboard.cli", "agents", "run", "--agent", "oracle", "--conditions", "clean",
-           "--tasks", tasks, "--workers", str(workers), "--out", str(out)]
+    cmd = [
+        sys.executable,
+        "-m",
+        "dashboard.cli",
+        "agents",
+        "run",
+        "--agent",
+        "oracle",
+        "--conditions",
+        "clean",
+        "--tasks",
+        tasks,
+        "--workers",
+        str(workers),
+        "--out",
+        str(out),
+    ]
     env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
     start = time.monotonic()
     log_path = out.parent / "run.log"
-    with open(log_path, "wb") as log_file:  # a file, not a pipe: a pipe nobody reads can fill and block the run
+    with open(
+        log_path, "wb"
+    ) as log_file:  # a file, not a pipe: a pipe nobody reads can fill and block the run
         proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log_file, stderr=subprocess.STDOUT)
         peak_rss: dict[int, int] = {}
         peak_pss: dict[int, int] = {}
@@ -112,7 +129,11 @@ def run(tasks: str, workers: int) -> dict:
         episodes = list(csv.DictReader(fh))
     started = min(e["started_at"] for e in episodes) if episodes else None
     ended = max(e["ended_at"] for e in episodes) if episodes else None
-    span = (datetime.fromisoformat(ended) - datetime.fromisoformat(started)).total_seconds() if started and ended else 0.0
+    span = (
+        (datetime.fromisoformat(ended) - datetime.fromisoformat(started)).total_seconds()
+        if started and ended
+        else 0.0
+    )
     return {
         "workers": workers,
         "episodes": len(episodes),
@@ -130,24 +151,42 @@ def run(tasks: str, workers: int) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tasks", default="shop-00[1-4]",
-                        help="task id glob(s), comma-separated (clean condition); the default is a small fixed sample, "
-                             "'shop-*' or '*' for more")
+    parser.add_argument(
+        "--tasks",
+        default="shop-00[1-4]",
+        help="task id glob(s), comma-separated (clean condition); the default is a small fixed sample, "
+        "'shop-*' or '*' for more",
+    )
     parser.add_argument("--workers", default="1,2", help="comma-separated worker counts")
     args = parser.parse_args()
     results = []
     load_before = [round(x, 2) for x in os.getloadavg()]
-    print(f"{os.cpu_count()} cores; load average before: {load_before[0]} (1 min), {load_before[1]} (5 min)", flush=True)
+    print(
+        f"{os.cpu_count()} cores; load average before: {load_before[0]} (1 min), {load_before[1]} (5 min)",
+        flush=True,
+    )
     for n in (int(w) for w in args.workers.split(",")):
         result = run(args.tasks, n)
         result["load_after_1min"] = round(os.getloadavg()[0], 2)
         results.append(result)
-        print(f"workers={n}: {result['episodes']} episodes ({result['passed']} passed) in {result['seconds']} s = "
-              f"{result['episodes_per_min']} episodes/min ({result['episodes_per_min_running']} once started); peak per worker {result['peak_pss_mib_per_worker']} MiB PSS "
-              f"({result['peak_rss_sum_mib_per_worker']} MiB RSS summed) "
-              f"(load average after: {result['load_after_1min']})", flush=True)
-    print(json.dumps({"benchmark": "agents", "tasks": args.tasks, "cores": os.cpu_count(), "load_before": load_before,
-                      "results": results}))
+        print(
+            f"workers={n}: {result['episodes']} episodes ({result['passed']} passed) in {result['seconds']} s = "
+            f"{result['episodes_per_min']} episodes/min ({result['episodes_per_min_running']} once started); peak per worker {result['peak_pss_mib_per_worker']} MiB PSS "
+            f"({result['peak_rss_sum_mib_per_worker']} MiB RSS summed) "
+            f"(load average after: {result['load_after_1min']})",
+            flush=True,
+        )
+    print(
+        json.dumps(
+            {
+                "benchmark": "agents",
+                "tasks": args.tasks,
+                "cores": os.cpu_count(),
+                "load_before": load_before,
+                "results": results,
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

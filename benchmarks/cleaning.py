@@ -47,8 +47,20 @@ EPISODES = {
     "key": (10, 1, 1, 0),  # a lone Enter / Tab / Escape / arrow
     "other": (60, 1, 1, 0),  # one of the rarer operations or a context event
 }
-OTHER_TYPES = np.array(["change", "submit", "select", "blur", "navigation", "visibility",
-                        "resize", "dom_change", "dblclick", "contextmenu"])
+OTHER_TYPES = np.array(
+    [
+        "change",
+        "submit",
+        "select",
+        "blur",
+        "navigation",
+        "visibility",
+        "resize",
+        "dom_change",
+        "dblclick",
+        "contextmenu",
+    ]
+)
 COMMAND_KEYS = np.array(["Enter", "Tab", "Escape", "ArrowDown", "ArrowUp"])
 
 
@@ -71,8 +83,10 @@ def synthetic_raw(events: int, attempts: int, seed: int = 0) -> pd.DataFrame:
     rng = np.random.default_rng(seed)
     names = list(EPISODES)
     weights = np.array([EPISODES[k][0] for k in names], dtype=float)
-    mean_len = sum(w * (EPISODES[k][1] + EPISODES[k][2]) / 2 * (2 if k == "typing" else 1)
-                   for k, w in zip(names, weights / weights.sum()))
+    mean_len = sum(
+        w * (EPISODES[k][1] + EPISODES[k][2]) / 2 * (2 if k == "typing" else 1)
+        for k, w in zip(names, weights / weights.sum())
+    )
     n_episodes = int(events / mean_len * 1.1) + 10
     kind = rng.choice(len(names), n_episodes, p=weights / weights.sum())
     low = np.array([EPISODES[k][1] for k in names])[kind]
@@ -112,8 +126,10 @@ def synthetic_raw(events: int, attempts: int, seed: int = 0) -> pd.DataFrame:
     attempt = (np.arange(len(episode)) * attempts // len(episode)).astype(np.int64)
     seq = np.arange(len(episode)) - np.searchsorted(attempt, attempt)
 
-    xpath_pool = np.array([f"/html/body/div[{i % 7}]/form/input[{i}]" for i in range(300)]
-                          + ["/html", "/html/body/main", "/html/body/aside/ul"])
+    xpath_pool = np.array(
+        [f"/html/body/div[{i % 7}]/form/input[{i}]" for i in range(300)]
+        + ["/html", "/html/body/main", "/html/body/aside/ul"]
+    )
     ep_xpath = rng.integers(0, 300, n_episodes)
     scroll_target = np.where(rng.random(n_episodes) < 0.8, 300, rng.integers(301, 303, n_episodes))
     xpath_code = np.where(is_["scroll"], scroll_target[episode], ep_xpath[episode])
@@ -140,20 +156,28 @@ def synthetic_raw(events: int, attempts: int, seed: int = 0) -> pd.DataFrame:
         return pd.Series(rng.integers(0, high, len(episode))).astype("Int64").where(mask)
 
     columns = {
-        "attempt_id": attempt, "seq": seq, "t_ms": t_ms, "type": etype,
-        "xpath": np.where(np.isin(etype, ["navigation", "visibility", "resize", "dom_change"]),
-                          None, xpath_pool[xpath_code]),
+        "attempt_id": attempt,
+        "seq": seq,
+        "t_ms": t_ms,
+        "type": etype,
+        "xpath": np.where(
+            np.isin(etype, ["navigation", "visibility", "resize", "dom_change"]), None, xpath_pool[xpath_code]
+        ),
         "url": url_pool[url_code],
         "x": floats(pointer, rng.random(len(episode)) * 1280),
         "y": floats(pointer, rng.random(len(episode)) * 800),
-        "key": key, "value": value,
+        "key": key,
+        "value": value,
         "scroll_x": floats(scroll, 0.0),
         "scroll_y": floats(scroll, rng.integers(0, 8000, len(episode)).astype(float)),
         "dx": floats(scroll, 0.0),
         "dy": floats(scroll, rng.choice([-100.0, 100.0, 53.0], len(episode))),
         "nav": np.where(etype == "navigation", "load", None),
-        "added": counts(dom, 40), "removed": counts(dom, 10), "attributes": counts(dom, 5),
-        "width": counts(etype == "resize", 1920), "height": counts(etype == "resize", 1080),
+        "added": counts(dom, 40),
+        "removed": counts(dom, 10),
+        "attributes": counts(dom, 5),
+        "width": counts(etype == "resize", 1920),
+        "height": counts(etype == "resize", 1080),
         "state": np.where(etype == "visibility", "visible", None),
     }
     return pd.DataFrame({k: pd.Series(v).astype(RAW_DTYPES[k]) for k, v in columns.items()})
@@ -185,10 +209,11 @@ def run(events: int, attempts: int, sample_attempts: int, shuffle: bool) -> Figu
     raw = synthetic_raw(events, attempts)
     if shuffle:  # as if read from storage in no particular order: the pipeline must sort
         raw = raw.sample(frac=1.0, random_state=1).reset_index(drop=True)
-    print(f"raw: {len(raw):,} events, {attempts:,} attempts, "
-          f"{raw.memory_usage(deep=True).sum() / 2**20:,.0f} MB in memory")
-    print("type mix:", ", ".join(f"{k} {v:.1%}" for k, v in
-                                 raw["type"].value_counts(normalize=True).items()))
+    print(
+        f"raw: {len(raw):,} events, {attempts:,} attempts, "
+        f"{raw.memory_usage(deep=True).sum() / 2**20:,.0f} MB in memory"
+    )
+    print("type mix:", ", ".join(f"{k} {v:.1%}" for k, v in raw["type"].value_counts(normalize=True).items()))
     config = CleaningConfig()
 
     start = time.perf_counter()
@@ -205,8 +230,10 @@ def run(events: int, attempts: int, sample_attempts: int, shuffle: bool) -> Figu
     pipeline_s = time.perf_counter() - start
     pipeline_cpu_s = time.process_time() - cpu_start
     peak_mb = _peak_rss_mb()
-    print(f"resident before the pipeline {rss_before:,.0f} MB, peak during it {peak_mb:,.0f} MB"
-          + ("" if reset else " (peak since process start)"))
+    print(
+        f"resident before the pipeline {rss_before:,.0f} MB, peak during it {peak_mb:,.0f} MB"
+        + ("" if reset else " (peak since process start)")
+    )
 
     sample = raw[raw["attempt_id"] < sample_attempts]
     start = time.perf_counter()
@@ -214,12 +241,16 @@ def run(events: int, attempts: int, sample_attempts: int, shuffle: bool) -> Figu
     reference_s = time.perf_counter() - start
 
     return Figures(
-        events=len(raw), attempts=attempts,
+        events=len(raw),
+        attempts=attempts,
         events_per_s=len(raw) / pipeline_s,
         reference_events_per_s=len(sample) / reference_s,
-        floor_s=floor_s, pipeline_s=pipeline_s, pipeline_cpu_s=pipeline_cpu_s,
+        floor_s=floor_s,
+        pipeline_s=pipeline_s,
+        pipeline_cpu_s=pipeline_cpu_s,
         ratio_to_floor=pipeline_s / floor_s,
-        peak_mb=peak_mb, clean_steps=len(cleaned),
+        peak_mb=peak_mb,
+        clean_steps=len(cleaned),
     )
 
 
@@ -227,28 +258,47 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--events", type=int, default=5_000_000)
     parser.add_argument("--attempts", type=int, default=5_000)
-    parser.add_argument("--sample-attempts", type=int, default=50,
-                        help="attempts the reference loop cleans (it is timed, then scaled)")
-    parser.add_argument("--shuffle", action="store_true",
-                        help="shuffle the rows first (default: stored order, attempt then seq)")
+    parser.add_argument(
+        "--sample-attempts",
+        type=int,
+        default=50,
+        help="attempts the reference loop cleans (it is timed, then scaled)",
+    )
+    parser.add_argument(
+        "--shuffle",
+        action="store_true",
+        help="shuffle the rows first (default: stored order, attempt then seq)",
+    )
     args = parser.parse_args()
     f = run(args.events, args.attempts, args.sample_attempts, args.shuffle)
-    print(f"pipeline   {f.pipeline_s:8.2f} s  {f.events_per_s:12,.0f} events/s  "
-          f"({f.clean_steps:,} clean steps, {f.clean_steps / f.events:.1%} of raw)")
-    print(f"pipeline CPU time {f.pipeline_cpu_s:.2f} s (wall time above includes waiting for "
-          f"a core on a shared machine; {os.getloadavg()[0]:.1f} load average now)")
-    print(f"reference             {f.reference_events_per_s:12,.0f} events/s  "
-          f"(pipeline is {f.events_per_s / f.reference_events_per_s:,.0f}x faster)")
-    print(f"floor      {f.floor_s:8.2f} s  (sort + groupby count); pipeline / floor "
-          f"{f.ratio_to_floor:.2f}")
+    print(
+        f"pipeline   {f.pipeline_s:8.2f} s  {f.events_per_s:12,.0f} events/s  "
+        f"({f.clean_steps:,} clean steps, {f.clean_steps / f.events:.1%} of raw)"
+    )
+    print(
+        f"pipeline CPU time {f.pipeline_cpu_s:.2f} s (wall time above includes waiting for "
+        f"a core on a shared machine; {os.getloadavg()[0]:.1f} load average now)"
+    )
+    print(
+        f"reference             {f.reference_events_per_s:12,.0f} events/s  "
+        f"(pipeline is {f.events_per_s / f.reference_events_per_s:,.0f}x faster)"
+    )
+    print(f"floor      {f.floor_s:8.2f} s  (sort + groupby count); pipeline / floor {f.ratio_to_floor:.2f}")
     print(f"peak memory {f.peak_mb:,.0f} MB")
-    print(json.dumps({
-        "events": f.events, "events_per_s": round(f.events_per_s),
-        "reference_events_per_s": round(f.reference_events_per_s),
-        "floor_s": round(f.floor_s, 3), "pipeline_s": round(f.pipeline_s, 3),
-        "ratio_to_floor": round(f.ratio_to_floor, 2), "peak_mb": round(f.peak_mb, 1),
-        "pipeline_cpu_s": round(f.pipeline_cpu_s, 3),
-    }))
+    print(
+        json.dumps(
+            {
+                "events": f.events,
+                "events_per_s": round(f.events_per_s),
+                "reference_events_per_s": round(f.reference_events_per_s),
+                "floor_s": round(f.floor_s, 3),
+                "pipeline_s": round(f.pipeline_s, 3),
+                "ratio_to_floor": round(f.ratio_to_floor, 2),
+                "peak_mb": round(f.peak_mb, 1),
+                "pipeline_cpu_s": round(f.pipeline_cpu_s, 3),
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -26,7 +26,15 @@ from exports.compare import compare  # noqa: E402
 
 ENVS = ("shop", "mail", "bank", "forum", "travel")
 DIFFICULTIES = ("easy", "medium", "hard", "expert", "frontier")
-PRIMITIVES = ("grounding", "planning", "state_tracking", "backtracking", "patience", "exploration", "verification")
+PRIMITIVES = (
+    "grounding",
+    "planning",
+    "state_tracking",
+    "backtracking",
+    "patience",
+    "exploration",
+    "verification",
+)
 TYPES = np.array(["click", "keydown", "input", "scroll", "mousemove", "dom_change", "focus", "navigation"])
 
 
@@ -55,14 +63,25 @@ def _attempts(tasks: pd.DataFrame, rng: np.random.Generator, n_events: int) -> p
                 wall = float(rng.lognormal(4.0 if phase == "cold" else 3.4, 0.5))
                 rows.append(
                     {
-                        "attempt_id": attempt_id, "annotator": annotator, "env_id": t.env_id, "task_id": t.task_id,
-                        "difficulty": t.difficulty, "primitives": t.primitive,
+                        "attempt_id": attempt_id,
+                        "annotator": annotator,
+                        "env_id": t.env_id,
+                        "task_id": t.task_id,
+                        "difficulty": t.difficulty,
+                        "primitives": t.primitive,
                         "target_primitive": t.primitive if condition == "intervention" else None,
-                        "condition": condition, "phase": phase, "tier": "primary",
+                        "condition": condition,
+                        "phase": phase,
+                        "tier": "primary",
                         "assignment_id": attempt_id if phase == "cold" else attempt_id - 1,
-                        "viewport_w": 1366, "viewport_h": 768, "wall_clock_s": wall, "raw_events": n_events,
-                        "clean_steps": int(n_events * 0.3), "score": 1.0 if passed else float(rng.uniform(0, 0.9)),
-                        "passed": passed, "outcome": "evaluated" if passed or rng.random() < 0.7 else "abandoned",
+                        "viewport_w": 1366,
+                        "viewport_h": 768,
+                        "wall_clock_s": wall,
+                        "raw_events": n_events,
+                        "clean_steps": int(n_events * 0.3),
+                        "score": 1.0 if passed else float(rng.uniform(0, 0.9)),
+                        "passed": passed,
+                        "outcome": "evaluated" if passed or rng.random() < 0.7 else "abandoned",
                         "rolled_back": False,
                     }
                 )
@@ -90,20 +109,34 @@ def _events(attempt_ids: np.ndarray, n_events: int, rng: np.random.Generator) ->
 
 def _agents(tasks: pd.DataFrame, rng: np.random.Generator, folder: Path) -> list[Path]:
     paths = []
-    for m, (model, clean_p, inter_p) in enumerate((("model-a", 0.75, 0.45), ("model-b", 0.6, 0.35), ("model-c", 0.5, 0.3))):
+    for m, (model, clean_p, inter_p) in enumerate(
+        (("model-a", 0.75, 0.45), ("model-b", 0.6, 0.35), ("model-c", 0.5, 0.3))
+    ):
         rows = []
         for t in tasks.itertuples():
             for condition, p in (("clean", clean_p), ("intervention", inter_p)):
                 passed = rng.random() < p
                 rows.append(
-                    {"run_id": f"{model}-{t.task_id}-{condition}", "model": model, "task": t.task_id, "env": t.env_id,
-                     "difficulty": t.difficulty, "condition": condition, "score": 1.0 if passed else round(rng.uniform(0, 0.9), 3),
-                     "steps": int(rng.integers(3, 40)), "elapsed_s": float(rng.lognormal(5, 0.5)),
-                     "source_variant": f"{t.task_id}_v1" if condition == "intervention" else "",
-                     "terminal_verb": "finish" if rng.random() < 0.8 else "click", "max_repeat_run": int(rng.integers(1, 8)),
-                     "action_error_count": int(rng.integers(0, 4)), "failed_positive_checks": 0 if passed else int(rng.integers(0, 2)),
-                     "failed_negative_checks": 0 if passed else int(rng.integers(0, 2)),
-                     "final_thought": "The order was placed successfully." if rng.random() < 0.5 else "Done."}
+                    {
+                        "run_id": f"{model}-{t.task_id}-{condition}",
+                        "model": model,
+                        "task": t.task_id,
+                        "env": t.env_id,
+                        "difficulty": t.difficulty,
+                        "condition": condition,
+                        "score": 1.0 if passed else round(rng.uniform(0, 0.9), 3),
+                        "steps": int(rng.integers(3, 40)),
+                        "elapsed_s": float(rng.lognormal(5, 0.5)),
+                        "source_variant": f"{t.task_id}_v1" if condition == "intervention" else "",
+                        "terminal_verb": "finish" if rng.random() < 0.8 else "click",
+                        "max_repeat_run": int(rng.integers(1, 8)),
+                        "action_error_count": int(rng.integers(0, 4)),
+                        "failed_positive_checks": 0 if passed else int(rng.integers(0, 2)),
+                        "failed_negative_checks": 0 if passed else int(rng.integers(0, 2)),
+                        "final_thought": "The order was placed successfully."
+                        if rng.random() < 0.5
+                        else "Done.",
+                    }
                 )
         path = folder / f"agent_{m}.csv"
         pd.DataFrame(rows).to_csv(path, index=False)
@@ -117,7 +150,9 @@ def main() -> None:
     parser.add_argument("--events", type=int, default=500)
     parser.add_argument("--formats", default="parquet,csv")
     parser.add_argument("--chunk-attempts", type=int, default=50, help="attempts per events chunk")
-    parser.add_argument("--keep", type=Path, help="write the bundle and the report here instead of a temporary directory")
+    parser.add_argument(
+        "--keep", type=Path, help="write the bundle and the report here instead of a temporary directory"
+    )
     args = parser.parse_args()
     rng = np.random.default_rng(7)
     tasks = _tasks(max(1, args.attempts // 4))
@@ -148,7 +183,9 @@ def main() -> None:
     peak_rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     arrow_peak_mb = pa.default_memory_pool().max_memory() / 1e6
     n_events = len(attempts) * args.events
-    print(f"attempts: {len(attempts)}, raw events: {n_events:,}, formats: {args.formats}, bundle size: {size_mb:.1f} MB")
+    print(
+        f"attempts: {len(attempts)}, raw events: {n_events:,}, formats: {args.formats}, bundle size: {size_mb:.1f} MB"
+    )
     print(f"write bundle: {write_s:.2f} s ({n_events / write_s:,.0f} events/s)")
     print(f"verify bundle: {verify_s:.2f} s")
     print(f"compare (3 agents, 2000 bootstrap resamples): {compare_s:.2f} s, report {report_kb:.0f} kB")

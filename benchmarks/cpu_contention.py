@@ -40,7 +40,9 @@ def spin(stop) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--repeats", type=int, default=5, help="alternations of alone / contended (default 5)")
+    parser.add_argument(
+        "--repeats", type=int, default=5, help="alternations of alone / contended (default 5)"
+    )
     args = parser.parse_args()
     cpus = os.cpu_count() or 1
     ctx = mp.get_context("spawn")
@@ -64,8 +66,10 @@ def main() -> None:
         "slowdown": round(statistics.median(contended) / statistics.median(alone), 2),
         "cpus": cpus,
     }
-    print(f"one thread alone: {result['alone_ms']} ms; with {max(cpus - 1, 1)} other CPU(s) busy: "
-          f"{result['contended_ms']} ms (x{result['slowdown']})")
+    print(
+        f"one thread alone: {result['alone_ms']} ms; with {max(cpus - 1, 1)} other CPU(s) busy: "
+        f"{result['contended_ms']} ms (x{result['slowdown']})"
+    )
     print(json.dumps(result))
 
 

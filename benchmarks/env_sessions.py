@@ -112,8 +112,11 @@ def main() -> None:
                 timings["reset"].append((time.perf_counter() - started) * 1000)
 
     print(f"{len(pairs)} task-conditions x {args.rounds} rounds on {url.split(':')[0]}")
-    result: dict[str, float | int | str] = {"task_conditions": len(pairs), "rounds": args.rounds,
-                                             "database": url.split(":")[0]}
+    result: dict[str, float | int | str] = {
+        "task_conditions": len(pairs),
+        "rounds": args.rounds,
+        "database": url.split(":")[0],
+    }
     for name, values in timings.items():
         p50, p95 = percentile(values, 0.5), percentile(values, 0.95)
         print(f"{name:9s} p50 {p50:7.2f} ms   p95 {p95:7.2f} ms   mean {statistics.fmean(values):7.2f} ms")

@@ -61,38 +61,114 @@ def build_study(url: str, attempts: int, events: int, seed: int = 0) -> None:
         rows = []
         for i in range(assignments):
             task = i // 2  # every base task in both conditions, with different annotators
-            rows.append(dict(study_id=study.id, annotator_id=people[(i + task) % 4].id, task_id=f"bench-{task:03d}", env_id="bench",
-                             difficulty=difficulty_of(task), condition="clean" if i % 2 else "intervention",
-                             tier="primary", order_index=i, seed=i, state="completed", version=5,
-                             created_at=start, started_at=start, completed_at=start))
+            rows.append(
+                dict(
+                    study_id=study.id,
+                    annotator_id=people[(i + task) % 4].id,
+                    task_id=f"bench-{task:03d}",
+                    env_id="bench",
+                    difficulty=difficulty_of(task),
+                    condition="clean" if i % 2 else "intervention",
+                    tier="primary",
+                    order_index=i,
+                    seed=i,
+                    state="completed",
+                    version=5,
+                    created_at=start,
+                    started_at=start,
+                    completed_at=start,
+                )
+            )
         db.execute(insert(Assignment), rows)
         db.commit()
         ids = list(db.exec(select(Assignment.id).order_by(Assignment.id)))
-        db.execute(insert(Recording), [dict(kind="attempt", status="ended", created_at=start, mask_all_text=False,
-                                            mousemove_sample_ms=100, acked_seq=events - 1) for _ in range(attempts)])
+        db.execute(
+            insert(Recording),
+            [
+                dict(
+                    kind="attempt",
+                    status="ended",
+                    created_at=start,
+                    mask_all_text=False,
+                    mousemove_sample_ms=100,
+                    acked_seq=events - 1,
+                )
+                for _ in range(attempts)
+            ],
+        )
         db.commit()
         recordings = list(db.exec(select(Recording.id).order_by(Recording.id)))
-        verdict = {"score": 1.0, "passed": True, "positive_checks": [
-            {"kind": "update", "index": 0, "name": "x", "desc": "x", "passed": True, "credit": 1.0, "weight": 1.0, "diagnosis": "met"}],
-            "negative_checks": []}
+        verdict = {
+            "score": 1.0,
+            "passed": True,
+            "positive_checks": [
+                {
+                    "kind": "update",
+                    "index": 0,
+                    "name": "x",
+                    "desc": "x",
+                    "passed": True,
+                    "credit": 1.0,
+                    "weight": 1.0,
+                    "diagnosis": "met",
+                }
+            ],
+            "negative_checks": [],
+        }
         attempt_rows = []
         for n in range(attempts):
             passed = rng.random() < 0.7
-            attempt_rows.append(dict(
-                assignment_id=ids[n // 2], phase="cold" if n % 2 == 0 else "warm", status="ended", outcome="evaluated",
-                env_session_id=f"s{n}", recording_id=recordings[n], created_at=start, recording_started_at=start,
-                ended_at=start + timedelta(seconds=60), wall_clock_ms=rng.randint(20_000, 300_000), score=1.0 if passed else 0.4,
-                passed=passed, verdict=verdict, raw_events=events, clean_steps=events // 4, excluded=False,
-                clean_trace=[{"seq": s, "t_ms": s * 100, "type": "click", "xpath": "/html/body", "source_seqs": [s]} for s in range(events // 4)],
-                cleaning_config={"scroll_window_ms": 400}))
+            attempt_rows.append(
+                dict(
+                    assignment_id=ids[n // 2],
+                    phase="cold" if n % 2 == 0 else "warm",
+                    status="ended",
+                    outcome="evaluated",
+                    env_session_id=f"s{n}",
+                    recording_id=recordings[n],
+                    created_at=start,
+                    recording_started_at=start,
+                    ended_at=start + timedelta(seconds=60),
+                    wall_clock_ms=rng.randint(20_000, 300_000),
+                    score=1.0 if passed else 0.4,
+                    passed=passed,
+                    verdict=verdict,
+                    raw_events=events,
+                    clean_steps=events // 4,
+                    excluded=False,
+                    clean_trace=[
+                        {
+                            "seq": s,
+                            "t_ms": s * 100,
+                            "type": "click",
+                            "xpath": "/html/body",
+                            "source_seqs": [s],
+                        }
+                        for s in range(events // 4)
+                    ],
+                    cleaning_config={"scroll_window_ms": 400},
+                )
+            )
         db.execute(insert(Attempt), attempt_rows)
         db.commit()
         t0 = int(start.timestamp() * 1000)
         for n, recording_id in enumerate(recordings):
-            db.execute(insert(RawEvent), [
-                dict(recording_id=recording_id, seq=s, t_ms=t0 + 100 * s, type=TYPES[(s + n) % len(TYPES)],
-                     xpath="/html/body/div[2]/button[1]", url="http://127.0.0.1/env/bench/", x=10.0, y=20.0)
-                for s in range(events)])
+            db.execute(
+                insert(RawEvent),
+                [
+                    dict(
+                        recording_id=recording_id,
+                        seq=s,
+                        t_ms=t0 + 100 * s,
+                        type=TYPES[(s + n) % len(TYPES)],
+                        xpath="/html/body/div[2]/button[1]",
+                        url="http://127.0.0.1/env/bench/",
+                        x=10.0,
+                        y=20.0,
+                    )
+                    for s in range(events)
+                ],
+            )
             if n % 100 == 99:
                 db.commit()
         db.commit()
@@ -120,13 +196,24 @@ def main() -> None:
         fh.write("model,task,env,difficulty,condition,score,steps,elapsed_s,source_variant\n")
         for i in range(args.attempts // 4):
             for condition in ("clean", "intervention"):
-                fh.write(f"m1,bench-{i:03d},bench,{difficulty_of(i)},{condition},{1 if condition == 'clean' else 0.5},10,60,\n")
+                fh.write(
+                    f"m1,bench-{i:03d},bench,{difficulty_of(i)},{condition},{1 if condition == 'clean' else 0.5},10,60,\n"
+                )
     t = time.perf_counter()
     compare(work / "bundle", [agents], work / "report", bootstrap=500)
     compare_s = time.perf_counter() - t
     print(f"compare: {compare_s:.2f} s")
-    print(json.dumps({"attempts": args.attempts, "events": args.attempts * args.events, "export_s": round(export_s, 2),
-                      "compare_s": round(compare_s, 2), "peak_mb": round(peak_mb(), 1)}))
+    print(
+        json.dumps(
+            {
+                "attempts": args.attempts,
+                "events": args.attempts * args.events,
+                "export_s": round(export_s, 2),
+                "compare_s": round(compare_s, 2),
+                "peak_mb": round(peak_mb(), 1),
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -56,18 +56,47 @@ def realistic_events(start_seq: int, count: int, rng: random.Random) -> list[dic
         roll = rng.random()
         base = {"seq": seq, "t_ms": now + i * 20, "url": url}
         if roll < 0.35:
-            event = {"type": "mousemove", "xpath": f"/html/body/div[1]/main[1]/ul[1]/li[{rng.randint(1, 40)}]/a[1]",
-                     "x": round(rng.uniform(0, 1366), 2), "y": round(rng.uniform(0, 800), 2)}
+            event = {
+                "type": "mousemove",
+                "xpath": f"/html/body/div[1]/main[1]/ul[1]/li[{rng.randint(1, 40)}]/a[1]",
+                "x": round(rng.uniform(0, 1366), 2),
+                "y": round(rng.uniform(0, 800), 2),
+            }
         elif roll < 0.55:
-            event = {"type": "keydown", "xpath": "/html/body/div[1]/header[1]/form[1]/input[1]", "key": rng.choice("abcdefgh")}
+            event = {
+                "type": "keydown",
+                "xpath": "/html/body/div[1]/header[1]/form[1]/input[1]",
+                "key": rng.choice("abcdefgh"),
+            }
         elif roll < 0.75:
-            event = {"type": "input", "xpath": "/html/body/div[1]/header[1]/form[1]/input[1]", "value": "wireless headph"[: rng.randint(1, 15)]}
+            event = {
+                "type": "input",
+                "xpath": "/html/body/div[1]/header[1]/form[1]/input[1]",
+                "value": "wireless headph"[: rng.randint(1, 15)],
+            }
         elif roll < 0.85:
-            event = {"type": "scroll", "xpath": "/html", "scroll_x": 0, "scroll_y": rng.randint(0, 3000), "dx": 0, "dy": rng.choice([-100, 100])}
+            event = {
+                "type": "scroll",
+                "xpath": "/html",
+                "scroll_x": 0,
+                "scroll_y": rng.randint(0, 3000),
+                "dx": 0,
+                "dy": rng.choice([-100, 100]),
+            }
         elif roll < 0.93:
-            event = {"type": "click", "xpath": "/html/body/div[1]/main[1]/ul[1]/li[3]/button[1]", "x": 512.5, "y": 301.0}
+            event = {
+                "type": "click",
+                "xpath": "/html/body/div[1]/main[1]/ul[1]/li[3]/button[1]",
+                "x": 512.5,
+                "y": 301.0,
+            }
         else:
-            event = {"type": "dom_change", "added": rng.randint(0, 5), "removed": rng.randint(0, 3), "attributes": rng.randint(0, 10)}
+            event = {
+                "type": "dom_change",
+                "added": rng.randint(0, 5),
+                "removed": rng.randint(0, 3),
+                "attributes": rng.randint(0, 10),
+            }
         out.append({**base, **event})
     return out
 
@@ -172,16 +201,35 @@ def wait_for_port(port: int, proc: subprocess.Popen, timeout: float = 30) -> Non
 
 
 def start_recorder_server(port: int, database_url: str) -> subprocess.Popen:
-    env = {**os.environ, "HUMANTRACE_RECORDER_DATABASE_URL": database_url, "HUMANTRACE_RECORDER_SECRET": SECRET}
-    command = [sys.executable, "-m", "uvicorn", "recorder.standalone:app_from_env", "--factory", "--host", "127.0.0.1",
-               "--port", str(port), "--no-access-log", "--log-level", "warning", "--ws-max-size", str(MAX_FRAME_BYTES),
-               "--ws-per-message-deflate", "false"]  # as `humantrace serve` runs it
+    env = {
+        **os.environ,
+        "HUMANTRACE_RECORDER_DATABASE_URL": database_url,
+        "HUMANTRACE_RECORDER_SECRET": SECRET,
+    }
+    command = [
+        sys.executable,
+        "-m",
+        "uvicorn",
+        "recorder.standalone:app_from_env",
+        "--factory",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--no-access-log",
+        "--log-level",
+        "warning",
+        "--ws-max-size",
+        str(MAX_FRAME_BYTES),
+        "--ws-per-message-deflate",
+        "false",
+    ]  # as `humantrace serve` runs it
     proc = subprocess.Popen(command, env=env, cwd=REPO)
     wait_for_port(port, proc)
     return proc
 
 
-SINK_SOURCE = r'''
+SINK_SOURCE = r"""
 import asyncio, json, sys
 from websockets.asyncio.server import serve
 
@@ -196,7 +244,7 @@ async def main(port):
         await asyncio.Future()
 
 asyncio.run(main(int(sys.argv[1])))
-'''
+"""
 
 
 def start_sink(port: int) -> subprocess.Popen:
@@ -246,9 +294,11 @@ def check_database(database_url: str, recording_ids: list[int], acked: list[int]
     engine = create_engine(database_url)
     lost = duplicated = stored = 0
     with engine.connect() as conn:
-        rows = conn.execute(text(
-            "SELECT recording_id, COUNT(*), COUNT(DISTINCT seq), MIN(seq), MAX(seq) FROM raw_event GROUP BY recording_id"
-        )).all()
+        rows = conn.execute(
+            text(
+                "SELECT recording_id, COUNT(*), COUNT(DISTINCT seq), MIN(seq), MAX(seq) FROM raw_event GROUP BY recording_id"
+            )
+        ).all()
         by_id = {r[0]: r[1:] for r in rows}
         for rid, ack in zip(recording_ids, acked, strict=True):
             count, distinct, low, high = by_id.get(rid, (0, 0, None, None))
@@ -263,7 +313,11 @@ def check_database(database_url: str, recording_ids: list[int], acked: list[int]
 def percentile(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
-    return statistics.quantiles(values, n=1000, method="inclusive")[int(q * 10) - 1] if len(values) > 1 else values[0]
+    return (
+        statistics.quantiles(values, n=1000, method="inclusive")[int(q * 10) - 1]
+        if len(values) > 1
+        else values[0]
+    )
 
 
 # ---------------------------------------------------------------------------- main
@@ -296,7 +350,9 @@ def main() -> None:
         sink = start_sink(sink_port)
         try:
             cpu_before = cpu_seconds(sink.pid)
-            sink_run = run_clients([f"ws://127.0.0.1:{sink_port}/"] * args.clients, args.duration, paced=False)
+            sink_run = run_clients(
+                [f"ws://127.0.0.1:{sink_port}/"] * args.clients, args.duration, paced=False
+            )
             sink_cpu = cpu_seconds(sink.pid) - cpu_before
         finally:
             stop(sink)
@@ -323,14 +379,22 @@ def main() -> None:
         "cpus": os.cpu_count(),
         "load_avg_1m": round(os.getloadavg()[0], 2),
     }
-    print(f"recorder server, saturated: {result['events_per_s']:.0f} events/s "
-          f"(ack p50 {result['saturated_ack_p50_ms']} ms, p99 {result['saturated_ack_p99_ms']} ms)")
-    print(f"recorder server, paced at 100 events/s/client: {result['paced_events_per_s']:.0f} events/s, "
-          f"ack p50 {result['ack_p50_ms']} ms, p99 {result['ack_p99_ms']} ms")
-    print(f"bare websockets sink, saturated: {result['sink_events_per_s']:.0f} events/s; ratio {result['ratio_to_sink']}")
+    print(
+        f"recorder server, saturated: {result['events_per_s']:.0f} events/s "
+        f"(ack p50 {result['saturated_ack_p50_ms']} ms, p99 {result['saturated_ack_p99_ms']} ms)"
+    )
+    print(
+        f"recorder server, paced at 100 events/s/client: {result['paced_events_per_s']:.0f} events/s, "
+        f"ack p50 {result['ack_p50_ms']} ms, p99 {result['ack_p99_ms']} ms"
+    )
+    print(
+        f"bare websockets sink, saturated: {result['sink_events_per_s']:.0f} events/s; ratio {result['ratio_to_sink']}"
+    )
     print(f"stored rows {checks['stored']}, lost {checks['lost']}, duplicated {checks['duplicated']}")
-    print(f"CPU per event: recorder server {result['server_cpu_us_per_event']} us, sink {result['sink_cpu_us_per_event']} us "
-          f"(load average {result['load_avg_1m']} on {result['cpus']} CPUs)")
+    print(
+        f"CPU per event: recorder server {result['server_cpu_us_per_event']} us, sink {result['sink_cpu_us_per_event']} us "
+        f"(load average {result['load_avg_1m']} on {result['cpus']} CPUs)"
+    )
     print(json.dumps(result))
 
 

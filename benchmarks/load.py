@@ -72,8 +72,14 @@ DEFAULT_PG = "postgresql://postgres@127.0.0.1:5432/test"
 SECRET_KEY = "load-benchmark-secret-" + "k" * 32
 CONTROLLER_SECRET = "load-benchmark-controller-" + "c" * 32
 API_P95_TARGET_MS = 200
-SHOP_READS = ["/api/env/shop/products", "/api/env/shop/cart", "/api/env/shop/home", "/api/env/shop/categories",
-              "/api/env/shop/orders", "/api/env/shop/me"]
+SHOP_READS = [
+    "/api/env/shop/products",
+    "/api/env/shop/cart",
+    "/api/env/shop/home",
+    "/api/env/shop/categories",
+    "/api/env/shop/orders",
+    "/api/env/shop/me",
+]
 
 
 from dashboard.bots.service import HUMAN_PACE, Pace  # noqa: E402
@@ -112,7 +118,7 @@ def cpu_seconds(pid: int, part: slice = slice(11, 13)) -> float:
     """CPU seconds of process `pid` from /proc: user + system by default (`slice(12, 13)`: system
     only; `slice(11, 15)`: also its reaped children's)."""
     stat = Path(f"/proc/{pid}/stat").read_text()
-    fields = stat[stat.rindex(")") + 2:].split()
+    fields = stat[stat.rindex(")") + 2 :].split()
     return sum(int(f) for f in fields[part]) / HZ
 
 
@@ -135,8 +141,10 @@ def machine_pressure(before: dict[str, float] | None, elapsed: float) -> dict[st
     after = machine_counters()
     if before is None or after is None or elapsed <= 0:
         return None
-    return {"cpu_wait_pct": round(100 * (after["waited"] - before["waited"]) / elapsed, 1),
-            "steal_pct": round(100 * (after["steal"] - before["steal"]) / (elapsed * (os.cpu_count() or 1)), 1)}
+    return {
+        "cpu_wait_pct": round(100 * (after["waited"] - before["waited"]) / elapsed, 1),
+        "steal_pct": round(100 * (after["steal"] - before["steal"]) / (elapsed * (os.cpu_count() or 1)), 1),
+    }
 
 
 def postgres_cpu_seconds() -> float | None:
@@ -148,13 +156,13 @@ def postgres_cpu_seconds() -> float | None:
             text = stat.read_text()
         except OSError:  # the process ended meanwhile
             continue
-        if text[text.index("(") + 1:text.rindex(")")] != "postgres":
+        if text[text.index("(") + 1 : text.rindex(")")] != "postgres":
             continue
         found = True
-        fields = text[text.rindex(")") + 2:].split()
+        fields = text[text.rindex(")") + 2 :].split()
         parent = Path(f"/proc/{fields[1]}/stat")
         postmaster = not parent.exists() or "(postgres)" not in parent.read_text(errors="replace")
-        total += sum(int(f) for f in fields[11:15 if postmaster else 13]) / HZ
+        total += sum(int(f) for f in fields[11 : 15 if postmaster else 13]) / HZ
     return total if found else None
 
 
@@ -204,33 +212,56 @@ def make_study(engine, *, annotators: int, bots: int) -> tuple[list[str], list[s
     tasks = sorted(t.task_id for t in catalog.load_catalog().tasks.values() if t.env_id == "shop")
     with Session(engine) as db:
         # A reading countdown, as in a real study: the bots press "Start now"; the simulated annotators begin at once.
-        study = Study(name="Load benchmark", seed=11, reading_countdown_seconds=60, rollback_grace_seconds=60, status="open")
+        study = Study(
+            name="Load benchmark",
+            seed=11,
+            reading_countdown_seconds=60,
+            rollback_grace_seconds=60,
+            status="open",
+        )
         db.add(study)
         db.commit()
         db.refresh(study)
         codes = [f"S{i:03d}" for i in range(annotators)], [f"R{i}" for i in range(bots)]
         rng = random.Random(5)
         for code in codes[0] + codes[1]:
-            person = accounts.add_annotator(db, code=code, role="annotator", tier="primary", study_id=study.id)
+            person = accounts.add_annotator(
+                db, code=code, role="annotator", tier="primary", study_id=study.id
+            )
             for order, task_id in enumerate(rng.sample(tasks, 4)):
                 condition = rng.choice(["clean", "intervention"]) if catalog.variant_for(task_id) else "clean"
-                db.add(Assignment(study_id=study.id, annotator_id=person.id, task_id=task_id, env_id="shop",
-                                  difficulty=catalog.get_task(task_id).difficulty, condition=condition,
-                                  order_index=order, seed=session_seed(study.seed)))
+                db.add(
+                    Assignment(
+                        study_id=study.id,
+                        annotator_id=person.id,
+                        task_id=task_id,
+                        env_id="shop",
+                        difficulty=catalog.get_task(task_id).difficulty,
+                        condition=condition,
+                        order_index=order,
+                        seed=session_seed(study.seed),
+                    )
+                )
         db.commit()
     return codes
 
 
 def start_servers(count: int, url: str, data_dir: Path) -> list[tuple[subprocess.Popen, str]]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("HUMANTRACE_")}
-    env.update(HUMANTRACE_DATABASE_URL=url, HUMANTRACE_DATA_DIR=str(data_dir), HUMANTRACE_SECRET_KEY=SECRET_KEY,
-               HUMANTRACE_CONTROLLER_SECRET=CONTROLLER_SECRET)
+    env.update(
+        HUMANTRACE_DATABASE_URL=url,
+        HUMANTRACE_DATA_DIR=str(data_dir),
+        HUMANTRACE_SECRET_KEY=SECRET_KEY,
+        HUMANTRACE_CONTROLLER_SECRET=CONTROLLER_SECRET,
+    )
     cli = Path(sys.executable).with_name("humantrace")
     servers = []
     for _ in range(count):
         port = free_port()
         log = open(data_dir / f"serve-{port}.log", "w")
-        proc = subprocess.Popen([str(cli), "serve", "--port", str(port)], env=env, stdout=log, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(
+            [str(cli), "serve", "--port", str(port)], env=env, stdout=log, stderr=subprocess.STDOUT
+        )
         servers.append((proc, f"http://127.0.0.1:{port}"))
     import httpx
 
@@ -290,20 +321,33 @@ def event(seq: int, url: str, rng: random.Random) -> dict:
     t_ms = int(time.time() * 1000)
     kind = rng.choice(["mousemove", "mousemove", "click", "keydown", "input", "scroll", "dom_change"])
     base = {"seq": seq, "t_ms": t_ms, "type": kind, "url": url, "xpath": "/html/body/main/div[2]/button[1]"}
-    extra = {"mousemove": {"x": rng.uniform(0, 1200), "y": rng.uniform(0, 800)}, "click": {"x": 100.0, "y": 200.0},
-             "keydown": {"key": "a"}, "input": {"value": "wireless headphones"},
-             "scroll": {"scroll_x": 0.0, "scroll_y": 400.0, "dx": 0.0, "dy": 120.0},
-             "dom_change": {"added": 3, "removed": 1, "attributes": 2}}[kind]
+    extra = {
+        "mousemove": {"x": rng.uniform(0, 1200), "y": rng.uniform(0, 800)},
+        "click": {"x": 100.0, "y": 200.0},
+        "keydown": {"key": "a"},
+        "input": {"value": "wireless headphones"},
+        "scroll": {"scroll_x": 0.0, "scroll_y": 400.0, "dx": 0.0, "dy": 120.0},
+        "dom_change": {"added": 3, "removed": 1, "attributes": 2},
+    }[kind]
     return {**base, **extra}
 
 
 class Annotator:
     """One person: the control tab on `base`, the environment tab on the same process."""
 
-    def __init__(self, code: str, base: str, link: str, figures: Figures, stop: asyncio.Event, seed: int, pace: Pace):
+    def __init__(
+        self, code: str, base: str, link: str, figures: Figures, stop: asyncio.Event, seed: int, pace: Pace
+    ):
         import httpx
 
-        self.code, self.base, self.link, self.figures, self.stop, self.pace = code, base, link, figures, stop, pace
+        self.code, self.base, self.link, self.figures, self.stop, self.pace = (
+            code,
+            base,
+            link,
+            figures,
+            stop,
+            pace,
+        )
         self.assignment_id = 0
         self.first_attempt_of: dict[int, int] = {}
         self.http = httpx.AsyncClient(base_url=base, timeout=60, follow_redirects=False)
@@ -329,11 +373,13 @@ class Annotator:
         return response
 
     async def post(self, path: str, data: dict | None = None):
-        return await self.request("POST", path, data=data or {}, headers={"X-CSRF-Token": self.csrf, "Accept": "application/json"})
+        return await self.request(
+            "POST", path, data=data or {}, headers={"X-CSRF-Token": self.csrf, "Accept": "application/json"}
+        )
 
     async def run(self) -> None:
         await asyncio.sleep(self.rng.uniform(0, 10))  # people do not all arrive in the same second
-        path = self.link[self.link.index("/login/"):]
+        path = self.link[self.link.index("/login/") :]
         await self.request("POST", path, data=sign_in_form((await self.request("GET", path)).text))
         try:
             while not self.stop.is_set():
@@ -348,7 +394,9 @@ class Annotator:
             await self.http.aclose()
 
     async def assignment(self, assignment_id: int) -> None:
-        started = await self.request("POST", f"/assignments/{assignment_id}/start", data={"csrf_token": self.csrf})
+        started = await self.request(
+            "POST", f"/assignments/{assignment_id}/start", data={"csrf_token": self.csrf}
+        )
         if started.status_code != 303:
             return
         control = asyncio.create_task(self.control_channel(assignment_id))
@@ -364,8 +412,11 @@ class Annotator:
             if not await self.attempt(warm.json()["attempt_id"], self.pace.warm):
                 return
             await self.pause(self.pace.rating)  # fills in the rating form
-            rated = await self.request("POST", f"/assignments/{assignment_id}/rating",
-                                       data={"csrf_token": self.csrf, "clarity": "4", "realism": "4", "fun_value": "3"})
+            rated = await self.request(
+                "POST",
+                f"/assignments/{assignment_id}/rating",
+                data={"csrf_token": self.csrf, "clarity": "4", "realism": "4", "fun_value": "3"},
+            )
             if rated.status_code == 303:
                 self.figures.assignments_completed += 1
         finally:
@@ -381,7 +432,9 @@ class Annotator:
         url = self.base.replace("http://", "ws://") + f"/ws/control/{assignment_id}"
         cookie = f"ht_session={self.http.cookies.get('ht_session')}"
         try:
-            async with websockets.connect(url, additional_headers={"Cookie": cookie}, open_timeout=60) as channel:
+            async with websockets.connect(
+                url, additional_headers={"Cookie": cookie}, open_timeout=60
+            ) as channel:
                 async for _ in channel:
                     pass
         except (asyncio.CancelledError, Exception):
@@ -416,7 +469,14 @@ class Annotator:
         await self.request("GET", site + start_page)
         # http.cookiejar files a cookie of the host name "localhost" under "localhost.local"
         host = urlsplit(site).hostname
-        token = next((c.value for c in self.http.cookies.jar if c.name == "htrec" and c.domain.removesuffix(".local") == host), None)
+        token = next(
+            (
+                c.value
+                for c in self.http.cookies.jar
+                if c.name == "htrec" and c.domain.removesuffix(".local") == host
+            ),
+            None,
+        )
         url = site + start_page
         ends_at = time.monotonic() + self.rng.uniform(*seconds)
         next_api = time.monotonic()
@@ -424,8 +484,18 @@ class Annotator:
         ws_url = site.replace("http://", "ws://") + f"/recorder/ws?token={token}"
         async with websockets.connect(ws_url, open_timeout=60, max_size=2**20) as recorder:
             hello = json.loads(await recorder.recv())
-            await recorder.send(json.dumps({"type": "meta", "user_agent": "load-benchmark", "viewport_w": 1366,
-                                            "viewport_h": 800, "screen_w": 1920, "screen_h": 1080}))
+            await recorder.send(
+                json.dumps(
+                    {
+                        "type": "meta",
+                        "user_agent": "load-benchmark",
+                        "viewport_w": 1366,
+                        "viewport_h": 800,
+                        "screen_w": 1920,
+                        "screen_h": 1080,
+                    }
+                )
+            )
             await recorder.recv()
             seq = hello["seq"] + 1
             while time.monotonic() < ends_at and not self.stop.is_set():
@@ -469,7 +539,10 @@ async def watch_loop(figures: Figures, stop: asyncio.Event, every: float = 0.05)
 
 async def simulate(links: list[tuple[str, str, str]], figures: Figures, duration: float, pace: Pace) -> None:
     stop = asyncio.Event()
-    people = [Annotator(code, base, link, figures, stop, seed=i, pace=pace) for i, (code, base, link) in enumerate(links)]
+    people = [
+        Annotator(code, base, link, figures, stop, seed=i, pace=pace)
+        for i, (code, base, link) in enumerate(links)
+    ]
     tasks = [asyncio.create_task(person.run()) for person in people]
     watcher = asyncio.create_task(watch_loop(figures, stop))
     await asyncio.sleep(duration)
@@ -494,10 +567,22 @@ def run_bots(url: str, codes: list[str], base: str, results, paced: bool, until:
 
     engine = make_engine(url)
     try:
-        played = play(engine=engine, secret_key=SECRET_KEY, base_url=base, codes=codes, assignments=4 if paced else 2,
-                      seed=3, pace=HUMAN_PACE if paced else None, until=until if paced else None)
-        results.put((sum(len(r.completed) for r in played if hasattr(r, "completed")),
-                     [str(r) for r in played if getattr(r, "failed", None)]))
+        played = play(
+            engine=engine,
+            secret_key=SECRET_KEY,
+            base_url=base,
+            codes=codes,
+            assignments=4 if paced else 2,
+            seed=3,
+            pace=HUMAN_PACE if paced else None,
+            until=until if paced else None,
+        )
+        results.put(
+            (
+                sum(len(r.completed) for r in played if hasattr(r, "completed")),
+                [str(r) for r in played if getattr(r, "failed", None)],
+            )
+        )
     except Exception as exc:  # reported, never hides the rest of the figures
         results.put((0, [repr(exc)]))
     finally:
@@ -508,9 +593,12 @@ def count_stored(engine) -> tuple[int, dict[int, list[int]]]:
     from sqlalchemy import text
 
     with engine.connect() as conn:
-        rows = conn.execute(text(
-            "SELECT a.id, count(e.seq), coalesce(max(e.seq), -1) FROM attempt a "
-            "JOIN raw_event e ON e.recording_id = a.recording_id GROUP BY a.id")).all()
+        rows = conn.execute(
+            text(
+                "SELECT a.id, count(e.seq), coalesce(max(e.seq), -1) FROM attempt a "
+                "JOIN raw_event e ON e.recording_id = a.recording_id GROUP BY a.id"
+            )
+        ).all()
     return sum(r[1] for r in rows), {r[0]: [r[1], r[2]] for r in rows}
 
 
@@ -536,17 +624,25 @@ def cpu_used(before: dict, servers: list) -> dict:
     load, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
     postgres = postgres_cpu_seconds()
     return {
-        "servers": [cpu_seconds(proc.pid) - was for (proc, _), was in zip(servers, before["servers"], strict=True)],
+        "servers": [
+            cpu_seconds(proc.pid) - was for (proc, _), was in zip(servers, before["servers"], strict=True)
+        ],
         "load": load.ru_utime + load.ru_stime - before["load"].ru_utime - before["load"].ru_stime,
         "bots": children.ru_utime + children.ru_stime - before["bots"].ru_utime - before["bots"].ru_stime,
-        "postgres": postgres - before["postgres"] if postgres is not None and before["postgres"] is not None else None,
+        "postgres": postgres - before["postgres"]
+        if postgres is not None and before["postgres"] is not None
+        else None,
     }
 
 
 def percentile(values: list[float], q: float) -> float:
     if not values:
         return 0.0
-    return round(statistics.quantiles(values, n=100, method="inclusive")[q - 1], 1) if len(values) > 1 else round(values[0], 1)
+    return (
+        round(statistics.quantiles(values, n=100, method="inclusive")[q - 1], 1)
+        if len(values) > 1
+        else round(values[0], 1)
+    )
 
 
 def windows(figures: Figures, started: float, width: float) -> list[tuple[float, float]]:
@@ -563,13 +659,25 @@ def main() -> None:
     parser.add_argument("--annotators", type=int, default=100)
     parser.add_argument("--bots", type=int, default=3)
     parser.add_argument("--processes", type=int, default=2)
-    parser.add_argument("--pace", choices=sorted(PACES), default="human",
-                        help="human: the paper's attempt times plus reading and rating time; fast: 20-40 s attempts, no pauses")
-    parser.add_argument("--bot-pace", choices=BOT_PACES, default="flat-out",
-                        help="flat-out: one Chromium playing the bots one after another as fast as it can; "
-                             "human: each bot in its own Chromium, all at once, at a person's pace")
-    parser.add_argument("--client-nice", type=int, default=0,
-                        help="lower the CPU priority of the simulated clients and bots by this much (0: same as the servers)")
+    parser.add_argument(
+        "--pace",
+        choices=sorted(PACES),
+        default="human",
+        help="human: the paper's attempt times plus reading and rating time; fast: 20-40 s attempts, no pauses",
+    )
+    parser.add_argument(
+        "--bot-pace",
+        choices=BOT_PACES,
+        default="flat-out",
+        help="flat-out: one Chromium playing the bots one after another as fast as it can; "
+        "human: each bot in its own Chromium, all at once, at a person's pace",
+    )
+    parser.add_argument(
+        "--client-nice",
+        type=int,
+        default=0,
+        help="lower the CPU priority of the simulated clients and bots by this much (0: same as the servers)",
+    )
     parser.add_argument("--keep", action="store_true", help="keep the private schema and the server logs")
     args = parser.parse_args()
 
@@ -577,13 +685,25 @@ def main() -> None:
 
     from annotators import service as accounts
 
-    with served_study(processes=args.processes, annotators=args.annotators, bots=args.bots, prefix="ht-load-",
-                      keep=args.keep) as (engine, (simulated, bot_codes), servers, logs):
+    with served_study(
+        processes=args.processes,
+        annotators=args.annotators,
+        bots=args.bots,
+        prefix="ht-load-",
+        keep=args.keep,
+    ) as (engine, (simulated, bot_codes), servers, logs):
         bases = [base for _, base in servers]
         with Session(engine) as db:
-            links = [(code, bases[i % len(bases)],
-                      accounts.create_login_link(db, secret_key=SECRET_KEY, code=code, base_url=bases[i % len(bases)]))
-                     for i, code in enumerate(simulated)]
+            links = [
+                (
+                    code,
+                    bases[i % len(bases)],
+                    accounts.create_login_link(
+                        db, secret_key=SECRET_KEY, code=code, base_url=bases[i % len(bases)]
+                    ),
+                )
+                for i, code in enumerate(simulated)
+            ]
         if args.client_nice:
             # The servers are started; from here on this process and the Chromium it launches yield
             # the CPU to them (in a study the clients are the annotators' own machines).
@@ -594,12 +714,22 @@ def main() -> None:
         url = engine.url.render_as_string(hide_password=False)
         paced = args.bot_pace == "human"
         started = time.monotonic()
-        cpu_before = {"servers": [cpu_seconds(proc.pid) for proc, _ in servers], "postgres": postgres_cpu_seconds(),
-                      "load": resource.getrusage(resource.RUSAGE_SELF), "bots": resource.getrusage(resource.RUSAGE_CHILDREN)}
+        cpu_before = {
+            "servers": [cpu_seconds(proc.pid) for proc, _ in servers],
+            "postgres": postgres_cpu_seconds(),
+            "load": resource.getrusage(resource.RUSAGE_SELF),
+            "bots": resource.getrusage(resource.RUSAGE_CHILDREN),
+        }
         machine_before = machine_counters()
         groups = [[code] for code in bot_codes] if paced else [bot_codes] if bot_codes else []
-        bots = [spawn.Process(target=run_bots, args=(url, group, bases[0], bot_queue, paced, started + args.duration),
-                              daemon=True) for group in groups]
+        bots = [
+            spawn.Process(
+                target=run_bots,
+                args=(url, group, bases[0], bot_queue, paced, started + args.duration),
+                daemon=True,
+            )
+            for group in groups
+        ]
         for process in bots:
             process.start()
         asyncio.run(simulate(links, figures, args.duration, PACES[args.pace]))
@@ -611,8 +741,10 @@ def main() -> None:
                 bot_done, bot_problems, answers = bot_done + done, bot_problems + problems, answers + 1
             except queue.Empty:
                 if sum(p.is_alive() for p in bots) == 0 or time.monotonic() > deadline:
-                    bot_problems.append(f"{len(bots) - answers} bots processes gave no result "
-                                        f"(exit codes {[p.exitcode for p in bots]})")
+                    bot_problems.append(
+                        f"{len(bots) - answers} bots processes gave no result "
+                        f"(exit codes {[p.exitcode for p in bots]})"
+                    )
                     break
         for process in bots:
             process.join(timeout=30)
@@ -622,50 +754,99 @@ def main() -> None:
         _, per_attempt = count_stored(engine)
         # the simulated annotators' attempts (the bots' events are not in events_sent)
         stored = sum(per_attempt.get(attempt_id, [0, -1])[0] for attempt_id in figures.acked_per_recording)
-        lost = sum(max(0, acked - per_attempt.get(attempt_id, [0, -1])[0])
-                   for attempt_id, acked in figures.acked_per_recording.items())
-        print(f"{args.annotators} simulated annotators ({args.pace} pace) + {args.bots} Chromium bots ({args.bot_pace}) on "
-              f"{args.processes} processes, {elapsed:.0f} s (load for {args.duration:.0f} s)")
-        print(f"events sent {figures.events_sent}, acknowledged {figures.events_acked}, stored {stored}, lost {lost}")
-        print(f"environment API p50 {percentile(figures.api_ms, 50)} ms, p95 {percentile(figures.api_ms, 95)} ms "
-              f"over {len(figures.api_ms)} calls; recorder ack p50 {percentile(figures.ack_ms, 50)} ms, "
-              f"p99 {percentile(figures.ack_ms, 99)} ms over {len(figures.ack_ms)} batches")
-        print(f"attempts completed {figures.attempts_completed} (+ bots: {bot_done} assignments), "
-              f"assignments completed {figures.assignments_completed}, HTTP 5xx {figures.http_5xx}")
-        print("environment API p95 by 30-s window of the run: " + ", ".join(
-            f"{int(lo)}-{int(lo) + 30} s: {p95:.0f} ms" for lo, p95 in windows(figures, started, 30)))
-        print("environment API p95 by serve process (the bots play on the first): " + ", ".join(
-            f"{base.rsplit(':', 1)[-1]}: {percentile(calls, 95):.0f} ms over {len(calls)} calls"
-            for base, calls in sorted(figures.api_by_base.items(), key=lambda item: bases.index(item[0]))))
-        print(f"CPU seconds over the run (the machine has {os.cpu_count()} × {elapsed:.0f} s): serve processes "
-              + ", ".join(f"{s:.0f}" for s in cpu["servers"]) + f"; load generator {cpu['load']:.0f}; bots with their "
-              f"Chromium {cpu['bots']:.0f}" + (f"; PostgreSQL {cpu['postgres']:.0f}" if cpu["postgres"] is not None else ""))
+        lost = sum(
+            max(0, acked - per_attempt.get(attempt_id, [0, -1])[0])
+            for attempt_id, acked in figures.acked_per_recording.items()
+        )
+        print(
+            f"{args.annotators} simulated annotators ({args.pace} pace) + {args.bots} Chromium bots ({args.bot_pace}) on "
+            f"{args.processes} processes, {elapsed:.0f} s (load for {args.duration:.0f} s)"
+        )
+        print(
+            f"events sent {figures.events_sent}, acknowledged {figures.events_acked}, stored {stored}, lost {lost}"
+        )
+        print(
+            f"environment API p50 {percentile(figures.api_ms, 50)} ms, p95 {percentile(figures.api_ms, 95)} ms "
+            f"over {len(figures.api_ms)} calls; recorder ack p50 {percentile(figures.ack_ms, 50)} ms, "
+            f"p99 {percentile(figures.ack_ms, 99)} ms over {len(figures.ack_ms)} batches"
+        )
+        print(
+            f"attempts completed {figures.attempts_completed} (+ bots: {bot_done} assignments), "
+            f"assignments completed {figures.assignments_completed}, HTTP 5xx {figures.http_5xx}"
+        )
+        print(
+            "environment API p95 by 30-s window of the run: "
+            + ", ".join(
+                f"{int(lo)}-{int(lo) + 30} s: {p95:.0f} ms" for lo, p95 in windows(figures, started, 30)
+            )
+        )
+        print(
+            "environment API p95 by serve process (the bots play on the first): "
+            + ", ".join(
+                f"{base.rsplit(':', 1)[-1]}: {percentile(calls, 95):.0f} ms over {len(calls)} calls"
+                for base, calls in sorted(figures.api_by_base.items(), key=lambda item: bases.index(item[0]))
+            )
+        )
+        print(
+            f"CPU seconds over the run (the machine has {os.cpu_count()} × {elapsed:.0f} s): serve processes "
+            + ", ".join(f"{s:.0f}" for s in cpu["servers"])
+            + f"; load generator {cpu['load']:.0f}; bots with their "
+            f"Chromium {cpu['bots']:.0f}"
+            + (f"; PostgreSQL {cpu['postgres']:.0f}" if cpu["postgres"] is not None else "")
+        )
         if pressure is not None:
-            print(f"the machine: some task waited for a CPU {pressure['cpu_wait_pct']}% of the run's time; "
-                  f"the host took {pressure['steal_pct']}% of the CPU time (steal)")
+            print(
+                f"the machine: some task waited for a CPU {pressure['cpu_wait_pct']}% of the run's time; "
+                f"the host took {pressure['steal_pct']}% of the CPU time (steal)"
+            )
         served = server_api_ms(logs)
-        print(f"the same calls as the serve processes timed them: p50 {percentile(served, 50)} ms, "
-              f"p95 {percentile(served, 95)} ms over {len(served)} calls (the bots' included); the load "
-              f"generator's event loop woke late by p50 {percentile(figures.loop_lag_ms, 50)} ms, "
-              f"p95 {percentile(figures.loop_lag_ms, 95)} ms, p99 {percentile(figures.loop_lag_ms, 99)} ms")
-        missed = missed_targets(lost=lost, http_5xx=figures.http_5xx, api_calls=len(figures.api_ms),
-                                api_p95_ms=percentile(figures.api_ms, 95))
-        print(f"targets (lost 0, HTTP 5xx 0, environment API p95 < {API_P95_TARGET_MS} ms): "
-              + ("met" if not missed else "missed: " + "; ".join(missed)))
+        print(
+            f"the same calls as the serve processes timed them: p50 {percentile(served, 50)} ms, "
+            f"p95 {percentile(served, 95)} ms over {len(served)} calls (the bots' included); the load "
+            f"generator's event loop woke late by p50 {percentile(figures.loop_lag_ms, 50)} ms, "
+            f"p95 {percentile(figures.loop_lag_ms, 95)} ms, p99 {percentile(figures.loop_lag_ms, 99)} ms"
+        )
+        missed = missed_targets(
+            lost=lost,
+            http_5xx=figures.http_5xx,
+            api_calls=len(figures.api_ms),
+            api_p95_ms=percentile(figures.api_ms, 95),
+        )
+        print(
+            f"targets (lost 0, HTTP 5xx 0, environment API p95 < {API_P95_TARGET_MS} ms): "
+            + ("met" if not missed else "missed: " + "; ".join(missed))
+        )
         for problem in figures.http_errors[:10]:
             print("  problem:", problem)
         for problem in bot_problems:
             print("  bot:", problem)
-        print(json.dumps({
-            "annotators": args.annotators + args.bots, "duration_s": round(elapsed, 1), "events_stored": stored,
-            "events_sent": figures.events_sent, "lost": lost, "http_5xx": figures.http_5xx,
-            "api_p95_ms": percentile(figures.api_ms, 95), "ack_p99_ms": percentile(figures.ack_ms, 99),
-            "attempts_completed": figures.attempts_completed + 2 * bot_done, "pace": args.pace, "bot_pace": args.bot_pace,
-            "server_api_p95_ms": percentile(served, 95), "client_loop_lag_p95_ms": percentile(figures.loop_lag_ms, 95),
-            "cpu_s": {"servers": round(sum(cpu["servers"]), 1), "load": round(cpu["load"], 1), "bots": round(cpu["bots"], 1),
-                      "postgres": None if cpu["postgres"] is None else round(cpu["postgres"], 1)},
-            "machine": pressure, "targets_met": not missed,
-        }))
+        print(
+            json.dumps(
+                {
+                    "annotators": args.annotators + args.bots,
+                    "duration_s": round(elapsed, 1),
+                    "events_stored": stored,
+                    "events_sent": figures.events_sent,
+                    "lost": lost,
+                    "http_5xx": figures.http_5xx,
+                    "api_p95_ms": percentile(figures.api_ms, 95),
+                    "ack_p99_ms": percentile(figures.ack_ms, 99),
+                    "attempts_completed": figures.attempts_completed + 2 * bot_done,
+                    "pace": args.pace,
+                    "bot_pace": args.bot_pace,
+                    "server_api_p95_ms": percentile(served, 95),
+                    "client_loop_lag_p95_ms": percentile(figures.loop_lag_ms, 95),
+                    "cpu_s": {
+                        "servers": round(sum(cpu["servers"]), 1),
+                        "load": round(cpu["load"], 1),
+                        "bots": round(cpu["bots"], 1),
+                        "postgres": None if cpu["postgres"] is None else round(cpu["postgres"], 1),
+                    },
+                    "machine": pressure,
+                    "targets_met": not missed,
+                }
+            )
+        )
 
 
 def missed_targets(*, lost: int, http_5xx: int, api_calls: int, api_p95_ms: float) -> list[str]:

@@ -30,17 +30,31 @@ def _case(name: str, *, tasks, annotators, per_cell: int, seed: int) -> dict:
         "violations": len(violations),
         "plan_sha256_16": digest,
     }
-    print(f"{name:9s} seed={seed:<3d} {seconds:6.2f}s  base={row['base_tasks']} primary={row['primary_task_conditions']} "
-          f"duplicate={row['duplicate_task_conditions']} violations={len(violations)} sha={digest}")
+    print(
+        f"{name:9s} seed={seed:<3d} {seconds:6.2f}s  base={row['base_tasks']} primary={row['primary_task_conditions']} "
+        f"duplicate={row['duplicate_task_conditions']} violations={len(violations)} sha={digest}"
+    )
     return row
 
 
 def main() -> None:
     rows = []
     for seed in (1, 2, 3):
-        rows.append(_case("demo", tasks=examples.demo_tasks(), annotators=examples.demo_roster(), per_cell=1, seed=seed))
+        rows.append(
+            _case(
+                "demo", tasks=examples.demo_tasks(), annotators=examples.demo_roster(), per_cell=1, seed=seed
+            )
+        )
     for seed in (42, 43):
-        rows.append(_case("human140", tasks=examples.paper_tasks(), annotators=examples.paper_roster(), per_cell=4, seed=seed))
+        rows.append(
+            _case(
+                "human140",
+                tasks=examples.paper_tasks(),
+                annotators=examples.paper_roster(),
+                per_cell=4,
+                seed=seed,
+            )
+        )
     summary = {
         "benchmark": "planner",
         "demo_max_seconds": max(r["seconds"] for r in rows if r["case"] == "demo"),

@@ -31,10 +31,25 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 CHROMIUM = os.environ.get("HUMANTRACE_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--no-first-run", "--disable-quic"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
 SECRET = "overhead-benchmark-secret"
-RRWEB_JS = Path(__file__).resolve().parent / "rrweb" / "node_modules" / "rrweb" / "dist" / "record" / "rrweb-record.min.js"
+RRWEB_JS = (
+    Path(__file__).resolve().parent
+    / "rrweb"
+    / "node_modules"
+    / "rrweb"
+    / "dist"
+    / "record"
+    / "rrweb-record.min.js"
+)
 
 # Counts what the humantrace recorder sends (socket frames, HTTP fallback and beacons), in bytes.
 COUNT_SENT_JS = """(() => {
@@ -99,8 +114,11 @@ def start_server(database_url: str, pages: Path, port: int):
     from recorder.standalone import create_app
 
     app = create_app(database_url=database_url, secret_key=SECRET, pages_dir=pages)
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, access_log=False, log_level="warning",
-                                           **uvicorn_ws_options()))
+    server = uvicorn.Server(
+        uvicorn.Config(
+            app, host="127.0.0.1", port=port, access_log=False, log_level="warning", **uvicorn_ws_options()
+        )
+    )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     while not server.started:
@@ -129,7 +147,9 @@ def stored_events(database_url: str, recording_id: int) -> int:
 
     engine = create_engine(database_url)
     with engine.connect() as conn:
-        count = conn.execute(text("SELECT COUNT(*) FROM raw_event WHERE recording_id = :r"), {"r": recording_id}).scalar_one()
+        count = conn.execute(
+            text("SELECT COUNT(*) FROM raw_event WHERE recording_id = :r"), {"r": recording_id}
+        ).scalar_one()
     engine.dispose()
     return count
 
@@ -254,7 +274,9 @@ def main() -> None:
             thread.join(timeout=15)
         recorded = stored_events(database_url, rid)
 
-    assert all(r["has_recorder"] for r in runs["with"]) and not any(r["has_recorder"] for r in runs["without"])
+    assert all(r["has_recorder"] for r in runs["with"]) and not any(
+        r["has_recorder"] for r in runs["without"]
+    )
     with_ms = statistics.median(r["task_ms"] for r in runs["with"])
     without_ms = statistics.median(r["task_ms"] for r in runs["without"])
     recorded_per_run = recorded / args.repeats
@@ -266,8 +288,13 @@ def main() -> None:
         "script_ms_with": round(statistics.median(r["script_ms"] for r in runs["with"]), 1),
         # ScriptDuration moves far less with machine load than TaskDuration: the recorder's own cost.
         "script_ms_per_event": round(
-            (statistics.median(r["script_ms"] for r in runs["with"]) - statistics.median(r["script_ms"] for r in runs["without"]))
-            / recorded_per_run, 4),
+            (
+                statistics.median(r["script_ms"] for r in runs["with"])
+                - statistics.median(r["script_ms"] for r in runs["without"])
+            )
+            / recorded_per_run,
+            4,
+        ),
         "script_ms_without": round(statistics.median(r["script_ms"] for r in runs["without"]), 1),
         "input_events": runs["with"][0]["dispatched"],
         "recorded_events_per_run": round(recorded_per_run),
@@ -277,16 +304,27 @@ def main() -> None:
         "rrweb_main_thread_ms": round(statistics.median(r["task_ms"] for r in runs["rrweb"]), 1),
         "rrweb_script_ms": round(statistics.median(r["script_ms"] for r in runs["rrweb"]), 1),
         "rrweb_overhead_ratio": round(statistics.median(r["task_ms"] for r in runs["rrweb"]) / without_ms, 3),
-        "bytes_per_recorded_event": round(statistics.median(r["bytes"] for r in runs["with"]) / recorded_per_run, 1),
+        "bytes_per_recorded_event": round(
+            statistics.median(r["bytes"] for r in runs["with"]) / recorded_per_run, 1
+        ),
         "bytes_per_input_event": round(statistics.median(r["bytes"] for r in runs["with"]) / args.events, 1),
-        "rrweb_bytes_per_input_event": round(statistics.median(r["bytes"] for r in runs["rrweb"]) / args.events, 1),
+        "rrweb_bytes_per_input_event": round(
+            statistics.median(r["bytes"] for r in runs["rrweb"]) / args.events, 1
+        ),
         "rrweb_events_per_run": round(statistics.median(r["rrweb_events"] or 0 for r in runs["rrweb"])),
     }
     for name in ("without", "with", "rrweb"):
-        print(f"{name:>7} recorder: main thread " + ", ".join(f"{r['task_ms']:.0f} ms" for r in runs[name])
-              + " (script " + ", ".join(f"{r['script_ms']:.0f}" for r in runs[name]) + " ms)")
-    print(f"recorded {recorded_per_run:.0f} events per run from {result['input_events']} input events; "
-          f"overhead ratio {result['overhead_ratio']}, {result['per_event_ms']} ms per recorded event")
+        print(
+            f"{name:>7} recorder: main thread "
+            + ", ".join(f"{r['task_ms']:.0f} ms" for r in runs[name])
+            + " (script "
+            + ", ".join(f"{r['script_ms']:.0f}" for r in runs[name])
+            + " ms)"
+        )
+    print(
+        f"recorded {recorded_per_run:.0f} events per run from {result['input_events']} input events; "
+        f"overhead ratio {result['overhead_ratio']}, {result['per_event_ms']} ms per recorded event"
+    )
     print(f"{'':>8}{'main thread ms':>16}{'script ms':>11}{'ratio':>8}{'bytes/input event':>19}")
     for name, label in (("without", "none"), ("with", "humantrace"), ("rrweb", "rrweb")):
         task = statistics.median(r["task_ms"] for r in runs[name])

@@ -50,8 +50,11 @@ class Meter:
         cpu_ms = (cpu_seconds(self.pid) - before) * 1000 / count
         sys_ms = (cpu_seconds(self.pid, slice(12, 13)) - before_sys) * 1000 / count
         self.rows[name] = {"cpu_ms": round(cpu_ms, 2), "wall_p50_ms": round(statistics.median(walls), 2)}
-        print(f"{name:<34} {count:>5} calls  server CPU {cpu_ms:6.2f} ms/call (system {sys_ms:5.2f})  "
-              f"wall p50 {statistics.median(walls):6.2f} ms", flush=True)
+        print(
+            f"{name:<34} {count:>5} calls  server CPU {cpu_ms:6.2f} ms/call (system {sys_ms:5.2f})  "
+            f"wall p50 {statistics.median(walls):6.2f} ms",
+            flush=True,
+        )
 
 
 async def walk(base: str, link: str, pid: int, calls: int, cycles: int, per_path: bool) -> dict:
@@ -65,7 +68,7 @@ async def walk(base: str, link: str, pid: int, calls: int, cycles: int, per_path
     async with httpx.AsyncClient(base_url=base, timeout=60) as http:
         from dashboard.people.routes import sign_in_form
 
-        path = link[link.index("/login/"):]
+        path = link[link.index("/login/") :]
         await http.post(path, data=sign_in_form((await http.get(path)).text))
         home = await http.get("/assignments")
         csrf = re.search(r'name="csrf_token" value="([^"]+)"', home.text).group(1)
@@ -90,7 +93,9 @@ async def walk(base: str, link: str, pid: int, calls: int, cycles: int, per_path
         await meter.measure("env API read", calls, lambda i: http.get(site + SHOP_READS[i % len(SHOP_READS)]))
         if per_path:
             for path in SHOP_READS:
-                await meter.measure(f"  GET {path}", max(20, calls // 10), lambda i, path=path: http.get(site + path))
+                await meter.measure(
+                    f"  GET {path}", max(20, calls // 10), lambda i, path=path: http.get(site + path)
+                )
 
         import random
 
@@ -120,13 +125,17 @@ async def walk(base: str, link: str, pid: int, calls: int, cycles: int, per_path
         async def cycle(i: int) -> None:
             """Evaluate the attempt in progress, then start and enter the next one, with 120 events."""
             nonlocal attempt, assignment
-            ended = await http.post(f"/attempts/{attempt}/end", data={"outcome": "evaluated"}, headers=headers)
+            ended = await http.post(
+                f"/attempts/{attempt}/end", data={"outcome": "evaluated"}, headers=headers
+            )
             assert ended.status_code == 200, ended.text
             if i % 2 == 0:
                 warm = await http.post(f"/assignments/{assignment}/warm", headers=headers)
                 attempt = warm.json()["attempt_id"]
             else:
-                await http.post(f"/assignments/{assignment}/rating", data={"csrf_token": csrf, "action": "skip"})
+                await http.post(
+                    f"/assignments/{assignment}/rating", data={"csrf_token": csrf, "action": "skip"}
+                )
                 home = await http.get("/assignments")
                 assignment = int(re.findall(r'action="/assignments/(\d+)/start"', home.text)[0])
                 await http.post(f"/assignments/{assignment}/start", data={"csrf_token": csrf})
@@ -143,19 +152,35 @@ async def walk(base: str, link: str, pid: int, calls: int, cycles: int, per_path
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--calls", type=int, default=600, help="calls per measured request kind")
-    parser.add_argument("--per-path", action="store_true", help="also measure each environment API read on its own")
-    parser.add_argument("--cycles", type=int, default=6, help="attempt cycles (at most 7: the annotator has 4 assignments)")
+    parser.add_argument(
+        "--per-path", action="store_true", help="also measure each environment API read on its own"
+    )
+    parser.add_argument(
+        "--cycles", type=int, default=6, help="attempt cycles (at most 7: the annotator has 4 assignments)"
+    )
     args = parser.parse_args()
     from sqlmodel import Session
 
     from annotators import service as accounts
 
-    with served_study(processes=1, annotators=1, bots=0, prefix="ht-cost-") as (engine, (codes, _), servers, _logs):
+    with served_study(processes=1, annotators=1, bots=0, prefix="ht-cost-") as (
+        engine,
+        (codes, _),
+        servers,
+        _logs,
+    ):
         proc, base = servers[0]
         with Session(engine) as db:
             link = accounts.create_login_link(db, secret_key=SECRET_KEY, code=codes[0], base_url=base)
         rows = asyncio.run(walk(base, link, proc.pid, args.calls, args.cycles, args.per_path))
-    print(json.dumps({name.strip().split(" (")[0].replace(" ", "_").replace("/", ""): row["cpu_ms"] for name, row in rows.items()}))
+    print(
+        json.dumps(
+            {
+                name.strip().split(" (")[0].replace(" ", "_").replace("/", ""): row["cpu_ms"]
+                for name, row in rows.items()
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

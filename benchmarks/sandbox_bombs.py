@@ -70,15 +70,26 @@ def main(runs: int = 5) -> None:
         peak = tracemalloc.get_traced_memory()[1] / 2**20
         tracemalloc.stop()
         cpu = statistics.median(times)
-        rows.append({"bomb": source, "cpu_ms": round(cpu, 1), "peak_mb": round(peak, 2), "outcome": outcome[:90]})
+        rows.append(
+            {"bomb": source, "cpu_ms": round(cpu, 1), "peak_mb": round(peak, 2), "outcome": outcome[:90]}
+        )
         print(f"{cpu:7.1f} ms {peak:7.2f} MB  {source[:60]:60}  {outcome[:90]}")
     worst_ms = max(r["cpu_ms"] for r in rows)
     worst_mb = max(r["peak_mb"] for r in rows)
     refused = all(r["outcome"] != "NOT REFUSED" for r in rows)
-    print(json.dumps({"benchmark": "sandbox_bombs", "bombs": len(rows), "all_refused": refused,
-                      "worst_cpu_ms": worst_ms, "worst_peak_mb": worst_mb,
-                      "meets_target": refused and worst_ms < TARGET_MS and worst_mb < TARGET_MB,
-                      "load_average_1m": os.getloadavg()[0]}))
+    print(
+        json.dumps(
+            {
+                "benchmark": "sandbox_bombs",
+                "bombs": len(rows),
+                "all_refused": refused,
+                "worst_cpu_ms": worst_ms,
+                "worst_peak_mb": worst_mb,
+                "meets_target": refused and worst_ms < TARGET_MS and worst_mb < TARGET_MB,
+                "load_average_1m": os.getloadavg()[0],
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

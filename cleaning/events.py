@@ -13,9 +13,27 @@ import numpy as np
 import pandas as pd
 
 RAW_COLUMNS: tuple[str, ...] = (
-    "attempt_id", "seq", "t_ms", "type", "xpath", "url", "x", "y", "key", "value",
-    "scroll_x", "scroll_y", "dx", "dy", "nav", "added", "removed", "attributes",
-    "width", "height", "state",
+    "attempt_id",
+    "seq",
+    "t_ms",
+    "type",
+    "xpath",
+    "url",
+    "x",
+    "y",
+    "key",
+    "value",
+    "scroll_x",
+    "scroll_y",
+    "dx",
+    "dy",
+    "nav",
+    "added",
+    "removed",
+    "attributes",
+    "width",
+    "height",
+    "state",
 )
 """Raw columns in their agreed order; the cleaned output keeps all of them, in this order."""
 
@@ -59,10 +77,22 @@ OPTIONAL_COLUMNS: tuple[str, ...] = ("stream", "frame_xpath")
 # fed back in merges exactly as the raw one did (the rule is closed under its own output).
 VALUE_KEYSTROKE_TYPES = frozenset({"input", "fill"})
 
-TEXT_EDITING_KEYS = frozenset({
-    "Backspace", "Delete", "Shift", "Control", "Alt", "AltGraph", "Meta", "CapsLock",
-    "Dead", "Process", "Compose", "Unidentified",
-})
+TEXT_EDITING_KEYS = frozenset(
+    {
+        "Backspace",
+        "Delete",
+        "Shift",
+        "Control",
+        "Alt",
+        "AltGraph",
+        "Meta",
+        "CapsLock",
+        "Dead",
+        "Process",
+        "Compose",
+        "Unidentified",
+    }
+)
 """Named keys that are part of typing text: edits, modifiers held for a capital or a paste, IME."""
 
 
@@ -91,12 +121,27 @@ def typing_key_mask(keys: pd.Series) -> np.ndarray:
 
 
 RAW_DTYPES: dict[str, str] = {
-    "attempt_id": "int64", "seq": "int64", "t_ms": "int64",
-    "type": "str", "xpath": "str", "url": "str",
-    "x": "float64", "y": "float64", "key": "str", "value": "str",
-    "scroll_x": "float64", "scroll_y": "float64", "dx": "float64", "dy": "float64",
-    "nav": "str", "added": "Int64", "removed": "Int64", "attributes": "Int64",
-    "width": "Int64", "height": "Int64", "state": "str",
+    "attempt_id": "int64",
+    "seq": "int64",
+    "t_ms": "int64",
+    "type": "str",
+    "xpath": "str",
+    "url": "str",
+    "x": "float64",
+    "y": "float64",
+    "key": "str",
+    "value": "str",
+    "scroll_x": "float64",
+    "scroll_y": "float64",
+    "dx": "float64",
+    "dy": "float64",
+    "nav": "str",
+    "added": "Int64",
+    "removed": "Int64",
+    "attributes": "Int64",
+    "width": "Int64",
+    "height": "Int64",
+    "state": "str",
 }
 """The dtypes a raw event frame has when built by `raw_frame` (nullable ints stay ints)."""
 

@@ -57,14 +57,23 @@ def clean(raw: pd.DataFrame, config: CleaningConfig | None = None) -> pd.DataFra
     raw = complete_columns(raw, group_by=config.group_by)
     trace = read_trace(raw, group_by=config.group_by)
     triggers = move_triggers(trace, hover_window_ms=config.hover_window_ms)
-    span = drag_spans(trace, drag_min_px=config.drag_min_px, x=_floats(raw["x"])[trace.order],
-                      y=_floats(raw["y"])[trace.order])
+    span = drag_spans(
+        trace,
+        drag_min_px=config.drag_min_px,
+        x=_floats(raw["x"])[trace.order],
+        y=_floats(raw["y"])[trace.order],
+    )
     ops = kept_operations(trace, triggers, span)
     in_drag = span >= 0
     # Rows of a drag break fill and scroll runs and never join one (see fill_joins).
-    plain = replace(trace, kind=np.where(in_drag, OTHER, trace.kind).astype(np.int8)) if in_drag.any() else trace
-    joins = (fill_joins(plain, ops) | scroll_joins(plain, ops, scroll_window_ms=config.scroll_window_ms)
-             | drag_joins(trace, ops, span))
+    plain = (
+        replace(trace, kind=np.where(in_drag, OTHER, trace.kind).astype(np.int8)) if in_drag.any() else trace
+    )
+    joins = (
+        fill_joins(plain, ops)
+        | scroll_joins(plain, ops, scroll_window_ms=config.scroll_window_ms)
+        | drag_joins(trace, ops, span)
+    )
     starts = np.flatnonzero(~joins)
     cleaned = _build(raw, trace, triggers, ops, starts)
     cleaned.attrs = {
@@ -75,8 +84,9 @@ def clean(raw: pd.DataFrame, config: CleaningConfig | None = None) -> pd.DataFra
     return cleaned
 
 
-def _build(raw: pd.DataFrame, trace: Trace, triggers: np.ndarray, ops: np.ndarray,
-           starts: np.ndarray) -> pd.DataFrame:
+def _build(
+    raw: pd.DataFrame, trace: Trace, triggers: np.ndarray, ops: np.ndarray, starts: np.ndarray
+) -> pd.DataFrame:
     """One output row per run of kept operations; `starts` are the runs' first positions in ops."""
     ends = np.append(starts[1:], len(ops))  # exclusive
     rows = trace.order[ops]  # frame positions of the kept operations, in trace order
@@ -101,8 +111,9 @@ def _build(raw: pd.DataFrame, trace: Trace, triggers: np.ndarray, ops: np.ndarra
     return out[[*RAW_COLUMNS, *extra, *CLEAN_COLUMNS]]
 
 
-def _merge_fills(raw: pd.DataFrame, out: pd.DataFrame, rows: np.ndarray, starts: np.ndarray,
-                 is_fill: np.ndarray) -> None:
+def _merge_fills(
+    raw: pd.DataFrame, out: pd.DataFrame, rows: np.ndarray, starts: np.ndarray, is_fill: np.ndarray
+) -> None:
     if not is_fill.any():
         return
     has_value = raw["value"].notna().to_numpy()[rows]
@@ -121,8 +132,14 @@ def _floats(column: pd.Series) -> np.ndarray:
     return column.to_numpy(dtype=np.float64, na_value=np.nan)
 
 
-def _merge_scrolls(raw: pd.DataFrame, out: pd.DataFrame, rows: np.ndarray, starts: np.ndarray,
-                   op_kind: np.ndarray, is_scroll: np.ndarray) -> None:
+def _merge_scrolls(
+    raw: pd.DataFrame,
+    out: pd.DataFrame,
+    rows: np.ndarray,
+    starts: np.ndarray,
+    op_kind: np.ndarray,
+    is_scroll: np.ndarray,
+) -> None:
     """Sum dx/dy and take the last scroll_x/scroll_y of every scroll run, scroll rows only."""
     runs = np.flatnonzero(is_scroll)
     if runs.size == 0:
@@ -147,8 +164,14 @@ def _merge_scrolls(raw: pd.DataFrame, out: pd.DataFrame, rows: np.ndarray, start
         out[name] = pd.Series(column).astype(raw[name].dtype)
 
 
-def _merge_drags(raw: pd.DataFrame, out: pd.DataFrame, trace: Trace, ops: np.ndarray, starts: np.ndarray,
-                 is_drag: np.ndarray) -> None:
+def _merge_drags(
+    raw: pd.DataFrame,
+    out: pd.DataFrame,
+    trace: Trace,
+    ops: np.ndarray,
+    starts: np.ndarray,
+    is_drag: np.ndarray,
+) -> None:
     """A drag row: the press's x/y, dx/dy to the release, value = the release's (drop target's) XPath."""
     runs = np.flatnonzero(is_drag)
     if runs.size == 0:
@@ -175,7 +198,8 @@ def _merge_drags(raw: pd.DataFrame, out: pd.DataFrame, trace: Trace, ops: np.nda
 def _trigger_column(codes: np.ndarray) -> pd.Series:
     """Trigger names from codes (0 = null), built in Arrow: ~10x faster than a Categorical."""
     names = pa.DictionaryArray.from_arrays(
-        pa.array(codes.astype(np.int8) - 1, mask=codes == 0), pa.array(TRIGGERS))
+        pa.array(codes.astype(np.int8) - 1, mask=codes == 0), pa.array(TRIGGERS)
+    )
     return pd.Series(pd.array(names.cast(pa.large_string()), dtype="str"))
 
 
@@ -184,8 +208,7 @@ def _source_seqs(raw: pd.DataFrame, rows: np.ndarray, starts: np.ndarray) -> pd.
     flat, lengths = source_lists(raw, rows)
     row_offsets = np.concatenate(([0], np.cumsum(lengths)))
     offsets = row_offsets[np.append(starts, len(rows))]
-    lists = pa.ListArray.from_arrays(pa.array(offsets, type=pa.int32()),
-                                     pa.array(flat, type=pa.int64()))
+    lists = pa.ListArray.from_arrays(pa.array(offsets, type=pa.int32()), pa.array(flat, type=pa.int64()))
     return pd.Series(pd.arrays.ArrowExtensionArray(lists))
 
 

@@ -58,8 +58,11 @@ def _trigger(rows: list[Row], i: int, hover_window_ms: int) -> str | None:
     hover = False
     j = i + 1
     while j < len(rows) and rows[j]["type"] in LOOKED_THROUGH:
-        if (rows[j]["type"] == "dom_change" and _stream(rows[j]) == _stream(rows[i])
-                and rows[j]["t_ms"] - rows[i]["t_ms"] <= hover_window_ms):
+        if (
+            rows[j]["type"] == "dom_change"
+            and _stream(rows[j]) == _stream(rows[i])
+            and rows[j]["t_ms"] - rows[i]["t_ms"] <= hover_window_ms
+        ):
             hover = True
         j += 1
     following = rows[j]["type"] if j < len(rows) and _stream(rows[j]) == _stream(rows[i]) else None
@@ -96,7 +99,10 @@ def _drags(rows: list[Row], min_px: float) -> list[int | None]:
             continue
         end = rows[j]
         coords = [row["x"], row["y"], end["x"], end["y"]]
-        far = not any(_null(c) for c in coords) and float(np.hypot(end["x"] - row["x"], end["y"] - row["y"])) >= min_px
+        far = (
+            not any(_null(c) for c in coords)
+            and float(np.hypot(end["x"] - row["x"], end["y"] - row["y"])) >= min_px
+        )
         if end["type"] not in DROP_TYPES and not far:
             continue
         last = j
@@ -163,8 +169,12 @@ def _keystrokes(ops: list[Row]) -> list[bool]:
     flags = []
     for i, row in enumerate(ops):
         following = ops[i + 1] if i + 1 < len(ops) else None
-        produced_input = (row["type"] == "keydown" and following is not None
-                          and following["type"] == "input" and _target(following) == _target(row))
+        produced_input = (
+            row["type"] == "keydown"
+            and following is not None
+            and following["type"] == "input"
+            and _target(following) == _target(row)
+        )
         flags.append(_is_keystroke(row) or produced_input)
     return flags
 
@@ -178,8 +188,11 @@ def _clean_attempt(rows: list[Row], config: CleaningConfig) -> list[Row]:
     ops = [
         dict(row, trigger=trigger, _drag=drag)
         for row, trigger, drag in zip(rows, triggers, owner)
-        if row["type"] not in CONTEXT_TYPES and (drag is not None or (
-            (row["type"] != "mousemove" or trigger) and row["type"] not in PRESS_TYPES | RELEASE_TYPES))
+        if row["type"] not in CONTEXT_TYPES
+        and (
+            drag is not None
+            or ((row["type"] != "mousemove" or trigger) and row["type"] not in PRESS_TYPES | RELEASE_TYPES)
+        )
     ]
     cleaned: list[Row] = []
     run: list[Row] = []
@@ -193,18 +206,26 @@ def _clean_attempt(rows: list[Row], config: CleaningConfig) -> list[Row]:
                 cleaned.extend(_emit(run, kind) if kind else [dict(run[0], source_seqs=_sources(run[0]))])
             run, kind = [row], "drag"
             continue
-        if (run and kind == "keys" and _target(row) == _target(run[-1])
-                and (keystroke or (row["type"] in CHANGE_TYPES | {"scroll"} and _has_value(run)))):
+        if (
+            run
+            and kind == "keys"
+            and _target(row) == _target(run[-1])
+            and (keystroke or (row["type"] in CHANGE_TYPES | {"scroll"} and _has_value(run)))
+        ):
             run.append(row)
             continue
-        if (run and kind == "scroll" and row["type"] == "scroll"
-                and _target(row) == _target(run[-1]) and row["url"] == run[-1]["url"]
-                and row["t_ms"] - run[0]["t_ms"] <= config.scroll_window_ms):
+        if (
+            run
+            and kind == "scroll"
+            and row["type"] == "scroll"
+            and _target(row) == _target(run[-1])
+            and row["url"] == run[-1]["url"]
+            and row["t_ms"] - run[0]["t_ms"] <= config.scroll_window_ms
+        ):
             run.append(row)
             continue
         if run:
-            cleaned.extend(_emit(run, kind) if kind else
-                           [dict(run[0], source_seqs=_sources(run[0]))])
+            cleaned.extend(_emit(run, kind) if kind else [dict(run[0], source_seqs=_sources(run[0]))])
         run = [row]
         kind = "keys" if keystroke else "scroll" if row["type"] == "scroll" else ""
     if run:
@@ -220,8 +241,7 @@ def clean_reference(raw: pd.DataFrame, config: CleaningConfig | None = None) -> 
     attrs = raw.attrs
     raw = complete_columns(raw, group_by=config.group_by)
     records: list[Row] = [
-        {str(k): (None if _null(v) else v) for k, v in rec.items()}
-        for rec in raw.to_dict("records")
+        {str(k): (None if _null(v) else v) for k, v in rec.items()} for rec in raw.to_dict("records")
     ]
     records.sort(key=lambda r: (r[config.group_by], r.get("stream", 0), r["seq"]))  # stable
     by_group: dict[Any, list[Row]] = {}
@@ -244,15 +264,14 @@ def clean_reference(raw: pd.DataFrame, config: CleaningConfig | None = None) -> 
 
     extra = [c for c in raw.columns if c not in RAW_COLUMNS and c not in CLEAN_COLUMNS]
     columns = [*RAW_COLUMNS, *extra]
-    out = pd.DataFrame({
-        c: pd.Series([row[c] for row in cleaned], dtype=raw[c].dtype)
-        for c in columns
-    })
+    out = pd.DataFrame({c: pd.Series([row[c] for row in cleaned], dtype=raw[c].dtype) for c in columns})
     triggers = [row["trigger"] if row["type"] == "mousemove" else None for row in cleaned]
     out["trigger"] = pd.Series(triggers, dtype="str")
-    out["source_seqs"] = pd.Series(pd.arrays.ArrowExtensionArray(
-        pa.array([row["source_seqs"] for row in cleaned], type=pa.list_(pa.int64()))))
+    out["source_seqs"] = pd.Series(
+        pd.arrays.ArrowExtensionArray(
+            pa.array([row["source_seqs"] for row in cleaned], type=pa.list_(pa.int64()))
+        )
+    )
     out["step"] = pd.Series([row["step"] for row in cleaned], dtype="int64")
-    out.attrs = {**attrs, "cleaning_config": config.to_dict(),
-                 "cleaning_version": CLEANING_VERSION}
+    out.attrs = {**attrs, "cleaning_config": config.to_dict(), "cleaning_version": CLEANING_VERSION}
     return out

@@ -63,7 +63,9 @@ def move_triggers(trace: Trace, *, hover_window_ms: int) -> np.ndarray:
         return triggers
     positions = np.arange(n)
     # Presses and releases are looked through: the move before a press produced the click after it.
-    is_op = (trace.kind != DOM_CHANGE) & (trace.kind != CONTEXT) & (trace.kind != PRESS) & (trace.kind != RELEASE)
+    is_op = (
+        (trace.kind != DOM_CHANGE) & (trace.kind != CONTEXT) & (trace.kind != PRESS) & (trace.kind != RELEASE)
+    )
 
     # The first operation after each row (n when none), then the one after each move.
     op_at = np.where(is_op, positions, n)
@@ -136,7 +138,9 @@ def drag_spans(trace: Trace, *, drag_min_px: float, x: np.ndarray, y: np.ndarray
     next_op = np.append(np.minimum.accumulate(op_at[::-1])[::-1][1:], n)
     after = next_op[end]
     has_click = after < n
-    has_click[has_click] = (trace.kind[after[has_click]] == CLICK) & (trace.lane[after[has_click]] == trace.lane[end[has_click]])
+    has_click[has_click] = (trace.kind[after[has_click]] == CLICK) & (
+        trace.lane[after[has_click]] == trace.lane[end[has_click]]
+    )
     last = np.where(has_click, after, end)
     marks = np.zeros(n + 1, dtype=np.int64)
     np.add.at(marks, presses, 1)

@@ -13,8 +13,7 @@ from cleaning.events import raw_frame
 from cleaning.pipeline import clean
 
 
-def summarise(raw: pd.DataFrame, cleaned: pd.DataFrame, *,
-              group_by: str | None = None) -> pd.DataFrame:
+def summarise(raw: pd.DataFrame, cleaned: pd.DataFrame, *, group_by: str | None = None) -> pd.DataFrame:
     """Per attempt: `raw_events` (every raw event, context included) and `clean_steps`.
 
     `group_by` defaults to the one recorded in `cleaned.attrs`, else `attempt_id`. An attempt
@@ -51,7 +50,9 @@ def to_records(cleaned: pd.DataFrame) -> list[dict[str, Any]]:
         return [{str(k): _plain(v) for k, v in row.items()} for row in cleaned.to_dict("records")]
 
 
-def clean_records(records: list[dict[str, Any]], config: CleaningConfig | None = None) -> list[dict[str, Any]]:
+def clean_records(
+    records: list[dict[str, Any]], config: CleaningConfig | None = None
+) -> list[dict[str, Any]]:
     """Clean raw event dicts (e.g. one attempt's, at attempt end) into cleaned event dicts.
 
     Keys missing from a record are null fields. Each result holds the raw fields plus `trigger`,

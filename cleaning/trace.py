@@ -33,8 +33,23 @@ from cleaning.events import (
 )
 
 # Event kinds, the only thing the rules need to know about `type`.
-(OTHER, DOM_CHANGE, CONTEXT, MOVE, CLICK, FOCUS, SELECT, KEYDOWN, VALUE, SCROLL, CHANGE, PRESS, RELEASE,
- DRAG_START, DROP) = range(15)
+(
+    OTHER,
+    DOM_CHANGE,
+    CONTEXT,
+    MOVE,
+    CLICK,
+    FOCUS,
+    SELECT,
+    KEYDOWN,
+    VALUE,
+    SCROLL,
+    CHANGE,
+    PRESS,
+    RELEASE,
+    DRAG_START,
+    DROP,
+) = range(15)
 
 
 def _kind_of(event_type: object) -> int:
@@ -42,9 +57,17 @@ def _kind_of(event_type: object) -> int:
         return DOM_CHANGE
     if event_type in CONTEXT_TYPES:
         return CONTEXT
-    for kind, types in ((CLICK, CLICK_TYPES), (FOCUS, FOCUS_TYPES), (SELECT, SELECT_TYPES),
-                        (VALUE, VALUE_KEYSTROKE_TYPES), (CHANGE, CHANGE_TYPES), (PRESS, PRESS_TYPES),
-                        (RELEASE, RELEASE_TYPES), (DRAG_START, DRAG_START_TYPES), (DROP, DROP_TYPES)):
+    for kind, types in (
+        (CLICK, CLICK_TYPES),
+        (FOCUS, FOCUS_TYPES),
+        (SELECT, SELECT_TYPES),
+        (VALUE, VALUE_KEYSTROKE_TYPES),
+        (CHANGE, CHANGE_TYPES),
+        (PRESS, PRESS_TYPES),
+        (RELEASE, RELEASE_TYPES),
+        (DRAG_START, DRAG_START_TYPES),
+        (DROP, DROP_TYPES),
+    ):
         if event_type in types:
             return kind
     return {"mousemove": MOVE, "keydown": KEYDOWN, "scroll": SCROLL}.get(str(event_type), OTHER)
@@ -65,7 +88,9 @@ class Trace:
     lane: np.ndarray  # int64, equal within one stream of one attempt (runs never cross lanes)
     t: np.ndarray  # int64 t_ms
     kind: np.ndarray  # int8 event kind (constants above)
-    xpath: np.ndarray  # int64 codes of (frame_xpath, xpath) (-1 for null) on keystroke, change and scroll rows only
+    xpath: (
+        np.ndarray
+    )  # int64 codes of (frame_xpath, xpath) (-1 for null) on keystroke, change and scroll rows only
     url: np.ndarray  # int64 codes of url (-1 for null) on scroll rows only
     typing: np.ndarray  # bool: a keydown whose key is part of typing text
     raw_input: np.ndarray  # bool: an `input` event (not a `fill` of an already cleaned trace)
@@ -102,7 +127,9 @@ def _order_streams(group: np.ndarray, stream: np.ndarray, seq: np.ndarray, t: np
     base = tt.min() if len(tt) else 0
     stride = int(tt.max() - base) + 1 if len(tt) else 1
     if (int(lane[-1]) + 1) * stride < 2**62:
-        running = np.maximum.accumulate(lane * np.int64(stride) + (tt - base)) - lane * np.int64(stride) + base
+        running = (
+            np.maximum.accumulate(lane * np.int64(stride) + (tt - base)) - lane * np.int64(stride) + base
+        )
     else:
         bounds = np.append(np.flatnonzero(head), len(tt))
         for begin, end in zip(bounds[:-1], bounds[1:]):
@@ -135,15 +162,19 @@ def complete_columns(raw: pd.DataFrame, *, group_by: str) -> pd.DataFrame:
     """
     core = [c for c in (group_by, *CORE_COLUMNS) if c not in raw.columns]
     if core:
-        raise ValueError(f"raw events: missing column(s) {core}; every cleaning rule reads "
-                         f"{group_by!r}, 'seq', 't_ms' and 'type'")
+        raise ValueError(
+            f"raw events: missing column(s) {core}; every cleaning rule reads "
+            f"{group_by!r}, 'seq', 't_ms' and 'type'"
+        )
     problems = []
     for rule, types, columns in RULE_INPUTS:
         absent = [c for c in columns if c not in raw.columns]
         count = int(raw["type"].isin(types).sum()) if absent else 0
         if count:
-            problems.append(f"{', '.join(map(repr, absent))}: {rule} reads it on the {count} "
-                            f"{'/'.join(sorted(types))} event(s)")
+            problems.append(
+                f"{', '.join(map(repr, absent))}: {rule} reads it on the {count} "
+                f"{'/'.join(sorted(types))} event(s)"
+            )
     if problems:
         raise ValueError("raw events: missing column(s) " + "; ".join(problems))
     absent = [c for c in RAW_COLUMNS if c not in raw.columns]
@@ -153,8 +184,9 @@ def complete_columns(raw: pd.DataFrame, *, group_by: str) -> pd.DataFrame:
     return raw.assign(**nulls)
 
 
-def _drop_repeats(raw: pd.DataFrame, order: np.ndarray, group: np.ndarray, seq: np.ndarray,
-                  group_by: str) -> np.ndarray:
+def _drop_repeats(
+    raw: pd.DataFrame, order: np.ndarray, group: np.ndarray, seq: np.ndarray, group_by: str
+) -> np.ndarray:
     """`order` without repeated (group, seq) rows, which are adjacent in it.
 
     An identical repeat is the same event delivered twice (a resend) and is kept once, the first
@@ -172,7 +204,8 @@ def _drop_repeats(raw: pd.DataFrame, order: np.ndarray, group: np.ndarray, seq: 
             raise ValueError(
                 f"raw events: {group_by} {kept[group_by]!r} has two different events with seq "
                 f"{int(seq[order[i]])} (they differ in {differ}); a seq is unique within an "
-                f"attempt (an identical repeat is kept once)")
+                f"attempt (an identical repeat is kept once)"
+            )
     return order[~repeat]
 
 
@@ -184,7 +217,9 @@ def read_trace(raw: pd.DataFrame, *, group_by: str) -> Trace:
     stream = _int_column(raw, "stream") if "stream" in raw.columns else None
     if stream is not None and _several_streams(group, stream):
         lanes = pd.factorize(pd.MultiIndex.from_arrays([group, stream]))[0].astype(np.int64)
-        order = _drop_repeats(raw, _order_streams(group, stream, seq, _int_column(raw, "t_ms")), lanes, seq, group_by)
+        order = _drop_repeats(
+            raw, _order_streams(group, stream, seq, _int_column(raw, "t_ms")), lanes, seq, group_by
+        )
         lane = lanes[order]
     else:
         order = _drop_repeats(raw, _order(group, seq), group, seq, group_by)
@@ -258,8 +293,10 @@ def source_lists(raw: pd.DataFrame, rows: np.ndarray) -> tuple[np.ndarray, np.nd
     if isinstance(column.dtype, pd.ArrowDtype):
         lists = pa.chunked_array(column.array.__arrow_array__()).combine_chunks()
     else:
-        lists = pa.array([list(v) if isinstance(v, (list, tuple, np.ndarray)) else None
-                          for v in column], type=pa.list_(pa.int64()))
+        lists = pa.array(
+            [list(v) if isinstance(v, (list, tuple, np.ndarray)) else None for v in column],
+            type=pa.list_(pa.int64()),
+        )
     taken = lists.take(pa.array(rows))
     lengths = pc.list_value_length(taken).fill_null(0).to_numpy()
     flat = taken.flatten().to_numpy(zero_copy_only=False).astype(np.int64, copy=False)

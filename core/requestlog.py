@@ -18,7 +18,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 log = logging.getLogger("humantrace.http")
 
 DATABASE_ERRORS = (OperationalError, InterfaceError)
-DATABASE_UNREACHABLE = "The server cannot reach its database right now. Nothing was lost: try again in a moment."
+DATABASE_UNREACHABLE = (
+    "The server cannot reach its database right now. Nothing was lost: try again in a moment."
+)
 
 
 def wants_json(request: Request) -> bool:
@@ -33,8 +35,11 @@ def database_unreachable_response(as_json: bool) -> Response:
     """
     if as_json:
         return JSONResponse({"detail": DATABASE_UNREACHABLE}, status_code=503, headers={"Retry-After": "2"})
-    return HTMLResponse(f"<!doctype html><title>Try again in a moment</title><p>{DATABASE_UNREACHABLE}</p>",
-                        status_code=503, headers={"Retry-After": "2"})
+    return HTMLResponse(
+        f"<!doctype html><title>Try again in a moment</title><p>{DATABASE_UNREACHABLE}</p>",
+        status_code=503,
+        headers={"Retry-After": "2"},
+    )
 
 
 # Paths whose last segment is a secret (a login link's token, an env session id, which lets its
@@ -89,4 +94,10 @@ class RequestLogMiddleware:
             await database_unreachable_response(wants_json(request))(scope, receive, watched)
         finally:
             # 500: the app raised before answering (the server error page goes out further up).
-            log.info("%s %s %s %.1fms", scope["method"], loggable_path(scope["path"]), status or 500, (time.perf_counter() - started) * 1000)
+            log.info(
+                "%s %s %s %.1fms",
+                scope["method"],
+                loggable_path(scope["path"]),
+                status or 500,
+                (time.perf_counter() - started) * 1000,
+            )

@@ -31,14 +31,20 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="HUMANTRACE_", extra="ignore")
 
     environment: Literal["local", "staging", "production"] = Field(
-        "local", description="`local` allows generated secrets on one machine; anything else enforces strong secrets."
+        "local",
+        description="`local` allows generated secrets on one machine; anything else enforces strong secrets.",
     )
-    data_dir: Path = Field(Path("data"), description="Directory for the SQLite file, generated secrets and exports.")
+    data_dir: Path = Field(
+        Path("data"), description="Directory for the SQLite file, generated secrets and exports."
+    )
     database_url: str = Field(
-        "", description="SQLAlchemy URL; default `sqlite:///DATA_DIR/humantrace.db`. PostgreSQL: `postgresql://user@host/db`."
+        "",
+        description="SQLAlchemy URL; default `sqlite:///DATA_DIR/humantrace.db`. PostgreSQL: `postgresql://user@host/db`.",
     )
     secret_key: str = Field("", description="Signs login links, session cookies, CSRF and recorder tokens.")
-    controller_secret: str = Field("", description="Guards the `/control/` environment endpoints; never sent to a page.")
+    controller_secret: str = Field(
+        "", description="Guards the `/control/` environment endpoints; never sent to a page."
+    )
     host: str = Field("127.0.0.1", description="Interface `humantrace serve` binds to.")
     port: int = Field(8000, description="Port `humantrace serve` listens on.")
     public_url: str = Field("", description="Base URL printed in login links; default `http://HOST:PORT`.")
@@ -47,11 +53,17 @@ class Settings(BaseSettings):
         description="Base URL of the environments (the website tab), on another host name than the dashboard so no "
         "dashboard cookie reaches a website page; default: PUBLIC_URL with 127.0.0.1 and localhost swapped.",
     )
-    login_link_ttl_hours: int = Field(72, description="How long a login link stays valid before its first use.")
+    login_link_ttl_hours: int = Field(
+        72, description="How long a login link stays valid before its first use."
+    )
     session_ttl_hours: int = Field(24 * 14, description="How long a login session lasts.")
     cookie_secure: bool = Field(False, description="Mark cookies Secure (set true behind HTTPS).")
-    run_monitor: bool = Field(True, description="Run the presence monitor (tab-close rollback, time limits) in this process.")
-    check_schema: bool = Field(True, description="Refuse to start when the database schema is not at the latest revision.")
+    run_monitor: bool = Field(
+        True, description="Run the presence monitor (tab-close rollback, time limits) in this process."
+    )
+    check_schema: bool = Field(
+        True, description="Refuse to start when the database schema is not at the latest revision."
+    )
 
     @model_validator(mode="after")
     def _fill_defaults(self) -> Settings:
@@ -121,7 +133,9 @@ def check_secret_strength(settings: Settings) -> None:
         value = getattr(settings, name)
         env = f"HUMANTRACE_{name.upper()}"
         if value.lower() in KNOWN_WEAK_SECRETS:
-            raise InsecureSettings(f"{env} is a well-known default value; set a random value of at least {MIN_SECRET_LENGTH} characters.")
+            raise InsecureSettings(
+                f"{env} is a well-known default value; set a random value of at least {MIN_SECRET_LENGTH} characters."
+            )
         if len(value) < MIN_SECRET_LENGTH:
             raise InsecureSettings(
                 f"{env} is {len(value)} characters long; outside local use it needs at least {MIN_SECRET_LENGTH} "

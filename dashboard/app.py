@@ -63,7 +63,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # The OpenAPI document only on a developer's machine (schemathesis reads it in the tests); no
     # docs pages anywhere (they would need inline script); the controller routes are never listed.
     openapi_url = "/openapi.json" if settings.is_local else None
-    app = FastAPI(title="humantrace", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=openapi_url)
+    app = FastAPI(
+        title="humantrace", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=openapi_url
+    )
     app.state.settings = settings
     app.state.engine = engine
     app.state.presence_beat = presence.PresenceBeat(engine)
@@ -118,7 +120,9 @@ def _install_error_pages(app: FastAPI) -> None:
         if wants_json(request):
             return JSONResponse({"detail": "Choose the study to work in first (/studies)."}, status_code=409)
         person = getattr(request.state, "annotator", None)
-        return RedirectResponse("/lead/studies" if person is not None and person.is_lead else "/studies", status_code=303)
+        return RedirectResponse(
+            "/lead/studies" if person is not None and person.is_lead else "/studies", status_code=303
+        )
 
     @app.exception_handler(LeadOnly)
     async def _lead_only(request: Request, _exc: LeadOnly):

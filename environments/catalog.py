@@ -104,9 +104,13 @@ def build_catalog(envs: list[registry.Environment]) -> tuple[Catalog, list[str]]
                 continue
             label = display_path(path)
             if task.env_id != env.env_id:
-                problems.append(f"{label}: env_id: got {task.env_id!r}, expected {env.env_id!r} (the site it lives in)")
+                problems.append(
+                    f"{label}: env_id: got {task.env_id!r}, expected {env.env_id!r} (the site it lives in)"
+                )
             elif task.task_id in catalog.tasks:
-                problems.append(f"{label}: task_id {task.task_id!r} is also defined in {display_path(catalog.files[task.task_id])}")
+                problems.append(
+                    f"{label}: task_id {task.task_id!r} is also defined in {display_path(catalog.files[task.task_id])}"
+                )
             else:
                 catalog.tasks[task.task_id] = task
                 catalog.files[task.task_id] = path
@@ -124,7 +128,9 @@ def build_catalog(envs: list[registry.Environment]) -> tuple[Catalog, list[str]]
                 problems.append(f"{label}: base_task_id: no task {variant.base_task_id!r} in {env.env_id}")
             elif variant.base_task_id in catalog.variant_of_task:
                 other = catalog.variant_of_task[variant.base_task_id]
-                problems.append(f"{label}: {variant.base_task_id} already has variant {other} (one variant per base task)")
+                problems.append(
+                    f"{label}: {variant.base_task_id} already has variant {other} (one variant per base task)"
+                )
             else:
                 catalog.variants[variant.variant_id] = variant
                 catalog.variant_of_task[variant.base_task_id] = variant.variant_id
@@ -193,7 +199,9 @@ def render_instruction(task: TaskSpec, targets: Mapping[str, Any]) -> str:
             elif isinstance(value, list) and part.isdigit() and int(part) < len(value):
                 value = value[int(part)]
             else:
-                raise InstructionError(f"{task.task_id}: instruction names {match.group(0)}, which the targets lack")
+                raise InstructionError(
+                    f"{task.task_id}: instruction names {match.group(0)}, which the targets lack"
+                )
         return _as_text(value)
 
     return _PLACEHOLDER.sub(replace, task.instruction_template)

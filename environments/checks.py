@@ -43,7 +43,11 @@ def check_all(*, seeds: tuple[int, ...] = CHECK_SEEDS) -> list[Problem]:
         variant = loaded.variants.get(variant_id) if variant_id else None
         conditions = ["clean"] + (["intervention"] if variant else [])
         for condition in conditions:
-            where = display_path(loaded.files[variant_id]) if condition == "intervention" and variant_id else label
+            where = (
+                display_path(loaded.files[variant_id])
+                if condition == "intervention" and variant_id
+                else label
+            )
             problems.extend(_check_build(task, condition, variant, seeds, where))
         problems.extend(_check_canonical_diff(task, label))
     return problems

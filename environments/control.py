@@ -139,7 +139,9 @@ def apply_interventions(session_id: str, body: Interventions, db: DbDep) -> dict
     except sessions.SessionNotFound as exc:
         raise _not_found(exc) from None
     except ValidationError as exc:
-        raise HTTPException(status_code=422, detail=exc.errors(include_url=False, include_context=False)) from None
+        raise HTTPException(
+            status_code=422, detail=exc.errors(include_url=False, include_context=False)
+        ) from None
     db.commit()
     row = sessions.get_session(db, session_id=session_id)
     return {"network": row.network_rules, "client": row.client_dispatches}

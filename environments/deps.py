@@ -124,7 +124,11 @@ def lock_session_row(db: Session, session_id: str, *, lazy_state: bool = False) 
     query = read_row_query(session_id, lazy_state=lazy_state)
     if db.get_bind().dialect.name == "sqlite":
         # A write as the first statement makes SQLite take its (database-wide) write lock now.
-        db.execute(update(EnvSession).where(EnvSession.session_id == session_id).values(event_seq=EnvSession.event_seq))
+        db.execute(
+            update(EnvSession)
+            .where(EnvSession.session_id == session_id)
+            .values(event_seq=EnvSession.event_seq)
+        )
         return db.execute(query).scalar_one_or_none()
     return db.execute(query.with_for_update()).scalar_one_or_none()
 
@@ -136,7 +140,11 @@ def read_session_row(db: Session, session_id: str, *, lazy_state: bool = False) 
 
 def read_row_query(session_id: str, *, lazy_state: bool) -> Select:
     """The select of a session's row, its large states deferred (the live one too if `lazy_state`)."""
-    return select(EnvSession).where(EnvSession.session_id == session_id).options(*(_LAZY_STATES_CACHED if lazy_state else _LAZY_STATES))
+    return (
+        select(EnvSession)
+        .where(EnvSession.session_id == session_id)
+        .options(*(_LAZY_STATES_CACHED if lazy_state else _LAZY_STATES))
+    )
 
 
 def virtual_now(row: EnvSession) -> datetime:
@@ -218,7 +226,9 @@ async def env_session(request: Request) -> AsyncIterator[EnvHandle]:
             await read.finish()
         return
     write = request.method not in READ_METHODS
-    async with contextmanager_in_threadpool(_locked_call(engine, session_id, env_id, stale, write=write)) as handle:
+    async with contextmanager_in_threadpool(
+        _locked_call(engine, session_id, env_id, stale, write=write)
+    ) as handle:
         yield handle
 
 
@@ -278,7 +288,9 @@ class _ReadCall:
         if row is None or row.session_id != self.session_id:
             return False
         _check_row(row, self.env_id)
-        self.cached = STATE_CACHE.take(self.session_id, row.state_version, registry.get(row.env_id).state_model)
+        self.cached = STATE_CACHE.take(
+            self.session_id, row.state_version, registry.get(row.env_id).state_model
+        )
         if self.cached is None:
             return False
         self._attach(row)
@@ -303,7 +315,10 @@ class _ReadCall:
             self.cached = STATE_CACHE.take(self.session_id, row.state_version, env.state_model)
             if self.cached is None and "state" in inspect(row).unloaded:
                 row.state  # noqa: B018  (the cache entry went meanwhile: load the deferred state)
-            self._start(row, self.cached.state if self.cached is not None else env.state_model.model_validate(row.state))
+            self._start(
+                row,
+                self.cached.state if self.cached is not None else env.state_model.model_validate(row.state),
+            )
         except BaseException:
             self.close()
             raise
@@ -316,7 +331,9 @@ class _ReadCall:
 
     def _start(self, row: EnvSession, state: EnvState) -> None:
         self.row, self.version = row, row.state_version
-        self.handle = EnvHandle(session_id=self.session_id, env_id=row.env_id, state=state, _row=row, _db=self.db)
+        self.handle = EnvHandle(
+            session_id=self.session_id, env_id=row.env_id, state=state, _row=row, _db=self.db
+        )
 
     def close(self) -> None:
         self.db.close()
@@ -335,7 +352,10 @@ class _ReadCall:
         else:
             change = _state_change(self.handle, self.cached, None)
         if not change.changed and not self.handle._events:
-            STATE_CACHE.put(self.session_id, CachedState(version=self.version, stored=change.stored, state=self.handle.state))
+            STATE_CACHE.put(
+                self.session_id,
+                CachedState(version=self.version, stored=change.stored, state=self.handle.state),
+            )
             if self.idle:
                 self.close()
             else:
@@ -353,7 +373,9 @@ class _ReadCall:
                     db.rollback()
                     # The network layer runs the call once more, under the lock from the start; the
                     # person sees this only where there is no network layer.
-                    raise HTTPException(status_code=409, detail=CHANGED_MEANWHILE_DETAIL, headers={RETRY_HEADER: "read"})
+                    raise HTTPException(
+                        status_code=409, detail=CHANGED_MEANWHILE_DETAIL, headers={RETRY_HEADER: "read"}
+                    )
                 change = None  # only events to add; the state read is no longer the current one
             _save(db, locked, self.handle, change)
 
@@ -386,7 +408,11 @@ def _save(db: Session, row: EnvSession, handle: EnvHandle, change: StateChange |
         row.previous_state = change.previous
         row.state = change.new  # bumps row.state_version
     for t_ms, event, params in handle._events:
-        db.add(EnvSemanticEvent(session_id=handle.session_id, seq=row.event_seq, t_ms=t_ms, event=event, params=params))
+        db.add(
+            EnvSemanticEvent(
+                session_id=handle.session_id, seq=row.event_seq, t_ms=t_ms, event=event, params=params
+            )
+        )
         row.event_seq += 1
     # Read before the commit, which expires the row: read after it, another process's newer
     # version could come back and vouch for this older state.
@@ -394,14 +420,18 @@ def _save(db: Session, row: EnvSession, handle: EnvHandle, change: StateChange |
     db.add(row)
     db.commit()
     if change is not None:
-        STATE_CACHE.put(handle.session_id, CachedState(version=version, stored=change.stored, state=handle.state))
+        STATE_CACHE.put(
+            handle.session_id, CachedState(version=version, stored=change.stored, state=handle.state)
+        )
 
 
 def _check_row(row: EnvSession | None, env_id: str | None) -> None:
     if row is None:
         raise HTTPException(status_code=401, detail=NO_SESSION_DETAIL)
     if env_id is not None and row.env_id != env_id:
-        raise HTTPException(status_code=401, detail=f"This session belongs to another website ({row.env_id}).")
+        raise HTTPException(
+            status_code=401, detail=f"This session belongs to another website ({row.env_id})."
+        )
 
 
 # scope="function": the state is committed before the response leaves, so the caller's next

@@ -30,7 +30,12 @@ QUANTITY_SUFFIXES = frozenset({"count", "quantity", "qty"})
 IDENTITY_WORDS = frozenset({"id", "sku", "slug"})
 """A param whose last word is one of these identifies the item (``product_id``, ``cityId``)."""
 COMPARISONS: dict[str, Callable[[Any, Any], bool]] = {
-    ">=": operator.ge, ">": operator.gt, "<=": operator.le, "<": operator.lt, "==": operator.eq, "!=": operator.ne,
+    ">=": operator.ge,
+    ">": operator.gt,
+    "<=": operator.le,
+    "<": operator.lt,
+    "==": operator.eq,
+    "!=": operator.ne,
 }
 _CONDITION_KEYS = {"event", "params", "match"}
 _NUMERIC = re.compile(r"^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$")
@@ -78,7 +83,9 @@ def _words(name: str) -> list[str]:
 def is_quantity_param(name: str) -> bool:
     """True for quantity-like param names (see :data:`QUANTITY_NAMES`)."""
     words = _words(name)
-    return bool(words) and ("".join(words) in QUANTITY_NAMES or (len(words) > 1 and words[-1] in QUANTITY_SUFFIXES))
+    return bool(words) and (
+        "".join(words) in QUANTITY_NAMES or (len(words) > 1 and words[-1] in QUANTITY_SUFFIXES)
+    )
 
 
 def is_identity_param(name: str) -> bool:
@@ -99,7 +106,9 @@ def _number(value: Any) -> float | None:
 
 @lru_cache(maxsize=512)
 def _glob(pattern: str) -> re.Pattern[str]:
-    return re.compile("".join(".*" if part == "*" else re.escape(part) for part in re.split(r"(\*)", pattern)), re.S)
+    return re.compile(
+        "".join(".*" if part == "*" else re.escape(part) for part in re.split(r"(\*)", pattern)), re.S
+    )
 
 
 def _is_comparison(expected: Any) -> bool:
@@ -130,7 +139,11 @@ def value_matches(expected: Any, actual: Any) -> str | None:
         return None
     if isinstance(expected, str) and "*" in expected:
         text = _as_text(actual)
-        return None if text is not None and _glob(expected).fullmatch(text) else f"{actual!r} does not match {expected!r}"
+        return (
+            None
+            if text is not None and _glob(expected).fullmatch(text)
+            else f"{actual!r} does not match {expected!r}"
+        )
     if isinstance(expected, Mapping):
         if not isinstance(actual, Mapping):
             return f"{actual!r} is not an object"
@@ -142,7 +155,9 @@ def value_matches(expected: Any, actual: Any) -> str | None:
     if isinstance(expected, str) and isinstance(actual, str):
         return None if expected == actual else f"{actual!r} != {expected!r}"
     if isinstance(expected, bool) or isinstance(actual, bool):
-        return None if type(expected) is type(actual) and expected == actual else f"{actual!r} != {expected!r}"
+        return (
+            None if type(expected) is type(actual) and expected == actual else f"{actual!r} != {expected!r}"
+        )
     left, right = _number(actual), _number(expected)
     if left is not None and right is not None:
         return None if left == right else f"{actual!r} != {expected!r}"
@@ -170,7 +185,11 @@ def _failures(condition_params: Mapping[str, Any], event: LoggedEvent) -> list[s
 
 
 def _item_key(event: LoggedEvent) -> tuple[tuple[str, str], ...]:
-    return tuple(sorted((k, repr(v)) for k, v in event.params.items() if is_identity_param(k) and not is_quantity_param(k)))
+    return tuple(
+        sorted(
+            (k, repr(v)) for k, v in event.params.items() if is_identity_param(k) and not is_quantity_param(k)
+        )
+    )
 
 
 def _normalise_events(events: Sequence[Any]) -> list[LoggedEvent]:
@@ -181,7 +200,9 @@ def _normalise_events(events: Sequence[Any]) -> list[LoggedEvent]:
         name = raw.get("event") or raw.get("name") or raw.get("type")
         params = raw.get("params")
         if params is None:
-            params = {k: v for k, v in raw.items() if k not in {"event", "name", "type", "t_ms", "ts", "params"}}
+            params = {
+                k: v for k, v in raw.items() if k not in {"event", "name", "type", "t_ms", "ts", "params"}
+            }
         out.append(LoggedEvent(position=position, name=str(name), params=dict(params)))
     return out
 
@@ -210,17 +231,25 @@ def _check_one(index: int, condition: Mapping[str, Any], events: list[LoggedEven
     for event in pool:
         if not _failures(params, event):
             how = "last event for its item" if mode == "last" else "event"
-            return ConditionResult(**base, passed=True, matched_event=event.position,
-                                   diagnosis=f"{label}: held by {how} {_describe(event)}")
+            return ConditionResult(
+                **base,
+                passed=True,
+                matched_event=event.position,
+                diagnosis=f"{label}: held by {how} {_describe(event)}",
+            )
     scored = sorted(pool, key=lambda e: (len(_failures(params, e)), -e.position))
     closest = scored[0]
-    diagnosis = f"{label}: no match; closest {'latest ' if mode == 'last' else ''}{_describe(closest)}: " + "; ".join(
-        _failures(params, closest))
+    diagnosis = (
+        f"{label}: no match; closest {'latest ' if mode == 'last' else ''}{_describe(closest)}: "
+        + "; ".join(_failures(params, closest))
+    )
     if mode == "last":
         earlier = next((e for e in named if not _failures(params, e)), None)
         if earlier is not None:
-            diagnosis += (f" (earlier event #{earlier.position} matched, but quantities are compared with the "
-                          "last event for the item; use match: any to accept it)")
+            diagnosis += (
+                f" (earlier event #{earlier.position} matched, but quantities are compared with the "
+                "last event for the item; use match: any to accept it)"
+            )
     return ConditionResult(**base, passed=False, diagnosis=diagnosis)
 
 
@@ -234,13 +263,19 @@ def validate_event_conditions(conditions: Any, where: str = "event_conditions") 
         if not isinstance(condition, Mapping):
             raise EventConditionError(f"{here}: expected a mapping")
         if "any_of" in condition:
-            if set(condition) != {"any_of"} or not isinstance(condition["any_of"], list) or not condition["any_of"]:
+            if (
+                set(condition) != {"any_of"}
+                or not isinstance(condition["any_of"], list)
+                or not condition["any_of"]
+            ):
                 raise EventConditionError(f"{here}: any_of must be the only key and hold a non-empty list")
             validate_event_conditions(condition["any_of"], f"{here}.any_of")
             continue
         extra = set(condition) - _CONDITION_KEYS
         if extra:
-            raise EventConditionError(f"{here}: unknown key(s) {sorted(extra)}; allowed: {sorted(_CONDITION_KEYS)}")
+            raise EventConditionError(
+                f"{here}: unknown key(s) {sorted(extra)}; allowed: {sorted(_CONDITION_KEYS)}"
+            )
         if not isinstance(condition.get("event"), str) or not condition["event"]:
             raise EventConditionError(f"{here}: 'event' (an event name) is required")
         if condition.get("match") not in (None, "last", "any"):
@@ -261,10 +296,18 @@ def check_condition(index: int, condition: Any, events: list[LoggedEvent]) -> Co
     if "any_of" in condition:
         members = [check_condition(n, member, events) for n, member in enumerate(condition["any_of"])]
         held = next((m for m in members if m.passed), None)
-        diagnosis = (f"any_of: member {held.index} held ({held.diagnosis})" if held
-                     else "any_of: no member held: " + " | ".join(m.diagnosis for m in members))
-        return ConditionResult(index=index, passed=held is not None, diagnosis=diagnosis, members=members,
-                               matched_event=held.matched_event if held else None)
+        diagnosis = (
+            f"any_of: member {held.index} held ({held.diagnosis})"
+            if held
+            else "any_of: no member held: " + " | ".join(m.diagnosis for m in members)
+        )
+        return ConditionResult(
+            index=index,
+            passed=held is not None,
+            diagnosis=diagnosis,
+            members=members,
+            matched_event=held.matched_event if held else None,
+        )
     return _check_one(index, condition, events)
 
 

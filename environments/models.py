@@ -74,7 +74,9 @@ class EnvAuditEntry(SQLModel, table=True):
 
     id: int | None = Field(default=None, primary_key=True)
     session_id: str = Field(
-        sa_column=Column(String(64), ForeignKey("env_session.session_id", ondelete="CASCADE"), index=True, nullable=False)
+        sa_column=Column(
+            String(64), ForeignKey("env_session.session_id", ondelete="CASCADE"), index=True, nullable=False
+        )
     )
     t: datetime = Field(sa_column=Column(DateTime(timezone=True), nullable=False))
     method: str = Field(max_length=10)
@@ -92,7 +94,9 @@ class EnvSemanticEvent(SQLModel, table=True):
 
     id: int | None = Field(default=None, primary_key=True)
     session_id: str = Field(
-        sa_column=Column(String(64), ForeignKey("env_session.session_id", ondelete="CASCADE"), index=True, nullable=False)
+        sa_column=Column(
+            String(64), ForeignKey("env_session.session_id", ondelete="CASCADE"), index=True, nullable=False
+        )
     )
     seq: int
     t_ms: int = Field(sa_column=Column(BigInteger, nullable=False))  # epoch milliseconds
@@ -108,7 +112,9 @@ class InterventionCounter(SQLModel, table=True):
 
     id: int | None = Field(default=None, primary_key=True)
     session_id: str = Field(
-        sa_column=Column(String(64), ForeignKey("env_session.session_id", ondelete="CASCADE"), index=True, nullable=False)
+        sa_column=Column(
+            String(64), ForeignKey("env_session.session_id", ondelete="CASCADE"), index=True, nullable=False
+        )
     )
     pattern_key: str = Field(max_length=512)
     count: int = Field(sa_column=Column(Integer, nullable=False, default=0))

@@ -22,5 +22,7 @@ def mount_environments(app: FastAPI) -> None:
         app.include_router(env.page_router, prefix=f"/env/{env.env_id}")
         static = env.directory / "static"
         if static.is_dir():
-            app.mount(f"/env-static/{env.env_id}", StaticFiles(directory=static), name=f"env-static-{env.env_id}")
+            app.mount(
+                f"/env-static/{env.env_id}", StaticFiles(directory=static), name=f"env-static-{env.env_id}"
+            )
     app.add_middleware(NetworkInterventionMiddleware)

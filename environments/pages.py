@@ -72,7 +72,9 @@ def _page_session(request: Request, env_id: str) -> tuple[str, list[dict[str, An
     return session_id, list(row[1] or []), int(row[2])
 
 
-def render_page(request: Request, env_id: str, template: str, *, status_code: int = 200, **context: Any) -> Response:
+def render_page(
+    request: Request, env_id: str, template: str, *, status_code: int = 200, **context: Any
+) -> Response:
     """Render a site page for the request's session (or the no-session page).
 
     Templates get `env_id`, `env_title`, `api_base` (`/api/env/<env_id>`), `static_base`
@@ -84,14 +86,18 @@ def render_page(request: Request, env_id: str, template: str, *, status_code: in
     if found is None:
         return no_session_page(env_id)
     session_id, dispatches, reset_count = found
-    html = templates_for(env_id).get_template(template).render(
-        request=request,
-        env_id=env_id,
-        env_title=_title(env_id),
-        api_base=f"/api/env/{env_id}",
-        static_base=f"/env-static/{env_id}",
-        page_path=request.url.path,
-        **context,
+    html = (
+        templates_for(env_id)
+        .get_template(template)
+        .render(
+            request=request,
+            env_id=env_id,
+            env_title=_title(env_id),
+            api_base=f"/api/env/{env_id}",
+            static_base=f"/env-static/{env_id}",
+            page_path=request.url.path,
+            **context,
+        )
     )
     chosen = dispatches_for_page(dispatches, request.url.path)
     html = inject(html, script_tag(client_config(chosen, session_id=session_id, reset_count=reset_count)))
@@ -109,7 +115,9 @@ def enter(request: Request, session_id: str, settings: SettingsDep) -> Response:
     start_path = catalog.get_task(task_id).start_path
     response = RedirectResponse(f"/env/{env_id}{start_path}", status_code=303)
     # Secure behind HTTPS like the dashboard's cookies.
-    response.set_cookie(COOKIE_NAME, session_id, httponly=True, samesite="lax", secure=settings.cookie_secure, path="/")
+    response.set_cookie(
+        COOKIE_NAME, session_id, httponly=True, samesite="lax", secure=settings.cookie_secure, path="/"
+    )
     return response
 
 

@@ -54,7 +54,9 @@ class Environment:
             return Path(self.root)
         spec = importlib.util.find_spec(self.package)
         if spec is None or not spec.submodule_search_locations:
-            raise UnknownEnvironment(f"package {self.package!r} of environment {self.env_id!r} is not importable")
+            raise UnknownEnvironment(
+                f"package {self.package!r} of environment {self.env_id!r} is not importable"
+            )
         return Path(next(iter(spec.submodule_search_locations)))
 
 

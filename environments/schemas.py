@@ -26,7 +26,9 @@ from pydantic import (
 from environments.interventions.specs import ClientParams, NetworkParams
 
 Difficulty = Literal["easy", "medium", "hard", "expert", "frontier"]
-Primitive = Literal["grounding", "planning", "state_tracking", "backtracking", "patience", "exploration", "verification"]
+Primitive = Literal[
+    "grounding", "planning", "state_tracking", "backtracking", "patience", "exploration", "verification"
+]
 Severity = Literal["critical", "high", "medium", "low"]
 Condition = Literal["clean", "intervention"]
 M = TypeVar("M", bound=BaseModel)
@@ -50,7 +52,9 @@ def check_predicate(value: Any, where: str = "predicate") -> None:
     if not isinstance(value, dict):
         return
     if len(value) != 1:
-        raise ValueError(f"{where} must be a mapping with exactly one verb (one of: {', '.join(PREDICATE_VERBS)}), got {value!r}")
+        raise ValueError(
+            f"{where} must be a mapping with exactly one verb (one of: {', '.join(PREDICATE_VERBS)}), got {value!r}"
+        )
     ((verb, arg),) = value.items()
     if verb not in PREDICATE_VERBS:
         raise ValueError(f"{where}: unknown verb {verb!r} (expected one of: {', '.join(PREDICATE_VERBS)})")
@@ -172,7 +176,9 @@ class EventCondition(SpecModel):
     @model_validator(mode="after")
     def _one_form(self) -> EventCondition:
         if (self.event is None) == (self.any_of is None):
-            raise ValueError("an event condition has either 'event' (with params) or 'any_of' (a list), not both or neither")
+            raise ValueError(
+                "an event condition has either 'event' (with params) or 'any_of' (a list), not both or neither"
+            )
         return self
 
 
@@ -248,7 +254,9 @@ def _layer_tag(value: Any) -> str | None:
 
 
 Injection = Annotated[
-    Annotated[SeedInjection, Tag("seed")] | Annotated[NetworkInjection, Tag("network")] | Annotated[ClientInjection, Tag("client")],
+    Annotated[SeedInjection, Tag("seed")]
+    | Annotated[NetworkInjection, Tag("network")]
+    | Annotated[ClientInjection, Tag("client")],
     Discriminator(
         _layer_tag,
         custom_error_type="invalid_layer",
@@ -293,7 +301,9 @@ def _load(path: Path, model: type[M]) -> M:
     label = display_path(path)
     try:
         # libyaml's loader when present: parsing every task file is most of a catalogue load.
-        data = yaml.load(path.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        data = yaml.load(
+            path.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+        )
     except OSError as exc:
         raise SpecError([f"{label}: cannot read ({exc.strerror})"]) from None
     except yaml.YAMLError as exc:
@@ -301,7 +311,9 @@ def _load(path: Path, model: type[M]) -> M:
         where = f" line {mark.line + 1}, column {mark.column + 1}" if mark else ""
         raise SpecError([f"{label}:{where} invalid YAML ({getattr(exc, 'problem', exc)})"]) from None
     if not isinstance(data, dict):
-        raise SpecError([f"{label}: expected a mapping of fields at the top level, got {type(data).__name__}"])
+        raise SpecError(
+            [f"{label}: expected a mapping of fields at the top level, got {type(data).__name__}"]
+        )
     try:
         return model.model_validate(data)
     except ValidationError as exc:

@@ -189,7 +189,9 @@ class BuiltSession:
 _TEMPLATE = re.compile(r"\{(output|target)\.([^{}]+)\}")
 
 
-def resolve_templates(value: Any, *, outputs: Mapping[str, Any], targets: Mapping[str, Any] | None = None) -> Any:
+def resolve_templates(
+    value: Any, *, outputs: Mapping[str, Any], targets: Mapping[str, Any] | None = None
+) -> Any:
     """Replace `{output.path}` / `{target.path}` in `value` (recursively).
 
     A string that is exactly one template becomes the referenced value with its type; a template
@@ -225,7 +227,9 @@ def _lookup_path(root: str, path: str, outputs: Mapping[str, Any], targets: Mapp
     return value
 
 
-def call_seed_function(fn: SeedFunction, ctx: SeedContext, params: Mapping[str, Any], what: str) -> dict[str, Any]:
+def call_seed_function(
+    fn: SeedFunction, ctx: SeedContext, params: Mapping[str, Any], what: str
+) -> dict[str, Any]:
     """Call `fn(ctx, **params)`, turning a parameter mismatch into a `SeedError` naming `what`."""
     try:
         inspect.signature(fn).bind(ctx, **params)
@@ -275,7 +279,8 @@ def build_session_state(
         produced = call_seed_function(fn, ctx, params, what)
         _record_outputs(ctx, produced, step.outputs, what)
     targets = _with_context(
-        f"{task.task_id} seed.targets", lambda: resolve_templates(dict(task.seed.targets), outputs=ctx.outputs)
+        f"{task.task_id} seed.targets",
+        lambda: resolve_templates(dict(task.seed.targets), outputs=ctx.outputs),
     )
 
     client: list[dict[str, Any]] = []
@@ -305,7 +310,10 @@ def _apply_variant(
     for index, injection in ordered:
         what = f"{variant.variant_id} injections[{index}] ({injection.layer}: {injection.params.action})"
         params = _with_context(
-            what, lambda: resolve_templates(injection.params.model_dump(exclude_none=True), outputs=ctx.outputs, targets=targets)
+            what,
+            lambda: resolve_templates(
+                injection.params.model_dump(exclude_none=True), outputs=ctx.outputs, targets=targets
+            ),
         )
         action = params.pop("action")
         if injection.layer == "seed":
@@ -320,12 +328,16 @@ def _apply_variant(
             client.append({"index": index, "action": action, **params})
 
 
-def _record_outputs(ctx: SeedContext, produced: dict[str, Any], mapping: Mapping[str, str] | None, what: str) -> None:
+def _record_outputs(
+    ctx: SeedContext, produced: dict[str, Any], mapping: Mapping[str, str] | None, what: str
+) -> None:
     # Keys the mapping does not rename keep their own name.
     mapping = mapping or {}
     for key in mapping:
         if key not in produced:
-            raise SeedError(f"{what}: outputs names {key!r}, but the builder returned only {sorted(produced)}")
+            raise SeedError(
+                f"{what}: outputs names {key!r}, but the builder returned only {sorted(produced)}"
+            )
     for key, value in produced.items():
         ctx.outputs[mapping.get(key, key)] = value
 

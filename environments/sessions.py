@@ -159,8 +159,10 @@ def end(db: Session, *, session_id: str) -> None:
     """Freeze the session: from the caller's commit on, its API refuses writes with 409
     `ENDED_DETAIL` (not audited) and reads still answer. A reset makes it live again."""
     db.execute(
-        update(EnvSession).where(EnvSession.session_id == session_id, EnvSession.ended_at.is_(None))
-        .values(ended_at=utcnow()).execution_options(synchronize_session=False)
+        update(EnvSession)
+        .where(EnvSession.session_id == session_id, EnvSession.ended_at.is_(None))
+        .values(ended_at=utcnow())
+        .execution_options(synchronize_session=False)
     )
 
 
@@ -195,7 +197,11 @@ def get_targets(db: Session, *, session_id: str) -> dict[str, Any]:
 def audit_log(db: Session, *, session_id: str) -> list[EnvAuditEntry]:
     """Every API call of the session since its last reset, oldest first."""
     _require(db, session_id)
-    query = select(EnvAuditEntry).where(EnvAuditEntry.session_id == session_id).order_by(EnvAuditEntry.t, EnvAuditEntry.id)
+    query = (
+        select(EnvAuditEntry)
+        .where(EnvAuditEntry.session_id == session_id)
+        .order_by(EnvAuditEntry.t, EnvAuditEntry.id)
+    )
     return list(db.execute(query).scalars())
 
 
@@ -212,7 +218,11 @@ def _require(db: Session, session_id: str) -> None:
 
 
 def _events(db: Session, session_id: str) -> list[EnvSemanticEvent]:
-    query = select(EnvSemanticEvent).where(EnvSemanticEvent.session_id == session_id).order_by(EnvSemanticEvent.seq)
+    query = (
+        select(EnvSemanticEvent)
+        .where(EnvSemanticEvent.session_id == session_id)
+        .order_by(EnvSemanticEvent.seq)
+    )
     return list(db.execute(query).scalars())
 
 
@@ -223,8 +233,15 @@ def snapshot(db: Session, *, session_id: str, after_writes: bool = False) -> Ses
     lock, `deps.lock_session_row`) is waited for, and the state read is the one it commits: on
     PostgreSQL a `FOR SHARE` read. On SQLite the caller's own write lock already orders it (the
     dashboard's Evaluate has written before it reads); the clause is dropped there."""
-    columns = (EnvSession.session_id, EnvSession.task_id, EnvSession.env_id, EnvSession.initial_state,
-               EnvSession.state, EnvSession.targets, EnvSession.session_start)
+    columns = (
+        EnvSession.session_id,
+        EnvSession.task_id,
+        EnvSession.env_id,
+        EnvSession.initial_state,
+        EnvSession.state,
+        EnvSession.targets,
+        EnvSession.session_start,
+    )
     # Only these columns: the previous state and intervention settings are not decoded.
     query = select(*columns).where(EnvSession.session_id == session_id)
     if after_writes:
@@ -233,7 +250,9 @@ def snapshot(db: Session, *, session_id: str, after_writes: bool = False) -> Ses
     if row is None:
         raise SessionNotFound(f"no env session {session_id!r}")
     env = registry.get(row.env_id)
-    events = [{"seq": e.seq, "t_ms": e.t_ms, "event": e.event, "params": e.params} for e in _events(db, session_id)]
+    events = [
+        {"seq": e.seq, "t_ms": e.t_ms, "event": e.event, "params": e.params} for e in _events(db, session_id)
+    ]
     return SessionSnapshot(
         session_id=row.session_id,
         task_id=row.task_id,

@@ -48,7 +48,9 @@ class SiteError(Exception):
 async def site_error_response(request: Request, error: Exception) -> Response:
     """`{"detail": message}` with the error's status: the same body and status as `HTTPException`."""
     assert isinstance(error, SiteError)
-    return JSONResponse({"detail": error.detail}, status_code=error.status_code, headers=error.headers or None)
+    return JSONResponse(
+        {"detail": error.detail}, status_code=error.status_code, headers=error.headers or None
+    )
 
 
 def install_site_errors(app: FastAPI) -> None:
@@ -108,7 +110,9 @@ class SitePages:
     def base(self) -> str:
         return f"/env/{self.env_id}"
 
-    def render(self, request: Request, spec: PageSpec, *, extra: Mapping[str, Any] | None = None, **data: str) -> Response:
+    def render(
+        self, request: Request, spec: PageSpec, *, extra: Mapping[str, Any] | None = None, **data: str
+    ) -> Response:
         from environments.pages import render_page  # pages imports the registry, which imports the sites
 
         return render_page(

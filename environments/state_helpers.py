@@ -38,8 +38,9 @@ def state_helper(func: F) -> F:
     """Declare ``func`` (a method of a state model) callable from task expressions."""
     name = func.__name__
     if name.startswith("_") or name in RESERVED:
-        raise StateHelperError(f"state helper {name!r}: the name must not start with '_' or be one "
-                               f"of {sorted(RESERVED)}")
+        raise StateHelperError(
+            f"state helper {name!r}: the name must not start with '_' or be one of {sorted(RESERVED)}"
+        )
     if not (func.__doc__ or "").strip():
         raise StateHelperError(f"state helper {name!r} needs a docstring (task authors read it)")
     setattr(func, MARK, True)

@@ -43,7 +43,12 @@ EPISODES = TableSpec(
     "episodes",
     "One row per agent episode (a task-condition run once by one agent).",
     (
-        C("attempt_id", "int", "Episode id, unique in the bundle (stable for task, condition, seed).", required=True),
+        C(
+            "attempt_id",
+            "int",
+            "Episode id, unique in the bundle (stable for task, condition, seed).",
+            required=True,
+        ),
         C("run_id", "str", "Readable episode key: model/task_id.condition.seed.", required=True),
         C("model", "str", "The agent (built-in name, `name` attribute, or module:factory).", required=True),
         C("env_id", "str", "Environment (website) id.", required=True),
@@ -65,9 +70,18 @@ EPISODES = TableSpec(
         C("clean_steps", "int", "Number of cleaned events."),
         C("score", "float", "Evaluator score in [0, 1] of the final state.", required=True),
         C("passed", "bool", "Evaluator pass.", required=True),
-        C("ended_by", "str", "pass, message (the agent's final message), infeasible, step_limit or error.", required=True,
-          allowed=ENDED_BY),
-        C("event_match_score", "float", "WebPageBench Event-Match Score (null: the task has no event conditions)."),
+        C(
+            "ended_by",
+            "str",
+            "pass, message (the agent's final message), infeasible, step_limit or error.",
+            required=True,
+            allowed=ENDED_BY,
+        ),
+        C(
+            "event_match_score",
+            "float",
+            "WebPageBench Event-Match Score (null: the task has no event conditions).",
+        ),
         C("terminal_verb", "str", "Appendix I: the last action's verb."),
         C("max_repeat_run", "int", "Appendix I: longest run of identical consecutive actions."),
         C("action_error_count", "int", "Appendix I: actions whose result reported a failure."),
@@ -76,8 +90,12 @@ EPISODES = TableSpec(
         C("final_thought", "str", "Appendix I: the agent's last message to the user."),
         C("error", "str", "What stopped the episode when ended_by is error."),
         C("replayed_attempt_id", "int", "Replay agent: the human attempt whose cleaned trace was replayed."),
-        C("replay_failure", "str", "Replay agent, failed episodes: why the trace did not reproduce a pass.",
-          allowed=("xpath_unresolved", "masked_value", "unreplayable_event", "state_differs")),
+        C(
+            "replay_failure",
+            "str",
+            "Replay agent, failed episodes: why the trace did not reproduce a pass.",
+            allowed=("xpath_unresolved", "masked_value", "unreplayable_event", "state_differs"),
+        ),
     ),
 )
 
@@ -97,7 +115,17 @@ ACTIONS = TableSpec(
 )
 
 AGENT_TABLES: dict[str, TableSpec] = {
-    t.name: t for t in (EPISODES, ACTIONS, EVENTS_RAW, EVENTS_CLEAN, VERDICTS, SEMANTIC_EVENTS, BACKEND_AUDIT, EVENT_CHECKS)
+    t.name: t
+    for t in (
+        EPISODES,
+        ACTIONS,
+        EVENTS_RAW,
+        EVENTS_CLEAN,
+        VERDICTS,
+        SEMANTIC_EVENTS,
+        BACKEND_AUDIT,
+        EVENT_CHECKS,
+    )
 }
 
 
@@ -134,7 +162,9 @@ def to_table(name: str, frame: pd.DataFrame) -> pa.Table:
             except Exception as exc:
                 raise AgentBundleError(f"{name}.{col.name}: {exc}") from exc
             if col.required and arr.null_count:
-                raise AgentBundleError(f"{name}.{col.name}: {arr.null_count} null value(s) in a required column")
+                raise AgentBundleError(
+                    f"{name}.{col.name}: {arr.null_count} null value(s) in a required column"
+                )
             if col.allowed is not None:
                 bad = sorted({v for v in arr.to_pylist() if v is not None and v not in col.allowed})
                 if bad:
@@ -156,8 +186,12 @@ def read_table(path: Path, name: str) -> pd.DataFrame:
     spec = AGENT_TABLES[name]
     header = pacsv.open_csv(str(path)).schema.names
     types = {c.name: c.arrow_type for c in spec.columns if c.name in header}
-    convert = pacsv.ConvertOptions(column_types=types, strings_can_be_null=True, quoted_strings_can_be_null=False)
-    frame: pd.DataFrame = pacsv.read_csv(str(path), convert_options=convert).to_pandas(types_mapper=pd.ArrowDtype)
+    convert = pacsv.ConvertOptions(
+        column_types=types, strings_can_be_null=True, quoted_strings_can_be_null=False
+    )
+    frame: pd.DataFrame = pacsv.read_csv(str(path), convert_options=convert).to_pandas(
+        types_mapper=pd.ArrowDtype
+    )
     return _plain(frame)
 
 
@@ -185,7 +219,11 @@ def write_manifest(out_dir: Path, *, row_counts: dict[str, int], settings: dict[
     for name in AGENT_TABLES:
         path = out_dir / f"{name}.csv"
         if path.is_file():
-            files[path.name] = {"table": name, "rows": row_counts.get(name, 0), "sha256": hashlib.sha256(path.read_bytes()).hexdigest()}
+            files[path.name] = {
+                "table": name,
+                "rows": row_counts.get(name, 0),
+                "sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
+            }
     manifest = {
         "kind": AGENT_BUNDLE_KIND,
         "schema_version": AGENT_SCHEMA_VERSION,
@@ -215,7 +253,9 @@ def read_agent_bundle(path: str | Path, *, tables: list[str] | None = None) -> d
     """The bundle's tables (all, or `tables`), each checked against its manifest's sha256."""
     root = Path(path)
     if not is_agent_bundle(root):
-        raise AgentBundleError(f"{root} is not an agent bundle (no manifest.json of kind {AGENT_BUNDLE_KIND!r})")
+        raise AgentBundleError(
+            f"{root} is not an agent bundle (no manifest.json of kind {AGENT_BUNDLE_KIND!r})"
+        )
     manifest = json.loads((root / MANIFEST).read_text(encoding="utf-8"))
     out: dict[str, pd.DataFrame] = {}
     for name in tables or list(AGENT_TABLES):
@@ -224,7 +264,9 @@ def read_agent_bundle(path: str | Path, *, tables: list[str] | None = None) -> d
         if entry is None or not file.is_file():
             raise AgentBundleError(f"{root}: table {name!r} is missing")
         if hashlib.sha256(file.read_bytes()).hexdigest() != entry["sha256"]:
-            raise AgentBundleError(f"{file}: sha256 differs from the manifest (the file changed after the run)")
+            raise AgentBundleError(
+                f"{file}: sha256 differs from the manifest (the file changed after the run)"
+            )
         out[name] = read_table(file, name)
     return out
 
@@ -233,13 +275,33 @@ def verdict_rows(attempt_id: int, verdict: dict[str, Any]) -> list[dict[str, Any
     """The evaluator's Verdict (as JSON) as rows of the bundle's `verdicts` table."""
     rows = []
     for check in verdict.get("positive_checks", []):
-        rows.append({"attempt_id": attempt_id, "kind": check["kind"], "polarity": "positive", "index": check["index"],
-                     "name": check.get("name"), "desc": check.get("desc"), "passed": check["passed"],
-                     "credit": check.get("credit"), "weight": check.get("weight"), "diagnosis": check.get("diagnosis")})
+        rows.append(
+            {
+                "attempt_id": attempt_id,
+                "kind": check["kind"],
+                "polarity": "positive",
+                "index": check["index"],
+                "name": check.get("name"),
+                "desc": check.get("desc"),
+                "passed": check["passed"],
+                "credit": check.get("credit"),
+                "weight": check.get("weight"),
+                "diagnosis": check.get("diagnosis"),
+            }
+        )
     for check in verdict.get("negative_checks", []):
         kind = check["kind"] if check["kind"] != "surplus" else "named_invariant"
-        rows.append({"attempt_id": attempt_id, "kind": kind, "polarity": "negative",
-                     "index": check.get("index") if check.get("index") is not None else -1,
-                     "name": check.get("name"), "passed": check["passed"], "severity": check.get("severity"),
-                     "penalty": check.get("penalty"), "diagnosis": check.get("diagnosis")})
+        rows.append(
+            {
+                "attempt_id": attempt_id,
+                "kind": kind,
+                "polarity": "negative",
+                "index": check.get("index") if check.get("index") is not None else -1,
+                "name": check.get("name"),
+                "passed": check["passed"],
+                "severity": check.get("severity"),
+                "penalty": check.get("penalty"),
+                "diagnosis": check.get("diagnosis"),
+            }
+        )
     return rows

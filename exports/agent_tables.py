@@ -15,21 +15,61 @@ from exports.human_tables import pairs, task_level
 from exports.schema import CONDITIONS, PHASES, PRIMITIVES
 from exports.stats import mean_with_ci, paired_difference
 
-_TASK_VALUE_COLUMNS = ["pass_clean", "score_clean", "pass_intervention", "score_intervention", "pass_drop", "score_drop"]
+_TASK_VALUE_COLUMNS = [
+    "pass_clean",
+    "score_clean",
+    "pass_intervention",
+    "score_intervention",
+    "pass_drop",
+    "score_drop",
+]
 AGENTS_BY_MODEL_COLUMNS = [
-    "scope", "model", "n_clean_runs", "n_intervention_runs", "clean_pass_rate", "intervention_pass_rate",
-    "pass_drop", "pass_drop_ci_low", "pass_drop_ci_high", "clean_mean_score", "intervention_mean_score",
-    "score_drop", "score_drop_ci_low", "score_drop_ci_high", "n_paired_tasks",
-    "median_elapsed_s_clean", "median_elapsed_s_intervention",
+    "scope",
+    "model",
+    "n_clean_runs",
+    "n_intervention_runs",
+    "clean_pass_rate",
+    "intervention_pass_rate",
+    "pass_drop",
+    "pass_drop_ci_low",
+    "pass_drop_ci_high",
+    "clean_mean_score",
+    "intervention_mean_score",
+    "score_drop",
+    "score_drop_ci_low",
+    "score_drop_ci_high",
+    "n_paired_tasks",
+    "median_elapsed_s_clean",
+    "median_elapsed_s_intervention",
 ]
 PRIMITIVE_COLUMNS = [
-    "primitive", "n_tasks", "human_cold_drop", "human_cold_ci_low", "human_cold_ci_high", "human_warm_drop",
-    "human_warm_ci_low", "human_warm_ci_high", "agent_pass_drop", "agent_pass_ci_low", "agent_pass_ci_high",
-    "agent_score_drop", "agent_score_ci_low", "agent_score_ci_high", "gap_vs_warm",
+    "primitive",
+    "n_tasks",
+    "human_cold_drop",
+    "human_cold_ci_low",
+    "human_cold_ci_high",
+    "human_warm_drop",
+    "human_warm_ci_low",
+    "human_warm_ci_high",
+    "agent_pass_drop",
+    "agent_pass_ci_low",
+    "agent_pass_ci_high",
+    "agent_score_drop",
+    "agent_score_ci_low",
+    "agent_score_ci_high",
+    "gap_vs_warm",
 ]
 GROUP_COLUMNS = [
-    "dimension", "group", "population", "scope", "clean_pass_rate", "intervention_pass_rate",
-    "drop", "ci_low", "ci_high", "n_tasks",
+    "dimension",
+    "group",
+    "population",
+    "scope",
+    "clean_pass_rate",
+    "intervention_pass_rate",
+    "drop",
+    "ci_low",
+    "ci_high",
+    "n_tasks",
 ]
 FAILURE_COLUMNS = ["population", "condition", "phase", "n_failed", "mode", "mode_class", "count", "share"]
 
@@ -47,7 +87,9 @@ def agent_task_values(runs: pd.DataFrame) -> pd.DataFrame:
     means = data.groupby(["model", "task", "condition"])[["pass_value", "score"]].mean().unstack("condition")
     out = pd.DataFrame(index=means.index)
     for condition in CONDITIONS:
-        out[f"pass_{condition}"] = means["pass_value"][condition] if ("pass_value", condition) in means else np.nan
+        out[f"pass_{condition}"] = (
+            means["pass_value"][condition] if ("pass_value", condition) in means else np.nan
+        )
         out[f"score_{condition}"] = means["score"][condition] if ("score", condition) in means else np.nan
     out["pass_drop"] = out["pass_clean"] - out["pass_intervention"]
     out["score_drop"] = out["score_clean"] - out["score_intervention"]
@@ -64,10 +106,16 @@ def agents_by_model(runs: pd.DataFrame, *, panel_tasks: set[str], n_boot: int, s
             clean, inter = part[part["condition"] == "clean"], part[part["condition"] == "intervention"]
             boot = {"n_boot": n_boot, "seed": seed}
             pass_drop = paired_difference(
-                per_task["pass_clean"], per_task["pass_intervention"], **boot, key=f"agent/{scope}/{model}/pass"
+                per_task["pass_clean"],
+                per_task["pass_intervention"],
+                **boot,
+                key=f"agent/{scope}/{model}/pass",
             )
             score_drop = paired_difference(
-                per_task["score_clean"], per_task["score_intervention"], **boot, key=f"agent/{scope}/{model}/score"
+                per_task["score_clean"],
+                per_task["score_intervention"],
+                **boot,
+                key=f"agent/{scope}/{model}/score",
             )
             rows.append(
                 {
@@ -203,7 +251,9 @@ def by_group(
     human_key = "env_id" if dimension == "env" else "difficulty"
     rows = []
     passed = task_level(primary, "passed", "mean").rename("passed")
-    paired = {p: pairs(passed, level="condition", a="clean", b="intervention", fixed={"phase": p}) for p in PHASES}
+    paired = {
+        p: pairs(passed, level="condition", a="clean", b="intervention", fixed={"phase": p}) for p in PHASES
+    }
     for group in sorted(primary[human_key].dropna().unique()):
         tasks = set(meta.index[meta[human_key] == group])
         for phase in PHASES:
@@ -211,10 +261,16 @@ def by_group(
             p = paired[phase][paired[phase].index.isin(tasks)]
             rows.append(
                 _group_row(
-                    dimension, group, f"human_{phase}", "panel",
+                    dimension,
+                    group,
+                    f"human_{phase}",
+                    "panel",
                     cell.loc[cell["condition"] == "clean", "passed"],
                     cell.loc[cell["condition"] == "intervention", "passed"],
-                    p["clean"], p["intervention"], n_boot=n_boot, seed=seed,
+                    p["clean"],
+                    p["intervention"],
+                    n_boot=n_boot,
+                    seed=seed,
                 )
             )
     for scope in ("panel", "all"):
@@ -224,15 +280,23 @@ def by_group(
         # per (model, task) values once; each group then selects its tasks by the runs' own label
         per_task_all = agent_task_values(scoped)
         label = scoped.groupby(["model", "task"])[dimension].first()
-        per_task_all[dimension] = label.reindex(pd.MultiIndex.from_frame(per_task_all[["model", "task"]])).to_numpy()
+        per_task_all[dimension] = label.reindex(
+            pd.MultiIndex.from_frame(per_task_all[["model", "task"]])
+        ).to_numpy()
         for (model, group), part in scoped.groupby(["model", dimension], sort=True):
             per_task = per_task_all[(per_task_all["model"] == model) & (per_task_all[dimension] == group)]
             rows.append(
                 _group_row(
-                    dimension, group, model, scope,
+                    dimension,
+                    group,
+                    model,
+                    scope,
                     part.loc[part["condition"] == "clean", "passed"].astype(float),
                     part.loc[part["condition"] == "intervention", "passed"].astype(float),
-                    per_task["pass_clean"], per_task["pass_intervention"], n_boot=n_boot, seed=seed,
+                    per_task["pass_clean"],
+                    per_task["pass_intervention"],
+                    n_boot=n_boot,
+                    seed=seed,
                 )
             )
     return pd.DataFrame(rows, columns=GROUP_COLUMNS)

@@ -22,7 +22,17 @@ import pyarrow.parquet as pq
 from exports.failure_modes import DONE_VERBS, FEATURE_COLUMNS, MODE_CLASS, classify_failures, run_failed
 from exports.schema import CONDITIONS, DIFFICULTIES
 
-REQUIRED_COLUMNS = ("model", "task", "env", "difficulty", "condition", "score", "steps", "elapsed_s", "source_variant")
+REQUIRED_COLUMNS = (
+    "model",
+    "task",
+    "env",
+    "difficulty",
+    "condition",
+    "score",
+    "steps",
+    "elapsed_s",
+    "source_variant",
+)
 # event_match_score: WebPageBench EMS of the episode; completed: the agent declared the run finished
 # (else derived from terminal_verb); target_primitive: the variant's primitive (else the human bundle's).
 EXTRA_COLUMNS = ("event_match_score", "completed", "target_primitive")
@@ -161,7 +171,9 @@ def _validate(record: dict) -> tuple[dict | None, list[str]]:
             run[name] = str(value).strip()
     difficulty = str(record.get("difficulty") or "").strip().lower()
     if difficulty not in DIFFICULTIES:
-        reasons.append(f"unknown difficulty {record.get('difficulty')!r} (expected one of {', '.join(DIFFICULTIES)})")
+        reasons.append(
+            f"unknown difficulty {record.get('difficulty')!r} (expected one of {', '.join(DIFFICULTIES)})"
+        )
     run["difficulty"] = difficulty
     condition = str(record.get("condition") or "").strip().lower()
     if condition not in CONDITIONS:
@@ -279,7 +291,11 @@ def import_agent_runs(paths: Iterable[str | Path] | str | Path, *, human_tasks=N
                     errors.append(ImportIssue(path.name, line, f"missing field(s) {', '.join(absent)}", unit))
                     continue
             run, reasons = _validate(record)
-            run_id = run["run_id"] if run else (None if _blank(record.get("run_id")) else str(record.get("run_id")).strip())
+            run_id = (
+                run["run_id"]
+                if run
+                else (None if _blank(record.get("run_id")) else str(record.get("run_id")).strip())
+            )
             if run_id is not None:
                 if run_id in seen_ids:
                     reasons.append(f"duplicate run_id {run_id!r} (first at {seen_ids[run_id]})")
@@ -304,7 +320,16 @@ def import_agent_runs(paths: Iterable[str | Path] | str | Path, *, human_tasks=N
 
 
 def _runs_frame(runs: list[dict]) -> pd.DataFrame:
-    columns = ["run_id", *REQUIRED_COLUMNS, "passed", "seed", *FEATURE_COLUMNS, *EXTRA_COLUMNS, "source_file", "source_line"]
+    columns = [
+        "run_id",
+        *REQUIRED_COLUMNS,
+        "passed",
+        "seed",
+        *FEATURE_COLUMNS,
+        *EXTRA_COLUMNS,
+        "source_file",
+        "source_line",
+    ]
     frame = pd.DataFrame(runs, columns=columns)
     if frame.empty:
         frame["failure_mode"] = pd.Series(dtype=object)
@@ -318,7 +343,8 @@ def _runs_frame(runs: list[dict]) -> pd.DataFrame:
     verbs = frame["terminal_verb"].astype(object)
     declared = pd.Series(
         [None if _blank(v) else str(v).lower().split("(")[0].strip() in DONE_VERBS for v in verbs],
-        index=frame.index, dtype=object,
+        index=frame.index,
+        dtype=object,
     )
     given_done = frame["completed"].astype(object)
     frame["completed"] = given_done.where(given_done.notna(), declared).astype(object)

@@ -47,7 +47,9 @@ def bundle_file_names() -> frozenset[str]:
     return frozenset({MANIFEST, *(f"{table}.{fmt}" for table in TABLES for fmt in FORMATS)})
 
 
-def prepare_output_dir(path: str | Path, *, owned: frozenset[str], overwrite: bool = False, what: str = "a bundle") -> Path:
+def prepare_output_dir(
+    path: str | Path, *, owned: frozenset[str], overwrite: bool = False, what: str = "a bundle"
+) -> Path:
     """Create `path` as an empty directory for `what`; a clear `BundleError` when it cannot be.
 
     A file in the way, a place that cannot be created or written, and a directory that already
@@ -56,7 +58,9 @@ def prepare_output_dir(path: str | Path, *, owned: frozenset[str], overwrite: bo
     """
     path = Path(path)
     if path.exists() and not path.is_dir():
-        raise BundleError(f"{path} is a file; {what} is written into a directory (give a new directory's path)")
+        raise BundleError(
+            f"{path} is a file; {what} is written into a directory (give a new directory's path)"
+        )
     try:
         path.mkdir(parents=True, exist_ok=True)
         existing = sorted(p.name for p in path.iterdir())
@@ -64,7 +68,9 @@ def prepare_output_dir(path: str | Path, *, owned: frozenset[str], overwrite: bo
         raise BundleError(f"cannot create or open {path}: {exc.strerror or exc}") from exc
     if existing and not overwrite:
         listed = ", ".join(existing[:5]) + (", ..." if len(existing) > 5 else "")
-        raise BundleError(f"{path} is not empty ({listed}); give a new directory, or --force to replace {what} in it")
+        raise BundleError(
+            f"{path} is not empty ({listed}); give a new directory, or --force to replace {what} in it"
+        )
     try:
         for name in existing:
             if name in owned and (path / name).is_file():
@@ -119,7 +125,14 @@ class BundleWriter:
     are always refused. Columns missing from a chunk are written as null (required ones excepted).
     """
 
-    def __init__(self, out_dir: str | Path, *, formats=("parquet",), include_comments: bool = False, overwrite: bool = False):
+    def __init__(
+        self,
+        out_dir: str | Path,
+        *,
+        formats=("parquet",),
+        include_comments: bool = False,
+        overwrite: bool = False,
+    ):
         formats = tuple(dict.fromkeys(formats))
         if not formats or any(f not in FORMATS for f in formats):
             raise BundleError(f"formats must be a non-empty subset of {FORMATS}, got {formats}")
@@ -195,7 +208,9 @@ class BundleWriter:
     def _write(self, table: str, data: pa.Table) -> None:
         if "parquet" in self.formats:
             if table not in self._parquet:
-                self._parquet[table] = pq.ParquetWriter(self._path(table, "parquet"), data.schema, compression="zstd")
+                self._parquet[table] = pq.ParquetWriter(
+                    self._path(table, "parquet"), data.schema, compression="zstd"
+                )
             self._parquet[table].write_table(data)
         if "csv" in self.formats:
             if table not in self._csv:
@@ -298,7 +313,9 @@ def verify_bundle(path: str | Path) -> list[str]:
     problems = []
     version = manifest.get("schema_version")
     if version not in SUPPORTED_SCHEMA_VERSIONS:
-        problems.append(f"unknown schema version {version!r} (supported: {sorted(SUPPORTED_SCHEMA_VERSIONS)})")
+        problems.append(
+            f"unknown schema version {version!r} (supported: {sorted(SUPPORTED_SCHEMA_VERSIONS)})"
+        )
     files = manifest.get("files") or {}
     listed_tables = {meta.get("table") for meta in files.values()}
     for table in TABLES_BY_VERSION.get(version, tuple(TABLES)):
@@ -360,7 +377,10 @@ def _add_missing_columns(table: str, frame: pd.DataFrame) -> pd.DataFrame:
     """Columns added to the schema after the bundle's version read back as null."""
     for col in TABLES[table].columns:
         if col.name not in frame.columns and col.name != "comments":
-            frame[col.name] = pd.Series(pa.nulls(len(frame), type=col.arrow_type).to_pandas(types_mapper=_pandas_types), index=frame.index)
+            frame[col.name] = pd.Series(
+                pa.nulls(len(frame), type=col.arrow_type).to_pandas(types_mapper=_pandas_types),
+                index=frame.index,
+            )
     return frame
 
 
@@ -373,7 +393,9 @@ def _read_table(root: Path, table: str, fmt: str, *, csv_escape: str | None = No
         spec = TABLES[table]
         known = {c.name: c.arrow_type for c in spec.columns}
         types = {n: known.get(n, pa.string()) for n in header}
-        convert = pacsv.ConvertOptions(column_types=types, strings_can_be_null=True, quoted_strings_can_be_null=False)
+        convert = pacsv.ConvertOptions(
+            column_types=types, strings_can_be_null=True, quoted_strings_can_be_null=False
+        )
         data = pacsv.read_csv(file, parse_options=_CSV_READ, convert_options=convert)
         if csv_escape == ESCAPE:  # written with formula neutralisation (schema 2.0 on): undo it
             data = unescape_table(data)
@@ -395,7 +417,9 @@ def read_bundle(path: str | Path, *, tables: list[str] | None = None, verify: bo
     manifest = read_manifest(root)
     version = manifest.get("schema_version")
     if version not in SUPPORTED_SCHEMA_VERSIONS:
-        raise BundleError(f"{root}: unknown schema version {version!r} (supported: {sorted(SUPPORTED_SCHEMA_VERSIONS)})")
+        raise BundleError(
+            f"{root}: unknown schema version {version!r} (supported: {sorted(SUPPORTED_SCHEMA_VERSIONS)})"
+        )
     present = TABLES_BY_VERSION[version]
     wanted = list(TABLES) if tables is None else tables
     loaded: dict[str, pd.DataFrame] = {}
@@ -408,6 +432,7 @@ def read_bundle(path: str | Path, *, tables: list[str] | None = None, verify: bo
         fmt = next((f for f in FORMATS if (root / f"{table}.{f}").is_file()), None)
         if fmt is None:
             raise BundleError(f"{root}: table {table!r} has neither a Parquet nor a CSV file")
-        loaded[table] = _add_missing_columns(table, _read_table(root, table, fmt, csv_escape=manifest.get("csv_formula_escape")))
+        loaded[table] = _add_missing_columns(
+            table, _read_table(root, table, fmt, csv_escape=manifest.get("csv_formula_escape"))
+        )
     return Bundle(path=root, manifest=manifest, **loaded)
-

@@ -14,10 +14,32 @@ from exports.stats import wilson
 
 CLEAN, INTERVENTION = "#4c72b0", "#dd8452"
 MODELS_SHOWN = 12
-_PALETTE = ("#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860", "#da8bc3", "#8c8c8c", "#ccb974", "#64b5cd")
+_PALETTE = (
+    "#4c72b0",
+    "#dd8452",
+    "#55a868",
+    "#c44e52",
+    "#8172b3",
+    "#937860",
+    "#da8bc3",
+    "#8c8c8c",
+    "#ccb974",
+    "#64b5cd",
+)
 # Every figure the report draws (saved as fig_<name>.png and fig_<name>.svg).
-FIGURES = ("pass_rates", "primitives", "tasks", "failure_classes", "model_primitive", "env_primitive",
-           "false_positive", "verification_gap", "time_ratio", "human_time", "duplicates")
+FIGURES = (
+    "pass_rates",
+    "primitives",
+    "tasks",
+    "failure_classes",
+    "model_primitive",
+    "env_primitive",
+    "false_positive",
+    "verification_gap",
+    "time_ratio",
+    "human_time",
+    "duplicates",
+)
 CLASS_COLOURS = {"belief": "#c44e52", "action": "#8172b3", "overreach": "#ccb974"}
 
 
@@ -51,12 +73,25 @@ def pass_rates(panel: pd.DataFrame, agents: pd.DataFrame, out: Path | None) -> s
                 target.append(None)
     for row in agents[agents["scope"] == "panel"].head(MODELS_SHOWN).itertuples():
         groups.append(row.model)
-        clean.append(_rate(row.clean_pass_rate * row.n_clean_runs, row.n_clean_runs) if row.n_clean_runs else None)
-        inter.append(_rate(row.intervention_pass_rate * row.n_intervention_runs, row.n_intervention_runs)
-                     if row.n_intervention_runs else None)
+        clean.append(
+            _rate(row.clean_pass_rate * row.n_clean_runs, row.n_clean_runs) if row.n_clean_runs else None
+        )
+        inter.append(
+            _rate(row.intervention_pass_rate * row.n_intervention_runs, row.n_intervention_runs)
+            if row.n_intervention_runs
+            else None
+        )
     fig, ax = new_figure(6.4, _height(2 * len(groups)))
-    hbars(ax, "pass_rates", groups, [{"label": "clean", "colour": CLEAN, "values": clean},
-                                     {"label": "intervention", "colour": INTERVENTION, "values": inter}], value_max=100)
+    hbars(
+        ax,
+        "pass_rates",
+        groups,
+        [
+            {"label": "clean", "colour": CLEAN, "values": clean},
+            {"label": "intervention", "colour": INTERVENTION, "values": inter},
+        ],
+        value_max=100,
+    )
     ax.set_xlabel("pass rate (%), 95% Wilson interval over attempts / runs", fontsize=7.5)
     ax.set_xticks([0, 25, 50, 75, 100])
     legend_above(fig, ax, "pass_rates")
@@ -74,14 +109,22 @@ def model_primitive(table: pd.DataFrame, out: Path | None) -> str | None:
     for i, population in enumerate(populations):
         mine = rows[rows["population"] == population].set_index("primitive")
         values = [
-            (mine.at[p, "pass_drop"], mine.at[p, "pass_drop_ci_low"], mine.at[p, "pass_drop_ci_high"], int(mine.at[p, "n_tasks"]))
-            if p in mine.index else None
+            (
+                mine.at[p, "pass_drop"],
+                mine.at[p, "pass_drop_ci_low"],
+                mine.at[p, "pass_drop_ci_high"],
+                int(mine.at[p, "n_tasks"]),
+            )
+            if p in mine.index
+            else None
             for p in primitives
         ]
         series.append({"label": population, "colour": _PALETTE[i % len(_PALETTE)], "values": values})
     fig, ax = new_figure(6.4, _height(len(primitives) * len(populations)))
     hbars(ax, "model_primitive", primitives, series, value_max=100)
-    ax.set_xlabel("paired pass drop, clean − intervention (pp), 95% bootstrap CI over base tasks", fontsize=7.5)
+    ax.set_xlabel(
+        "paired pass drop, clean − intervention (pp), 95% bootstrap CI over base tasks", fontsize=7.5
+    )
     legend_above(fig, ax, "model_primitive")
     return save(fig, "fig_model_primitive", out)
 
@@ -95,7 +138,8 @@ def env_primitive(table: pd.DataFrame, out: Path | None) -> str | None:
     envs = sorted(table["env"].unique())
     primitives = list(dict.fromkeys(table["primitive"]))
     fig = __import__("matplotlib.figure", fromlist=["Figure"]).Figure(
-        figsize=(2.6 * len(wanted) + 0.6, 0.36 * len(envs) + 1.2))
+        figsize=(2.6 * len(wanted) + 0.6, 0.36 * len(envs) + 1.2)
+    )
     for k, population in enumerate(wanted):
         ax = fig.add_subplot(1, len(wanted), k + 1)
         mine = table[table["population"] == population].set_index(["env", "primitive"])
@@ -105,12 +149,21 @@ def env_primitive(table: pd.DataFrame, out: Path | None) -> str | None:
                 cell = mine.loc[(env, prim)]
                 if pd.notna(cell["mean_score_drop"]):
                     grid[i, j] = cell["mean_score_drop"]
-                text = (f"{cell['mean_score_drop']:+.2f}\nn={int(cell['n_tasks'])}" if pd.notna(cell["mean_score_drop"])
-                        else str(cell["note"]).replace(" ", "\n", 1))
+                text = (
+                    f"{cell['mean_score_drop']:+.2f}\nn={int(cell['n_tasks'])}"
+                    if pd.notna(cell["mean_score_drop"])
+                    else str(cell["note"]).replace(" ", "\n", 1)
+                )
                 ax.text(j, i, text, ha="center", va="center", fontsize=6, color="#222222")
         ax.imshow(np.ones_like(grid), cmap="Greys", vmin=0, vmax=4, aspect="auto")  # grey under empty cells
         ax.imshow(np.ma.masked_invalid(grid), cmap="RdBu_r", vmin=-1, vmax=1, aspect="auto")
-        ax.set_xticks(range(len(primitives)), [p.replace("_", " ") for p in primitives], rotation=30, ha="right", fontsize=7)
+        ax.set_xticks(
+            range(len(primitives)),
+            [p.replace("_", " ") for p in primitives],
+            rotation=30,
+            ha="right",
+            fontsize=7,
+        )
         ax.set_yticks(range(len(envs)), envs if k == 0 else [""] * len(envs), fontsize=7)
         ax.set_title(population, fontsize=8)
     return save(fig, "fig_env_primitive", out)
@@ -125,8 +178,12 @@ def _rate_bars(frame, groups_col, rate, low, high, n, name, xlabel, out, *, colo
     for i, key in enumerate(keys):
         part = frame if key is None else frame[frame[colour_by] == key]
         part = part.set_index(groups_col)
-        values = [(part.at[g, rate], part.at[g, low], part.at[g, high], int(part.at[g, n]))
-                  if g in part.index and pd.notna(part.at[g, rate]) else None for g in groups]
+        values = [
+            (part.at[g, rate], part.at[g, low], part.at[g, high], int(part.at[g, n]))
+            if g in part.index and pd.notna(part.at[g, rate])
+            else None
+            for g in groups
+        ]
         colour = {"clean": CLEAN, "intervention": INTERVENTION}.get(key, _PALETTE[i % len(_PALETTE)])
         series.append({"label": key or rate, "colour": colour, "values": values})
     fig, ax = new_figure(6.4, _height(len(groups) * len(keys)))
@@ -141,8 +198,18 @@ def _rate_bars(frame, groups_col, rate, low, high, n, name, xlabel, out, *, colo
 def false_positive(table: pd.DataFrame, out: Path | None) -> str | None:
     """FPR per population and condition (Table 4, Figure 5(b))."""
     rows = table[table["n_claimed"] > 0]
-    return _rate_bars(rows, "population", "fpr", "fpr_ci_low", "fpr_ci_high", "n_claimed", "false_positive",
-                      "failed among claimed completions (%), 95% Wilson interval", out, colour_by="condition")
+    return _rate_bars(
+        rows,
+        "population",
+        "fpr",
+        "fpr_ci_low",
+        "fpr_ci_high",
+        "n_claimed",
+        "false_positive",
+        "failed among claimed completions (%), 95% Wilson interval",
+        out,
+        colour_by="condition",
+    )
 
 
 def verification_gap(table: pd.DataFrame, out: Path | None) -> str | None:
@@ -152,21 +219,56 @@ def verification_gap(table: pd.DataFrame, out: Path | None) -> str | None:
     long = []
     for r in table.itertuples():
         label = f"{r.population} · {r.condition}"
-        long.append({"group": label, "measure": "outcome pass", "rate": r.pass_rate, "low": r.pass_ci_low,
-                     "high": r.pass_ci_high, "n": r.n})
-        long.append({"group": label, "measure": "event match", "rate": r.ems_rate, "low": r.ems_ci_low,
-                     "high": r.ems_ci_high, "n": r.n})
-    return _rate_bars(pd.DataFrame(long), "group", "rate", "low", "high", "n", "verification_gap",
-                      "share of episodes (%), 95% Wilson interval", out, colour_by="measure")
+        long.append(
+            {
+                "group": label,
+                "measure": "outcome pass",
+                "rate": r.pass_rate,
+                "low": r.pass_ci_low,
+                "high": r.pass_ci_high,
+                "n": r.n,
+            }
+        )
+        long.append(
+            {
+                "group": label,
+                "measure": "event match",
+                "rate": r.ems_rate,
+                "low": r.ems_ci_low,
+                "high": r.ems_ci_high,
+                "n": r.n,
+            }
+        )
+    return _rate_bars(
+        pd.DataFrame(long),
+        "group",
+        "rate",
+        "low",
+        "high",
+        "n",
+        "verification_gap",
+        "share of episodes (%), 95% Wilson interval",
+        out,
+        colour_by="measure",
+    )
 
 
 def failure_classes(labelled_shares: pd.DataFrame, out: Path | None) -> str | None:
     """Share of belief / action / overreach among classified failed intervention episodes, per population."""
     if labelled_shares.empty:
         return None
-    return _rate_bars(labelled_shares, "population", "share", "ci_low", "ci_high", "n", "failure_classes",
-                      "share of classified failed intervention episodes (%), 95% Wilson interval", out,
-                      colour_by="mode_class")
+    return _rate_bars(
+        labelled_shares,
+        "population",
+        "share",
+        "ci_low",
+        "ci_high",
+        "n",
+        "failure_classes",
+        "share of classified failed intervention episodes (%), 95% Wilson interval",
+        out,
+        colour_by="mode_class",
+    )
 
 
 def time_ratio(table: pd.DataFrame, out: Path | None) -> str | None:
@@ -177,7 +279,14 @@ def time_ratio(table: pd.DataFrame, out: Path | None) -> str | None:
     groups = [f"{r.model} vs humans {r.human_phase}" for r in rows.itertuples()]
     values = [(r.ratio, r.ratio_ci_low, r.ratio_ci_high, int(r.n_pairs)) for r in rows.itertuples()]
     fig, ax = new_figure(6.4, _height(len(groups)))
-    hbars(ax, "time_ratio", groups, [{"label": "agent / human", "colour": "#55a868", "values": values}], scale=1.0, digits=2)
+    hbars(
+        ax,
+        "time_ratio",
+        groups,
+        [{"label": "agent / human", "colour": "#55a868", "values": values}],
+        scale=1.0,
+        digits=2,
+    )
     ax.axvline(1.0, lw=0.8, ls="--", color="#888888")
     ax.set_xlabel("median agent time / median human time (1 = as fast), 95% bootstrap CI", fontsize=7.5)
     return save(fig, "fig_time_ratio", out)
@@ -191,9 +300,23 @@ def human_time(table: pd.DataFrame, out: Path | None) -> str | None:
     series = []
     for condition, colour in (("clean", CLEAN), ("intervention", INTERVENTION)):
         part = table[table["condition"] == condition].set_index("phase")
-        series.append({"label": condition, "colour": colour, "values": [
-            (part.at[g, "median_s"], part.at[g, "ci_low"], part.at[g, "ci_high"], int(part.at[g, "n_attempts"]))
-            if g in part.index else None for g in groups]})
+        series.append(
+            {
+                "label": condition,
+                "colour": colour,
+                "values": [
+                    (
+                        part.at[g, "median_s"],
+                        part.at[g, "ci_low"],
+                        part.at[g, "ci_high"],
+                        int(part.at[g, "n_attempts"]),
+                    )
+                    if g in part.index
+                    else None
+                    for g in groups
+                ],
+            }
+        )
     fig, ax = new_figure(6.4, _height(2 * len(groups)))
     hbars(ax, "human_time", [f"humans {g}" for g in groups], series, scale=1.0, digits=0)
     ax.set_xlabel("median wall-clock seconds, 95% bootstrap CI over attempts", fontsize=7.5)
@@ -214,8 +337,20 @@ def primitive_scatter(prims: pd.DataFrame, out: Path | None) -> str | None:
         yerr = None if small else [[yi - row.agent_pass_ci_low * 100], [row.agent_pass_ci_high * 100 - yi]]
         colour = primitive_colour(row.primitive)
         label = f"{row.primitive} (n={row.n_tasks}{', n too small for a CI' if small else ''})"
-        bars = ax.errorbar([xi], [yi], xerr=xerr, yerr=yerr, fmt="o", color=colour, ecolor=colour, alpha=0.9,
-                           elinewidth=0.8, capsize=0, ms=5, label=label)
+        bars = ax.errorbar(
+            [xi],
+            [yi],
+            xerr=xerr,
+            yerr=yerr,
+            fmt="o",
+            color=colour,
+            ecolor=colour,
+            alpha=0.9,
+            elinewidth=0.8,
+            capsize=0,
+            ms=5,
+            label=label,
+        )
         bars.lines[0].set_gid(f"marker-primitives-{i}")
     lo = min(-10.0, float(np.nanmin(np.concatenate([x, y]))) - 5)
     hi = max(60.0, float(np.nanmax(np.concatenate([x, y]))) + 5)
@@ -235,8 +370,14 @@ def task_scatter(tasks: pd.DataFrame, out: Path | None) -> str | None:
         return None
     fig, ax = new_figure(4.2, 3.4)
     for i, (primitive, part) in enumerate(tasks.groupby(tasks["primitive"].fillna("unknown"))):
-        points = ax.scatter(part["log_time_ratio"], part["agent_score_drop"], s=14, alpha=0.8,
-                            label=f"{primitive} (n={len(part)})", color=primitive_colour(primitive))
+        points = ax.scatter(
+            part["log_time_ratio"],
+            part["agent_score_drop"],
+            s=14,
+            alpha=0.8,
+            label=f"{primitive} (n={len(part)})",
+            color=primitive_colour(primitive),
+        )
         points.set_gid(f"marker-tasks-{i}")
     ax.axvline(0, lw=0.8, ls="--", color="#888888")
     ax.set_xlabel("warm human log-time ratio  ln(t_int / t_clean)", fontsize=8)
@@ -253,8 +394,17 @@ def duplicate_statistics(table: pd.DataFrame, out: Path | None) -> str | None:
     groups = [r.statistic.replace("_", " ") for r in rows.itertuples()]
     values = [(r.estimate, r.ci_low, r.ci_high, int(r.n)) for r in rows.itertuples()]
     fig, ax = new_figure(6.4, _height(len(groups)))
-    hbars(ax, "duplicates", groups, [{"label": "estimate", "colour": "#8172b3", "values": values}], scale=1.0, digits=2)
-    ax.set_xlabel("estimate (agreement share, kappa and ICC in [−1, 1]; ratios: 1 = equal), 95% CI", fontsize=7.5)
+    hbars(
+        ax,
+        "duplicates",
+        groups,
+        [{"label": "estimate", "colour": "#8172b3", "values": values}],
+        scale=1.0,
+        digits=2,
+    )
+    ax.set_xlabel(
+        "estimate (agreement share, kappa and ICC in [−1, 1]; ratios: 1 = equal), 95% CI", fontsize=7.5
+    )
     return save(fig, "fig_duplicates", out)
 
 

@@ -58,7 +58,11 @@ TABLE_FILES = {
 
 
 OUTPUT_FILES = frozenset(
-    {"report.html", *(f"{name}.csv" for name in TABLE_FILES), *(f"fig_{name}.{ext}" for name in FIGURES for ext in ("png", "svg"))}
+    {
+        "report.html",
+        *(f"{name}.csv" for name in TABLE_FILES),
+        *(f"fig_{name}.{ext}" for name in FIGURES for ext in ("png", "svg")),
+    }
 )
 
 
@@ -72,8 +76,14 @@ def _refuse_empty_agent_files(paths: list[Path], agent_import: AgentImport) -> N
         if path.name in imported:
             continue
         issues = [e for e in agent_import.errors if Path(e.file).name == path.name]
-        first = f"; first: {issues[0].unit} {issues[0].line or ''} {issues[0].reason}".replace("  ", " ") if issues else ""
-        raise CompareError(f"{path}: no agent run could be imported ({len(issues)} row(s) or file problem(s) rejected{first})")
+        first = (
+            f"; first: {issues[0].unit} {issues[0].line or ''} {issues[0].reason}".replace("  ", " ")
+            if issues
+            else ""
+        )
+        raise CompareError(
+            f"{path}: no agent run could be imported ({len(issues)} row(s) or file problem(s) rejected{first})"
+        )
 
 
 @dataclass
@@ -125,7 +135,9 @@ def _seed_warnings(runs: pd.DataFrame, attempts: pd.DataFrame) -> list[str]:
     """
     if runs.empty or "seed" not in runs.columns or "seed" not in attempts.columns:
         return []
-    human = attempts.dropna(subset=["seed"]).groupby("task_id")["seed"].agg(lambda s: sorted({int(v) for v in s}))
+    human = (
+        attempts.dropna(subset=["seed"]).groupby("task_id")["seed"].agg(lambda s: sorted({int(v) for v in s}))
+    )
     agent = runs.dropna(subset=["seed"]).groupby("task")["seed"].agg(lambda s: sorted({int(v) for v in s}))
     out = []
     for task, seeds in agent.items():
@@ -186,7 +198,8 @@ def compare(
     attempts = apply_filters(everything, chosen, side="human")
     if chosen:
         warnings.append(
-            "filter " + ", ".join(f"{k}={'|'.join(sorted(v))}" for k, v in chosen.items())
+            "filter "
+            + ", ".join(f"{k}={'|'.join(sorted(v))}" for k, v in chosen.items())
             + f": {len(attempts)} of {len(everything)} human attempts kept"
         )
     if attempts.empty:
@@ -206,7 +219,9 @@ def compare(
     if agent_import.errors:
         warnings.append(f"{len(agent_import.errors)} agent bundle problem(s); see import_errors.csv")
     if agent_import.unmatched_tasks:
-        listed = ", ".join(agent_import.unmatched_tasks[:20]) + (", ..." if len(agent_import.unmatched_tasks) > 20 else "")
+        listed = ", ".join(agent_import.unmatched_tasks[:20]) + (
+            ", ..." if len(agent_import.unmatched_tasks) > 20 else ""
+        )
         warnings.append(f"{len(agent_import.unmatched_tasks)} agent task(s) not in the human study: {listed}")
     if agent_import.unmatched_task_conditions:
         listed = ", ".join(f"{t}/{c}" for t, c in agent_import.unmatched_task_conditions[:20])
@@ -224,7 +239,9 @@ def compare(
     tables["duplicate_audit"], tables["duplicate_audit_summary"] = ht.duplicate_audit(attempts)
     counts = _task_counts(task_counts)
     if counts is not None:
-        tables["full_benchmark_weights"], tables["full_benchmark"], notes = ht.full_benchmark(primary, counts, **boot)
+        tables["full_benchmark_weights"], tables["full_benchmark"], notes = ht.full_benchmark(
+            primary, counts, **boot
+        )
         warnings += notes
 
     say("agent tables")
@@ -238,7 +255,9 @@ def compare(
     agent_modes = at.agent_failure_modes(runs).assign(source="agent")
     modes = pd.concat([human_modes, agent_modes], ignore_index=True)
     tables["failure_modes"] = modes.astype({"n_failed": int, "count": int, "share": float})
-    tables.update(_paper_tables(primary, attempts, runs, meta, humans.features, tables["duplicate_audit"], **boot))
+    tables.update(
+        _paper_tables(primary, attempts, runs, meta, humans.features, tables["duplicate_audit"], **boot)
+    )
     tables["agent_runs"] = runs
     tables["replay_reproduce"] = replay_reproduce(agent_paths)
     tables["import_errors"] = pd.DataFrame(
@@ -258,7 +277,12 @@ def compare(
 
     context = {
         "generated_at": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
-        "bundle_dir": ", ".join(str(d) for d in ([human_bundle_dirs] if isinstance(human_bundle_dirs, (str, Path)) else human_bundle_dirs)),
+        "bundle_dir": ", ".join(
+            str(d)
+            for d in (
+                [human_bundle_dirs] if isinstance(human_bundle_dirs, (str, Path)) else human_bundle_dirs
+            )
+        ),
         "bundle_labels": humans.labels,
         "manifest": humans.manifests[0],
         "filters": {k: sorted(v) for k, v in chosen.items()},
@@ -270,11 +294,15 @@ def compare(
         "n_annotators": primary["annotator"].nunique(),
     }
     report_path = out / "report.html"
-    report_path.write_text(render_report(tables, warnings=warnings, context=context, figure_dir=out), encoding="utf-8")
+    report_path.write_text(
+        render_report(tables, warnings=warnings, context=context, figure_dir=out), encoding="utf-8"
+    )
     return CompareResult(out, report_path, csv_paths, tables, agent_import, warnings)
 
 
-def _paper_tables(primary, attempts, runs, meta, features, duplicate_pairs, *, n_boot, seed) -> dict[str, pd.DataFrame]:
+def _paper_tables(
+    primary, attempts, runs, meta, features, duplicate_pairs, *, n_boot, seed
+) -> dict[str, pd.DataFrame]:
     """The tables of exports.paper_tables, each reproducing one of the papers' tables or figures."""
     boot = {"n_boot": n_boot, "seed": seed}
     runs = pt.with_primitive(runs, meta) if not runs.empty else runs.assign(primitive=pd.Series(dtype=object))
@@ -290,12 +318,20 @@ def _paper_tables(primary, attempts, runs, meta, features, duplicate_pairs, *, n
         env=human_labelled["env_id"],
     )
     agent_labelled = runs.assign(
-        population=runs["model"], passed=runs["passed"].astype(float),
+        population=runs["model"],
+        passed=runs["passed"].astype(float),
         env=runs["task"].map(meta["env_id"]).fillna(runs["env"]) if not runs.empty else runs["env"],
     )
     cols = ["population", "condition", "passed", "failure_mode", "primitive", "env"]
     labelled = pd.concat([human_labelled[cols], agent_labelled[cols]], ignore_index=True)
-    feature_cols = ["attempt_id", "population", "task_id", "condition", "passed", *[c for c in features.columns if c != "attempt_id"]]
+    feature_cols = [
+        "attempt_id",
+        "population",
+        "task_id",
+        "condition",
+        "passed",
+        *[c for c in features.columns if c != "attempt_id"],
+    ]
     return {
         "model_primitive": pt.model_primitive(values, **boot),
         "env_primitive": pt.env_primitive(values),

@@ -42,7 +42,9 @@ SUCCESS_KEYWORDS = (
     "scheduled",
     "posted",
 )
-REPEAT_THRESHOLD = 5  # the paper gives none; its examples put it in 4..7 (3 repeats: plan_collapse, 7: retry_loop)
+REPEAT_THRESHOLD = (
+    5  # the paper gives none; its examples put it in 4..7 (3 repeats: plan_collapse, 7: retry_loop)
+)
 PLAN_COLLAPSE_MAX_STEPS = 5
 SELECTOR_ERRORS = 3
 
@@ -83,7 +85,9 @@ def _column(runs: pd.DataFrame, name: str) -> pd.Series:
 
 
 def _count(series: pd.Series) -> pd.Series:
-    return pd.to_numeric(series.astype(object).map(lambda v: float(v) if isinstance(v, bool) else v), errors="coerce")
+    return pd.to_numeric(
+        series.astype(object).map(lambda v: float(v) if isinstance(v, bool) else v), errors="coerce"
+    )
 
 
 def run_failed(runs: pd.DataFrame) -> pd.Series:

@@ -28,7 +28,9 @@ import pandas as pd
 from exports.failure_modes import FEATURE_COLUMNS
 
 # Appendix I.1: an action result whose message reports a failed action.
-ACTION_ERROR_PATTERN = re.compile(r"doesn't exist|doesn’t exist|couldn't|couldn’t|could not|failed", re.IGNORECASE)
+ACTION_ERROR_PATTERN = re.compile(
+    r"doesn't exist|doesn’t exist|couldn't|couldn’t|could not|failed", re.IGNORECASE
+)
 # A person's completion action is the Evaluate button; Abandon and the time limit are not.
 HUMAN_TERMINAL_VERBS = {"evaluated": "evaluate", "abandoned": "abandon", "timed_out": "time_out"}
 BACKEND_ERROR_STATUS = 400
@@ -46,7 +48,11 @@ def _longest_run(signatures: pd.Series) -> int:
 def _signatures(frame: pd.DataFrame, verb: str, target: str) -> pd.DataFrame:
     """attempt_id and verb|target per step, in step order (a fill signs without its value)."""
     ordered = frame.sort_values(["attempt_id", "step"], kind="stable")
-    sig = ordered[verb].astype(str).str.split("(").str[0].str.strip() + "|" + ordered[target].fillna("").astype(str)
+    sig = (
+        ordered[verb].astype(str).str.split("(").str[0].str.strip()
+        + "|"
+        + ordered[target].fillna("").astype(str)
+    )
     return pd.DataFrame({"attempt_id": ordered["attempt_id"].to_numpy(), "signature": sig.to_numpy()})
 
 
@@ -104,7 +110,11 @@ def extract_features(
     if actions is not None and not actions.empty:
         sig = _signatures(actions, "verb", "target")
         repeat = sig.groupby("attempt_id")["signature"].apply(_longest_run)
-        failed = actions["error"].fillna("").astype(str).str.contains(ACTION_ERROR_PATTERN) if "error" in actions else False
+        failed = (
+            actions["error"].fillna("").astype(str).str.contains(ACTION_ERROR_PATTERN)
+            if "error" in actions
+            else False
+        )
         errors = pd.Series(failed, index=actions.index).groupby(actions["attempt_id"]).sum()
         steps_from = actions.groupby("attempt_id").size()
         acted = pd.Index(repeat.index)
@@ -120,9 +130,7 @@ def extract_features(
         backend_errors = (status >= BACKEND_ERROR_STATUS).groupby(backend_audit["attempt_id"]).sum()
     out["max_repeat_run"] = _per_attempt(repeat, ids, 0).astype(int)
     from_audit = _per_attempt(backend_errors, ids, 0).astype(int)
-    out["action_error_count"] = [
-        int(errors[i]) if i in acted else int(from_audit[i]) for i in ids
-    ]
+    out["action_error_count"] = [int(errors[i]) if i in acted else int(from_audit[i]) for i in ids]
     out["backend_error_count"] = from_audit
 
     failed_pos = failed_neg = pd.Series(dtype=float)
@@ -134,7 +142,13 @@ def extract_features(
         checked = pd.Index(verdicts["attempt_id"].unique())
     out["failed_positive_checks"] = [int(failed_pos[i]) if i in checked else None for i in ids]
     out["failed_negative_checks"] = [int(failed_neg[i]) if i in checked else None for i in ids]
-    out["final_thought"] = ep["final_thought"].astype(object).where(ep["final_thought"].notna(), None) if "final_thought" in ep else None
-    given = pd.to_numeric(ep["steps"], errors="coerce") if "steps" in ep else pd.Series(float("nan"), index=ids)
+    out["final_thought"] = (
+        ep["final_thought"].astype(object).where(ep["final_thought"].notna(), None)
+        if "final_thought" in ep
+        else None
+    )
+    given = (
+        pd.to_numeric(ep["steps"], errors="coerce") if "steps" in ep else pd.Series(float("nan"), index=ids)
+    )
     out["steps"] = given.where(given.notna(), steps_from.reindex(ids)).fillna(0).astype(int)
     return out.reset_index()[list(OUTPUT_COLUMNS)]

@@ -76,18 +76,29 @@ def hbars(
         pos = np.array([y[g_i] + offset for g_i, _ in cells])
         values = np.array([float(c[0]) if _finite(c[0]) else 0.0 for _, c in cells]) * scale
         bars = ax.barh(pos, values, BAR_HEIGHT, color=s["colour"], label=s["label"])
-        with_ci = [i for i, (_, c) in enumerate(cells) if c[3] >= MIN_N_FOR_CI and _finite(c[1]) and _finite(c[2])]
+        with_ci = [
+            i for i, (_, c) in enumerate(cells) if c[3] >= MIN_N_FOR_CI and _finite(c[1]) and _finite(c[2])
+        ]
         if with_ci:
             lows = np.array([float(cells[i][1][1]) for i in with_ci]) * scale
             highs = np.array([float(cells[i][1][2]) for i in with_ci]) * scale
-            ax.errorbar(values[with_ci], pos[with_ci], xerr=[values[with_ci] - lows, highs - values[with_ci]],
-                        fmt="none", ecolor="#222222", elinewidth=0.8, capsize=1.5)
+            ax.errorbar(
+                values[with_ci],
+                pos[with_ci],
+                xerr=[values[with_ci] - lows, highs - values[with_ci]],
+                fmt="none",
+                ecolor="#222222",
+                elinewidth=0.8,
+                capsize=1.5,
+            )
         for i, ((_, (_value, low, high, n)), patch) in enumerate(zip(cells, bars.patches, strict=True)):
             patch.set_gid(f"bar-{figure_id}-{index}")
             end = values[i]
             if i in with_ci:
                 end = max(end, float(high) * scale)
-            pending.append((max(end, 0.0), pos[i], interval_label(n, low, high, scale=scale, digits=digits), index))
+            pending.append(
+                (max(end, 0.0), pos[i], interval_label(n, low, high, scale=scale, digits=digits), index)
+            )
             reach = max(reach, end, min(0.0, values[i]))
             index += 1
     ax.set_yticks(y, groups)
@@ -106,8 +117,9 @@ def legend_above(fig: Figure, ax, figure_id: str, ncols: int = 4) -> None:
     handles, labels = ax.get_legend_handles_labels()
     if not handles:
         return
-    legend = ax.legend(handles, labels, fontsize=7, frameon=False, ncols=ncols, loc="lower center",
-                       bbox_to_anchor=(0.5, 1.0))
+    legend = ax.legend(
+        handles, labels, fontsize=7, frameon=False, ncols=ncols, loc="lower center", bbox_to_anchor=(0.5, 1.0)
+    )
     legend.set_gid(f"legend-{figure_id}")
 
 
@@ -127,7 +139,7 @@ def save(fig: Figure, name: str, out_dir: Path | None) -> str:
         (Path(out_dir) / f"{name}.svg").write_text(svg, encoding="utf-8")
         FigureCanvasAgg(fig)
         fig.savefig(Path(out_dir) / f"{name}.png", format="png", dpi=130, bbox_inches="tight")
-    svg = svg[svg.index("<svg"):]
+    svg = svg[svg.index("<svg") :]
     # Inline SVG in HTML needs no namespace declarations or metadata (which name outside URLs).
     svg = re.sub(r"<metadata>.*?</metadata>", "", svg, flags=re.S)
     svg = re.sub(r'\s+xmlns(:\w+)?="[^"]*"', "", svg)

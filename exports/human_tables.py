@@ -91,7 +91,12 @@ def panel_summary(primary: pd.DataFrame) -> pd.DataFrame:
     for condition in CONDITIONS:
         for phase in PHASES:
             cell = primary[(primary["condition"] == condition) & (primary["phase"] == phase)]
-            row = {"condition": condition, "phase": phase, "n_attempts": len(cell), "n_tasks": cell["task_id"].nunique()}
+            row = {
+                "condition": condition,
+                "phase": phase,
+                "n_attempts": len(cell),
+                "n_tasks": cell["task_id"].nunique(),
+            }
             for name, column, statistic in METRICS:
                 values = cell[column].dropna()
                 row[name] = float(getattr(values, statistic)()) if len(values) else np.nan
@@ -109,7 +114,9 @@ def panel_changes(primary: pd.DataFrame, *, n_boot: int, seed: int) -> pd.DataFr
         for comparison, fixed_name, fixed_value, level, a, b in plans:
             paired = pairs(values, level=level, a=a, b=b, fixed={fixed_name: fixed_value})
             key = f"panel/{comparison}/{fixed_value}/{name}"
-            est = paired_difference(paired[a], paired[b], statistic=statistic, n_boot=n_boot, seed=seed, key=key)
+            est = paired_difference(
+                paired[a], paired[b], statistic=statistic, n_boot=n_boot, seed=seed, key=key
+            )
             stat = np.mean if statistic == "mean" else np.median
             rows.append(
                 {
@@ -191,7 +198,13 @@ def full_benchmark(
     counts = task_counts.rename(columns={"env_id": "env"}).copy()
     counts = counts.groupby(["env", "difficulty"], as_index=False)["n_tasks"].sum()
     meta = primary.groupby("task_id")[["env_id", "difficulty"]].first()
-    k = meta.groupby(["env_id", "difficulty"]).size().rename("k").reset_index().rename(columns={"env_id": "env"})
+    k = (
+        meta.groupby(["env_id", "difficulty"])
+        .size()
+        .rename("k")
+        .reset_index()
+        .rename(columns={"env_id": "env"})
+    )
     weights = counts.merge(k, on=["env", "difficulty"], how="outer")
     missing = weights[weights["n_tasks"].isna()]
     for _, row in missing.iterrows():
@@ -207,9 +220,13 @@ def full_benchmark(
         )
     weights = weights.rename(columns={"n_tasks": "n_full"})
     weights["k"] = weights["k"].fillna(0).astype(int)
-    weights["weight"] = np.where(weights["k"] > 0, weights["n_full"] / weights["k"].where(weights["k"] > 0), np.nan)
+    weights["weight"] = np.where(
+        weights["k"] > 0, weights["n_full"] / weights["k"].where(weights["k"] > 0), np.nan
+    )
     weights = weights.sort_values(["env", "difficulty"], ignore_index=True)
-    n_full = {(r.env, r.difficulty): r.n_full for r in weights.itertuples() if r.k > 0 and r.n_full == r.n_full}
+    n_full = {
+        (r.env, r.difficulty): r.n_full for r in weights.itertuples() if r.k > 0 and r.n_full == r.n_full
+    }
     covered = sum(n_full.values())
     total = float(weights["n_full"].sum())
     values = task_level(primary, "passed", "mean").rename("passed")

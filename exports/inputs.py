@@ -100,7 +100,9 @@ def load_humans(dirs: Iterable[str | Path] | str | Path, *, verify: bool = True)
         a = bundle.attempts
         feats = extract_features(
             a[["attempt_id", "outcome"]].assign(steps=a["clean_steps"]),
-            events_clean=bundle.events_clean, backend_audit=bundle.backend_audit, verdicts=bundle.verdicts,
+            events_clean=bundle.events_clean,
+            backend_audit=bundle.backend_audit,
+            verdicts=bundle.verdicts,
         )
         feats = feats.merge(a[["attempt_id", "passed", "score"]], on="attempt_id", how="left")
         feats["failure_mode"] = classify_failures(feats.assign(passed=feats["passed"].astype(bool)))

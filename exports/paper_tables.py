@@ -50,8 +50,16 @@ def _ordered_primitives(values) -> list[str]:
 
 def with_primitive(runs: pd.DataFrame, meta: pd.DataFrame) -> pd.DataFrame:
     """Agent runs with `primitive`: the run's target_primitive, else the human bundle's for the task."""
-    own = runs["target_primitive"] if "target_primitive" in runs else pd.Series(None, index=runs.index, dtype=object)
-    fallback = runs["task"].map(meta["primitive"]) if not meta.empty else pd.Series(None, index=runs.index, dtype=object)
+    own = (
+        runs["target_primitive"]
+        if "target_primitive" in runs
+        else pd.Series(None, index=runs.index, dtype=object)
+    )
+    fallback = (
+        runs["task"].map(meta["primitive"])
+        if not meta.empty
+        else pd.Series(None, index=runs.index, dtype=object)
+    )
     first = own.groupby(runs["task"]).transform("first") if len(runs) else own
     return runs.assign(primitive=first.astype(object).where(first.notna(), fallback).astype(object))
 
@@ -76,7 +84,9 @@ def task_values(primary: pd.DataFrame, runs: pd.DataFrame, meta: pd.DataFrame) -
         frames.append(frame)
     if not runs.empty:
         data = runs.assign(pass_value=runs["passed"].astype(float))
-        means = data.groupby(["model", "task", "condition"])[["pass_value", "score"]].mean().unstack("condition")
+        means = (
+            data.groupby(["model", "task", "condition"])[["pass_value", "score"]].mean().unstack("condition")
+        )
         frame = pd.DataFrame(index=means.index)
         for c in CONDITIONS:
             frame[f"pass_{c}"] = means["pass_value"][c] if ("pass_value", c) in means else np.nan
@@ -86,7 +96,13 @@ def task_values(primary: pd.DataFrame, runs: pd.DataFrame, meta: pd.DataFrame) -
         frame["env"] = frame["task"].map(meta["env_id"]).fillna(frame["task"].map(labels["env"]))
         frame["primitive"] = frame["task"].map(labels["primitive"])
         frames.append(frame)
-    columns = ["population", "task", "env", "primitive", *(f"{m}_{c}" for m in ("pass", "score") for c in CONDITIONS)]
+    columns = [
+        "population",
+        "task",
+        "env",
+        "primitive",
+        *(f"{m}_{c}" for m in ("pass", "score") for c in CONDITIONS),
+    ]
     if not frames:
         return pd.DataFrame(columns=columns)
     out = pd.concat(frames, ignore_index=True)[columns]
@@ -97,12 +113,24 @@ def task_values(primary: pd.DataFrame, runs: pd.DataFrame, meta: pd.DataFrame) -
 
 def _populations(values: pd.DataFrame) -> list[str]:
     found = list(dict.fromkeys(values["population"]))
-    return [p for p in HUMAN_POPULATIONS if p in found] + sorted(p for p in found if p not in HUMAN_POPULATIONS)
+    return [p for p in HUMAN_POPULATIONS if p in found] + sorted(
+        p for p in found if p not in HUMAN_POPULATIONS
+    )
 
 
 MODEL_PRIMITIVE_COLUMNS = [
-    "population", "primitive", "n_tasks", "clean_pass_rate", "intervention_pass_rate", "pass_drop",
-    "pass_drop_ci_low", "pass_drop_ci_high", "score_drop", "score_drop_ci_low", "score_drop_ci_high", "note",
+    "population",
+    "primitive",
+    "n_tasks",
+    "clean_pass_rate",
+    "intervention_pass_rate",
+    "pass_drop",
+    "pass_drop_ci_low",
+    "pass_drop_ci_high",
+    "score_drop",
+    "score_drop_ci_low",
+    "score_drop_ci_high",
+    "note",
 ]
 
 
@@ -121,23 +149,39 @@ def model_primitive(values: pd.DataFrame, *, n_boot: int, seed: int) -> pd.DataF
                 rows.append({**row, "note": NO_PAIRS})
                 continue
             key = f"model_primitive/{population}/{primitive}"
-            pd_ = paired_difference(part["pass_clean"], part["pass_intervention"], n_boot=n_boot, seed=seed, key=key + "/pass")
-            sd = paired_difference(part["score_clean"], part["score_intervention"], n_boot=n_boot, seed=seed, key=key + "/score")
+            pd_ = paired_difference(
+                part["pass_clean"], part["pass_intervention"], n_boot=n_boot, seed=seed, key=key + "/pass"
+            )
+            sd = paired_difference(
+                part["score_clean"], part["score_intervention"], n_boot=n_boot, seed=seed, key=key + "/score"
+            )
             (pl, ph), (sl, sh) = _blank_small(pd_), _blank_small(sd)
             rows.append(
                 {
                     **row,
                     "clean_pass_rate": float(part["pass_clean"].mean()),
                     "intervention_pass_rate": float(part["pass_intervention"].mean()),
-                    "pass_drop": pd_.estimate, "pass_drop_ci_low": pl, "pass_drop_ci_high": ph,
-                    "score_drop": sd.estimate, "score_drop_ci_low": sl, "score_drop_ci_high": sh,
+                    "pass_drop": pd_.estimate,
+                    "pass_drop_ci_low": pl,
+                    "pass_drop_ci_high": ph,
+                    "score_drop": sd.estimate,
+                    "score_drop_ci_low": sl,
+                    "score_drop_ci_high": sh,
                     "note": _note(len(part)),
                 }
             )
     return pd.DataFrame(rows, columns=MODEL_PRIMITIVE_COLUMNS)
 
 
-ENV_PRIMITIVE_COLUMNS = ["population", "env", "primitive", "n_tasks", "mean_score_drop", "mean_pass_drop", "note"]
+ENV_PRIMITIVE_COLUMNS = [
+    "population",
+    "env",
+    "primitive",
+    "n_tasks",
+    "mean_score_drop",
+    "mean_pass_drop",
+    "note",
+]
 
 
 def env_primitive(values: pd.DataFrame) -> pd.DataFrame:
@@ -147,8 +191,10 @@ def env_primitive(values: pd.DataFrame) -> pd.DataFrame:
     agents = paired[~paired["population"].isin(HUMAN_POPULATIONS)]
     if not agents.empty:
         mean = agents.groupby("task", as_index=False).agg(
-            env=("env", "first"), primitive=("primitive", "first"),
-            pass_drop=("pass_drop", "mean"), score_drop=("score_drop", "mean"),
+            env=("env", "first"),
+            primitive=("primitive", "first"),
+            pass_drop=("pass_drop", "mean"),
+            score_drop=("score_drop", "mean"),
         )
         paired = pd.concat([paired, mean.assign(population=AGENT_MEAN)], ignore_index=True)
     envs = sorted(values["env"].dropna().unique())
@@ -166,15 +212,27 @@ def env_primitive(values: pd.DataFrame) -> pd.DataFrame:
                 elif part.empty:
                     row["note"] = NO_PAIRS
                 else:
-                    row.update(mean_score_drop=float(part["score_drop"].mean()),
-                               mean_pass_drop=float(part["pass_drop"].mean()), note=_note(len(part)))
+                    row.update(
+                        mean_score_drop=float(part["score_drop"].mean()),
+                        mean_pass_drop=float(part["pass_drop"].mean()),
+                        note=_note(len(part)),
+                    )
                 rows.append(row)
     return pd.DataFrame(rows, columns=ENV_PRIMITIVE_COLUMNS)
 
 
 FPR_COLUMNS = [
-    "population", "condition", "n_episodes", "n_unknown", "n_claimed", "claim_rate", "n_claimed_failed",
-    "fpr", "fpr_ci_low", "fpr_ci_high", "ci_note",
+    "population",
+    "condition",
+    "n_episodes",
+    "n_unknown",
+    "n_claimed",
+    "claim_rate",
+    "n_claimed_failed",
+    "fpr",
+    "fpr_ci_low",
+    "fpr_ci_high",
+    "ci_note",
 ]
 
 
@@ -194,19 +252,24 @@ def claimed_completion(primary: pd.DataFrame, runs: pd.DataFrame) -> pd.DataFram
             "passed": primary["passed"].astype(float),
             "completed": (primary["outcome"] == "evaluated").astype(object),
             "event_match_score": pd.to_numeric(primary.get("event_match_score"), errors="coerce")
-            if "event_match_score" in primary else np.nan,
+            if "event_match_score" in primary
+            else np.nan,
         }
     )
     agent = pd.DataFrame(
         {
             "source": "agent",
             "population": runs["model"],
-            "episode": runs["run_id"].astype(object).where(runs["run_id"].notna(), runs["source_file"] + ":" + runs["source_line"].astype(str)),
+            "episode": runs["run_id"]
+            .astype(object)
+            .where(runs["run_id"].notna(), runs["source_file"] + ":" + runs["source_line"].astype(str)),
             "task": runs["task"],
             "condition": runs["condition"],
             "passed": runs["passed"].astype(float),
             "completed": runs["completed"].astype(object) if "completed" in runs else None,
-            "event_match_score": pd.to_numeric(runs["event_match_score"], errors="coerce") if "event_match_score" in runs else np.nan,
+            "event_match_score": pd.to_numeric(runs["event_match_score"], errors="coerce")
+            if "event_match_score" in runs
+            else np.nan,
         }
     )
     frames = [f for f in (human, agent) if not f.empty]
@@ -231,10 +294,16 @@ def false_positive_completion(episodes: pd.DataFrame) -> pd.DataFrame:
             low, high = _blank_small(est)
             rows.append(
                 {
-                    "population": population, "condition": condition, "n_episodes": len(part),
-                    "n_unknown": len(part) - len(known), "n_claimed": len(claimed),
+                    "population": population,
+                    "condition": condition,
+                    "n_episodes": len(part),
+                    "n_unknown": len(part) - len(known),
+                    "n_claimed": len(claimed),
                     "claim_rate": len(claimed) / len(known) if len(known) else np.nan,
-                    "n_claimed_failed": failed, "fpr": est.estimate, "fpr_ci_low": low, "fpr_ci_high": high,
+                    "n_claimed_failed": failed,
+                    "fpr": est.estimate,
+                    "fpr_ci_low": low,
+                    "fpr_ci_high": high,
                     "ci_note": _note(len(claimed)) if len(claimed) else "no claimed completions",
                 }
             )
@@ -242,13 +311,39 @@ def false_positive_completion(episodes: pd.DataFrame) -> pd.DataFrame:
 
 
 GAP_TASK_COLUMNS = [
-    "population", "task", "condition", "n", "pass_rate", "ems_rate", "completion_rate", "done_and_pass",
-    "over_claim", "under_claim", "pass_not_ems", "ems_not_pass",
+    "population",
+    "task",
+    "condition",
+    "n",
+    "pass_rate",
+    "ems_rate",
+    "completion_rate",
+    "done_and_pass",
+    "over_claim",
+    "under_claim",
+    "pass_not_ems",
+    "ems_not_pass",
 ]
 GAP_COLUMNS = [
-    "population", "condition", "n", "n_without_ems", "pass_rate", "pass_ci_low", "pass_ci_high", "ems_rate",
-    "ems_ci_low", "ems_ci_high", "completion_rate", "done_and_pass", "over_claim", "under_claim",
-    "pass_not_ems", "ems_not_pass", "completion_minus_ems", "pass_minus_ems", "ci_note",
+    "population",
+    "condition",
+    "n",
+    "n_without_ems",
+    "pass_rate",
+    "pass_ci_low",
+    "pass_ci_high",
+    "ems_rate",
+    "ems_ci_low",
+    "ems_ci_high",
+    "completion_rate",
+    "done_and_pass",
+    "over_claim",
+    "under_claim",
+    "pass_not_ems",
+    "ems_not_pass",
+    "completion_minus_ems",
+    "pass_minus_ems",
+    "ci_note",
 ]
 
 
@@ -278,7 +373,9 @@ def verification_gap(episodes: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame
     summary, by_task = [], []
     if episodes.empty:
         return pd.DataFrame(columns=GAP_COLUMNS), pd.DataFrame(columns=GAP_TASK_COLUMNS)
-    data = episodes.assign(completed=episodes["completed"].astype(object).where(episodes["completed"].notna(), False))
+    data = episodes.assign(
+        completed=episodes["completed"].astype(object).where(episodes["completed"].notna(), False)
+    )
     for population in _populations(data):
         for condition in CONDITIONS:
             part = data[(data["population"] == population) & (data["condition"] == condition)]
@@ -291,20 +388,44 @@ def verification_gap(episodes: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame
             (pl, ph), (el, eh) = _blank_small(p), _blank_small(e)
             summary.append(
                 {
-                    "population": population, "condition": condition, "n": len(scored),
-                    "n_without_ems": len(part) - len(scored), **rates,
-                    "pass_ci_low": pl, "pass_ci_high": ph, "ems_ci_low": el, "ems_ci_high": eh,
+                    "population": population,
+                    "condition": condition,
+                    "n": len(scored),
+                    "n_without_ems": len(part) - len(scored),
+                    **rates,
+                    "pass_ci_low": pl,
+                    "pass_ci_high": ph,
+                    "ems_ci_low": el,
+                    "ems_ci_high": eh,
                     "completion_minus_ems": rates["completion_rate"] - rates["ems_rate"],
-                    "pass_minus_ems": rates["pass_rate"] - rates["ems_rate"], "ci_note": _note(len(scored)),
+                    "pass_minus_ems": rates["pass_rate"] - rates["ems_rate"],
+                    "ci_note": _note(len(scored)),
                 }
             )
             for task, tpart in scored.groupby("task", sort=True):
-                by_task.append({"population": population, "task": task, "condition": condition, "n": len(tpart),
-                                **_gap_rates(tpart)})
+                by_task.append(
+                    {
+                        "population": population,
+                        "task": task,
+                        "condition": condition,
+                        "n": len(tpart),
+                        **_gap_rates(tpart),
+                    }
+                )
     return pd.DataFrame(summary, columns=GAP_COLUMNS), pd.DataFrame(by_task, columns=GAP_TASK_COLUMNS)
 
 
-FAILURE_BY_COLUMNS = ["population", "dimension", "group", "n_failed", "n_classified", "mode", "mode_class", "count", "share"]
+FAILURE_BY_COLUMNS = [
+    "population",
+    "dimension",
+    "group",
+    "n_failed",
+    "n_classified",
+    "mode",
+    "mode_class",
+    "count",
+    "share",
+]
 
 
 def failure_modes_by(labelled: pd.DataFrame, *, dimension: str) -> pd.DataFrame:
@@ -316,7 +437,9 @@ def failure_modes_by(labelled: pd.DataFrame, *, dimension: str) -> pd.DataFrame:
     """
     rows = []
     failed = labelled[(labelled["condition"] == "intervention") & (labelled["passed"] < 1)]
-    failed = failed.assign(**{dimension: failed[dimension].astype(object).where(failed[dimension].notna(), UNKNOWN_GROUP)})
+    failed = failed.assign(
+        **{dimension: failed[dimension].astype(object).where(failed[dimension].notna(), UNKNOWN_GROUP)}
+    )
     for (population, group), part in failed.groupby(["population", dimension], sort=True):
         modes = part["failure_mode"].astype(object).where(part["failure_mode"].notna(), "no_features")
         classified = int((~modes.isin(["abandoned_run", "no_features"])).sum())
@@ -327,9 +450,15 @@ def failure_modes_by(labelled: pd.DataFrame, *, dimension: str) -> pd.DataFrame:
             counted = mode not in ("abandoned_run", "no_features")
             rows.append(
                 {
-                    "population": population, "dimension": dimension, "group": group, "n_failed": len(part),
-                    "n_classified": classified, "mode": mode, "mode_class": MODE_CLASS.get(mode, "no_features"),
-                    "count": count, "share": count / classified if counted and classified else np.nan,
+                    "population": population,
+                    "dimension": dimension,
+                    "group": group,
+                    "n_failed": len(part),
+                    "n_classified": classified,
+                    "mode": mode,
+                    "mode_class": MODE_CLASS.get(mode, "no_features"),
+                    "count": count,
+                    "share": count / classified if counted and classified else np.nan,
                 }
             )
     return pd.DataFrame(rows, columns=FAILURE_BY_COLUMNS)
@@ -350,14 +479,32 @@ def failure_classes(labelled: pd.DataFrame) -> pd.DataFrame:
         for mode_class in ("belief", "action", "overreach"):
             est = wilson(int((classes == mode_class).sum()), len(part))
             low, high = _blank_small(est)
-            rows.append({"population": population, "mode_class": mode_class, "count": int((classes == mode_class).sum()),
-                         "n": len(part), "share": est.estimate, "ci_low": low, "ci_high": high, "ci_note": _note(len(part))})
+            rows.append(
+                {
+                    "population": population,
+                    "mode_class": mode_class,
+                    "count": int((classes == mode_class).sum()),
+                    "n": len(part),
+                    "share": est.estimate,
+                    "ci_low": low,
+                    "ci_high": high,
+                    "ci_note": _note(len(part)),
+                }
+            )
     return pd.DataFrame(rows, columns=FAILURE_CLASS_COLUMNS)
 
 
 TIME_RATIO_COLUMNS = [
-    "model", "human_phase", "condition", "n_pairs", "median_human_s", "median_agent_s", "ratio",
-    "ratio_ci_low", "ratio_ci_high", "ci_note",
+    "model",
+    "human_phase",
+    "condition",
+    "n_pairs",
+    "median_human_s",
+    "median_agent_s",
+    "ratio",
+    "ratio_ci_low",
+    "ratio_ci_high",
+    "ci_note",
 ]
 HUMAN_TIME_COLUMNS = ["condition", "phase", "n_attempts", "median_s", "ci_low", "ci_high", "ci_note"]
 
@@ -393,20 +540,38 @@ def time_ratio(primary: pd.DataFrame, runs: pd.DataFrame, *, n_boot: int, seed: 
         human = ok.groupby(["task_id", "condition"])["wall_clock_s"].median()
         for model in sorted(runs["model"].unique()):
             mine = agent[agent.index.get_level_values("model") == model].droplevel("model")
-            both = pd.concat([human.rename("human"), mine.rename("agent").rename_axis(["task_id", "condition"])],
-                             axis=1, join="inner").dropna()
+            both = pd.concat(
+                [human.rename("human"), mine.rename("agent").rename_axis(["task_id", "condition"])],
+                axis=1,
+                join="inner",
+            ).dropna()
             for condition in ("all", *CONDITIONS):
-                part = both if condition == "all" else both[both.index.get_level_values("condition") == condition]
+                part = (
+                    both
+                    if condition == "all"
+                    else both[both.index.get_level_values("condition") == condition]
+                )
                 key = f"time_ratio/{model}/{phase}/{condition}"
-                est = bootstrap(part[["human", "agent"]].to_numpy(), _ratio_of_medians, n_boot=n_boot, seed=seed, key=key,
-                                batched=_ratio_of_medians_batched)
+                est = bootstrap(
+                    part[["human", "agent"]].to_numpy(),
+                    _ratio_of_medians,
+                    n_boot=n_boot,
+                    seed=seed,
+                    key=key,
+                    batched=_ratio_of_medians_batched,
+                )
                 low, high = _blank_small(est)
                 rows.append(
                     {
-                        "model": model, "human_phase": phase, "condition": condition, "n_pairs": len(part),
+                        "model": model,
+                        "human_phase": phase,
+                        "condition": condition,
+                        "n_pairs": len(part),
                         "median_human_s": float(part["human"].median()) if len(part) else np.nan,
                         "median_agent_s": float(part["agent"].median()) if len(part) else np.nan,
-                        "ratio": est.estimate, "ratio_ci_low": low, "ratio_ci_high": high,
+                        "ratio": est.estimate,
+                        "ratio_ci_low": low,
+                        "ratio_ci_high": high,
                         "ci_note": _note(len(part)) if len(part) else "no task-condition both passed",
                     }
                 )
@@ -418,14 +583,31 @@ def human_time(primary: pd.DataFrame, *, n_boot: int, seed: int) -> pd.DataFrame
     rows = []
     for condition in CONDITIONS:
         for phase in PHASES:
-            values = primary.loc[(primary["condition"] == condition) & (primary["phase"] == phase), "wall_clock_s"].dropna()
+            values = primary.loc[
+                (primary["condition"] == condition) & (primary["phase"] == phase), "wall_clock_s"
+            ].dropna()
             if values.empty:
                 continue
-            est = bootstrap(values.to_numpy(), np.median, n_boot=n_boot, seed=seed, key=f"human_time/{condition}/{phase}",
-                            batched=lambda b: np.median(b, axis=1))
+            est = bootstrap(
+                values.to_numpy(),
+                np.median,
+                n_boot=n_boot,
+                seed=seed,
+                key=f"human_time/{condition}/{phase}",
+                batched=lambda b: np.median(b, axis=1),
+            )
             low, high = _blank_small(est)
-            rows.append({"condition": condition, "phase": phase, "n_attempts": est.n, "median_s": est.estimate,
-                         "ci_low": low, "ci_high": high, "ci_note": _note(est.n)})
+            rows.append(
+                {
+                    "condition": condition,
+                    "phase": phase,
+                    "n_attempts": est.n,
+                    "median_s": est.estimate,
+                    "ci_low": low,
+                    "ci_high": high,
+                    "ci_note": _note(est.n),
+                }
+            )
     return pd.DataFrame(rows, columns=HUMAN_TIME_COLUMNS)
 
 
@@ -455,11 +637,21 @@ def duplicate_statistics(pairs: pd.DataFrame, *, n_boot: int, seed: int) -> pd.D
     estimates = {
         "pass_fail_agreement": wilson(int(pairs["agree"].sum()), len(pairs)),
         "cohen_kappa": bootstrap(verdicts, cohen_kappa, **boot, key="dup/kappa"),
-        "median_time_ratio": bootstrap(times, lambda v: float(np.median(v[:, 1] / v[:, 0])), **boot, key="dup/time",
-                                       batched=_median_ratio_batched),
+        "median_time_ratio": bootstrap(
+            times,
+            lambda v: float(np.median(v[:, 1] / v[:, 0])),
+            **boot,
+            key="dup/time",
+            batched=_median_ratio_batched,
+        ),
         "icc_log_time": bootstrap(np.log(times), icc_a1, **boot, key="dup/icc_time"),
-        "median_step_ratio": bootstrap(steps, lambda v: float(np.median(v[:, 1] / v[:, 0])), **boot, key="dup/steps",
-                                       batched=_median_ratio_batched),
+        "median_step_ratio": bootstrap(
+            steps,
+            lambda v: float(np.median(v[:, 1] / v[:, 0])),
+            **boot,
+            key="dup/steps",
+            batched=_median_ratio_batched,
+        ),
         "icc_log_steps": bootstrap(np.log(steps), icc_a1, **boot, key="dup/icc_steps"),
     }
     rows = []

@@ -25,7 +25,11 @@ def replay_episodes(paths: Iterable[str | Path]) -> pd.DataFrame:
         if is_agent_bundle(path):
             episodes = read_agent_bundle(path, tables=["episodes"])["episodes"]
             frames.append(episodes[episodes["replayed_attempt_id"].notna()])
-    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=["env_id", "task_id", "passed", "replay_failure"])
+    return (
+        pd.concat(frames, ignore_index=True)
+        if frames
+        else pd.DataFrame(columns=["env_id", "task_id", "passed", "replay_failure"])
+    )
 
 
 def replay_reproduce(paths: Iterable[str | Path]) -> pd.DataFrame:
@@ -39,13 +43,15 @@ def replay_reproduce(paths: Iterable[str | Path]) -> pd.DataFrame:
         for key, group in episodes.groupby(keys, sort=True):
             key = key if isinstance(key, tuple) else (key,)
             failures = group.loc[~group["passed"], "replay_failure"].value_counts()
-            rows.append({
-                "level": level,
-                "env_id": key[0],
-                "task_id": key[1] if level == "task" else None,
-                "replays": len(group),
-                "reproduced": int(group["passed"].sum()),
-                "share": float(group["passed"].mean()),
-                **{name: int(failures.get(name, 0)) for name in FAILURES},
-            })
+            rows.append(
+                {
+                    "level": level,
+                    "env_id": key[0],
+                    "task_id": key[1] if level == "task" else None,
+                    "replays": len(group),
+                    "reproduced": int(group["passed"].sum()),
+                    "share": float(group["passed"].mean()),
+                    **{name: int(failures.get(name, 0)) for name in FAILURES},
+                }
+            )
     return pd.DataFrame(rows, columns=list(COLUMNS))

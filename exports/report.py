@@ -16,7 +16,16 @@ from exports import charts as ch
 from exports.stats import MIN_N_FOR_CI, N_TOO_SMALL
 
 TEMPLATES = Path(__file__).parent / "templates"
-CLASS_ORDER = ("belief", "action", "overreach", "abandon", "time_out", "unclassified", "abandoned_run", "no_features")
+CLASS_ORDER = (
+    "belief",
+    "action",
+    "overreach",
+    "abandon",
+    "time_out",
+    "unclassified",
+    "abandoned_run",
+    "no_features",
+)
 
 
 def _pct(value) -> str:
@@ -55,7 +64,9 @@ def _annotator_pivot(annotators: pd.DataFrame) -> tuple[list[dict], list[str]]:
     if annotators.empty:
         return [], []
     cells = annotators.assign(cell=annotators["condition"] + " " + annotators["phase"])
-    wide = cells.pivot_table(index="annotator", columns="cell", values="pass_rate", aggfunc="first").reset_index()
+    wide = cells.pivot_table(
+        index="annotator", columns="cell", values="pass_rate", aggfunc="first"
+    ).reset_index()
     return _records(wide), [c for c in wide.columns if c != "annotator"]
 
 
@@ -69,14 +80,20 @@ def _failure_pivot(modes: pd.DataFrame) -> tuple[list[dict], list[str]]:
     rows = []
     keys = inter[["source", "population", "phase"]].drop_duplicates()
     for key in keys.itertuples(index=False):
-        part = inter[(inter["source"] == key.source) & (inter["population"] == key.population) & (inter["phase"] == key.phase)]
+        part = inter[
+            (inter["source"] == key.source)
+            & (inter["population"] == key.population)
+            & (inter["phase"] == key.phase)
+        ]
         by_class = part.groupby("mode_class", sort=False).agg(count=("count", "sum"), share=("share", "sum"))
         shares_known = part.groupby("mode_class", sort=False)["share"].apply(lambda v: v.notna().any())
         label = f"humans {key.phase}" if key.source == "human" else key.population
         row = {"population": label, "n_failed": int(part["n_failed"].iloc[0])}
         for cls in classes:
             count = int(by_class.loc[cls, "count"]) if cls in by_class.index else 0
-            share = by_class.loc[cls, "share"] if cls in by_class.index and shares_known.get(cls, False) else None
+            share = (
+                by_class.loc[cls, "share"] if cls in by_class.index and shares_known.get(cls, False) else None
+            )
             row[cls] = {"count": count, "share": share}
         rows.append(row)
     return rows, classes
@@ -104,11 +121,18 @@ def _wide(frame: pd.DataFrame, row: str, col: str) -> tuple[list[dict], list[str
     rows = []
     for key in dict.fromkeys(frame[row]):
         part = frame[frame[row] == key].set_index(col)
-        rows.append({"key": key, "cells": {c: (_records(part.loc[[c]])[0] if c in part.index else None) for c in cols}})
+        rows.append(
+            {
+                "key": key,
+                "cells": {c: (_records(part.loc[[c]])[0] if c in part.index else None) for c in cols},
+            }
+        )
     return rows, cols
 
 
-def render_report(tables: dict[str, pd.DataFrame], *, warnings: list[str], context: dict, figure_dir: Path | None = None) -> str:
+def render_report(
+    tables: dict[str, pd.DataFrame], *, warnings: list[str], context: dict, figure_dir: Path | None = None
+) -> str:
     """The report HTML for the tables computed by `exports.compare.compare`."""
     env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(["html", "j2"]))
     env.filters.update(pct=_pct, pp=_pp, num=_num)
@@ -127,13 +151,19 @@ def render_report(tables: dict[str, pd.DataFrame], *, warnings: list[str], conte
         "human_time": ch.human_time(tables["human_time"], out),
         "duplicates": ch.duplicate_statistics(tables["duplicate_audit_statistics"], out),
     }
-    data = {name: _records(frame) for name, frame in tables.items() if name not in ("agent_runs", "event_match", "failure_features")}
+    data = {
+        name: _records(frame)
+        for name, frame in tables.items()
+        if name not in ("agent_runs", "event_match", "failure_features")
+    }
     data["annotator_wide"], data["annotator_cells"] = _annotator_pivot(tables["annotators"])
     data["failure_class_pivot"], data["failure_class_names"] = _failure_pivot(tables["failure_modes"])
     data["failure_rows"] = _records(tables["failure_modes"][tables["failure_modes"]["count"] > 0])
     for name in ("by_environment", "by_difficulty"):
         data[name + "_wide"], data[name + "_populations"] = _group_pivot(tables[name])
-    data["model_primitive_wide"], data["model_primitive_cols"] = _wide(tables["model_primitive"], "population", "primitive")
+    data["model_primitive_wide"], data["model_primitive_cols"] = _wide(
+        tables["model_primitive"], "population", "primitive"
+    )
     data["task_count"] = len(tables["task_time_vs_agent_drop"])
     return env.get_template("report.html.j2").render(
         tables=data, charts=charts, warnings=warnings, ctx=context, has_full="full_benchmark" in tables

@@ -150,17 +150,33 @@ ATTEMPTS = TableSpec(
 
 _RAW_COLUMNS = (
     C("attempt_id", "int", "Attempt the event belongs to.", required=True),
-    C("stream", "int", "Page instance (browser tab) of the attempt the event comes from, from 0; null in 1.0 bundles (one stream)."),
+    C(
+        "stream",
+        "int",
+        "Page instance (browser tab) of the attempt the event comes from, from 0; null in 1.0 bundles (one stream).",
+    ),
     C("seq", "int", "Sequence number, contiguous per attempt and stream from 0.", required=True),
     C("t_ms", "int", "Event time, epoch milliseconds.", required=True),
     C("type", "str", "Event type (click, keydown, input, scroll, ...).", required=True),
-    C("xpath", "str", "Absolute XPath of the target (scroll: the scrolled container), in its frame's document."),
-    C("frame_xpath", "str", "Chain of iframe XPaths from the top document (' >> '-joined); empty at the top."),
+    C(
+        "xpath",
+        "str",
+        "Absolute XPath of the target (scroll: the scrolled container), in its frame's document.",
+    ),
+    C(
+        "frame_xpath",
+        "str",
+        "Chain of iframe XPaths from the top document (' >> '-joined); empty at the top.",
+    ),
     C("url", "str", "Page URL."),
     C("x", "float", "Pointer x (click, dblclick, contextmenu, mousemove)."),
     C("y", "float", "Pointer y."),
     C("key", "str", "Key (keydown)."),
-    C("value", "str", "Element value after the event, masked by policy (input, change); selected text (select)."),
+    C(
+        "value",
+        "str",
+        "Element value after the event, masked by policy (input, change); selected text (select).",
+    ),
     C("scroll_x", "float", "Scroll position x (scroll)."),
     C("scroll_y", "float", "Scroll position y (scroll)."),
     C("dx", "float", "Scroll delta x (scroll)."),
@@ -245,9 +261,19 @@ BACKEND_AUDIT = TableSpec(
         C("t", "timestamp", "When the call was answered (UTC).", required=True),
         C("method", "str", "HTTP method.", required=True),
         C("path", "str", "Request path under /api/env/<env_id>/ (no query string).", required=True),
-        C("status", "int", "HTTP status answered (an intervention's synthesized status included).", required=True),
+        C(
+            "status",
+            "int",
+            "HTTP status answered (an intervention's synthesized status included).",
+            required=True,
+        ),
         C("intervention", "str", "The network intervention that fired on this call (null: none did)."),
-        C("intervention_fired", "bool", "True when a network intervention fired on this call.", required=True),
+        C(
+            "intervention_fired",
+            "bool",
+            "True when a network intervention fired on this call.",
+            required=True,
+        ),
         C("duration_ms", "int", "Time the server took to answer, milliseconds (an injected delay included)."),
     ),
 )
@@ -260,7 +286,11 @@ EVENT_CHECKS = TableSpec(
         C("attempt_id", "int", "Attempt verified.", required=True),
         C("index", "int", "Position of the condition in the task's event_conditions.", required=True),
         C("event", "str", "Event the condition asks for; null for an any_of group."),
-        C("params", "str", "Required params as a JSON object; for an any_of group, its members' events ';'-joined."),
+        C(
+            "params",
+            "str",
+            "Required params as a JSON object; for an any_of group, its members' events ';'-joined.",
+        ),
         C("match", "str", "last or any (null: the default rule).", allowed=("last", "any")),
         C("passed", "bool", "Whether the condition held.", required=True),
         C("matched_event", "int", "seq of the semantic event that satisfied it (null when none did)."),
@@ -270,7 +300,16 @@ EVENT_CHECKS = TableSpec(
 
 TABLES: dict[str, TableSpec] = {
     t.name: t
-    for t in (ATTEMPTS, EVENTS_RAW, EVENTS_CLEAN, VERDICTS, RATINGS, SEMANTIC_EVENTS, BACKEND_AUDIT, EVENT_CHECKS)
+    for t in (
+        ATTEMPTS,
+        EVENTS_RAW,
+        EVENTS_CLEAN,
+        VERDICTS,
+        RATINGS,
+        SEMANTIC_EVENTS,
+        BACKEND_AUDIT,
+        EVENT_CHECKS,
+    )
 }
 # Tables a bundle of each schema version holds; a 1.0 bundle reads with the 2.0 tables empty.
 TABLES_BY_VERSION: dict[str, tuple[str, ...]] = {

@@ -64,7 +64,9 @@ def paired_difference(
 def mean_with_ci(values, *, n_boot: int = 2000, seed: int = 0, key: str = "") -> Estimate:
     """The mean of per-unit values with a percentile bootstrap interval over units."""
     values = np.asarray(values, dtype=float)
-    return paired_difference(values, np.zeros_like(values), statistic="mean", n_boot=n_boot, seed=seed, key=key)
+    return paired_difference(
+        values, np.zeros_like(values), statistic="mean", n_boot=n_boot, seed=seed, key=key
+    )
 
 
 def stratified_weighted_mean(
@@ -108,7 +110,9 @@ def wilson(successes: int, n: int) -> Estimate:
     return Estimate(successes / n, float(ci.low), float(ci.high), int(n))
 
 
-def bootstrap(values, statistic, *, n_boot: int = 2000, seed: int = 0, key: str = "", batched=None) -> Estimate:
+def bootstrap(
+    values, statistic, *, n_boot: int = 2000, seed: int = 0, key: str = "", batched=None
+) -> Estimate:
     """`statistic(values)` with a percentile bootstrap interval resampling rows of `values`.
 
     `values` is an (n,) or (n, k) array; `statistic` maps such an array (rows = units) to a float.

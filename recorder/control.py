@@ -55,7 +55,11 @@ class RecordingInfo(BaseModel):
 def create(body: NewRecording, request: Request, db: DbDep) -> RecordingInfo:
     """A new `agent` recording and its recorder token (set it as the `htrec` cookie)."""
     recording = service.create_recording(
-        db, kind="agent", label=body.label, mask_all_text=body.mask_all_text, mousemove_sample_ms=body.mousemove_sample_ms
+        db,
+        kind="agent",
+        label=body.label,
+        mask_all_text=body.mask_all_text,
+        mousemove_sample_ms=body.mousemove_sample_ms,
     )
     assert recording.id is not None  # committed and refreshed
     token = service.issue_token(secret_key=request.app.state.settings.secret_key, recording_id=recording.id)

@@ -36,7 +36,13 @@ _BODY_OPEN = re.compile(rb"<body\b[^>]*>", re.IGNORECASE)
 
 
 def script_tag(
-    *, src: str, server: str, token: str, mask_all_text: bool, mousemove_sample_ms: int, mask_selectors: Sequence[str] = ()
+    *,
+    src: str,
+    server: str,
+    token: str,
+    mask_all_text: bool,
+    mousemove_sample_ms: int,
+    mask_selectors: Sequence[str] = (),
 ) -> str:
     """The `<script>` element that loads and configures the recorder."""
     attrs = {
@@ -131,13 +137,19 @@ class RecorderInjectionMiddleware:
     HEAD requests and requests without a valid token pass through unchanged.
     """
 
-    def __init__(self, app: ASGIApp, *, path_prefixes: tuple[str, ...] = ("/env/",), cookie_name: str = "htrec") -> None:
+    def __init__(
+        self, app: ASGIApp, *, path_prefixes: tuple[str, ...] = ("/env/",), cookie_name: str = "htrec"
+    ) -> None:
         self.app = app
         self.path_prefixes = tuple(path_prefixes)
         self.cookie_name = cookie_name
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope.get("method") == "HEAD" or not scope["path"].startswith(self.path_prefixes):
+        if (
+            scope["type"] != "http"
+            or scope.get("method") == "HEAD"
+            or not scope["path"].startswith(self.path_prefixes)
+        ):
             await self.app(scope, receive, send)
             return
         token = self._token(scope)
@@ -147,7 +159,9 @@ class RecorderInjectionMiddleware:
             return
         # A 304 would make the browser reuse a cached copy carrying an older (maybe ended) token:
         # ask the app for the full page, and forbid caching the injected one.
-        headers = [(k, v) for k, v in scope.get("headers", []) if k not in (b"if-none-match", b"if-modified-since")]
+        headers = [
+            (k, v) for k, v in scope.get("headers", []) if k not in (b"if-none-match", b"if-modified-since")
+        ]
         await self.app({**scope, "headers": headers}, receive, _Injector(send, tag.encode("utf-8")))
 
     def _token(self, scope: Scope) -> str | None:

@@ -74,12 +74,16 @@ class RawEvent(SQLModel, table=True):
     """One DOM event, exactly as the recorder reported it (masked by policy in the browser)."""
 
     __tablename__ = "raw_event"
-    __table_args__ = (UniqueConstraint("recording_id", "stream", "seq", name="uq_raw_event_recording_stream_seq"),)
+    __table_args__ = (
+        UniqueConstraint("recording_id", "stream", "seq", name="uq_raw_event_recording_stream_seq"),
+    )
 
     # BIGINT on PostgreSQL; SQLite needs INTEGER for its rowid alias to autoincrement.
     id: int | None = Field(
         default=None,
-        sa_column=Column(BigInteger().with_variant(Integer(), "sqlite"), primary_key=True, autoincrement=True),
+        sa_column=Column(
+            BigInteger().with_variant(Integer(), "sqlite"), primary_key=True, autoincrement=True
+        ),
     )
     recording_id: int = Field(foreign_key="recording.id")
     # The page instance (tab) of the recording the event comes from; seq is contiguous per stream.

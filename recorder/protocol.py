@@ -44,7 +44,6 @@ POLICY_VIOLATION = 1008
 """Websocket close code for a token that is not (or no longer) valid."""
 
 
-
 def uvicorn_ws_options() -> dict[str, object]:
     """uvicorn's websocket settings for every server that mounts the recorder socket.
 
@@ -132,7 +131,9 @@ async def apply_message(
     recording_id = saved_id(recording)
     job: StoreBatch | Callable[[Session], int]
     if isinstance(message, BatchMessage):
-        job = StoreBatch(recording_id, message.events, checked=True, stream=stream)  # parse_frame checked the seqs
+        job = StoreBatch(
+            recording_id, message.events, checked=True, stream=stream
+        )  # parse_frame checked the seqs
     else:
         meta = message
 
@@ -159,10 +160,11 @@ async def apply_message(
     return FrameOutcome(AckMessage(seq=acked))
 
 
-async def process_frame(*, writer: IngestWriter, recording: Recording, raw: str | bytes, stream: int = 0) -> FrameOutcome:
+async def process_frame(
+    *, writer: IngestWriter, recording: Recording, raw: str | bytes, stream: int = 0
+) -> FrameOutcome:
     """Validate and store one frame of a stream; the outcome is the reply to send."""
     parsed = parse_frame(raw)
     if isinstance(parsed, FrameOutcome):
         return parsed
     return await apply_message(writer=writer, recording=recording, message=parsed, stream=stream)
-

@@ -59,7 +59,9 @@ def _resolve(engine: Engine, secret_key: str, token: str) -> Recording:
         return resolve_token(session, secret_key=secret_key, token=token)
 
 
-def _resolve_with_stream(engine: Engine, secret_key: str, token: str, tab: str | None) -> tuple[Recording, tuple[int, int]]:
+def _resolve_with_stream(
+    engine: Engine, secret_key: str, token: str, tab: str | None
+) -> tuple[Recording, tuple[int, int]]:
     """The token's active recording (detached) and the (stream, ack) of the tab with key `tab`
     (None: stream 0), the stream created when new."""
     with Session(engine, expire_on_commit=False) as session:
@@ -123,7 +125,9 @@ TRY_AGAIN_LATER = 1013
 """Websocket close code for a passing failure: the recorder reconnects with backoff."""
 
 
-async def _refuse(websocket: WebSocket, code: str, message: str, *, close_code: int = POLICY_VIOLATION) -> None:
+async def _refuse(
+    websocket: WebSocket, code: str, message: str, *, close_code: int = POLICY_VIOLATION
+) -> None:
     """Say why in an error frame, then close (policy violation unless told) with the same reason."""
     try:
         await websocket.send_text(error(code, message).reply.model_dump_json(exclude_none=True))
@@ -148,7 +152,9 @@ async def recorder_events(request: Request) -> JSONResponse:
         return _reply(parsed)
     token = _bearer(request) or parsed.token
     if not token:
-        return _reply(error("token_invalid", "no recorder token: send Authorization: Bearer <token> or a token field"))
+        return _reply(
+            error("token_invalid", "no recorder token: send Authorization: Bearer <token> or a token field")
+        )
     try:
         recording, (stream, _) = await run_in_threadpool(
             _resolve_with_stream, state.engine, state.settings.secret_key, token, parsed.tab
@@ -157,7 +163,9 @@ async def recorder_events(request: Request) -> JSONResponse:
         return _reply(error(exc.code, str(exc)))
     except DATABASE_DOWN:
         return _reply(error("internal", DATABASE_DOWN_MESSAGE))
-    return _reply(await apply_message(writer=get_writer(state), recording=recording, message=parsed, stream=stream))
+    return _reply(
+        await apply_message(writer=get_writer(state), recording=recording, message=parsed, stream=stream)
+    )
 
 
 @router.options("/recorder/events", include_in_schema=False)
@@ -175,7 +183,9 @@ def recorder_events_preflight() -> Response:
 
 
 def _reply(outcome: FrameOutcome) -> JSONResponse:
-    return JSONResponse(outcome.reply.model_dump(exclude_none=True), status_code=outcome.http_status, headers=CORS_HEADERS)
+    return JSONResponse(
+        outcome.reply.model_dump(exclude_none=True), status_code=outcome.http_status, headers=CORS_HEADERS
+    )
 
 
 def _bearer(request: Request) -> str | None:

@@ -80,7 +80,9 @@ class PointerEventIn(_EventIn):
     """click, dblclick, contextmenu, mousemove, mousedown, mouseup, dragstart, drop: viewport
     coordinates in CSS pixels (of the event's frame)."""
 
-    type: Literal["click", "dblclick", "contextmenu", "mousemove", "mousedown", "mouseup", "dragstart", "drop"]
+    type: Literal[
+        "click", "dblclick", "contextmenu", "mousemove", "mousedown", "mouseup", "dragstart", "drop"
+    ]
     x: float
     y: float
 

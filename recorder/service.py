@@ -153,7 +153,9 @@ def check_mask_selectors(selectors: Sequence[str]) -> list[str]:
     out = []
     for selector in selectors:
         if not isinstance(selector, str) or not selector.strip() or len(selector) > 500:
-            raise ValueError(f"mask selector {selector!r} must be a non-empty CSS selector of at most 500 characters")
+            raise ValueError(
+                f"mask selector {selector!r} must be a non-empty CSS selector of at most 500 characters"
+            )
         out.append(selector.strip())
     if len(out) > MAX_MASK_SELECTORS:
         raise ValueError(f"at most {MAX_MASK_SELECTORS} mask selectors, not {len(out)}")
@@ -175,21 +177,29 @@ def resolve_stream(session: Session, *, recording_id: int, tab: str | None) -> t
     for _ in range(20):
         if tab is None:
             found = session.execute(
-                select(table.c.stream, table.c.acked_seq).where(table.c.recording_id == recording_id, table.c.stream == 0)
+                select(table.c.stream, table.c.acked_seq).where(
+                    table.c.recording_id == recording_id, table.c.stream == 0
+                )
             ).one_or_none()
         else:
             found = session.execute(
-                select(table.c.stream, table.c.acked_seq).where(table.c.recording_id == recording_id, table.c.tab == tab)
+                select(table.c.stream, table.c.acked_seq).where(
+                    table.c.recording_id == recording_id, table.c.tab == tab
+                )
             ).one_or_none()
         if found is not None:
             return found.stream, found.acked_seq
         if tab is None:
             stream = 0
         else:
-            highest = session.execute(select(func.max(table.c.stream)).where(table.c.recording_id == recording_id)).scalar()
+            highest = session.execute(
+                select(func.max(table.c.stream)).where(table.c.recording_id == recording_id)
+            ).scalar()
             stream = 0 if highest is None else highest + 1
         try:
-            session.execute(table.insert().values(recording_id=recording_id, stream=stream, tab=tab, acked_seq=-1))
+            session.execute(
+                table.insert().values(recording_id=recording_id, stream=stream, tab=tab, acked_seq=-1)
+            )
             session.commit()
             return stream, -1
         except IntegrityError:
@@ -217,7 +227,9 @@ def end_recording(session: Session, *, recording_id: int) -> Recording:
     return recording
 
 
-def store_meta(session: Session, *, recording: Recording, meta: MetaMessage, commit: bool = True) -> Recording:
+def store_meta(
+    session: Session, *, recording: Recording, meta: MetaMessage, commit: bool = True
+) -> Recording:
     """Record the browser context (user agent, viewport, screen) of a recording."""
     connection = session.connection()
     acked = _require_active(connection, recording_id=recording.id)
@@ -241,6 +253,7 @@ def store_meta(session: Session, *, recording: Recording, meta: MetaMessage, com
 # ---------------------------------------------------------------------------- tokens
 MAX_RECORDING_ID = 2**31 - 1
 """Recording ids are INTEGER columns (32-bit on PostgreSQL); a token naming a larger one names none."""
+
 
 def issue_token(*, secret_key: str, recording_id: int) -> str:
     """A signed token that lets a recorder write into this one recording."""
@@ -323,7 +336,9 @@ def _sqlite_insert_sql(columns: tuple[str, ...], rows: int) -> str:
     every statement step, and on a busy event loop each re-acquisition can wait a whole switch
     interval. One flat list of parameters also skips SQLAlchemy's per-row parameter processing.
     """
-    compiled = _sqlite_insert_ignoring_duplicates().compile(dialect=sqlite_dialect(), column_keys=list(columns))
+    compiled = _sqlite_insert_ignoring_duplicates().compile(
+        dialect=sqlite_dialect(), column_keys=list(columns)
+    )
     if tuple(compiled.positiontup or ()) != columns:
         raise AssertionError(f"unexpected parameter order {compiled.positiontup}")
     found = re.fullmatch(r"(.* VALUES )(\([?, ]+\))( ON CONFLICT .*)", str(compiled), re.S)
@@ -429,7 +444,9 @@ def ingest_batch(
     (outcome,) = ingest_batches(session, [(saved_id(recording), stream, batch.events)])
     if isinstance(outcome, RecorderError):
         raise outcome
-    total = session.execute(select(_RECORDING.c.acked_seq).where(_RECORDING.c.id == recording.id)).scalar_one()
+    total = session.execute(
+        select(_RECORDING.c.acked_seq).where(_RECORDING.c.id == recording.id)
+    ).scalar_one()
     set_committed_value(recording, "acked_seq", total)
     if commit:
         session.commit()
@@ -469,7 +486,9 @@ def ingest_batches(
         for i, outcome in zip(valid, _ingest_postgres(connection, [items[i] for i in valid]), strict=True):
             outcomes[i] = outcome
         return _every_outcome(outcomes)
-    raise NotImplementedError(f"recorder ingestion supports SQLite and PostgreSQL, not {connection.dialect.name}")
+    raise NotImplementedError(
+        f"recorder ingestion supports SQLite and PostgreSQL, not {connection.dialect.name}"
+    )
 
 
 def _every_outcome(outcomes: list[IngestResult | RecorderError | None]) -> list[IngestResult | RecorderError]:
@@ -514,12 +533,20 @@ def _ingest_sqlite(connection: Connection, items: Sequence[Item]) -> list[Ingest
         (found,) = cursor.execute(_SQLITE_SELECT_ACKS, (json.dumps(keys),)).fetchone()
         acks = {(rid, stream): (acked, status) for rid, stream, acked, status in json.loads(found)}
         outcomes, to_store, advanced = _plan_group(items, acks)
-        _insert_sqlite_rows(cursor, [(items[index][0], items[index][1], event) for index, fresh in to_store for event in fresh])
+        _insert_sqlite_rows(
+            cursor,
+            [(items[index][0], items[index][1], event) for index, fresh in to_store for event in fresh],
+        )
         for index, fresh in to_store:
             stored = len(fresh)
-            outcomes[index] = IngestResult(acked_seq=fresh[-1].seq, stored=stored, duplicates=len(items[index][2]) - stored)
+            outcomes[index] = IngestResult(
+                acked_seq=fresh[-1].seq, stored=stored, duplicates=len(items[index][2]) - stored
+            )
         if advanced:
-            cursor.execute(_SQLITE_ADVANCE_ACKS, (json.dumps([[rid, stream, last] for (rid, stream), last in advanced.items()]),))
+            cursor.execute(
+                _SQLITE_ADVANCE_ACKS,
+                (json.dumps([[rid, stream, last] for (rid, stream), last in advanced.items()]),),
+            )
             cursor.execute(_SQLITE_COUNT_ACKS, (json.dumps(list(dict.fromkeys(rid for rid, _ in advanced))),))
     finally:
         cursor.close()
@@ -528,7 +555,9 @@ def _ingest_sqlite(connection: Connection, items: Sequence[Item]) -> list[Ingest
 
 def _plan_group(
     items: Sequence[Item], acks: dict[tuple[int, int], tuple[int | None, str | None]]
-) -> tuple[list[IngestResult | RecorderError | None], list[tuple[int, Sequence[EventIn]]], dict[tuple[int, int], int]]:
+) -> tuple[
+    list[IngestResult | RecorderError | None], list[tuple[int, Sequence[EventIn]]], dict[tuple[int, int], int]
+]:
     """What a group stores, given the stream acks read for it (both group paths share this).
 
     Returns one outcome per item (None for an item whose fresh events are stored, to be filled in),
@@ -620,7 +649,9 @@ def _pg_insert_sql() -> str:
     # SQLAlchemy's dialect constructors carry no annotations.
     dialect = postgresql.dialect()  # type: ignore[no-untyped-call]
     # Casts without a length: a too-long value must fail as it would in a plain INSERT, not be cut.
-    types = [re.sub(r"\(\d+\)", "", _RAW_EVENT.c[name].type.compile(dialect=dialect)) for name in _INSERT_COLUMNS]
+    types = [
+        re.sub(r"\(\d+\)", "", _RAW_EVENT.c[name].type.compile(dialect=dialect)) for name in _INSERT_COLUMNS
+    ]
     arrays = ", ".join(f"%s::{name}[]" for name in types)
     return (
         f"INSERT INTO raw_event ({', '.join(_INSERT_COLUMNS)}) SELECT * FROM unnest({arrays}) "
@@ -679,7 +710,9 @@ def stream_ack(session: Session, *, recording_id: int, stream: int) -> int:
 
 def count_acked(session: Session, *, recording_id: int) -> int:
     """How many events of the recording are acknowledged (stored contiguously from seq 0)."""
-    acked = session.execute(select(_RECORDING.c.acked_seq).where(_RECORDING.c.id == recording_id)).scalar_one_or_none()
+    acked = session.execute(
+        select(_RECORDING.c.acked_seq).where(_RECORDING.c.id == recording_id)
+    ).scalar_one_or_none()
     if acked is None:
         raise RecordingNotFound(f"no recording {recording_id}")
     return int(acked) + 1
@@ -724,15 +757,29 @@ def events_frame(session: Session, *, recording_ids: Sequence[int]) -> pd.DataFr
     columns = [
         table.c.recording_id.label("attempt_id"),
         table.c.stream,
-        *(table.c[name] if name != "frame_xpath" else func.coalesce(table.c.frame_xpath, "").label("frame_xpath") for name in RAW_EVENT_FIELDS),
+        *(
+            table.c[name]
+            if name != "frame_xpath"
+            else func.coalesce(table.c.frame_xpath, "").label("frame_xpath")
+            for name in RAW_EVENT_FIELDS
+        ),
     ]
     ids = [int(i) for i in recording_ids]
     rows = (
-        session.execute(select(*columns).where(table.c.recording_id.in_(ids)).order_by(table.c.recording_id, table.c.stream, table.c.seq)).all()
+        session.execute(
+            select(*columns)
+            .where(table.c.recording_id.in_(ids))
+            .order_by(table.c.recording_id, table.c.stream, table.c.seq)
+        ).all()
         if ids
         else []
     )
     # Column by column, each built with its dtype: about twice as fast as a frame of records
     # converted afterwards, and this runs inside every Evaluate.
     values = list(zip(*rows, strict=True)) if rows else [()] * len(RAW_COLUMNS)
-    return pd.DataFrame({name: pd.Series(column, dtype=_DTYPES[name]) for name, column in zip(RAW_COLUMNS, values, strict=True)})
+    return pd.DataFrame(
+        {
+            name: pd.Series(column, dtype=_DTYPES[name])
+            for name, column in zip(RAW_COLUMNS, values, strict=True)
+        }
+    )

@@ -68,6 +68,8 @@ def app_from_env() -> FastAPI:
     database_url = os.environ.get("HUMANTRACE_RECORDER_DATABASE_URL", "sqlite:///recorder.db")
     secret_key = os.environ.get("HUMANTRACE_RECORDER_SECRET", "")
     pages = os.environ.get("HUMANTRACE_RECORDER_PAGES")
-    app = create_app(database_url=database_url, secret_key=secret_key, pages_dir=Path(pages) if pages else None)
+    app = create_app(
+        database_url=database_url, secret_key=secret_key, pages_dir=Path(pages) if pages else None
+    )
     tune_gc_for_serving()
     return app

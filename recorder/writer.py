@@ -65,7 +65,9 @@ class IngestWriter:
         while self._pending:
             group, self._pending = self._pending, []
             try:
-                outcomes = await loop.run_in_executor(self._executor, self._write_group, [job for job, _ in group])
+                outcomes = await loop.run_in_executor(
+                    self._executor, self._write_group, [job for job, _ in group]
+                )
             except BaseException as exc:  # the executor itself failed: fail this group, keep serving
                 outcomes = [exc] * len(group)
             for (_, future), outcome in zip(group, outcomes, strict=True):
@@ -99,7 +101,9 @@ class IngestWriter:
                     outcomes[i] = exc
             if batches:
                 stored = ingest_batches(
-                    session, [(job.recording_id, job.stream, job.events) for _, job in batches], checked=[job.checked for _, job in batches]
+                    session,
+                    [(job.recording_id, job.stream, job.events) for _, job in batches],
+                    checked=[job.checked for _, job in batches],
                 )
                 for (i, _), outcome in zip(batches, stored, strict=True):
                     outcomes[i] = outcome

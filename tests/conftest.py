@@ -140,8 +140,12 @@ def db_url(request: pytest.FixtureRequest) -> str:
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    parser.addoption("--full", action="store_true", default=False,
-                     help="also run tests marked `full` (whole catalogues; `./dev test --full`)")
+    parser.addoption(
+        "--full",
+        action="store_true",
+        default=False,
+        help="also run tests marked `full` (whole catalogues; `./dev test --full`)",
+    )
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

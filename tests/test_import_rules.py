@@ -39,9 +39,14 @@ def imported_modules(tree: ast.AST) -> list[tuple[int, str]]:
             found += [(node.lineno, alias.name) for alias in node.names]
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
             found.append((node.lineno, node.module))
-        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-              and node.func.attr == "import_module" and node.args
-              and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "import_module"
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)
+        ):
             found.append((node.lineno, node.args[0].value))
     return found
 
@@ -72,11 +77,14 @@ def test_every_top_level_package_has_a_rule():
     assert packages <= OURS, f"add {sorted(packages - OURS)} to the import-rule table"
 
 
-@pytest.mark.parametrize("source", [
-    "import dashboard.app\n",
-    "def later():\n    from environments import catalog\n",
-    "import importlib\nimportlib.import_module('recorder.models')\n",
-])
+@pytest.mark.parametrize(
+    "source",
+    [
+        "import dashboard.app\n",
+        "def later():\n    from environments import catalog\n",
+        "import importlib\nimportlib.import_module('recorder.models')\n",
+    ],
+)
 def test_a_forbidden_import_is_reported(tmp_path, source):
     (tmp_path / "core").mkdir()
     (tmp_path / "core" / "__init__.py").write_text("")

@@ -42,8 +42,17 @@ def test_the_guide_has_every_step_and_only_humantrace_commands():
     commands = [value for kind, value in guide_steps() if kind == "run"]
     assert all(c.startswith("humantrace ") for c in commands), commands
     said = " ".join(commands)
-    for needed in ("study create", "annotators import", "panel plan", "study open", "serve", "annotators links",
-                   "study close", "export bundle", "export verify"):
+    for needed in (
+        "study create",
+        "annotators import",
+        "panel plan",
+        "study open",
+        "serve",
+        "annotators links",
+        "study close",
+        "export bundle",
+        "export verify",
+    ):
         assert f"humantrace {needed}" in said
 
 
@@ -58,8 +67,14 @@ def test_every_command_of_the_guide_runs_and_ends_in_a_verified_bundle(tmp_path,
     work = tmp_path / "lab"
     work.mkdir()
     env = {k: v for k, v in os.environ.items() if not k.startswith("HUMANTRACE_")}
-    env.update(PYTHONPATH=str(ROOT), PYTHONUNBUFFERED="1", HUMANTRACE_DATA_DIR=str(work / "data"),
-               HUMANTRACE_PORT=str(port), HUMANTRACE_HOST="127.0.0.1", HUMANTRACE_PUBLIC_URL=f"http://127.0.0.1:{port}")
+    env.update(
+        PYTHONPATH=str(ROOT),
+        PYTHONUNBUFFERED="1",
+        HUMANTRACE_DATA_DIR=str(work / "data"),
+        HUMANTRACE_PORT=str(port),
+        HUMANTRACE_HOST="127.0.0.1",
+        HUMANTRACE_PUBLIC_URL=f"http://127.0.0.1:{port}",
+    )
     humantrace = [sys.executable, "-m", "dashboard.cli"]
     # `serve` runs as its own process; the other commands run in this one (the same code, without
     # paying the interpreter's start-up twenty times).
@@ -80,7 +95,14 @@ def test_every_command_of_the_guide_runs_and_ends_in_a_verified_bundle(tmp_path,
             if args[0] == "serve":
                 # A file, not a pipe: an unread pipe fills up and stalls the server.
                 server_log = (work / "serve.log").open("w")
-                server = subprocess.Popen(humantrace + args, env=env, cwd=work, stdout=server_log, stderr=subprocess.STDOUT, text=True)
+                server = subprocess.Popen(
+                    humantrace + args,
+                    env=env,
+                    cwd=work,
+                    stdout=server_log,
+                    stderr=subprocess.STDOUT,
+                    text=True,
+                )
                 _wait_for(f"http://127.0.0.1:{port}/login", server)
                 continue
             done = runner.invoke(app, args)
@@ -92,19 +114,30 @@ def test_every_command_of_the_guide_runs_and_ends_in_a_verified_bundle(tmp_path,
             server.wait(timeout=20)
 
     links = list(csv.DictReader((work / "links.csv").open()))
-    assert [r["code"] for r in links] == ["A1", "A2", "A3", "A4", "D1"] and all("/login/" in r["url"] for r in links)
+    assert [r["code"] for r in links] == ["A1", "A2", "A3", "A4", "D1"] and all(
+        "/login/" in r["url"] for r in links
+    )
     bundle = work / "pilot-bundle"
     manifest = json.loads((bundle / "manifest.json").read_text())
-    assert manifest["study_settings"]["name"] == "Usability pilot" and manifest["study_settings"]["seed"] == 42
+    assert (
+        manifest["study_settings"]["name"] == "Usability pilot" and manifest["study_settings"]["seed"] == 42
+    )
     assert manifest["row_counts"]["attempts"] == 2  # the bot's cold and warm attempt
     engine = make_engine(f"sqlite:///{work / 'data' / 'humantrace.db'}")
     with Session(engine) as db:
         study = db.exec(select(Study)).one()
-        assert (study.status, study.rollback_grace_seconds, study.reading_countdown_seconds) == ("archived", 15, 30)
+        assert (study.status, study.rollback_grace_seconds, study.reading_countdown_seconds) == (
+            "archived",
+            15,
+            30,
+        )
         states = db.exec(select(Assignment.state).where(Assignment.study_id == study.id)).all()
         assert states.count("completed") == 1
         # close and archive came after the first attempt: both are in the audit trail
-        assert [(c.key, c.new) for c in db.exec(select(StudyChange))] == [("status", "closed"), ("status", "archived")]
+        assert [(c.key, c.new) for c in db.exec(select(StudyChange))] == [
+            ("status", "closed"),
+            ("status", "archived"),
+        ]
     engine.dispose()
 
 

@@ -85,7 +85,9 @@ def check_plan(
         if task is None:
             add("unknown_task", f"panel task {task_id}: no such task")
         elif not task.has_variant:
-            add("no_variant", f"panel task {task_id} has no variant: it cannot be recorded under intervention")
+            add(
+                "no_variant", f"panel task {task_id} has no variant: it cannot be recorded under intervention"
+            )
 
     # unknown_annotator: active, known, and the row's tier is the annotator's tier.
     for row in rows:
@@ -104,7 +106,11 @@ def check_plan(
     for key, group in groups.items():
         # Two rows of one person on one task-condition are already "the same row".
         if len(group) > 1 and (key[0] == "same" or len({r.annotator for r in group}) > 1):
-            what = "the same row" if key[0] == "same" else f"{len(group)} {key[0]} recordings of {key[1]}/{key[2]}"
+            what = (
+                "the same row"
+                if key[0] == "same"
+                else f"{len(group)} {key[0]} recordings of {key[1]}/{key[2]}"
+            )
             add("duplicate_row", f"{what}: {'; '.join(map(_label, group))}", group)
 
     # cell_size: exactly per_cell distinct base tasks in every cell of the plan's scope, and none elsewhere.
@@ -115,13 +121,25 @@ def check_plan(
             add("cell_size", f"panel lists {task_id} {n} times")
     for cell in plan.panel:
         if (cell.env_id, cell.difficulty) not in scope:
-            add("cell_size", f"cell ({cell.env_id}, {cell.difficulty}) is outside the plan's envs and difficulties")
+            add(
+                "cell_size",
+                f"cell ({cell.env_id}, {cell.difficulty}) is outside the plan's envs and difficulties",
+            )
         home = (cell.env_id, cell.difficulty)
-        misplaced = [t for t in cell.task_ids if t in task_by_id and (task_by_id[t].env_id, task_by_id[t].difficulty) != home]
+        misplaced = [
+            t
+            for t in cell.task_ids
+            if t in task_by_id and (task_by_id[t].env_id, task_by_id[t].difficulty) != home
+        ]
         if misplaced:
-            add("cell_size", f"cell ({cell.env_id}, {cell.difficulty}) lists tasks of other cells: {', '.join(misplaced)}")
+            add(
+                "cell_size",
+                f"cell ({cell.env_id}, {cell.difficulty}) lists tasks of other cells: {', '.join(misplaced)}",
+            )
     for env_id, difficulty in sorted(scope):
-        size = sum(len(set(c.task_ids)) for c in plan.panel if (c.env_id, c.difficulty) == (env_id, difficulty))
+        size = sum(
+            len(set(c.task_ids)) for c in plan.panel if (c.env_id, c.difficulty) == (env_id, difficulty)
+        )
         if size != per_cell or seen_cells[env_id, difficulty] > 1:
             add("cell_size", f"cell ({env_id}, {difficulty}) has {size} base tasks; per_cell is {per_cell}")
 
@@ -147,8 +165,11 @@ def check_plan(
     for task_id in panel_ids:
         missing = [c for c in CONDITIONS if not primary_of.get((task_id, c))]
         if missing:
-            add("both_conditions", f"panel task {task_id} has no primary recording in: {', '.join(missing)}",
-                [r for c in CONDITIONS for r in primary_of.get((task_id, c), [])])
+            add(
+                "both_conditions",
+                f"panel task {task_id} has no primary recording in: {', '.join(missing)}",
+                [r for c in CONDITIONS for r in primary_of.get((task_id, c), [])],
+            )
 
     _check_balance(plan, who, per_cell, difficulty_tolerance, add)
     _check_audit(plan, primary_of, duplicates_per_cell, add)
@@ -164,14 +185,19 @@ def check_plan(
             problems = [f"{n} used {k} times" for n, k in sorted(numbers.items()) if k > 1]
             problems += [f"{n} missing" for n in expected if n not in numbers]
             problems += [f"{n} out of range" for n in sorted(numbers) if n not in expected]
-            add("order", f"{code}'s {len(group)} assignments must be numbered 1..{len(group)}: {', '.join(problems)}",
-                group)
+            add(
+                "order",
+                f"{code}'s {len(group)} assignments must be numbered 1..{len(group)}: {', '.join(problems)}",
+                group,
+            )
 
     rank = {rule: i for i, rule in enumerate(RULES)}
     return sorted(out, key=lambda v: rank[v.rule])
 
 
-def _check_balance(plan: Plan, who: dict[str, PlanAnnotator], per_cell: int, tolerance: int, add: Report) -> None:
+def _check_balance(
+    plan: Plan, who: dict[str, PlanAnnotator], per_cell: int, tolerance: int, add: Report
+) -> None:
     """primary_balance (floor/ceil in total) and difficulty_balance (floor/ceil per difficulty)."""
     primaries = sorted(code for code, a in who.items() if a.active and a.tier == "primary")
     if not primaries:
@@ -194,12 +220,18 @@ def _check_balance(plan: Plan, who: dict[str, PlanAnnotator], per_cell: int, tol
             d_mine = [r for r in mine if r.difficulty == difficulty]
             low, high = d_total // count - tolerance, -(-d_total // count) + tolerance
             if not low <= len(d_mine) <= high:
-                add("difficulty_balance", f"{code} records {len(d_mine)} {difficulty} task-conditions; allowed {low}-{high}",
-                    d_mine)
+                add(
+                    "difficulty_balance",
+                    f"{code} records {len(d_mine)} {difficulty} task-conditions; allowed {low}-{high}",
+                    d_mine,
+                )
 
 
 def _check_audit(
-    plan: Plan, primary_of: dict[tuple[str, str], list[PlannedAssignment]], duplicates_per_cell: int, add: Report
+    plan: Plan,
+    primary_of: dict[tuple[str, str], list[PlannedAssignment]],
+    duplicates_per_cell: int,
+    add: Report,
 ) -> None:
     """duplicate_audit (the right number of duplicated task-conditions per cell) and
     duplicate_independence (the duplicate recorder is not the primary recorder)."""
@@ -216,8 +248,16 @@ def _check_audit(
             )
         orphans = [r for r in here if not primary_of.get((r.task_id, r.condition))]
         if orphans:
-            add("duplicate_audit", f"duplicated without a primary recording: {'; '.join(map(_label, orphans))}", orphans)
+            add(
+                "duplicate_audit",
+                f"duplicated without a primary recording: {'; '.join(map(_label, orphans))}",
+                orphans,
+            )
     for row in dups:
         same = [p for p in primary_of.get((row.task_id, row.condition), []) if p.annotator == row.annotator]
         if same:
-            add("duplicate_independence", f"{_label(row)}: {row.annotator} is also the primary recorder", [row, *same])
+            add(
+                "duplicate_independence",
+                f"{_label(row)}: {row.annotator} is also the primary recorder",
+                [row, *same],
+            )

@@ -19,7 +19,10 @@ def synthetic_tasks(envs: Iterable[str], *, per_cell: int, with_variant: int) ->
     """`per_cell` tasks in every (env, difficulty) cell; the first `with_variant` have a variant."""
     return [
         PlanTask(
-            task_id=f"{env}-{difficulty}-{i:02d}", env_id=env, difficulty=difficulty, has_variant=i < with_variant
+            task_id=f"{env}-{difficulty}-{i:02d}",
+            env_id=env,
+            difficulty=difficulty,
+            has_variant=i < with_variant,
         )
         for env in envs
         for difficulty in DIFFICULTIES

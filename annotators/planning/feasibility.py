@@ -85,7 +85,9 @@ def _check_env_groups(problem: PlanningProblem, by_env: dict[str, list[str]], lo
                     f"({_codes(helpers)}) can take at most {supply}: each records at most one condition "
                     f"of a base task and at most {high} task-conditions in all (the balanced load)",
                 )
-            confined = [a for a in problem.primaries if all(not may_record(a, env) or env in group for env in by_env)]
+            confined = [
+                a for a in problem.primaries if all(not may_record(a, env) or env in group for env in by_env)
+            ]
             if len(confined) * low > demand:
                 raise PlanInfeasible(
                     "primary_balance",

@@ -32,7 +32,8 @@ def resolve_scope(
         unknown = [env for env in scope_envs if env not in known_envs]
         if unknown:
             raise PlanInfeasible(
-                "cell_size", f"env {', '.join(unknown)}: no tasks at all; known envs: {', '.join(known_envs) or 'none'}"
+                "cell_size",
+                f"env {', '.join(unknown)}: no tasks at all; known envs: {', '.join(known_envs) or 'none'}",
             )
     if not scope_envs:
         raise PlanInfeasible("cell_size", "no tasks were given, so there is no panel to plan")
@@ -82,7 +83,9 @@ def select_panel(
                 )
                 continue
             seeded_rng(seed, "panel", env_id, difficulty).shuffle(candidates)
-            cells.append(PanelCell(env_id=env_id, difficulty=difficulty, task_ids=tuple(sorted(candidates[:per_cell]))))
+            cells.append(
+                PanelCell(env_id=env_id, difficulty=difficulty, task_ids=tuple(sorted(candidates[:per_cell])))
+            )
     if short:
         raise PlanInfeasible("cell_size", "; ".join(short))
     return tuple(cells)

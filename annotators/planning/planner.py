@@ -90,7 +90,9 @@ def _validate(
     if per_cell < 1:
         raise PlanInfeasible("invalid_request", f"--per-cell must be at least 1, got {per_cell}")
     if duplicates_per_cell < 0:
-        raise PlanInfeasible("invalid_request", f"duplicates_per_cell must be 0 or more, got {duplicates_per_cell}")
+        raise PlanInfeasible(
+            "invalid_request", f"duplicates_per_cell must be 0 or more, got {duplicates_per_cell}"
+        )
     if duplicates_per_cell > 2 * per_cell:
         raise PlanInfeasible(
             "invalid_request",
@@ -102,7 +104,9 @@ def _validate(
         raise PlanInfeasible("invalid_request", f"task_id given more than once: {', '.join(repeated_tasks)}")
     repeated_codes = sorted(k for k, n in Counter(a.code for a in annotators).items() if n > 1)
     if repeated_codes:
-        raise PlanInfeasible("invalid_request", f"annotator code given more than once: {', '.join(repeated_codes)}")
+        raise PlanInfeasible(
+            "invalid_request", f"annotator code given more than once: {', '.join(repeated_codes)}"
+        )
 
 
 def summarise(

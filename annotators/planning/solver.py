@@ -89,7 +89,9 @@ class _Model:
                     # primary and a duplicate recording of one task-condition.
                     if len(pair) >= 2:
                         m.add_at_most_one(pair)
-        self.loads = {a.code: sum(v for (code, _), v in self.x.items() if code == a.code) for a in problem.primaries}
+        self.loads = {
+            a.code: sum(v for (code, _), v in self.x.items() if code == a.code) for a in problem.primaries
+        }
         if "primary_balance" not in relax:
             low, high = problem.load_bounds(problem.primary_total)
             for load in self.loads.values():
@@ -154,7 +156,9 @@ class _Model:
             m.add(dup_total - 2 * clean_dups <= 1 + 2 * dup_imbalance)
             goals += [("duplicate_load_excess", spread), ("duplicate_condition_excess", dup_imbalance)]
         rng = seeded_rng(problem.seed, "tie-break")
-        ties = sum(rng.randrange(TIE_WEIGHT_RANGE) * v for _, v in sorted(self.x.items()) + sorted(self.y.items()))
+        ties = sum(
+            rng.randrange(TIE_WEIGHT_RANGE) * v for _, v in sorted(self.x.items()) + sorted(self.y.items())
+        )
         return goals, ties
 
 
@@ -205,18 +209,26 @@ def solve(problem: PlanningProblem) -> Solution:
     solver.parameters.max_deterministic_time = TIE_BREAK_DETERMINISTIC_TIME
     status = solver.solve(m)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        raise PlanInfeasible("solver", "the solver lost the plan it had found while breaking ties; please report this")
+        raise PlanInfeasible(
+            "solver", "the solver lost the plan it had found while breaking ties; please report this"
+        )
     tcs = problem.task_conditions
     rows = [SolvedRow(code, tcs[i], "primary") for (code, i), v in built.x.items() if solver.boolean_value(v)]
-    rows += [SolvedRow(code, tcs[i], "duplicate") for (code, i), v in built.y.items() if solver.boolean_value(v)]
+    rows += [
+        SolvedRow(code, tcs[i], "duplicate") for (code, i), v in built.y.items() if solver.boolean_value(v)
+    ]
     return Solution(rows=tuple(rows), goals=values)
 
 
 def diagnose(problem: PlanningProblem) -> PlanInfeasible:
     """Name the rule group whose removal alone makes the request feasible (re-solving each time)."""
     culprits = [group for group in RULE_GROUPS if _feasible(problem, frozenset({group}))]
+
     def who(people: tuple) -> str:
-        return "; ".join(f"{p.code} designed {', '.join(sorted(p.designed)) or 'nothing'}" for p in people) or "none"
+        return (
+            "; ".join(f"{p.code} designed {', '.join(sorted(p.designed)) or 'nothing'}" for p in people)
+            or "none"
+        )
 
     inputs = (
         f"{len(problem.panel)} cells x {len(problem.panel[0].task_ids)} base tasks; primary annotators "
@@ -234,4 +246,3 @@ def diagnose(problem: PlanningProblem) -> PlanInfeasible:
         f"no plan meets the rules {', '.join(RULE_GROUPS)} together, and no single one of them is the "
         f"sole obstacle ({inputs})",
     )
-

@@ -39,8 +39,13 @@ log = logging.getLogger("humantrace.bots")
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-    "--disable-sync", "--no-first-run", "--disable-quic",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
 ]
 
 
@@ -59,8 +64,14 @@ class Pace:
 HUMAN_PACE = Pace(reading=(5, 20), cold=(45, 90), warm=(20, 48), rating=(10, 25))
 
 
-def _pause(page, rng: random.Random | None, seconds: tuple[float, float] | None, *, since: float | None = None,
-           until: float | None = None) -> None:
+def _pause(
+    page,
+    rng: random.Random | None,
+    seconds: tuple[float, float] | None,
+    *,
+    since: float | None = None,
+    until: float | None = None,
+) -> None:
     """Wait a drawn number of seconds (less the time spent since `since`), as a person would, but
     not past `until` (a `time.monotonic()` value: then the bot hurries to finish)."""
     if seconds is None or rng is None:
@@ -106,7 +117,9 @@ def sign_in(page, link: str) -> None:
     page.goto(link)
     button = page.locator("form[action^='/login/'] button[type=submit]")
     if button.count() != 1:
-        raise RuntimeError(f"the login link did not offer a sign-in: {page.locator('main').inner_text()[:300]}")
+        raise RuntimeError(
+            f"the login link did not offer a sign-in: {page.locator('main').inner_text()[:300]}"
+        )
     with page.expect_navigation():
         button.click()
 
@@ -114,7 +127,9 @@ def sign_in(page, link: str) -> None:
 def _next_assignment(engine: Engine, code: str, study_id: int | None = None) -> int | None:
     with Session(engine) as db:
         person = accounts.get_by_code(db, code=code)
-        query = select(Assignment).where(Assignment.annotator_id == person.id, Assignment.state != AssignmentState.completed.value)
+        query = select(Assignment).where(
+            Assignment.annotator_id == person.id, Assignment.state != AssignmentState.completed.value
+        )
         if study_id is not None:
             query = query.where(Assignment.study_id == study_id)
         row = db.exec(query.order_by(Assignment.order_index, Assignment.id)).first()
@@ -132,8 +147,17 @@ def _origin(url: str) -> str:
     return f"{parts.scheme}://{parts.netloc}"
 
 
-def play_attempt(control, env_page, engine: Engine, *, assignment_id: int, wrong: bool,
-                 rng: random.Random | None = None, pace: Pace | None = None, until: float | None = None) -> None:
+def play_attempt(
+    control,
+    env_page,
+    engine: Engine,
+    *,
+    assignment_id: int,
+    wrong: bool,
+    rng: random.Random | None = None,
+    pace: Pace | None = None,
+    until: float | None = None,
+) -> None:
     """From a control tab in an active attempt: let the website start, solve, press Evaluate."""
     from environments.oracles import OracleContext
 
@@ -145,8 +169,13 @@ def play_attempt(control, env_page, engine: Engine, *, assignment_id: int, wrong
     env_page.wait_for_load_state("load")
     opened = time.monotonic()
     targets, instruction, task_id = _targets_and_instruction(engine, assignment_id)
-    context = OracleContext(targets=targets, condition=_condition(engine, assignment_id), instruction=instruction,
-                            base_url=_origin(env_page.url), task_id=task_id)
+    context = OracleContext(
+        targets=targets,
+        condition=_condition(engine, assignment_id),
+        instruction=instruction,
+        base_url=_origin(env_page.url),
+        task_id=task_id,
+    )
     _solution(task_id, wrong=wrong)(env_page, context)
     _pause(env_page, rng, pace and (pace.cold if cold else pace.warm), since=opened, until=until)
     env_page.wait_for_timeout(700)  # let the recorder flush its last batch before the attempt ends
@@ -176,16 +205,43 @@ def open_assignment(page, assignment_id: int):
     return website
 
 
-def play_assignment(page, engine: Engine, *, assignment_id: int, base_url: str, rng: random.Random, mistakes: float,
-                    pace: Pace | None = None, until: float | None = None) -> None:
+def play_assignment(
+    page,
+    engine: Engine,
+    *,
+    assignment_id: int,
+    base_url: str,
+    rng: random.Random,
+    mistakes: float,
+    pace: Pace | None = None,
+    until: float | None = None,
+) -> None:
     """Start (or continue) an assignment on the assignment list page and play it to completion."""
     env_page = open_assignment(page, assignment_id)
     page.wait_for_url(f"**/assignments/{assignment_id}/control", timeout=60_000)
-    play_attempt(page, env_page, engine, assignment_id=assignment_id, wrong=rng.random() < mistakes, rng=rng, pace=pace, until=until)
+    play_attempt(
+        page,
+        env_page,
+        engine,
+        assignment_id=assignment_id,
+        wrong=rng.random() < mistakes,
+        rng=rng,
+        pace=pace,
+        until=until,
+    )
     page.wait_for_selector("#start-warm")
     with page.expect_navigation(timeout=60_000):
         page.click("#start-warm")  # no second countdown: the website tab reloads into the warm attempt
-    play_attempt(page, env_page, engine, assignment_id=assignment_id, wrong=rng.random() < mistakes, rng=rng, pace=pace, until=until)
+    play_attempt(
+        page,
+        env_page,
+        engine,
+        assignment_id=assignment_id,
+        wrong=rng.random() < mistakes,
+        rng=rng,
+        pace=pace,
+        until=until,
+    )
     page.wait_for_selector("#rating-form", timeout=60_000)
     _pause(page, rng, pace and pace.rating, until=until)
     for name in ("clarity", "realism", "unusual", "fun_value"):
@@ -216,9 +272,21 @@ def run_bots(
 
     Playwright's sync API refuses to run where an asyncio loop is running (a notebook, or a
     process already driving another sync Playwright); the bots then run in a thread of their own."""
-    run = functools.partial(_run_bots, engine=engine, secret_key=secret_key, base_url=base_url, codes=codes,
-                            assignments=assignments, mistakes=mistakes, seed=seed, headless=headless,
-                            progress=progress, pace=pace, until=until, study_id=study_id)
+    run = functools.partial(
+        _run_bots,
+        engine=engine,
+        secret_key=secret_key,
+        base_url=base_url,
+        codes=codes,
+        assignments=assignments,
+        mistakes=mistakes,
+        seed=seed,
+        headless=headless,
+        progress=progress,
+        pace=pace,
+        until=until,
+        study_id=study_id,
+    )
     try:
         asyncio.get_running_loop()
     except RuntimeError:
@@ -247,8 +315,12 @@ def _run_bots(
     reports = []
     with sync_playwright() as pw:
         # Popup blocking on, as in people's browsers: the website tab must open inside the Start click.
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=headless,
-                                     ignore_default_args=["--disable-popup-blocking"])
+        browser = pw.chromium.launch(
+            executable_path=CHROMIUM,
+            args=CHROMIUM_ARGS,
+            headless=headless,
+            ignore_default_args=["--disable-popup-blocking"],
+        )
         try:
             for code in codes:
                 report = BotReport(code=code)
@@ -273,8 +345,16 @@ def _run_bots(
                         break
                     page.goto(base_url + "/assignments")
                     try:
-                        play_assignment(page, engine, assignment_id=assignment_id, base_url=base_url, rng=rng, mistakes=mistakes,
-                                        pace=pace, until=until)
+                        play_assignment(
+                            page,
+                            engine,
+                            assignment_id=assignment_id,
+                            base_url=base_url,
+                            rng=rng,
+                            mistakes=mistakes,
+                            pace=pace,
+                            until=until,
+                        )
                         report.completed.append(assignment_id)
                     except Exception as exc:  # report and stop this bot; others go on
                         log.exception("bot %s failed on assignment %s", code, assignment_id)

@@ -16,19 +16,45 @@ from rich.progress import (
 
 from dashboard.cli.common import console, fail
 
-app = typer.Typer(help="AI web agents on the humans' task-conditions (BrowserGym), into agent bundles.", no_args_is_help=True)
+app = typer.Typer(
+    help="AI web agents on the humans' task-conditions (BrowserGym), into agent bundles.",
+    no_args_is_help=True,
+)
 
 
 @app.command("run")
 def run_agents(
-    agent: Annotated[str, typer.Option(help="oracle, random, replay, or module:factory returning an agent with get_action(obs).")],
-    out: Annotated[Path, typer.Option(help="Agent bundle directory (created; a rerun resumes it, skipping finished episodes).")],
-    tasks: Annotated[str, typer.Option(help="Glob(s) over task ids, comma-separated, e.g. 'shop-*' or 'shop-001,mail-00?'.")] = "*",
-    conditions: Annotated[str, typer.Option(help="Comma-separated conditions: clean, intervention.")] = "clean,intervention",
-    seed: Annotated[int | None, typer.Option(help="Env seed (default the study seed, HUMANTRACE_AGENTS_SEED or 42).")] = None,
-    max_steps: Annotated[int, typer.Option(help="Actions per episode before it is cut off (40, as in the paper).")] = 40,
-    workers: Annotated[int, typer.Option(help="Worker processes, each with its own browser and humantrace server.")] = 1,
-    human: Annotated[Path | None, typer.Option(help="With --agent replay: the human reference bundle to replay.")] = None,
+    agent: Annotated[
+        str,
+        typer.Option(
+            help="oracle, random, replay, or module:factory returning an agent with get_action(obs)."
+        ),
+    ],
+    out: Annotated[
+        Path,
+        typer.Option(
+            help="Agent bundle directory (created; a rerun resumes it, skipping finished episodes)."
+        ),
+    ],
+    tasks: Annotated[
+        str,
+        typer.Option(help="Glob(s) over task ids, comma-separated, e.g. 'shop-*' or 'shop-001,mail-00?'."),
+    ] = "*",
+    conditions: Annotated[
+        str, typer.Option(help="Comma-separated conditions: clean, intervention.")
+    ] = "clean,intervention",
+    seed: Annotated[
+        int | None, typer.Option(help="Env seed (default the study seed, HUMANTRACE_AGENTS_SEED or 42).")
+    ] = None,
+    max_steps: Annotated[
+        int, typer.Option(help="Actions per episode before it is cut off (40, as in the paper).")
+    ] = 40,
+    workers: Annotated[
+        int, typer.Option(help="Worker processes, each with its own browser and humantrace server.")
+    ] = 1,
+    human: Annotated[
+        Path | None, typer.Option(help="With --agent replay: the human reference bundle to replay.")
+    ] = None,
 ) -> None:
     """Run an agent on every selected task-condition; write the agent bundle `compare --agents` reads."""
     from agentruns.agents import AgentLoadError
@@ -42,12 +68,24 @@ def run_agents(
         fail(f"--conditions takes clean and/or intervention, not {conditions!r}.")
     if max_steps < 1:
         fail("--max-steps must be at least 1.")
-    config = RunConfig(agent=agent, out=str(out), tasks=tasks, conditions=chosen,
-                       seed=AgentSettings().seed if seed is None else seed, max_steps=max_steps, workers=workers,
-                       human=str(human) if human else None)
+    config = RunConfig(
+        agent=agent,
+        out=str(out),
+        tasks=tasks,
+        conditions=chosen,
+        seed=AgentSettings().seed if seed is None else seed,
+        max_steps=max_steps,
+        workers=workers,
+        human=str(human) if human else None,
+    )
     passed = failed = 0
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=console) as bar:
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+    ) as bar:
         job = bar.add_task("episodes", total=None)
 
         def started(total: int, done: int) -> None:

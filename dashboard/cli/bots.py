@@ -10,10 +10,19 @@ from dashboard.cli.common import StudyOption, console, current_study, fail, open
 
 
 def bots(
-    annotators: Annotated[str, typer.Option(help="Comma-separated codes of the annotators the bots play, e.g. A1,A2.")] = "A1,A2",
-    assignments: Annotated[int, typer.Option(help="Assignments each bot completes (fewer if it has fewer left).")] = 1,
-    mistakes: Annotated[float, typer.Option(help="Probability that a bot uses the task's plausible wrong solution in an attempt.")] = 0.0,
-    base_url: Annotated[str | None, typer.Option(help="URL of the running server (default HUMANTRACE_PUBLIC_URL).")] = None,
+    annotators: Annotated[
+        str, typer.Option(help="Comma-separated codes of the annotators the bots play, e.g. A1,A2.")
+    ] = "A1,A2",
+    assignments: Annotated[
+        int, typer.Option(help="Assignments each bot completes (fewer if it has fewer left).")
+    ] = 1,
+    mistakes: Annotated[
+        float,
+        typer.Option(help="Probability that a bot uses the task's plausible wrong solution in an attempt."),
+    ] = 0.0,
+    base_url: Annotated[
+        str | None, typer.Option(help="URL of the running server (default HUMANTRACE_PUBLIC_URL).")
+    ] = None,
     seed: Annotated[int, typer.Option(help="Seed for the bots' choices.")] = 0,
     headed: Annotated[bool, typer.Option(help="Show the browser windows.")] = False,
     study: StudyOption = None,
@@ -29,9 +38,16 @@ def bots(
         fail("--mistakes is a probability between 0 and 1.")
     codes = [c.strip().upper() for c in annotators.split(",") if c.strip()]
     reports = run_bots(
-        engine=db.get_bind(), secret_key=settings.secret_key, base_url=(base_url or settings.public_url).rstrip("/"),
-        codes=codes, assignments=assignments, mistakes=mistakes, seed=seed, headless=not headed,
-        progress=lambda line: console.print(line, highlight=False), study_id=study_id,
+        engine=db.get_bind(),
+        secret_key=settings.secret_key,
+        base_url=(base_url or settings.public_url).rstrip("/"),
+        codes=codes,
+        assignments=assignments,
+        mistakes=mistakes,
+        seed=seed,
+        headless=not headed,
+        progress=lambda line: console.print(line, highlight=False),
+        study_id=study_id,
     )
     failed = False
     for report in reports:

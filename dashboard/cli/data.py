@@ -13,8 +13,12 @@ from rich.table import Table
 
 from dashboard.cli.common import StudyOption, console, current_study, fail, open_db
 
-export_app = typer.Typer(help="Human reference bundles: write one from the study, verify one.", no_args_is_help=True)
-recordings_app = typer.Typer(help="Standalone recordings on any web page (pilots on other sites).", no_args_is_help=True)
+export_app = typer.Typer(
+    help="Human reference bundles: write one from the study, verify one.", no_args_is_help=True
+)
+recordings_app = typer.Typer(
+    help="Standalone recordings on any web page (pilots on other sites).", no_args_is_help=True
+)
 tasks_app = typer.Typer(help="The tasks and variants of every registered environment.", no_args_is_help=True)
 
 
@@ -28,10 +32,20 @@ class BundleFormat(StrEnum):
 def export_bundle(
     out: Annotated[Path, typer.Argument(help="New directory for the bundle (must not exist or be empty).")],
     format: Annotated[BundleFormat, typer.Option(help="File format of the tables.")] = BundleFormat.parquet,
-    include_comments: Annotated[bool, typer.Option(help="Include the annotators' free-text comments.")] = False,
-    include_rolled_back: Annotated[bool, typer.Option(help="Include rolled-back and excluded attempts (marked rolled_back).")] = False,
+    include_comments: Annotated[
+        bool, typer.Option(help="Include the annotators' free-text comments.")
+    ] = False,
+    include_rolled_back: Annotated[
+        bool, typer.Option(help="Include rolled-back and excluded attempts (marked rolled_back).")
+    ] = False,
     study: StudyOption = None,
-    force: Annotated[bool, typer.Option("--force", help="Write into a non-empty directory, replacing the bundle files in it (other files are kept).")] = False,
+    force: Annotated[
+        bool,
+        typer.Option(
+            "--force",
+            help="Write into a non-empty directory, replacing the bundle files in it (other files are kept).",
+        ),
+    ] = False,
 ) -> None:
     """Write the study's human reference bundle (attempts, events, verdicts, ratings, manifest)."""
     from dashboard.exports.bundle import count_attempts
@@ -50,15 +64,28 @@ def export_bundle(
     with Progress(console=console) as bar:
         task = bar.add_task("exporting attempts", total=total or 1)
         try:
-            manifest = write(db.get_bind(), out, formats=formats, include_comments=include_comments,
-                             include_rolled_back=include_rolled_back, progress=lambda n: bar.advance(task, n), overwrite=force,
-                             study_id=target.id)
+            manifest = write(
+                db.get_bind(),
+                out,
+                formats=formats,
+                include_comments=include_comments,
+                include_rolled_back=include_rolled_back,
+                progress=lambda n: bar.advance(task, n),
+                overwrite=force,
+                study_id=target.id,
+            )
         except BundleError as exc:
             fail(str(exc))
         except OSError as exc:  # the disk filled up, or the directory went away while writing
             fail(f"cannot write the bundle to {out}: {exc.strerror or exc}")
-    counts = json.loads(Path(manifest).read_text())["row_counts"] if "row_counts" in Path(manifest).read_text() else {}
-    console.print(f"Bundle of {target.name!r} written to {out} ({total} attempts). {counts or ''}", highlight=False)
+    counts = (
+        json.loads(Path(manifest).read_text())["row_counts"]
+        if "row_counts" in Path(manifest).read_text()
+        else {}
+    )
+    console.print(
+        f"Bundle of {target.name!r} written to {out} ({total} attempts). {counts or ''}", highlight=False
+    )
 
 
 @export_app.command("verify")
@@ -75,22 +102,48 @@ def export_verify(bundle: Annotated[Path, typer.Argument(help="A bundle director
 
 
 def compare(
-    human: Annotated[list[Path], typer.Option(help="A human reference bundle directory; repeatable (several studies).")],
+    human: Annotated[
+        list[Path], typer.Option(help="A human reference bundle directory; repeatable (several studies).")
+    ],
     agents: Annotated[list[Path], typer.Option(help="Agent run bundle (CSV, Parquet or JSONL); repeatable.")],
-    out: Annotated[Path, typer.Option(help="Directory for report.html, the CSV tables and the figures (PNG, SVG).")],
-    filter: Annotated[list[str] | None, typer.Option("--filter", help="Keep matching attempts and runs: env=shop,difficulty=easy (keys env, difficulty, task, condition; a key twice = either value); repeatable.")] = None,
-    task_counts: Annotated[Path | None, typer.Option(help="CSV of env, difficulty, n_tasks for full-benchmark estimates.")] = None,
+    out: Annotated[
+        Path, typer.Option(help="Directory for report.html, the CSV tables and the figures (PNG, SVG).")
+    ],
+    filter: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--filter",
+            help="Keep matching attempts and runs: env=shop,difficulty=easy (keys env, difficulty, task, condition; a key twice = either value); repeatable.",
+        ),
+    ] = None,
+    task_counts: Annotated[
+        Path | None, typer.Option(help="CSV of env, difficulty, n_tasks for full-benchmark estimates.")
+    ] = None,
     bootstrap: Annotated[int, typer.Option(help="Bootstrap resamples for the 95% intervals.")] = 2000,
     seed: Annotated[int, typer.Option(help="Seed of the bootstrap.")] = 0,
-    force: Annotated[bool, typer.Option("--force", help="Write into a non-empty --out directory, replacing the report and tables in it.")] = False,
+    force: Annotated[
+        bool,
+        typer.Option(
+            "--force", help="Write into a non-empty --out directory, replacing the report and tables in it."
+        ),
+    ] = False,
 ) -> None:
     """Compare the human bundle with agent runs: report.html plus one CSV per table."""
     from exports.bundle import BundleError
     from exports.compare import compare as run
 
     try:
-        result = run(human, agents, out, task_counts=task_counts, filters=filter, bootstrap=bootstrap, seed=seed, overwrite=force,
-                     progress=lambda message: console.print(f"… {message}", highlight=False))
+        result = run(
+            human,
+            agents,
+            out,
+            task_counts=task_counts,
+            filters=filter,
+            bootstrap=bootstrap,
+            seed=seed,
+            overwrite=force,
+            progress=lambda message: console.print(f"… {message}", highlight=False),
+        )
     except (BundleError, FileNotFoundError, ValueError) as exc:
         fail(str(exc))
     except OSError as exc:
@@ -103,10 +156,18 @@ def compare(
 
 
 def clean_command(
-    bundle: Annotated[Path | None, typer.Option(help="Re-clean a bundle's events_raw (writes events_clean.csv into --out).")] = None,
-    out: Annotated[Path | None, typer.Option(help="With --bundle: where to write the cleaned events.")] = None,
-    scroll_window_ms: Annotated[int, typer.Option(help="Scroll collapse window, from the first scroll of a run.")] = 400,
-    hover_window_ms: Annotated[int, typer.Option(help="How soon after a mouse move a DOM change counts as its hover effect.")] = 500,
+    bundle: Annotated[
+        Path | None, typer.Option(help="Re-clean a bundle's events_raw (writes events_clean.csv into --out).")
+    ] = None,
+    out: Annotated[
+        Path | None, typer.Option(help="With --bundle: where to write the cleaned events.")
+    ] = None,
+    scroll_window_ms: Annotated[
+        int, typer.Option(help="Scroll collapse window, from the first scroll of a run.")
+    ] = 400,
+    hover_window_ms: Annotated[
+        int, typer.Option(help="How soon after a mouse move a DOM change counts as its hover effect.")
+    ] = 500,
     study: StudyOption = None,
 ) -> None:
     """Re-clean traces with a given config (stored attempts, or a bundle); raw events are never touched."""
@@ -122,16 +183,27 @@ def clean_command(
         raw = read_bundle(bundle, tables=["events_raw"]).events_raw
         cleaned = clean(raw, config)
         out.mkdir(parents=True, exist_ok=True)
-        write_csv(cleaned.assign(source_seqs=cleaned["source_seqs"].map(lambda s: ";".join(map(str, s)))), out / "events_clean.csv")
-        console.print(f"{len(raw)} raw events → {len(cleaned)} cleaned steps in {out / 'events_clean.csv'}", highlight=False)
+        write_csv(
+            cleaned.assign(source_seqs=cleaned["source_seqs"].map(lambda s: ";".join(map(str, s)))),
+            out / "events_clean.csv",
+        )
+        console.print(
+            f"{len(raw)} raw events → {len(cleaned)} cleaned steps in {out / 'events_clean.csv'}",
+            highlight=False,
+        )
         return
     from dashboard.exports.reclean import reclean_study
 
     _settings, db = open_db()
     with db, Progress(console=console) as bar:
         task = bar.add_task("re-cleaning attempts", total=None)
-        changed, total = reclean_study(db, study=current_study(db, study), config=config, progress=lambda n: bar.advance(task, n))
-    console.print(f"Re-cleaned {total} attempts with {config.to_dict()}; {changed} changed their cleaned step count.", highlight=False)
+        changed, total = reclean_study(
+            db, study=current_study(db, study), config=config, progress=lambda n: bar.advance(task, n)
+        )
+    console.print(
+        f"Re-cleaned {total} attempts with {config.to_dict()}; {changed} changed their cleaned step count.",
+        highlight=False,
+    )
 
 
 @recordings_app.command("new")
@@ -140,11 +212,15 @@ def recordings_new(
     mask_all_text: Annotated[bool, typer.Option(help="Mask every typed value, not only passwords.")] = False,
     server: Annotated[
         str | None,
-        typer.Option(help="Base URL of the humantrace server the page will reach (default: the running server's public URL, else HUMANTRACE_PUBLIC_URL)."),
+        typer.Option(
+            help="Base URL of the humantrace server the page will reach (default: the running server's public URL, else HUMANTRACE_PUBLIC_URL)."
+        ),
     ] = None,
     mask_selector: Annotated[
         list[str] | None,
-        typer.Option(help="CSS selector of a field to mask like a password (repeatable), e.g. 'input[name=dob]'."),
+        typer.Option(
+            help="CSS selector of a field to mask like a password (repeatable), e.g. 'input[name=dob]'."
+        ),
     ] = None,
 ) -> None:
     """Create a standalone recording and print its token and the snippet to paste into any page."""
@@ -162,19 +238,31 @@ def recordings_new(
         source = f"the running server's public URL {server} (process {found.pid})"
     else:
         server = settings.public_url
-        source = (f"the configured public URL {server} (no running server found for {settings.data_dir}; "
-                  "pass --server URL if it runs elsewhere)")
+        source = (
+            f"the configured public URL {server} (no running server found for {settings.data_dir}; "
+            "pass --server URL if it runs elsewhere)"
+        )
     with db:
         try:
             recording = service.create_recording(
-                db, kind="standalone", label=label, mask_all_text=mask_all_text, mask_selectors=mask_selector or ()
+                db,
+                kind="standalone",
+                label=label,
+                mask_all_text=mask_all_text,
+                mask_selectors=mask_selector or (),
             )
         except (ValueError, TypeError) as exc:
             fail(str(exc))
         token = service.issue_token(secret_key=settings.secret_key, recording_id=recording.id)
-    console.print(f"Recording {recording.id} ({label})\ntoken: {token}\n\nSnippet for {source}.", highlight=False, soft_wrap=True)
+    console.print(
+        f"Recording {recording.id} ({label})\ntoken: {token}\n\nSnippet for {source}.",
+        highlight=False,
+        soft_wrap=True,
+    )
     console.print("Paste into the page's <head>:", highlight=False)
-    snippet = inject.snippet(server_url=server, token=token, mask_all_text=mask_all_text, mask_selectors=mask_selector or ())
+    snippet = inject.snippet(
+        server_url=server, token=token, mask_all_text=mask_all_text, mask_selectors=mask_selector or ()
+    )
     console.print(snippet, highlight=False, soft_wrap=True)
 
 
@@ -189,13 +277,21 @@ def recordings_list() -> None:
     with db:
         table = Table("id", "label", "status", "created", "events")
         for rec in db.exec(select(Recording).where(Recording.kind == "standalone").order_by(Recording.id)):
-            table.add_row(str(rec.id), rec.label or "", rec.status, rec.created_at.strftime("%Y-%m-%d %H:%M"), str(rec.acked_seq + 1))
+            table.add_row(
+                str(rec.id),
+                rec.label or "",
+                rec.status,
+                rec.created_at.strftime("%Y-%m-%d %H:%M"),
+                str(rec.acked_seq + 1),
+            )
         console.print(table)
 
 
 @recordings_app.command("export")
 def recordings_export(
-    recording_id: Annotated[int, typer.Argument(help="The standalone recording's id (see `humantrace recordings list`).")],
+    recording_id: Annotated[
+        int, typer.Argument(help="The standalone recording's id (see `humantrace recordings list`).")
+    ],
     out: Annotated[Path, typer.Argument(help="Directory for events_raw.csv and events_clean.csv.")],
     end: Annotated[bool, typer.Option(help="End the recording first (its token stops working).")] = False,
 ) -> None:
@@ -211,19 +307,28 @@ def recordings_export(
         except service.RecorderError as exc:
             fail(str(exc))
         if recording.kind != "standalone":
-            fail(f"recording {recording_id} belongs to an attempt; attempts are exported with `humantrace export bundle`.")
+            fail(
+                f"recording {recording_id} belongs to an attempt; attempts are exported with `humantrace export bundle`."
+            )
         if end:
             service.end_recording(db, recording_id=recording_id)
         raw = service.events_frame(db, recording_ids=[recording_id])
     cleaned = clean(raw, CleaningConfig())
     out.mkdir(parents=True, exist_ok=True)
     write_csv(raw, out / "events_raw.csv")
-    write_csv(cleaned.assign(source_seqs=cleaned["source_seqs"].map(lambda s: ";".join(map(str, s)))), out / "events_clean.csv")
+    write_csv(
+        cleaned.assign(source_seqs=cleaned["source_seqs"].map(lambda s: ";".join(map(str, s)))),
+        out / "events_clean.csv",
+    )
     console.print(f"{len(raw)} raw events and {len(cleaned)} cleaned steps written to {out}", highlight=False)
 
 
 @tasks_app.command("list")
-def tasks_list(as_json: Annotated[bool, typer.Option("--json", help="Print one JSON document: a list with one object per task.")] = False) -> None:
+def tasks_list(
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print one JSON document: a list with one object per task.")
+    ] = False,
+) -> None:
     """List every task with its difficulty, primitives and variant."""
     from dataclasses import asdict
 
@@ -236,8 +341,16 @@ def tasks_list(as_json: Annotated[bool, typer.Option("--json", help="Print one J
         return
     table = Table("task", "env", "difficulty", "title", "primitives", "variant")
     for row in rows:
-        table.add_row(row.task_id, row.env_id, row.difficulty, row.title, ", ".join(row.primary_primitives),
-                      f"{row.variant_id} ({row.variant_primitive}; {', '.join(row.variant_layers)})" if row.variant_id else "—")
+        table.add_row(
+            row.task_id,
+            row.env_id,
+            row.difficulty,
+            row.title,
+            ", ".join(row.primary_primitives),
+            f"{row.variant_id} ({row.variant_primitive}; {', '.join(row.variant_layers)})"
+            if row.variant_id
+            else "—",
+        )
     console.print(table)
     console.print(f"{len(rows)} tasks")
 

@@ -16,7 +16,10 @@ from dashboard.cli import study as study_commands
 from dashboard.cli.common import console, fail
 from dashboard.cli.common import settings as load_settings
 
-app = typer.Typer(help="humantrace: run human studies on web tasks and compare people with AI web agents.", no_args_is_help=True)
+app = typer.Typer(
+    help="humantrace: run human studies on web tasks and compare people with AI web agents.",
+    no_args_is_help=True,
+)
 db_app = typer.Typer(help="Database schema migrations (Alembic).", no_args_is_help=True)
 app.add_typer(db_app, name="db")
 app.add_typer(study_commands.app, name="study")
@@ -37,8 +40,14 @@ LOG_CONFIG = {
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
     # uvicorn logs websocket handshakes with their query string, which carries recorder tokens.
     "filters": {"redact_tokens": {"()": "recorder.privacy.RedactTokensFilter"}},
-    "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": "plain", "stream": "ext://sys.stderr",
-                            "filters": ["redact_tokens"]}},
+    "handlers": {
+        "stderr": {
+            "class": "logging.StreamHandler",
+            "formatter": "plain",
+            "stream": "ext://sys.stderr",
+            "filters": ["redact_tokens"],
+        }
+    },
     "loggers": {
         "uvicorn": {"handlers": ["stderr"], "level": "INFO", "propagate": False},
         "uvicorn.error": {"handlers": ["stderr"], "level": "INFO", "propagate": False},
@@ -51,11 +60,28 @@ LOG_CONFIG = {
 
 @app.command()
 def serve(
-    demo: Annotated[bool, typer.Option(help="Upgrade the database, create the demo study and people, print their login links.")] = False,
-    host: Annotated[str | None, typer.Option(help="Interface to bind (default HUMANTRACE_HOST or 127.0.0.1).")] = None,
-    port: Annotated[int | None, typer.Option(help="Port to listen on (default HUMANTRACE_PORT or 8000).")] = None,
-    workers: Annotated[int, typer.Option(help="Worker processes (all state is in the database, so any worker serves any request).")] = 1,
-    bots: Annotated[bool, typer.Option("--bots", help="With --demo: once serving, let bots A1 and A2 complete three assignments each.")] = False,
+    demo: Annotated[
+        bool,
+        typer.Option(help="Upgrade the database, create the demo study and people, print their login links."),
+    ] = False,
+    host: Annotated[
+        str | None, typer.Option(help="Interface to bind (default HUMANTRACE_HOST or 127.0.0.1).")
+    ] = None,
+    port: Annotated[
+        int | None, typer.Option(help="Port to listen on (default HUMANTRACE_PORT or 8000).")
+    ] = None,
+    workers: Annotated[
+        int,
+        typer.Option(
+            help="Worker processes (all state is in the database, so any worker serves any request)."
+        ),
+    ] = 1,
+    bots: Annotated[
+        bool,
+        typer.Option(
+            "--bots", help="With --demo: once serving, let bots A1 and A2 complete three assignments each."
+        ),
+    ] = False,
 ) -> None:
     """Run the web application."""
     import uvicorn
@@ -79,7 +105,9 @@ def serve(
         engine.dispose()
         if planned:
             console.print(f"Planned a demo panel: {planned} assignments.")
-        console.print("[bold]Demo study ready.[/bold] Open a login link and press Sign in (each link works once):")
+        console.print(
+            "[bold]Demo study ready.[/bold] Open a login link and press Sign in (each link works once):"
+        )
         for login in logins:
             console.print(f"  {login.code:<3} {login.role:<9} {login.url}", soft_wrap=True, highlight=False)
     else:
@@ -126,10 +154,20 @@ def _start_demo_bots(settings) -> None:
             except httpx.HTTPError:
                 time.sleep(0.5)
         engine = make_engine(settings.database_url)
-        reports = run_bots(engine=engine, secret_key=settings.secret_key, base_url=settings.public_url, codes=["A1", "A2"],
-                           assignments=3, mistakes=0.2, seed=1)
+        reports = run_bots(
+            engine=engine,
+            secret_key=settings.secret_key,
+            base_url=settings.public_url,
+            codes=["A1", "A2"],
+            assignments=3,
+            mistakes=0.2,
+            seed=1,
+        )
         for report in reports:
-            console.print(f"bot {report.code}: {len(report.completed)} assignments completed {report.failed or ''}", highlight=False)
+            console.print(
+                f"bot {report.code}: {len(report.completed)} assignments completed {report.failed or ''}",
+                highlight=False,
+            )
 
     threading.Thread(target=run, name="demo-bots", daemon=True).start()
 
@@ -145,7 +183,9 @@ def db_upgrade(revision: Annotated[str, typer.Argument(help="Target revision.")]
 
 
 @db_app.command("downgrade")
-def db_downgrade(revision: Annotated[str, typer.Argument(help="Target revision, e.g. -1 or base.")] = "-1") -> None:
+def db_downgrade(
+    revision: Annotated[str, typer.Argument(help="Target revision, e.g. -1 or base.")] = "-1",
+) -> None:
     """Downgrade the database schema (default: one revision)."""
     from core import migrate
 

@@ -14,11 +14,19 @@ app = typer.Typer(help="Plan the panel of base tasks and assign every task-condi
 
 @app.command("plan")
 def plan(
-    per_cell: Annotated[int, typer.Option("--per-cell", help="Base tasks per (environment, difficulty) cell (k).")] = 1,
-    seed: Annotated[int | None, typer.Option(help="Seed for choosing the panel (default: the study's seed).")] = None,
+    per_cell: Annotated[
+        int, typer.Option("--per-cell", help="Base tasks per (environment, difficulty) cell (k).")
+    ] = 1,
+    seed: Annotated[
+        int | None, typer.Option(help="Seed for choosing the panel (default: the study's seed).")
+    ] = None,
     env: Annotated[list[str] | None, typer.Option(help="Restrict to this environment (repeatable).")] = None,
-    duplicates_per_cell: Annotated[int, typer.Option(help="Task-conditions per cell recorded again by a duplicate-tier annotator.")] = 1,
-    replace: Annotated[bool, typer.Option(help="Replace the study's assignments that nobody has started.")] = False,
+    duplicates_per_cell: Annotated[
+        int, typer.Option(help="Task-conditions per cell recorded again by a duplicate-tier annotator.")
+    ] = 1,
+    replace: Annotated[
+        bool, typer.Option(help="Replace the study's assignments that nobody has started.")
+    ] = False,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Show the plan without storing it.")] = False,
     study: StudyOption = None,
 ) -> None:
@@ -30,20 +38,32 @@ def plan(
     with db:
         target = current_study(db, study)
         try:
-            result = planning.make_plan(db, study=target, per_cell=per_cell, seed=seed, envs=env,
-                                        duplicates_per_cell=duplicates_per_cell)
+            result = planning.make_plan(
+                db,
+                study=target,
+                per_cell=per_cell,
+                seed=seed,
+                envs=env,
+                duplicates_per_cell=duplicates_per_cell,
+            )
         except PlanInfeasible as exc:
             fail(f"the plan cannot be made: {exc}")
         summary = result.summary
         console.print(
             f"Panel: {summary.base_tasks} base tasks in {summary.cells} cells; "
             f"{summary.primary_task_conditions} primary and {summary.duplicate_task_conditions} duplicate task-conditions "
-            f"({summary.primary_attempts + summary.duplicate_attempts} attempts).", highlight=False)
+            f"({summary.primary_attempts + summary.duplicate_attempts} attempts).",
+            highlight=False,
+        )
         table = Table("annotator", "tier", "task-conditions", "by difficulty", "by condition")
         for load in summary.loads:
-            table.add_row(load.annotator, str(load.tier), str(load.total),
-                          ", ".join(f"{k} {v}" for k, v in load.by_difficulty.items()),
-                          ", ".join(f"{k} {v}" for k, v in load.by_condition.items()))
+            table.add_row(
+                load.annotator,
+                str(load.tier),
+                str(load.total),
+                ", ".join(f"{k} {v}" for k, v in load.by_difficulty.items()),
+                ", ".join(f"{k} {v}" for k, v in load.by_condition.items()),
+            )
         console.print(table)
         for note in result.notes:
             console.print(f"note: {note}", highlight=False)
@@ -75,15 +95,30 @@ def check(study: StudyOption = None) -> None:
         if not rows:
             fail("the study has no assignments yet: run `humantrace panel plan`.")
         stored = [
-            PlannedAssignment(annotator=codes[a.annotator_id], task_id=a.task_id, env_id=a.env_id, difficulty=a.difficulty,
-                              condition=a.condition, tier=a.tier, order=a.order_index)
+            PlannedAssignment(
+                annotator=codes[a.annotator_id],
+                task_id=a.task_id,
+                env_id=a.env_id,
+                difficulty=a.difficulty,
+                condition=a.condition,
+                tier=a.tier,
+                order=a.order_index,
+            )
             for a in rows
         ]
         tasks = planning.catalogue_tasks()
         per_cell = max(1, _per_cell(stored))
         reference = planning.make_plan(db, study=target, per_cell=per_cell)
-        plan = Plan(**{**reference.model_dump(), "assignments": tuple(stored), "panel": _panel_from(stored, reference)})
-        violations = check_plan(plan, tasks=tasks, annotators=planning.roster(db, study=target), per_cell=per_cell)
+        plan = Plan(
+            **{
+                **reference.model_dump(),
+                "assignments": tuple(stored),
+                "panel": _panel_from(stored, reference),
+            }
+        )
+        violations = check_plan(
+            plan, tasks=tasks, annotators=planning.roster(db, study=target), per_cell=per_cell
+        )
         if violations:
             for v in violations:
                 console.print(f"[red]{v.rule}[/red]: {v.message}", highlight=False)
@@ -105,4 +140,7 @@ def _panel_from(rows, reference):
     cells: dict[tuple[str, str], set[str]] = {}
     for r in rows:
         cells.setdefault((r.env_id, str(r.difficulty)), set()).add(r.task_id)
-    return tuple(PanelCell(env_id=e, difficulty=d, task_ids=tuple(sorted(ids))) for (e, d), ids in sorted(cells.items()))
+    return tuple(
+        PanelCell(env_id=e, difficulty=d, task_ids=tuple(sorted(ids)))
+        for (e, d), ids in sorted(cells.items())
+    )

@@ -11,8 +11,10 @@ from rich.table import Table
 
 from dashboard.cli.common import StudyOption, console, current_study, fail, open_db
 
-app = typer.Typer(help="People in a study: annotators (members of studies) and leads (every study), and their login links.",
-                  no_args_is_help=True)
+app = typer.Typer(
+    help="People in a study: annotators (members of studies) and leads (every study), and their login links.",
+    no_args_is_help=True,
+)
 
 
 def _known_envs() -> set[str]:
@@ -23,10 +25,17 @@ def _known_envs() -> set[str]:
 
 @app.command("add")
 def add(
-    code: Annotated[str, typer.Argument(help="Coded id, e.g. A1 (annotator), D1 (duplicate tier), L1 (lead).")],
+    code: Annotated[
+        str, typer.Argument(help="Coded id, e.g. A1 (annotator), D1 (duplicate tier), L1 (lead).")
+    ],
     role: Annotated[str, typer.Option(help="annotator or lead (leads manage every study).")] = "annotator",
-    tier: Annotated[str, typer.Option(help="primary or duplicate (duplicate-tier people record the audit).")] = "primary",
-    designed: Annotated[list[str] | None, typer.Option(help="An environment this person designed (repeatable); they never record it.")] = None,
+    tier: Annotated[
+        str, typer.Option(help="primary or duplicate (duplicate-tier people record the audit).")
+    ] = "primary",
+    designed: Annotated[
+        list[str] | None,
+        typer.Option(help="An environment this person designed (repeatable); they never record it."),
+    ] = None,
     name: Annotated[str, typer.Option(help="Display name shown to leads only.")] = "",
     study: StudyOption = None,
 ) -> None:
@@ -38,19 +47,35 @@ def add(
         target = None if role == "lead" else current_study(db, study)
         unknown = [env for env in designed or [] if env not in _known_envs()]
         if unknown:
-            fail(f"unknown environment(s) {', '.join(unknown)}; registered: {', '.join(sorted(_known_envs()))}.")
+            fail(
+                f"unknown environment(s) {', '.join(unknown)}; registered: {', '.join(sorted(_known_envs()))}."
+            )
         try:
-            person = accounts.add_annotator(db, code=code, role=role, tier=tier, designed=designed, display_name=name,
-                                            study_id=target.id if target else None)
+            person = accounts.add_annotator(
+                db,
+                code=code,
+                role=role,
+                tier=tier,
+                designed=designed,
+                display_name=name,
+                study_id=target.id if target else None,
+            )
         except accounts.AccountError as exc:
             fail(str(exc))
         where = f" to {target.name!r}" if target else " (lead: every study)"
-        console.print(f"Added {person.code} ({person.role}{', ' + tier if target else ''}){where}.", highlight=False)
+        console.print(
+            f"Added {person.code} ({person.role}{', ' + tier if target else ''}){where}.", highlight=False
+        )
 
 
 @app.command("import")
 def import_csv(
-    file: Annotated[Path, typer.Argument(help="CSV with the header code,role,tier,designed,name (only code is required; designed: envs separated by ;).")],
+    file: Annotated[
+        Path,
+        typer.Argument(
+            help="CSV with the header code,role,tier,designed,name (only code is required; designed: envs separated by ;)."
+        ),
+    ],
     study: StudyOption = None,
 ) -> None:
     """Add many people at once: every row, or none (a file with a bad row adds nobody and lists each row's problem)."""
@@ -69,7 +94,10 @@ def import_csv(
             added = membership.import_people(db, text=text, study_id=target.id, known_envs=_known_envs())
         except membership.ImportRefused as exc:
             fail(f"{file}: nothing was imported:\n  " + "\n  ".join(exc.errors))
-        console.print(f"Imported {len(added)} people into {target.name!r}: {', '.join(p.code for p in added)}.", highlight=False)
+        console.print(
+            f"Imported {len(added)} people into {target.name!r}: {', '.join(p.code for p in added)}.",
+            highlight=False,
+        )
 
 
 @app.command("list")
@@ -89,7 +117,9 @@ def list_people(study: StudyOption = None) -> None:
 
 
 @app.command("deactivate")
-def deactivate(code: Annotated[str, typer.Argument(help="The person's coded id, e.g. A3.")], study: StudyOption = None) -> None:
+def deactivate(
+    code: Annotated[str, typer.Argument(help="The person's coded id, e.g. A3.")], study: StudyOption = None
+) -> None:
     """Take an annotator out of a study (their recorded work stays; no new assignments), or deactivate a lead's account."""
     from sqlmodel import select
 
@@ -105,15 +135,25 @@ def deactivate(code: Annotated[str, typer.Argument(help="The person's coded id, 
             membership.deactivate(db, code=code, study_id=target.id if target else None)
         except accounts.AccountError as exc:
             fail(str(exc))
-        console.print(f"Deactivated {code.strip().upper()}" + (f" in {target.name!r}." if target else " (lead account)."), highlight=False)
+        console.print(
+            f"Deactivated {code.strip().upper()}"
+            + (f" in {target.name!r}." if target else " (lead account)."),
+            highlight=False,
+        )
 
 
 @app.command("link")
 def link(
     code: Annotated[str, typer.Argument(help="The person's coded id, e.g. A1.")],
-    study: Annotated[str | None, typer.Option("--study", help="The study the link signs the person into (name or id). "
-                                              "Default: the person's only study; a person in several must be told which. "
-                                              "A lead's link names no study unless given.")] = None,
+    study: Annotated[
+        str | None,
+        typer.Option(
+            "--study",
+            help="The study the link signs the person into (name or id). "
+            "Default: the person's only study; a person in several must be told which. "
+            "A lead's link names no study unless given.",
+        ),
+    ] = None,
 ) -> None:
     """Print a new single-use login link for a person, signing them into one study (no study picker)."""
     from annotators import membership
@@ -132,19 +172,31 @@ def link(
         if study is not None:
             target = current_study(db, study)
             if not person.is_lead and target.id not in mine:
-                fail(f"{person.code} is not an active member of {target.name!r}: add them with "
-                     f"`humantrace annotators add {person.code} --study {target.name!r}`.")
+                fail(
+                    f"{person.code} is not an active member of {target.name!r}: add them with "
+                    f"`humantrace annotators add {person.code} --study {target.name!r}`."
+                )
         elif not person.is_lead:
             theirs = [s for s in list_studies(db, include_archived=False) if s.id in mine]
             if not theirs:
-                fail(f"{person.code} is in no study that is not archived: add them with `humantrace annotators add {person.code} --study NAME`.")
+                fail(
+                    f"{person.code} is in no study that is not archived: add them with `humantrace annotators add {person.code} --study NAME`."
+                )
             if len(theirs) > 1:
-                fail(f"{person.code} is in {len(theirs)} studies; say which with --study NAME: "
-                     + ", ".join(f"{s.name!r} ({s.status})" for s in theirs) + ".")
+                fail(
+                    f"{person.code} is in {len(theirs)} studies; say which with --study NAME: "
+                    + ", ".join(f"{s.name!r} ({s.status})" for s in theirs)
+                    + "."
+                )
             target = theirs[0]
         try:
-            url = accounts.create_login_link(db, secret_key=settings.secret_key, code=code, base_url=settings.public_url,
-                                             study_id=target.id if target else None)
+            url = accounts.create_login_link(
+                db,
+                secret_key=settings.secret_key,
+                code=code,
+                base_url=settings.public_url,
+                study_id=target.id if target else None,
+            )
         except accounts.AccountError as exc:
             fail(str(exc))
         console.print(url, soft_wrap=True, highlight=False)
@@ -166,13 +218,27 @@ def links(
         people = [m for m in membership.members(db, study_id=target.id) if m.active]
         if not people:
             fail(f"{name!r} has no active annotators: add them with `humantrace annotators import FILE.csv`.")
-        rows = [(m.person.code, m.person.display_name, str(m.membership.tier if m.membership else ""),
-                 accounts.create_login_link(db, secret_key=settings.secret_key, code=m.person.code, base_url=settings.public_url,
-                                            study_id=target.id))
-                for m in people]
+        rows = [
+            (
+                m.person.code,
+                m.person.display_name,
+                str(m.membership.tier if m.membership else ""),
+                accounts.create_login_link(
+                    db,
+                    secret_key=settings.secret_key,
+                    code=m.person.code,
+                    base_url=settings.public_url,
+                    study_id=target.id,
+                ),
+            )
+            for m in people
+        ]
     out.parent.mkdir(parents=True, exist_ok=True)
     with out.open("w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
         writer.writerow(["code", "name", "tier", "url"])
         writer.writerows(rows)
-    console.print(f"Wrote {len(rows)} login links for {name!r} to {out}. Each link works once; keep the file private.", highlight=False)
+    console.print(
+        f"Wrote {len(rows)} login links for {name!r} to {out}. Each link works once; keep the file private.",
+        highlight=False,
+    )

@@ -12,7 +12,10 @@ from dashboard.studies.schemas import settings_help
 
 SETTINGS_HELP = "Keys and allowed values:\n\n" + "\n\n".join(settings_help().splitlines())
 
-app = typer.Typer(help="Studies of this deployment: create, list, show, change settings, open, close, archive.", no_args_is_help=True)
+app = typer.Typer(
+    help="Studies of this deployment: create, list, show, change settings, open, close, archive.",
+    no_args_is_help=True,
+)
 
 
 def _service():
@@ -21,28 +24,53 @@ def _service():
     return service
 
 
-@app.command("create", help="Create a study (a draft: add people, plan, then `study open`).\n\n" + SETTINGS_HELP)
+@app.command(
+    "create", help="Create a study (a draft: add people, plan, then `study open`).\n\n" + SETTINGS_HELP
+)
 def create(
     name: Annotated[str, typer.Argument(help="Unique name of the study (what --study takes).")],
-    env: Annotated[list[str] | None, typer.Option("--env", help="An environment the panel draws from (repeatable; default: all).")] = None,
-    seed: Annotated[int, typer.Option(help="Seed of every env session of the study (same instance for both conditions and every agent).")] = 42,
-    description: Annotated[str, typer.Option(help="What annotators read about the study on their dashboard.")] = "",
-    setting: Annotated[list[str] | None, typer.Option("--setting", help="KEY=VALUE (repeatable); keys below.")] = None,
+    env: Annotated[
+        list[str] | None,
+        typer.Option("--env", help="An environment the panel draws from (repeatable; default: all)."),
+    ] = None,
+    seed: Annotated[
+        int,
+        typer.Option(
+            help="Seed of every env session of the study (same instance for both conditions and every agent)."
+        ),
+    ] = 42,
+    description: Annotated[
+        str, typer.Option(help="What annotators read about the study on their dashboard.")
+    ] = "",
+    setting: Annotated[
+        list[str] | None, typer.Option("--setting", help="KEY=VALUE (repeatable); keys below.")
+    ] = None,
 ) -> None:
     service = _service()
     _settings, db = open_db()
     with db:
         try:
-            study = service.create_study(db, name=name, description=description, envs=env or [], seed=seed,
-                                         settings=service.parse_assignments(setting or []))
+            study = service.create_study(
+                db,
+                name=name,
+                description=description,
+                envs=env or [],
+                seed=seed,
+                settings=service.parse_assignments(setting or []),
+            )
         except service.StudyError as exc:
             fail(str(exc))
-        console.print(f"Created study {study.name!r} (id {study.id}, {study.status}, seed {study.seed}). "
-                      f"Next: `humantrace annotators import FILE.csv --study {study.name!r}`, `panel plan`, `study open`.", highlight=False)
+        console.print(
+            f"Created study {study.name!r} (id {study.id}, {study.status}, seed {study.seed}). "
+            f"Next: `humantrace annotators import FILE.csv --study {study.name!r}`, `panel plan`, `study open`.",
+            highlight=False,
+        )
 
 
 @app.command("list")
-def list_studies(all: Annotated[bool, typer.Option("--all", help="Include archived studies.")] = False) -> None:
+def list_studies(
+    all: Annotated[bool, typer.Option("--all", help="Include archived studies.")] = False,
+) -> None:
     """List the studies with their status, seed, people and assignments."""
     from sqlalchemy import func
     from sqlmodel import select
@@ -55,9 +83,21 @@ def list_studies(all: Annotated[bool, typer.Option("--all", help="Include archiv
     with db:
         table = Table("id", "name", "status", "seed", "envs", "people", "assignments")
         for study in service.list_studies(db, include_archived=all):
-            people = db.exec(select(func.count()).select_from(Membership).where(Membership.study_id == study.id)).one()
-            work = db.exec(select(func.count()).select_from(Assignment).where(Assignment.study_id == study.id)).one()
-            table.add_row(str(study.id), study.name, study.status, str(study.seed), ",".join(study.envs) or "all", str(people), str(work))
+            people = db.exec(
+                select(func.count()).select_from(Membership).where(Membership.study_id == study.id)
+            ).one()
+            work = db.exec(
+                select(func.count()).select_from(Assignment).where(Assignment.study_id == study.id)
+            ).one()
+            table.add_row(
+                str(study.id),
+                study.name,
+                study.status,
+                str(study.seed),
+                ",".join(study.envs) or "all",
+                str(people),
+                str(work),
+            )
         console.print(table)
 
 
@@ -80,10 +120,16 @@ def show(study: StudyOption = None) -> None:
             console.print(changes)
 
 
-@app.command("set", help="Change settings: study set KEY=VALUE [KEY=VALUE]... (validated together; "
-                          "recorded in the audit trail once attempts exist).\n\n" + SETTINGS_HELP)
+@app.command(
+    "set",
+    help="Change settings: study set KEY=VALUE [KEY=VALUE]... (validated together; "
+    "recorded in the audit trail once attempts exist).\n\n" + SETTINGS_HELP,
+)
 def set_settings(
-    pairs: Annotated[list[str], typer.Argument(help="KEY=VALUE pairs, e.g. rollback_grace_seconds=15 show_score_to_annotators=true.")],
+    pairs: Annotated[
+        list[str],
+        typer.Argument(help="KEY=VALUE pairs, e.g. rollback_grace_seconds=15 show_score_to_annotators=true."),
+    ],
     study: StudyOption = None,
     by: Annotated[str, typer.Option(help="Who makes the change (recorded in the audit trail).")] = "cli",
 ) -> None:
@@ -92,10 +138,17 @@ def set_settings(
     with db:
         found = current_study(db, study)
         try:
-            recorded = service.update_study(db, study=found, changes=service.parse_assignments(pairs), actor=by)
+            recorded = service.update_study(
+                db, study=found, changes=service.parse_assignments(pairs), actor=by
+            )
         except service.StudyError as exc:
             fail(str(exc))
-        console.print(f"Updated {found.name!r}: " + ", ".join(pairs) + (" (recorded in the audit trail)" if recorded else ""), highlight=False)
+        console.print(
+            f"Updated {found.name!r}: "
+            + ", ".join(pairs)
+            + (" (recorded in the audit trail)" if recorded else ""),
+            highlight=False,
+        )
 
 
 def _lifecycle(to: str, study: str | None, by: str) -> None:

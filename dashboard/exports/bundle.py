@@ -25,8 +25,15 @@ from recorder import service as recorder
 
 CHUNK_ATTEMPTS = 200
 CLEAN_COLUMNS = set(TABLES["events_clean"].column_names(include_comments=False))
-RATING_FIELDS = ("clarity", "realism", "intervention_naturalness", "fun_value",
-                 "suspected_bug", "ambiguous_instruction", "alternate_valid_strategy")
+RATING_FIELDS = (
+    "clarity",
+    "realism",
+    "intervention_naturalness",
+    "fun_value",
+    "suspected_bug",
+    "ambiguous_instruction",
+    "alternate_valid_strategy",
+)
 
 
 def _task_meta(task_id: str) -> tuple[str | None, str | None, str | None]:
@@ -44,8 +51,10 @@ def _task_meta(task_id: str) -> tuple[str | None, str | None, str | None]:
 
 
 def _attempt_query(study: Study, include_rolled_back: bool):
-    query = select(Attempt, Assignment).join(Assignment, Assignment.id == Attempt.assignment_id).where(
-        Assignment.study_id == study.id, Attempt.status != AttemptStatus.active.value
+    query = (
+        select(Attempt, Assignment)
+        .join(Assignment, Assignment.id == Attempt.assignment_id)
+        .where(Assignment.study_id == study.id, Attempt.status != AttemptStatus.active.value)
     )
     if not include_rolled_back:
         query = query.where(Attempt.status == AttemptStatus.ended.value, Attempt.excluded == False)  # noqa: E712
@@ -53,13 +62,21 @@ def _attempt_query(study: Study, include_rolled_back: bool):
 
 
 def count_attempts(db: Session, *, study: Study, include_rolled_back: bool = False) -> int:
-    return db.exec(select(func.count()).select_from(_attempt_query(study, include_rolled_back).subquery())).one()
+    return db.exec(
+        select(func.count()).select_from(_attempt_query(study, include_rolled_back).subquery())
+    ).one()
 
 
-def _chunks(db: Session, study: Study, include_rolled_back: bool) -> Iterator[list[tuple[Attempt, Assignment]]]:
+def _chunks(
+    db: Session, study: Study, include_rolled_back: bool
+) -> Iterator[list[tuple[Attempt, Assignment]]]:
     last_id = 0
     while True:
-        rows = list(db.exec(_attempt_query(study, include_rolled_back).where(Attempt.id > last_id).limit(CHUNK_ATTEMPTS)))
+        rows = list(
+            db.exec(
+                _attempt_query(study, include_rolled_back).where(Attempt.id > last_id).limit(CHUNK_ATTEMPTS)
+            )
+        )
         if not rows:
             return
         yield rows
@@ -89,7 +106,9 @@ def export_bundle(
         ratings = {r.assignment_id: r for r in db.exec(select(Rating))}
         meta_cache: dict[str, tuple[str | None, str | None, str | None]] = {}
         cleaning_config: dict | None = None
-        writer = BundleWriter(out_dir, formats=formats, include_comments=include_comments, overwrite=overwrite)
+        writer = BundleWriter(
+            out_dir, formats=formats, include_comments=include_comments, overwrite=overwrite
+        )
         with writer:
             for chunk in _chunks(db, study, include_rolled_back):
                 attempts_rows, clean_rows, verdict_rows, event_check_rows = [], [], [], []
@@ -100,22 +119,37 @@ def export_bundle(
                     intervention = assignment.condition == "intervention"
                     rating = ratings.get(assignment.id)
                     row = {
-                        "attempt_id": attempt.id, "annotator": codes[assignment.annotator_id], "env_id": assignment.env_id,
-                        "task_id": assignment.task_id, "difficulty": assignment.difficulty, "primitives": primitives,
+                        "attempt_id": attempt.id,
+                        "annotator": codes[assignment.annotator_id],
+                        "env_id": assignment.env_id,
+                        "task_id": assignment.task_id,
+                        "difficulty": assignment.difficulty,
+                        "primitives": primitives,
                         "target_primitive": target_primitive if intervention else None,
-                        "condition": assignment.condition, "seed": assignment.seed,
-                        "variant_id": variant_id if intervention else None, "phase": attempt.phase, "tier": assignment.tier,
-                        "assignment_id": assignment.id, "viewport_w": attempt.viewport_w, "viewport_h": attempt.viewport_h,
-                        "user_agent": attempt.user_agent, "started_at": _ms(attempt.recording_started_at or attempt.created_at),
-                        "ended_at": _ms(attempt.ended_at), "wall_clock_s": (attempt.wall_clock_ms or 0) / 1000,
-                        "raw_events": attempt.raw_events or 0, "clean_steps": attempt.clean_steps,
-                        "score": attempt.score if attempt.score is not None else 0.0, "passed": bool(attempt.passed),
+                        "condition": assignment.condition,
+                        "seed": assignment.seed,
+                        "variant_id": variant_id if intervention else None,
+                        "phase": attempt.phase,
+                        "tier": assignment.tier,
+                        "assignment_id": assignment.id,
+                        "viewport_w": attempt.viewport_w,
+                        "viewport_h": attempt.viewport_h,
+                        "user_agent": attempt.user_agent,
+                        "started_at": _ms(attempt.recording_started_at or attempt.created_at),
+                        "ended_at": _ms(attempt.ended_at),
+                        "wall_clock_s": (attempt.wall_clock_ms or 0) / 1000,
+                        "raw_events": attempt.raw_events or 0,
+                        "clean_steps": attempt.clean_steps,
+                        "score": attempt.score if attempt.score is not None else 0.0,
+                        "passed": bool(attempt.passed),
                         "outcome": attempt.outcome or "abandoned",
                         "rolled_back": attempt.status == AttemptStatus.rolled_back.value or attempt.excluded,
                         "event_match_score": (attempt.verdict or {}).get("event_match_score"),
                     }
                     for name in RATING_FIELDS:
-                        row[name] = getattr(rating, name) if rating is not None and not rating.skipped else None
+                        row[name] = (
+                            getattr(rating, name) if rating is not None and not rating.skipped else None
+                        )
                     if include_comments:
                         row["comments"] = rating.comments if rating is not None else None
                     attempts_rows.append(row)
@@ -124,7 +158,9 @@ def export_bundle(
                         clean_row["attempt_id"] = attempt.id
                         clean_row.setdefault("step", step)
                         seqs = clean_row.get("source_seqs") or []
-                        clean_row["source_seqs"] = ";".join(str(s) for s in seqs) if isinstance(seqs, list) else seqs
+                        clean_row["source_seqs"] = (
+                            ";".join(str(s) for s in seqs) if isinstance(seqs, list) else seqs
+                        )
                         clean_rows.append(clean_row)
                     verdict_rows.extend(_verdict_rows(attempt))
                     event_check_rows.extend(_event_check_rows(attempt))
@@ -152,7 +188,9 @@ def export_bundle(
             if rating_rows:
                 writer.append("ratings", pd.DataFrame(rating_rows))
             settings = study.model_dump(mode="json", exclude={"id"})
-            return writer.close(study_settings=settings, cleaning_config=cleaning_config or _default_cleaning_config())
+            return writer.close(
+                study_settings=settings, cleaning_config=cleaning_config or _default_cleaning_config()
+            )
 
 
 def _ms(moment):
@@ -171,15 +209,35 @@ def _verdict_rows(attempt: Attempt) -> list[dict]:
     verdict = attempt.verdict or {}
     rows = []
     for check in verdict.get("positive_checks", []):
-        rows.append({"attempt_id": attempt.id, "kind": check["kind"], "polarity": "positive", "index": check["index"],
-                     "name": check.get("name"), "desc": check.get("desc"), "passed": check["passed"],
-                     "credit": check.get("credit"), "weight": check.get("weight"), "diagnosis": check.get("diagnosis")})
+        rows.append(
+            {
+                "attempt_id": attempt.id,
+                "kind": check["kind"],
+                "polarity": "positive",
+                "index": check["index"],
+                "name": check.get("name"),
+                "desc": check.get("desc"),
+                "passed": check["passed"],
+                "credit": check.get("credit"),
+                "weight": check.get("weight"),
+                "diagnosis": check.get("diagnosis"),
+            }
+        )
     for check in verdict.get("negative_checks", []):
         kind = check["kind"] if check["kind"] != "surplus" else "named_invariant"
-        rows.append({"attempt_id": attempt.id, "kind": kind, "polarity": "negative",
-                     "index": check.get("index") if check.get("index") is not None else -1,
-                     "name": check.get("name"), "passed": check["passed"], "severity": check.get("severity"),
-                     "penalty": check.get("penalty"), "diagnosis": check.get("diagnosis")})
+        rows.append(
+            {
+                "attempt_id": attempt.id,
+                "kind": kind,
+                "polarity": "negative",
+                "index": check.get("index") if check.get("index") is not None else -1,
+                "name": check.get("name"),
+                "passed": check["passed"],
+                "severity": check.get("severity"),
+                "penalty": check.get("penalty"),
+                "diagnosis": check.get("diagnosis"),
+            }
+        )
     return rows
 
 
@@ -191,19 +249,43 @@ def _session_logs(db: Session, by_session: dict[str, int]) -> tuple[pd.DataFrame
     from environments.models import EnvAuditEntry, EnvSemanticEvent
 
     ids = list(by_session)
-    events = db.exec(select(EnvSemanticEvent).where(EnvSemanticEvent.session_id.in_(ids))
-                     .order_by(EnvSemanticEvent.session_id, EnvSemanticEvent.seq)).all()
+    events = db.exec(
+        select(EnvSemanticEvent)
+        .where(EnvSemanticEvent.session_id.in_(ids))
+        .order_by(EnvSemanticEvent.session_id, EnvSemanticEvent.seq)
+    ).all()
     semantic = pd.DataFrame(
-        [{"attempt_id": by_session[e.session_id], "seq": e.seq, "t_ms": e.t_ms, "event": e.event,
-          "params": json.dumps(e.params, sort_keys=True, default=str)} for e in events]
+        [
+            {
+                "attempt_id": by_session[e.session_id],
+                "seq": e.seq,
+                "t_ms": e.t_ms,
+                "event": e.event,
+                "params": json.dumps(e.params, sort_keys=True, default=str),
+            }
+            for e in events
+        ]
     )
-    entries = db.exec(select(EnvAuditEntry).where(EnvAuditEntry.session_id.in_(ids))
-                      .order_by(EnvAuditEntry.session_id, EnvAuditEntry.t, EnvAuditEntry.id)).all()
+    entries = db.exec(
+        select(EnvAuditEntry)
+        .where(EnvAuditEntry.session_id.in_(ids))
+        .order_by(EnvAuditEntry.session_id, EnvAuditEntry.t, EnvAuditEntry.id)
+    ).all()
     rows, seqs = [], dict.fromkeys(ids, 0)
     for e in entries:
-        rows.append({"attempt_id": by_session[e.session_id], "seq": seqs[e.session_id], "t": _ms(e.t), "method": e.method,
-                     "path": e.path, "status": e.status, "intervention": e.intervention,
-                     "intervention_fired": e.intervention is not None, "duration_ms": e.duration_ms})
+        rows.append(
+            {
+                "attempt_id": by_session[e.session_id],
+                "seq": seqs[e.session_id],
+                "t": _ms(e.t),
+                "method": e.method,
+                "path": e.path,
+                "status": e.status,
+                "intervention": e.intervention,
+                "intervention_fired": e.intervention is not None,
+                "duration_ms": e.duration_ms,
+            }
+        )
         seqs[e.session_id] += 1
     return semantic, pd.DataFrame(rows)
 
@@ -213,24 +295,47 @@ def _event_check_rows(attempt: Attempt) -> list[dict]:
     rows = []
     for check in (attempt.verdict or {}).get("event_checks") or []:
         members = check.get("members") or []
-        params = (";".join(str(m.get("event")) for m in members) if members and check.get("event") is None
-                  else json.dumps(check.get("params") or {}, sort_keys=True, default=str))
-        rows.append({"attempt_id": attempt.id, "index": check["index"], "event": check.get("event"), "params": params,
-                     "match": check.get("match"), "passed": bool(check["passed"]),
-                     "matched_event": check.get("matched_event"), "diagnosis": check.get("diagnosis")})
+        params = (
+            ";".join(str(m.get("event")) for m in members)
+            if members and check.get("event") is None
+            else json.dumps(check.get("params") or {}, sort_keys=True, default=str)
+        )
+        rows.append(
+            {
+                "attempt_id": attempt.id,
+                "index": check["index"],
+                "event": check.get("event"),
+                "params": params,
+                "match": check.get("match"),
+                "passed": bool(check["passed"]),
+                "matched_event": check.get("matched_event"),
+                "diagnosis": check.get("diagnosis"),
+            }
+        )
     return rows
 
 
-def _rating_rows(db: Session, study: Study, codes: dict, include_comments: bool, include_rolled_back: bool) -> list[dict]:
+def _rating_rows(
+    db: Session, study: Study, codes: dict, include_comments: bool, include_rolled_back: bool
+) -> list[dict]:
     rows = []
-    query = select(Rating, Assignment).join(Assignment, Assignment.id == Rating.assignment_id).where(Assignment.study_id == study.id)
+    query = (
+        select(Rating, Assignment)
+        .join(Assignment, Assignment.id == Rating.assignment_id)
+        .where(Assignment.study_id == study.id)
+    )
     for rating, assignment in db.exec(query.order_by(Rating.id)):
         if rating.skipped:
             continue
         if not include_rolled_back and rating.resolution == "exclude_attempt":
             continue
-        row = {"assignment_id": assignment.id, "annotator": codes[assignment.annotator_id], "task_id": assignment.task_id,
-               "condition": assignment.condition, **{name: getattr(rating, name) for name in RATING_FIELDS}}
+        row = {
+            "assignment_id": assignment.id,
+            "annotator": codes[assignment.annotator_id],
+            "task_id": assignment.task_id,
+            "condition": assignment.condition,
+            **{name: getattr(rating, name) for name in RATING_FIELDS},
+        }
         if include_comments:
             row["comments"] = rating.comments
         rows.append(row)

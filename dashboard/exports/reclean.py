@@ -9,15 +9,20 @@ from sqlmodel import Session, col, select
 from dashboard.studies.models import Assignment, Attempt, AttemptStatus, Study
 
 
-def reclean_study(db: Session, *, study: Study, config, progress: Callable[[int], None] | None = None) -> tuple[int, int]:
+def reclean_study(
+    db: Session, *, study: Study, config, progress: Callable[[int], None] | None = None
+) -> tuple[int, int]:
     """Re-clean every ended attempt of `study`; returns (attempts whose step count changed, attempts)."""
     from cleaning import clean, to_records
     from recorder import service as recorder
 
-    attempts = list(db.exec(
-        select(Attempt).join(Assignment, col(Assignment.id) == col(Attempt.assignment_id))
-        .where(Assignment.study_id == study.id, Attempt.status != AttemptStatus.active.value)
-    ))
+    attempts = list(
+        db.exec(
+            select(Attempt)
+            .join(Assignment, col(Assignment.id) == col(Attempt.assignment_id))
+            .where(Assignment.study_id == study.id, Attempt.status != AttemptStatus.active.value)
+        )
+    )
     changed = 0
     for attempt in attempts:
         cleaned = clean(recorder.events_frame(db, recording_ids=[attempt.recording_id]), config)

@@ -79,4 +79,6 @@ def evaluate(db: Session, *, session_id: str) -> Scored:
     from environments import sessions
 
     verdict = sessions.evaluate_session(db, session_id=session_id)
-    return Scored(score=float(verdict.score), passed=bool(verdict.passed), verdict=verdict.model_dump(mode="json"))
+    return Scored(
+        score=float(verdict.score), passed=bool(verdict.passed), verdict=verdict.model_dump(mode="json")
+    )

@@ -44,11 +44,23 @@ def _authorise(engine, token: str | None, assignment_id: int) -> int | None:
 def _snapshots(engine, assignment_ids: list[int]) -> dict[int, dict]:
     """Each assignment's state and its live attempt's acknowledged event count: one query for all."""
     query = (
-        select(Assignment.id, Assignment.state, Attempt.id, Attempt.phase, Recording.acked_seq, TabPresence.last_seen_at)
+        select(
+            Assignment.id,
+            Assignment.state,
+            Attempt.id,
+            Attempt.phase,
+            Recording.acked_seq,
+            TabPresence.last_seen_at,
+        )
         .select_from(Assignment)
-        .outerjoin(Attempt, and_(Attempt.assignment_id == Assignment.id, Attempt.status == AttemptStatus.active.value))
+        .outerjoin(
+            Attempt,
+            and_(Attempt.assignment_id == Assignment.id, Attempt.status == AttemptStatus.active.value),
+        )
         .outerjoin(Recording, Recording.id == Attempt.recording_id)
-        .outerjoin(TabPresence, and_(TabPresence.assignment_id == Assignment.id, TabPresence.tab == "environment"))
+        .outerjoin(
+            TabPresence, and_(TabPresence.assignment_id == Assignment.id, TabPresence.tab == "environment")
+        )
         .where(Assignment.id.in_(assignment_ids))
     )
     with Session(engine) as db:
@@ -60,10 +72,15 @@ def _snapshots(engine, assignment_ids: list[int]) -> dict[int, dict]:
         # WEBSITE_GONE_SECONDS (None while it is there or never connected). It stays the same
         # while the tab is away, so it is pushed once, not every second.
         gone_at = None
-        if website_seen is not None and (now - flow._aware(website_seen)).total_seconds() >= WEBSITE_GONE_SECONDS:
+        if (
+            website_seen is not None
+            and (now - flow._aware(website_seen)).total_seconds() >= WEBSITE_GONE_SECONDS
+        ):
             gone_at = int(flow._aware(website_seen).timestamp())
-        snapshot = found.setdefault(assignment_id, {"state": state, "attempt_id": None, "phase": None, "events": None,
-                                                    "website_gone_at": gone_at})
+        snapshot = found.setdefault(
+            assignment_id,
+            {"state": state, "attempt_id": None, "phase": None, "events": None, "website_gone_at": gone_at},
+        )
         if attempt_id is not None and phase == flow.LIVE_PHASE.get(state):
             snapshot.update(attempt_id=attempt_id, phase=phase, events=None if acked is None else acked + 1)
     return found
@@ -105,18 +122,27 @@ class LiveFeed:
                 try:
                     found = await run_in_threadpool(_snapshots, self.engine, ids)
                 except Exception:  # database briefly unreachable: tell the tabs, keep the channels
-                    found = {i: {"error": "The server cannot reach its database right now; your work is kept. Retrying…"} for i in ids}
+                    found = {
+                        i: {
+                            "error": "The server cannot reach its database right now; your work is kept. Retrying…"
+                        }
+                        for i in ids
+                    }
                 for assignment_id in ids:
                     for queue in list(self._queues.get(assignment_id, ())):
                         queue.put_nowait(found.get(assignment_id, {"state": None}))
             await asyncio.sleep(PUSH_SECONDS)
 
 
-async def _serve(websocket: WebSocket, assignment_id: int, tab: str, fields: tuple[str, ...] | None = None) -> None:
+async def _serve(
+    websocket: WebSocket, assignment_id: int, tab: str, fields: tuple[str, ...] | None = None
+) -> None:
     """Authorise, keep `tab`'s heartbeat while open, and push the snapshot whenever it changes."""
     state = websocket.app.state
     await websocket.accept()
-    allowed = await run_in_threadpool(_authorise, state.engine, websocket.cookies.get(SESSION_COOKIE), assignment_id)
+    allowed = await run_in_threadpool(
+        _authorise, state.engine, websocket.cookies.get(SESSION_COOKIE), assignment_id
+    )
     if allowed is None:
         await websocket.close(code=1008, reason="not logged in, or not your assignment")
         return
@@ -124,7 +150,11 @@ async def _serve(websocket: WebSocket, assignment_id: int, tab: str, fields: tup
     await state.presence_beat.join(assignment_id, tab)
     queue = state.live_feed.subscribe(assignment_id)
     try:  # the first snapshot at once, not at the feed's next tick
-        queue.put_nowait((await run_in_threadpool(_snapshots, state.engine, [assignment_id])).get(assignment_id, {"state": None}))
+        queue.put_nowait(
+            (await run_in_threadpool(_snapshots, state.engine, [assignment_id])).get(
+                assignment_id, {"state": None}
+            )
+        )
     except Exception:
         pass  # the feed reports the database's absence on its next tick
     last_sent = None

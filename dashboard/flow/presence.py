@@ -80,11 +80,21 @@ def touch_many(db: Session, keys: list[tuple[int, str]]) -> None:
         try:
             for tab, ids in by_tab.items():
                 moved = db.execute(
-                    update(TabPresence).where(TabPresence.tab == tab, TabPresence.assignment_id.in_(ids)).values(last_seen_at=now)
+                    update(TabPresence)
+                    .where(TabPresence.tab == tab, TabPresence.assignment_id.in_(ids))
+                    .values(last_seen_at=now)
                 )
                 if moved.rowcount < len(ids):
-                    present = set(db.exec(select(TabPresence.assignment_id).where(TabPresence.tab == tab, TabPresence.assignment_id.in_(ids))))
-                    db.add_all(TabPresence(assignment_id=i, tab=tab, last_seen_at=now) for i in sorted(ids - present))
+                    present = set(
+                        db.exec(
+                            select(TabPresence.assignment_id).where(
+                                TabPresence.tab == tab, TabPresence.assignment_id.in_(ids)
+                            )
+                        )
+                    )
+                    db.add_all(
+                        TabPresence(assignment_id=i, tab=tab, last_seen_at=now) for i in sorted(ids - present)
+                    )
             db.commit()
             return
         except IntegrityError:
@@ -148,7 +158,11 @@ def _tick_clock(db: Session, now: datetime) -> float:
         db.commit()
         return 0.0
     previous = _aware(clock.last_tick_at)
-    won = db.execute(update(ClusterClock).where(ClusterClock.id == 1, ClusterClock.last_tick_at == clock.last_tick_at).values(last_tick_at=now))
+    won = db.execute(
+        update(ClusterClock)
+        .where(ClusterClock.id == 1, ClusterClock.last_tick_at == clock.last_tick_at)
+        .values(last_tick_at=now)
+    )
     db.commit()
     gap = (now - previous).total_seconds()
     return gap if won.rowcount == 1 and gap > DOWNTIME_SECONDS else 0.0
@@ -170,7 +184,9 @@ def sweep(engine: Engine, *, now: datetime | None = None) -> SweepResult:
         result.downtime_seconds = _tick_clock(db, now)
         active_states = [s.value for s in ACTIVE_STATES]
         active = db.exec(
-            select(Assignment.id, Assignment.state, Study.rollback_grace_seconds, Study.hard_time_limit_seconds)
+            select(
+                Assignment.id, Assignment.state, Study.rollback_grace_seconds, Study.hard_time_limit_seconds
+            )
             .join(Study, Study.id == Assignment.study_id)
             .where(Assignment.state.in_(active_states))
         ).all()
@@ -182,14 +198,21 @@ def sweep(engine: Engine, *, now: datetime | None = None) -> SweepResult:
         seen = {
             (assignment_id, tab): _aware(moment)
             for assignment_id, tab, moment in db.exec(
-                select(TabPresence.assignment_id, TabPresence.tab, TabPresence.last_seen_at).where(TabPresence.assignment_id.in_(ids))
+                select(TabPresence.assignment_id, TabPresence.tab, TabPresence.last_seen_at).where(
+                    TabPresence.assignment_id.in_(ids)
+                )
             )
         }
         running = {
             (assignment_id, phase): (attempt_id, _aware(started or created))
             for attempt_id, assignment_id, phase, started, created in db.exec(
-                select(Attempt.id, Attempt.assignment_id, Attempt.phase, Attempt.recording_started_at, Attempt.created_at)
-                .where(Attempt.assignment_id.in_(ids), Attempt.status == AttemptStatus.active.value)
+                select(
+                    Attempt.id,
+                    Attempt.assignment_id,
+                    Attempt.phase,
+                    Attempt.recording_started_at,
+                    Attempt.created_at,
+                ).where(Attempt.assignment_id.in_(ids), Attempt.status == AttemptStatus.active.value)
             )
         }
         for assignment_id, state, grace_seconds, limit_seconds in active:
@@ -212,7 +235,13 @@ def sweep(engine: Engine, *, now: datetime | None = None) -> SweepResult:
             attempt = running.get((assignment_id, flow.LIVE_PHASE.get(state)))
             if attempt is not None and now - attempt[1] > timedelta(seconds=limit_seconds):
                 try:
-                    flow.end_attempt(db, attempt_id=attempt[0], annotator=None, outcome=Outcome.timed_out, actor="time limit")
+                    flow.end_attempt(
+                        db,
+                        attempt_id=attempt[0],
+                        annotator=None,
+                        outcome=Outcome.timed_out,
+                        actor="time limit",
+                    )
                     result.timed_out.append(attempt[0])
                 except flow.FlowError:
                     db.rollback()

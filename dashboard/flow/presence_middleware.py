@@ -42,7 +42,11 @@ class EnvironmentPresenceMiddleware:
             return
         state = scope["app"].state
         token = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("token", [""])[0]
-        assignment_id = await run_in_threadpool(_assignment_for, state.engine, state.settings.secret_key, token) if token else None
+        assignment_id = (
+            await run_in_threadpool(_assignment_for, state.engine, state.settings.secret_key, token)
+            if token
+            else None
+        )
         if assignment_id is None:
             await self.app(scope, receive, send)
             return

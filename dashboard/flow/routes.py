@@ -46,27 +46,53 @@ CONTROL_GONE_SECONDS = 2 * HEARTBEAT_SECONDS + 1
 def _control_gone(db, assignment_ids: list[int]) -> set[int]:
     if not assignment_ids:
         return set()
-    rows = db.exec(select(TabPresence.assignment_id, TabPresence.last_seen_at).where(
-        TabPresence.assignment_id.in_(assignment_ids), TabPresence.tab == "control"))
+    rows = db.exec(
+        select(TabPresence.assignment_id, TabPresence.last_seen_at).where(
+            TabPresence.assignment_id.in_(assignment_ids), TabPresence.tab == "control"
+        )
+    )
     now = utcnow()
     return {i for i, seen in rows if (now - flow._aware(seen)).total_seconds() > CONTROL_GONE_SECONDS}
 
 
 @router.get("/assignments")
-def assignment_list(request: Request, person: CurrentAnnotator, db: DbDep, study: CurrentStudy, settings: SettingsDep):
+def assignment_list(
+    request: Request, person: CurrentAnnotator, db: DbDep, study: CurrentStudy, settings: SettingsDep
+):
     """The person's assignments in the study they work in (a person in several studies picked it)."""
     from dashboard.studies.deps import studies_for
 
-    rows = list(db.exec(select(Assignment).where(Assignment.annotator_id == person.id, Assignment.study_id == study.id)
-                        .order_by(Assignment.order_index, Assignment.id)))
-    gone = _control_gone(db, [a.id for a in rows if a.state != S.not_started.value and a.state != S.completed.value])
-    items = [{"a": a, "card": _card(a.task_id), "label": STATUS_LABELS[a.state], "closing": a.id in gone,
-              "website": website.website_url(settings, request, a) if a.state == S.not_started.value else None}
-             for a in rows]
+    rows = list(
+        db.exec(
+            select(Assignment)
+            .where(Assignment.annotator_id == person.id, Assignment.study_id == study.id)
+            .order_by(Assignment.order_index, Assignment.id)
+        )
+    )
+    gone = _control_gone(
+        db, [a.id for a in rows if a.state != S.not_started.value and a.state != S.completed.value]
+    )
+    items = [
+        {
+            "a": a,
+            "card": _card(a.task_id),
+            "label": STATUS_LABELS[a.state],
+            "closing": a.id in gone,
+            "website": website.website_url(settings, request, a) if a.state == S.not_started.value else None,
+        }
+        for a in rows
+    ]
     done = sum(1 for a in rows if a.state == S.completed.value)
-    return render(request, "annotator_home.html", study=study, items=items, done=done, total=len(rows),
-                  notice=request.query_params.get("notice"), several=len(studies_for(db, person)) > 1)
-
+    return render(
+        request,
+        "annotator_home.html",
+        study=study,
+        items=items,
+        done=done,
+        total=len(rows),
+        notice=request.query_params.get("notice"),
+        several=len(studies_for(db, person)) > 1,
+    )
 
 
 @router.post("/assignments/{assignment_id}/start", dependencies=[CsrfProtect])
@@ -76,7 +102,9 @@ def start(assignment_id: int, request: Request, person: CurrentAnnotator, db: Db
 
 
 @router.get("/assignments/{assignment_id}/control")
-def control_tab(assignment_id: int, request: Request, person: CurrentAnnotator, db: DbDep, settings: SettingsDep):
+def control_tab(
+    assignment_id: int, request: Request, person: CurrentAnnotator, db: DbDep, settings: SettingsDep
+):
     assignment = flow.get_assignment(db, assignment_id=assignment_id, annotator=person)
     if assignment.state == S.not_started.value:
         return RedirectResponse("/assignments?notice=rolled_back", status_code=303)
@@ -105,10 +133,14 @@ def control_tab(assignment_id: int, request: Request, person: CurrentAnnotator, 
 
 
 @router.get("/assignments/{assignment_id}/website")
-def website_ticket(assignment_id: int, request: Request, person: CurrentAnnotator, db: DbDep, settings: SettingsDep):
+def website_ticket(
+    assignment_id: int, request: Request, person: CurrentAnnotator, db: DbDep, settings: SettingsDep
+):
     """A fresh single-use link into the website tab ("Reopen website" fetches it before it is needed)."""
     assignment = flow.get_assignment(db, assignment_id=assignment_id, annotator=person)
-    return JSONResponse({"url": website.website_url(settings, request, assignment)}, headers={"Cache-Control": "no-store"})
+    return JSONResponse(
+        {"url": website.website_url(settings, request, assignment)}, headers={"Cache-Control": "no-store"}
+    )
 
 
 @router.post("/attempts/{attempt_id}/begin", dependencies=[CsrfProtect])
@@ -118,11 +150,19 @@ def begin(attempt_id: int, request: Request, person: CurrentAnnotator, db: DbDep
 
 
 @router.post("/attempts/{attempt_id}/end", dependencies=[CsrfProtect])
-def end(attempt_id: int, request: Request, person: CurrentAnnotator, db: DbDep,
-        outcome: Literal["evaluated", "abandoned"] = Form(...), client_ms: int | None = Form(None)):
+def end(
+    attempt_id: int,
+    request: Request,
+    person: CurrentAnnotator,
+    db: DbDep,
+    outcome: Literal["evaluated", "abandoned"] = Form(...),
+    client_ms: int | None = Form(None),
+):
     # The Literal makes FastAPI refuse anything else with its documented 422 shape. `client_ms`:
     # the annotator's clock at the press, for the wall clock (see flow.service._wall_clock_ms).
-    attempt = flow.end_attempt(db, attempt_id=attempt_id, annotator=person, outcome=Outcome(outcome), client_ms=client_ms)
+    attempt = flow.end_attempt(
+        db, attempt_id=attempt_id, annotator=person, outcome=Outcome(outcome), client_ms=client_ms
+    )
     return {"attempt_id": attempt.id, "outcome": attempt.outcome, "phase": attempt.phase}
 
 

@@ -75,7 +75,9 @@ class TooLong(FlowError):
 def check_length(value: str, *, what: str, limit: int) -> str:
     """`value`, or `TooLong` naming the field and its limit (PostgreSQL would refuse it with an error)."""
     if len(value) > limit:
-        raise TooLong(f"The {what} is {len(value)} characters long; at most {limit} fit. Nothing was saved: shorten it and send it again.")
+        raise TooLong(
+            f"The {what} is {len(value)} characters long; at most {limit} fit. Nothing was saved: shorten it and send it again."
+        )
     return value
 
 
@@ -136,7 +138,9 @@ def current_attempt(db: Session, *, assignment: Assignment) -> Attempt | None:
     """The live attempt of an active assignment (cold or warm), else None."""
     rows = attempts_of(db, assignment_id=assignment.id)
     phase = LIVE_PHASE.get(assignment.state)
-    return next((a for a in reversed(rows) if a.phase == phase and a.status == AttemptStatus.active.value), None)
+    return next(
+        (a for a in reversed(rows) if a.phase == phase and a.status == AttemptStatus.active.value), None
+    )
 
 
 def study_of(db: Session, assignment: Assignment) -> Study:
@@ -154,7 +158,9 @@ def _lock(db: Session, assignment_id: int) -> Assignment:
     return assignment
 
 
-def _move(db: Session, assignment: Assignment, *, to: S, actor: str, reason: str = "", expected: tuple[S, ...]) -> None:
+def _move(
+    db: Session, assignment: Assignment, *, to: S, actor: str, reason: str = "", expected: tuple[S, ...]
+) -> None:
     """Conditional UPDATE: succeeds only if nobody changed the assignment since we read it."""
     # Read before the UPDATE: the ORM synchronises `assignment` with the new values, so reading
     # `assignment.state` afterwards would record the new state as the old one.
@@ -168,8 +174,14 @@ def _move(db: Session, assignment: Assignment, *, to: S, actor: str, reason: str
     )
     if moved.rowcount != 1:
         db.rollback()
-        raise AlreadyStarted("This assignment was changed in another tab or window a moment ago. Reload this page.")
-    db.add(AssignmentEvent(assignment_id=assignment.id, from_state=from_state, to_state=to.value, actor=actor, reason=reason))
+        raise AlreadyStarted(
+            "This assignment was changed in another tab or window a moment ago. Reload this page."
+        )
+    db.add(
+        AssignmentEvent(
+            assignment_id=assignment.id, from_state=from_state, to_state=to.value, actor=actor, reason=reason
+        )
+    )
 
 
 def _explain(state: str, to: S) -> str:
@@ -185,13 +197,20 @@ def _explain(state: str, to: S) -> str:
 
 
 def _new_attempt(db: Session, *, assignment: Assignment, phase: str, study: Study) -> Attempt:
-    session_id = envs.create_session(db, task_id=assignment.task_id, condition=assignment.condition, seed=assignment.seed)
+    session_id = envs.create_session(
+        db, task_id=assignment.task_id, condition=assignment.condition, seed=assignment.seed
+    )
     recording = recorder.create_recording(
-        db, kind="attempt", label=f"assignment {assignment.id} {phase}",
-        mask_all_text=study.mask_all_text, mousemove_sample_ms=study.mousemove_sample_ms,
+        db,
+        kind="attempt",
+        label=f"assignment {assignment.id} {phase}",
+        mask_all_text=study.mask_all_text,
+        mousemove_sample_ms=study.mousemove_sample_ms,
         mask_selectors=[*envs.mask_selectors(assignment.env_id), *(study.mask_selectors or [])],
     )
-    return Attempt(assignment_id=assignment.id, phase=phase, env_session_id=session_id, recording_id=recording.id)
+    return Attempt(
+        assignment_id=assignment.id, phase=phase, env_session_id=session_id, recording_id=recording.id
+    )
 
 
 def start_assignment(db: Session, *, assignment_id: int, annotator: Annotator) -> Attempt:
@@ -205,12 +224,16 @@ def start_assignment(db: Session, *, assignment_id: int, annotator: Annotator) -
         )
     ).first()
     if busy is not None:
-        raise IllegalTransition("Finish (or abandon) the assignment you are working on before starting another.")
+        raise IllegalTransition(
+            "Finish (or abandon) the assignment you are working on before starting another."
+        )
     if assignment.state != S.not_started.value:
         raise AlreadyStarted(_explain(assignment.state, S.cold_active))
     study = study_of(db, assignment)
     if study.status != "open":
-        raise StudyNotOpen(f"The study “{study.name}” is {study.status}: it accepts no new starts. Work you finished is kept.")
+        raise StudyNotOpen(
+            f"The study “{study.name}” is {study.status}: it accepts no new starts. Work you finished is kept."
+        )
     # Env session and recording are created first (they commit on their own); the state change and
     # the attempt row then commit together, so the loser of a race only leaves an unused session.
     attempt = _new_attempt(db, assignment=assignment, phase="cold", study=study)
@@ -240,7 +263,9 @@ def begin_recording(db: Session, *, attempt_id: int, annotator: Annotator) -> At
     attempt = get_attempt(db, attempt_id=attempt_id, annotator=annotator)
     if attempt.status == AttemptStatus.active.value and attempt.recording_started_at is None:
         db.execute(
-            update(Attempt).where(Attempt.id == attempt.id, Attempt.recording_started_at.is_(None)).values(recording_started_at=utcnow())
+            update(Attempt)
+            .where(Attempt.id == attempt.id, Attempt.recording_started_at.is_(None))
+            .values(recording_started_at=utcnow())
         )
         db.commit()
         db.refresh(attempt)
@@ -248,7 +273,12 @@ def begin_recording(db: Session, *, attempt_id: int, annotator: Annotator) -> At
 
 
 def end_attempt(
-    db: Session, *, attempt_id: int, annotator: Annotator | None, outcome: Outcome, actor: str | None = None,
+    db: Session,
+    *,
+    attempt_id: int,
+    annotator: Annotator | None,
+    outcome: Outcome,
+    actor: str | None = None,
     client_ms: int | None = None,
 ) -> Attempt:
     """Evaluate, Abandon or time-out: score the final state, clean the trace, move the assignment on.
@@ -263,7 +293,9 @@ def end_attempt(
     if attempt.status != AttemptStatus.active.value:  # another request ended it while we waited
         return attempt
     claimed = db.execute(
-        update(Attempt).where(Attempt.id == attempt.id, Attempt.status == AttemptStatus.active.value).values(status=AttemptStatus.ended.value)
+        update(Attempt)
+        .where(Attempt.id == attempt.id, Attempt.status == AttemptStatus.active.value)
+        .values(status=AttemptStatus.ended.value)
     )
     if claimed.rowcount != 1:
         db.rollback()
@@ -294,7 +326,14 @@ def end_attempt(
     db.execute(update(Attempt).where(Attempt.id == attempt.id).values(**values))
     to = S.warm_ready if attempt.phase == "cold" else S.rating
     expected = (S.cold_active,) if attempt.phase == "cold" else (S.warm_active,)
-    _move(db, assignment, to=to, actor=actor or (annotator.code if annotator else "system"), reason=outcome.value, expected=expected)
+    _move(
+        db,
+        assignment,
+        to=to,
+        actor=actor or (annotator.code if annotator else "system"),
+        reason=outcome.value,
+        expected=expected,
+    )
     db.commit()
     db.refresh(attempt)
     return attempt
@@ -310,7 +349,9 @@ def _wall_clock_ms(db: Session, attempt: Attempt, *, now: datetime, client_ms: i
     """
     go = _aware(attempt.recording_started_at or attempt.created_at)
     since_go = max(0, int((now - go).total_seconds() * 1000))
-    first = db.exec(select(func.min(RawEvent.t_ms)).where(RawEvent.recording_id == attempt.recording_id)).one()
+    first = db.exec(
+        select(func.min(RawEvent.t_ms)).where(RawEvent.recording_id == attempt.recording_id)
+    ).one()
     if client_ms is None or first is None:
         return since_go
     return min(max(0, int(client_ms) - int(first)), since_go)
@@ -349,7 +390,9 @@ def start_warm(db: Session, *, assignment_id: int, annotator: Annotator) -> Atte
     return attempt
 
 
-def submit_rating(db: Session, *, assignment_id: int, annotator: Annotator, form: RatingForm | None) -> Rating:
+def submit_rating(
+    db: Session, *, assignment_id: int, annotator: Annotator, form: RatingForm | None
+) -> Rating:
     """rating -> completed. `form=None` is Skip. Any flag or comment queues the rating for review."""
     assignment = _lock(db, get_assignment(db, assignment_id=assignment_id, annotator=annotator).id)
     if form is None and study_of(db, assignment).require_rating:
@@ -360,7 +403,14 @@ def submit_rating(db: Session, *, assignment_id: int, annotator: Annotator, form
             value = getattr(form, name)
             if value is not None and not 1 <= value <= 5:
                 raise FlowError(f"{name.replace('_', ' ')} must be between 1 and 5.")
-    _move(db, assignment, to=S.completed, actor=annotator.code, reason="skipped" if form is None else "rated", expected=(S.rating,))
+    _move(
+        db,
+        assignment,
+        to=S.completed,
+        actor=annotator.code,
+        reason="skipped" if form is None else "rated",
+        expected=(S.rating,),
+    )
     form = form or RatingForm()
     rating = Rating(
         assignment_id=assignment.id,
@@ -368,7 +418,12 @@ def submit_rating(db: Session, *, assignment_id: int, annotator: Annotator, form
         **{k: getattr(form, k) for k in RatingForm.__dataclass_fields__},
     )
     rating.comments = (rating.comments or "").strip()
-    rating.needs_review = bool(rating.suspected_bug or rating.ambiguous_instruction or rating.alternate_valid_strategy or rating.comments)
+    rating.needs_review = bool(
+        rating.suspected_bug
+        or rating.ambiguous_instruction
+        or rating.alternate_valid_strategy
+        or rating.comments
+    )
     db.add(rating)
     db.execute(update(Assignment).where(Assignment.id == assignment.id).values(completed_at=utcnow()))
     db.commit()
@@ -392,12 +447,21 @@ def reopen(db: Session, *, assignment_id: int, lead: Annotator, reason: str) -> 
         raise FlowError("Give a reason for reopening; it is kept in the assignment's audit trail.")
     check_length(reason.strip(), what="reason", limit=REASON_MAX_LENGTH - len(REOPENED_PREFIX))
     assignment = _lock(db, assignment_id)
-    _move(db, assignment, to=S.not_started, actor=lead.code, reason=f"{REOPENED_PREFIX}{reason.strip()}", expected=tuple(S))
+    _move(
+        db,
+        assignment,
+        to=S.not_started,
+        actor=lead.code,
+        reason=f"{REOPENED_PREFIX}{reason.strip()}",
+        expected=tuple(S),
+    )
     _retire_attempts(db, assignment_id=assignment_id, reason=f"reopened by {lead.code}: {reason.strip()}")
     rating = db.exec(select(Rating).where(Rating.assignment_id == assignment_id)).first()
     if rating is not None:
         db.delete(rating)
-    db.execute(update(Assignment).where(Assignment.id == assignment_id).values(completed_at=None, started_at=None))
+    db.execute(
+        update(Assignment).where(Assignment.id == assignment_id).values(completed_at=None, started_at=None)
+    )
     db.commit()
     db.refresh(assignment)
     return assignment

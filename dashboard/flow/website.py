@@ -58,7 +58,9 @@ ENTERABLE = {AssignmentState.not_started.value, *(s.value for s in ACTIVE_STATES
 
 
 def _mac(secret_key: str, assignment_id: int, entries: int) -> str:
-    return hmac.new(secret_key.encode(), f"website:{assignment_id}:{entries}".encode(), hashlib.sha256).hexdigest()[:32]
+    return hmac.new(
+        secret_key.encode(), f"website:{assignment_id}:{entries}".encode(), hashlib.sha256
+    ).hexdigest()[:32]
 
 
 def ticket_for(assignment: Assignment, *, secret_key: str) -> str:
@@ -78,11 +80,18 @@ def use_ticket(db: Session, *, ticket: str, secret_key: str) -> int | None:
         mac, _mac(secret_key, assignment_id, entries)
     ):
         return None
-    used = cast(CursorResult[Any], db.execute(
-        update(Assignment)
-        .where(col(Assignment.id) == assignment_id, col(Assignment.website_entries) == entries, col(Assignment.state).in_(ENTERABLE))
-        .values(website_entries=entries + 1)
-    ))
+    used = cast(
+        CursorResult[Any],
+        db.execute(
+            update(Assignment)
+            .where(
+                col(Assignment.id) == assignment_id,
+                col(Assignment.website_entries) == entries,
+                col(Assignment.state).in_(ENTERABLE),
+            )
+            .values(website_entries=entries + 1)
+        ),
+    )
     db.commit()
     return assignment_id if used.rowcount == 1 else None
 
@@ -125,7 +134,9 @@ def enter(ticket: str, request: Request):
     with Session(request.app.state.engine) as db:
         assignment_id = use_ticket(db, ticket=ticket, secret_key=settings.secret_key)
     if assignment_id is None:
-        return _neutral("This link has been used", "Open the website from the control tab again.", status_code=404)
+        return _neutral(
+            "This link has been used", "Open the website from the control tab again.", status_code=404
+        )
     response = RedirectResponse("/website/cover", status_code=303)
     _cookie(response, settings, WEB_COOKIE, _serializer(settings).dumps({"a": assignment_id}))
     return response
@@ -133,12 +144,18 @@ def enter(ticket: str, request: Request):
 
 @router.get("/website/cover")
 def cover(request: Request):
-    return _neutral("Read the task", "Read the task in the other tab. The website appears here when you start.", channel=True)
+    return _neutral(
+        "Read the task",
+        "Read the task in the other tab. The website appears here when you start.",
+        channel=True,
+    )
 
 
 @router.get("/website/ended")
 def ended(request: Request):
-    return _neutral("Attempt finished", "This attempt has ended. Switch to the control tab to continue.", channel=True)
+    return _neutral(
+        "Attempt finished", "This attempt has ended. Switch to the control tab to continue.", channel=True
+    )
 
 
 @router.get("/website/go")
@@ -159,7 +176,12 @@ def go(request: Request):
         session_id, recording_id = attempt.env_session_id, attempt.recording_id
     response = RedirectResponse(start, status_code=303)
     _cookie(response, settings, ENV_COOKIE, session_id)
-    _cookie(response, settings, REC_COOKIE, recorder.issue_token(secret_key=settings.secret_key, recording_id=recording_id))
+    _cookie(
+        response,
+        settings,
+        REC_COOKIE,
+        recorder.issue_token(secret_key=settings.secret_key, recording_id=recording_id),
+    )
     return response
 
 
@@ -201,7 +223,7 @@ def _shown_attempt(engine, settings: Settings, rec_token: str | None) -> int | N
 
 
 def _next_step(engine, assignment_id: int, shown: int | None) -> str | None:
-    """"go", "ended" or None for a tab of `assignment_id` that shows attempt `shown` (None: a cover)."""
+    """ "go", "ended" or None for a tab of `assignment_id` that shows attempt `shown` (None: a cover)."""
     with Session(engine) as db:
         assignment = db.get(Assignment, assignment_id)
         if assignment is None:
@@ -226,7 +248,9 @@ async def channel(websocket: WebSocket) -> None:
     if assignment_id is None:
         await websocket.close(code=1008, reason="not a website tab")
         return
-    shown = await run_in_threadpool(_shown_attempt, state.engine, state.settings, websocket.cookies.get(REC_COOKIE))
+    shown = await run_in_threadpool(
+        _shown_attempt, state.engine, state.settings, websocket.cookies.get(REC_COOKIE)
+    )
     receiver = asyncio.create_task(_drain(websocket))
     await state.presence_beat.join(assignment_id, "environment")
     last = None
@@ -285,7 +309,12 @@ class WebsiteTabMiddleware:
         if split and host != settings.env_host and path.startswith(("/enter/", "/website/")):
             await _not_found(scope, receive, send)
             return
-        if scope["type"] == "http" and path.startswith("/env/") and scope.get("method") == "GET" and _has_tab_cookie(scope):
+        if (
+            scope["type"] == "http"
+            and path.startswith("/env/")
+            and scope.get("method") == "GET"
+            and _has_tab_cookie(scope)
+        ):
             await self.app(scope, receive, _Injector(send, b'<script src="/website/tab.js" defer></script>'))
             return
         await self.app(scope, receive, send)
@@ -309,4 +338,6 @@ async def _not_found(scope: Scope, receive: Receive, send: Send) -> None:
     if scope["type"] == "websocket":
         await send({"type": "websocket.close", "code": 1008})
         return
-    await HTMLResponse("<!doctype html><title>Not found</title><p>Not found.</p>", status_code=404)(scope, receive, send)
+    await HTMLResponse("<!doctype html><title>Not found</title><p>Not found.</p>", status_code=404)(
+        scope, receive, send
+    )

@@ -33,7 +33,9 @@ CONFIRM_TTL_S = 3600
 
 def _confirmation(secret_key: str, nonce: str, token: str) -> str:
     """The sign-in form's value for the page cookie `nonce` on the link `token`."""
-    return hmac.new(secret_key.encode(), f"login-confirm\x00{token}\x00{nonce}".encode(), hashlib.sha256).hexdigest()
+    return hmac.new(
+        secret_key.encode(), f"login-confirm\x00{token}\x00{nonce}".encode(), hashlib.sha256
+    ).hexdigest()
 
 
 @router.get("/login")
@@ -52,11 +54,25 @@ def login_page(token: str, request: Request, db: DbDep, settings: SettingsDep):
     except accounts.LoginRefused as refused:
         return _refused(request, refused.reason)
     nonce = secrets.token_urlsafe(24)
-    response = render(request, "login_confirm.html", me=None, person=person,
-                      confirm=_confirmation(settings.secret_key, nonce, token), field=CONFIRM_FIELD, action=f"/login/{token}")
+    response = render(
+        request,
+        "login_confirm.html",
+        me=None,
+        person=person,
+        confirm=_confirmation(settings.secret_key, nonce, token),
+        field=CONFIRM_FIELD,
+        action=f"/login/{token}",
+    )
     response.headers["Cache-Control"] = "no-store"
-    response.set_cookie(CONFIRM_COOKIE, nonce, max_age=CONFIRM_TTL_S, httponly=True, samesite="strict",
-                        secure=settings.cookie_secure, path="/login/")
+    response.set_cookie(
+        CONFIRM_COOKIE,
+        nonce,
+        max_age=CONFIRM_TTL_S,
+        httponly=True,
+        samesite="strict",
+        secure=settings.cookie_secure,
+        path="/login/",
+    )
     return response
 
 
@@ -66,8 +82,12 @@ def login_with_link(token: str, request: Request, db: DbDep, settings: SettingsD
     nonce = request.cookies.get(CONFIRM_COOKIE) or ""
     expected = _confirmation(settings.secret_key, nonce, token) if nonce else ""
     if not expected or not hmac.compare_digest(confirm.encode(), expected.encode()):
-        return _refused(request, "This sign-in did not come from the page of your link, or that page is more than an "
-                        "hour old. Open your login link again and press Sign in there.", status_code=403)
+        return _refused(
+            request,
+            "This sign-in did not come from the page of your link, or that page is more than an "
+            "hour old. Open your login link again and press Sign in there.",
+            status_code=403,
+        )
     try:
         person = accounts.consume_login_link(
             db, secret_key=settings.secret_key, token=token, max_age_hours=settings.login_link_ttl_hours

@@ -22,21 +22,40 @@ router = APIRouter(prefix="/lead")
 def overview(request: Request, person: RequireLead, db: DbDep, study: LeadStudy):
     from annotators.membership import members
 
-    return render(request, "lead_home.html", study=study, progress=lead.progress(db, study=study),
-                  people=members(db, study_id=study.id, include_leads=True))
+    return render(
+        request,
+        "lead_home.html",
+        study=study,
+        progress=lead.progress(db, study=study),
+        people=members(db, study_id=study.id, include_leads=True),
+    )
 
 
 @router.get("/assignments")
-def assignments(request: Request, person: RequireLead, db: DbDep, study: LeadStudy, annotator: str = "", state: str = ""):
+def assignments(
+    request: Request, person: RequireLead, db: DbDep, study: LeadStudy, annotator: str = "", state: str = ""
+):
     codes = {p.id: p.code for p in db.exec(select(Annotator))}
     query = select(Assignment).where(Assignment.study_id == study.id)
     if state:
         query = query.where(Assignment.state == state)
-    rows = [a for a in db.exec(query.order_by(Assignment.annotator_id, Assignment.order_index)) if not annotator or codes[a.annotator_id] == annotator]
+    rows = [
+        a
+        for a in db.exec(query.order_by(Assignment.annotator_id, Assignment.order_index))
+        if not annotator or codes[a.annotator_id] == annotator
+    ]
     # The filter offers the study's people only (another study's people stay out of sight).
     in_study = set(db.exec(select(Assignment.annotator_id).where(Assignment.study_id == study.id)))
-    return render(request, "lead_assignments.html", study=study, rows=rows, codes=codes, annotator=annotator, state=state,
-                  people=sorted(codes[i] for i in in_study))
+    return render(
+        request,
+        "lead_assignments.html",
+        study=study,
+        rows=rows,
+        codes=codes,
+        annotator=annotator,
+        state=state,
+        people=sorted(codes[i] for i in in_study),
+    )
 
 
 @router.get("/assignments/{assignment_id}")
@@ -46,11 +65,25 @@ def assignment_detail(assignment_id: int, request: Request, person: RequireLead,
     except flow.NotFound as exc:
         return render(request, "error.html", status_code=404, title="Not found", message=exc.message)
     attempts = flow.attempts_of(db, assignment_id=assignment_id, include_rolled_back=True)
-    trail = list(db.exec(select(AssignmentEvent).where(AssignmentEvent.assignment_id == assignment_id).order_by(AssignmentEvent.id)))
+    trail = list(
+        db.exec(
+            select(AssignmentEvent)
+            .where(AssignmentEvent.assignment_id == assignment_id)
+            .order_by(AssignmentEvent.id)
+        )
+    )
     rating = db.exec(select(Rating).where(Rating.assignment_id == assignment_id)).first()
     owner = db.get(Annotator, assignment.annotator_id)
-    return render(request, "lead_assignment.html", a=assignment, attempts=attempts, trail=trail, rating=rating, owner=owner,
-                  error=request.query_params.get("error"))
+    return render(
+        request,
+        "lead_assignment.html",
+        a=assignment,
+        attempts=attempts,
+        trail=trail,
+        rating=rating,
+        owner=owner,
+        error=request.query_params.get("error"),
+    )
 
 
 @router.post("/assignments/{assignment_id}/reopen", dependencies=[CsrfProtect])
@@ -72,40 +105,81 @@ def inspector(attempt_id: int, request: Request, person: RequireLead, db: DbDep)
     assignment = db.get(Assignment, attempt.assignment_id)
     owner = db.get(Annotator, assignment.annotator_id)
     trace = lead.attempt_trace(db, attempt=attempt)
-    return render(request, "lead_attempt.html", attempt=attempt, a=assignment, owner=owner, trace=trace,
-                  verdict=attempt.verdict or {})
+    return render(
+        request,
+        "lead_attempt.html",
+        attempt=attempt,
+        a=assignment,
+        owner=owner,
+        trace=trace,
+        verdict=attempt.verdict or {},
+    )
 
 
 @router.get("/review")
 def review(request: Request, person: RequireLead, db: DbDep, study: LeadStudy, show: str = "open"):
     codes = {p.id: p.code for p in db.exec(select(Annotator))}
     queue = lead.review_queue(db, study=study, include_resolved=show == "all")
-    return render(request, "lead_review.html", queue=queue, codes=codes, resolutions=lead.RESOLUTIONS, show=show)
+    return render(
+        request, "lead_review.html", queue=queue, codes=codes, resolutions=lead.RESOLUTIONS, show=show
+    )
 
 
 @router.post("/review/{rating_id}", dependencies=[CsrfProtect])
-def resolve(rating_id: int, request: Request, person: RequireLead, db: DbDep, resolution: str = Form(...), note: str = Form("")):
+def resolve(
+    rating_id: int,
+    request: Request,
+    person: RequireLead,
+    db: DbDep,
+    resolution: str = Form(...),
+    note: str = Form(""),
+):
     try:
         lead.resolve_rating(db, rating_id=rating_id, resolution=resolution, note=note, lead=person)
     except lead.ReviewError as exc:
-        return render(request, "error.html", status_code=getattr(exc, "status_code", 400), title="Review not saved", message=str(exc))
+        return render(
+            request,
+            "error.html",
+            status_code=getattr(exc, "status_code", 400),
+            title="Review not saved",
+            message=str(exc),
+        )
     return RedirectResponse("/lead/review", status_code=303)
 
 
 @router.get("/pass-rates")
 def pass_rates(request: Request, person: RequireLead, db: DbDep, study: LeadStudy):
-    return render(request, "lead_pass_rates.html", study=study, table=lead.marginal_pass_rates(db, study=study))
+    return render(
+        request, "lead_pass_rates.html", study=study, table=lead.marginal_pass_rates(db, study=study)
+    )
 
 
 @router.get("/plan")
 def plan_form(request: Request, person: RequireLead, db: DbDep, study: LeadStudy):
     existing = len(list(db.exec(select(Assignment.id).where(Assignment.study_id == study.id))))
-    return render(request, "lead_plan.html", study=study, existing=existing, plan=None, error=None, per_cell=1, seed=study.seed)
+    return render(
+        request,
+        "lead_plan.html",
+        study=study,
+        existing=existing,
+        plan=None,
+        error=None,
+        per_cell=1,
+        seed=study.seed,
+    )
 
 
 @router.post("/plan", dependencies=[CsrfProtect])
-def plan_submit(request: Request, person: RequireLead, db: DbDep, study: LeadStudy, per_cell: int = Form(1), seed: int = Form(0),
-                action: str = Form("preview"), replace: str = Form("")):
+def plan_submit(
+    request: Request,
+    person: RequireLead,
+    db: DbDep,
+    study: LeadStudy,
+    per_cell: int = Form(1),
+    seed: int = Form(0),
+    action: str = Form("preview"),
+    replace: str = Form(""),
+):
     from annotators.planning import PlanInfeasible
 
     existing = len(list(db.exec(select(Assignment.id).where(Assignment.study_id == study.id))))
@@ -124,13 +198,25 @@ def plan_submit(request: Request, person: RequireLead, db: DbDep, study: LeadStu
 def exports_page(request: Request, person: RequireLead, db: DbDep, study: LeadStudy):
     from dashboard.exports.bundle import count_attempts
 
-    return render(request, "lead_exports.html", study=study, attempts=count_attempts(db, study=study),
-                  everything=count_attempts(db, study=study, include_rolled_back=True))
+    return render(
+        request,
+        "lead_exports.html",
+        study=study,
+        attempts=count_attempts(db, study=study),
+        everything=count_attempts(db, study=study, include_rolled_back=True),
+    )
 
 
 @router.post("/exports/bundle.zip", dependencies=[CsrfProtect])
-def export_zip(request: Request, person: RequireLead, db: DbDep, study: LeadStudy, format: str = Form("parquet"),
-               include_comments: str = Form(""), include_rolled_back: str = Form("")):
+def export_zip(
+    request: Request,
+    person: RequireLead,
+    db: DbDep,
+    study: LeadStudy,
+    format: str = Form("parquet"),
+    include_comments: str = Form(""),
+    include_rolled_back: str = Form(""),
+):
     """The same bundle as `humantrace export bundle`, as one zip download."""
     import shutil
     import tempfile
@@ -143,10 +229,26 @@ def export_zip(request: Request, person: RequireLead, db: DbDep, study: LeadStud
 
     formats = {"parquet": ("parquet",), "csv": ("csv",), "both": ("parquet", "csv")}.get(format)
     if formats is None:
-        return render(request, "error.html", status_code=400, title="Unknown format", message="Choose parquet, csv or both.")
+        return render(
+            request,
+            "error.html",
+            status_code=400,
+            title="Unknown format",
+            message="Choose parquet, csv or both.",
+        )
     work = Path(tempfile.mkdtemp(prefix="humantrace-export-"))
-    export_bundle(db.get_bind(), work / "bundle", formats=formats, include_comments=include_comments == "on",
-                  include_rolled_back=include_rolled_back == "on", study_id=study.id)
+    export_bundle(
+        db.get_bind(),
+        work / "bundle",
+        formats=formats,
+        include_comments=include_comments == "on",
+        include_rolled_back=include_rolled_back == "on",
+        study_id=study.id,
+    )
     archive = shutil.make_archive(str(work / "humantrace-bundle"), "zip", root_dir=work / "bundle")
-    return FileResponse(archive, media_type="application/zip", filename="humantrace-bundle.zip",
-                        background=BackgroundTask(shutil.rmtree, work, ignore_errors=True))
+    return FileResponse(
+        archive,
+        media_type="application/zip",
+        filename="humantrace-bundle.zip",
+        background=BackgroundTask(shutil.rmtree, work, ignore_errors=True),
+    )

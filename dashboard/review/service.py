@@ -84,7 +84,10 @@ def progress(db: Session, *, study: Study) -> Progress:
     cells: dict[tuple[str, str], CellProgress] = {}
     for a in rows:
         person = people[a.annotator_id]
-        entry = by_person.setdefault(a.annotator_id, PersonProgress(code=person.code, tier=tiers.get(person.id, a.tier), counts=Counter(), total=0))
+        entry = by_person.setdefault(
+            a.annotator_id,
+            PersonProgress(code=person.code, tier=tiers.get(person.id, a.tier), counts=Counter(), total=0),
+        )
         entry.counts[a.state] += 1
         entry.total += 1
         if a.state in {s.value for s in ACTIVE_STATES} or a.state == AssignmentState.rating.value:
@@ -95,7 +98,13 @@ def progress(db: Session, *, study: Study) -> Progress:
             cell.completed += 1
             result.completed += 1
     result.people = sorted(by_person.values(), key=lambda p: (p.tier != "primary", p.code))
-    result.cells = sorted(cells.values(), key=lambda c: (c.env_id, DIFFICULTY_ORDER.index(c.difficulty) if c.difficulty in DIFFICULTY_ORDER else 9))
+    result.cells = sorted(
+        cells.values(),
+        key=lambda c: (
+            c.env_id,
+            DIFFICULTY_ORDER.index(c.difficulty) if c.difficulty in DIFFICULTY_ORDER else 9,
+        ),
+    )
     result.active_now = sum(1 for p in result.people if p.active_task)
     result.to_review = len(review_queue(db, study=study))
     return result
@@ -106,7 +115,11 @@ def analysable_attempts(db: Session, *, study: Study) -> list[tuple[Assignment, 
     rows = db.exec(
         select(Assignment, Attempt)
         .join(Attempt, Attempt.assignment_id == Assignment.id)
-        .where(Assignment.study_id == study.id, Attempt.status == AttemptStatus.ended.value, Attempt.excluded == False)  # noqa: E712
+        .where(
+            Assignment.study_id == study.id,
+            Attempt.status == AttemptStatus.ended.value,
+            Attempt.excluded == False,  # noqa: E712 (a SQL comparison, not a truth test)
+        )
     )
     return list(rows)
 
@@ -129,7 +142,9 @@ def marginal_pass_rates(db: Session, *, study: Study) -> list[dict[str, Any]]:
     return table
 
 
-def review_queue(db: Session, *, study: Study, include_resolved: bool = False) -> list[tuple[Rating, Assignment]]:
+def review_queue(
+    db: Session, *, study: Study, include_resolved: bool = False
+) -> list[tuple[Rating, Assignment]]:
     query = (
         select(Rating, Assignment)
         .join(Assignment, Assignment.id == Rating.assignment_id)
@@ -148,7 +163,9 @@ def resolve_rating(db: Session, *, rating_id: int, resolution: str, note: str, l
     if rating is None:
         raise ReviewError("No such rating.")
     if len(note.strip()) > NOTE_MAX_LENGTH:
-        raise NoteTooLong(f"The note is {len(note.strip())} characters long; at most {NOTE_MAX_LENGTH} fit. Nothing was saved.")
+        raise NoteTooLong(
+            f"The note is {len(note.strip())} characters long; at most {NOTE_MAX_LENGTH} fit. Nothing was saved."
+        )
     rating.resolution, rating.review_note = resolution, note.strip()
     rating.reviewed_by, rating.reviewed_at = lead.code, utcnow()
     db.add(rating)
@@ -169,12 +186,20 @@ def attempt_trace(db: Session, *, attempt: Attempt) -> dict[str, Any]:
     raw_rows = raw.astype(object).where(raw.notna(), None).to_dict(orient="records")
     try:
         audit = [
-            {"t": e.t.isoformat(), "method": e.method, "path": e.path, "status": e.status, "intervention": e.intervention,
-             "duration_ms": e.duration_ms}
+            {
+                "t": e.t.isoformat(),
+                "method": e.method,
+                "path": e.path,
+                "status": e.status,
+                "intervention": e.intervention,
+                "duration_ms": e.duration_ms,
+            }
             for e in sessions.audit_log(db, session_id=attempt.env_session_id)
         ]
-        events = [{"seq": e.seq, "t_ms": e.t_ms, "event": e.event, "params": e.params}
-                  for e in sessions.event_log(db, session_id=attempt.env_session_id)]
+        events = [
+            {"seq": e.seq, "t_ms": e.t_ms, "event": e.event, "params": e.params}
+            for e in sessions.event_log(db, session_id=attempt.env_session_id)
+        ]
     except LookupError:
         audit, events = [], []
     return {"raw": raw_rows, "clean": attempt.clean_trace or [], "audit": audit, "events": events}

@@ -60,7 +60,13 @@ def ensure_demo(engine: Engine, settings: Settings) -> list[DemoLogin]:
             ):
                 accounts.add_annotator(db, code=code, role=role, tier=tier, study_id=study.id)
         return [
-            DemoLogin(code, role, accounts.create_login_link(db, secret_key=settings.secret_key, code=code, base_url=settings.public_url))
+            DemoLogin(
+                code,
+                role,
+                accounts.create_login_link(
+                    db, secret_key=settings.secret_key, code=code, base_url=settings.public_url
+                ),
+            )
             for code, role, _tier in DEMO_PEOPLE
         ]
 
@@ -83,7 +89,9 @@ def ensure_demo_plan(engine: Engine) -> int:
             return 0
         envs = planning.complete_environments(per_cell=1)
         if not envs:
-            logging.getLogger("humantrace.demo").warning("no demo panel: no environment has a task with a variant at every difficulty")
+            logging.getLogger("humantrace.demo").warning(
+                "no demo panel: no environment has a task with a variant at every difficulty"
+            )
             return 0
         try:
             plan = planning.make_plan(db, study=study, per_cell=1, envs=envs)

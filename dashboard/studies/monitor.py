@@ -68,29 +68,40 @@ def snapshot(engine, study_id: int) -> dict:
         rows = db.exec(
             select(Assignment, Annotator.code, Attempt)
             .join(Annotator, Annotator.id == Assignment.annotator_id)
-            .outerjoin(Attempt, and_(Attempt.assignment_id == Assignment.id, Attempt.status == AttemptStatus.active.value))
+            .outerjoin(
+                Attempt,
+                and_(Attempt.assignment_id == Assignment.id, Attempt.status == AttemptStatus.active.value),
+            )
             .where(Assignment.study_id == study_id, Assignment.state.in_(WORKING))
             .order_by(Annotator.code)
         ).all()
         ids = [a.id for a, _c, _t in rows]
         seen = {}
         if ids:
-            for assignment_id, tab, last in db.exec(select(TabPresence.assignment_id, TabPresence.tab, TabPresence.last_seen_at).where(TabPresence.assignment_id.in_(ids))):
+            for assignment_id, tab, last in db.exec(
+                select(TabPresence.assignment_id, TabPresence.tab, TabPresence.last_seen_at).where(
+                    TabPresence.assignment_id.in_(ids)
+                )
+            ):
                 seen[(assignment_id, tab)] = _ms(last)
     fresh_after = _ms(now - timedelta(seconds=PRESENCE_FRESH_SECONDS))
     working = []
     for assignment, code, attempt in rows:
         control = seen.get((assignment.id, "control"))
-        working.append({
-            "code": code,
-            "assignment_id": assignment.id,
-            "task": _title(assignment.task_id),
-            "state": assignment.state,
-            "phase": attempt.phase if attempt else None,
-            "since_ms": _ms(attempt.recording_started_at or attempt.created_at) if attempt else _ms(assignment.started_at),
-            "started_ms": _ms(assignment.started_at),
-            "control_tab": control is not None and control >= fresh_after,
-        })
+        working.append(
+            {
+                "code": code,
+                "assignment_id": assignment.id,
+                "task": _title(assignment.task_id),
+                "state": assignment.state,
+                "phase": attempt.phase if attempt else None,
+                "since_ms": _ms(attempt.recording_started_at or attempt.created_at)
+                if attempt
+                else _ms(assignment.started_at),
+                "started_ms": _ms(assignment.started_at),
+                "control_tab": control is not None and control >= fresh_after,
+            }
+        )
     return {"working": working}
 
 
@@ -99,7 +110,9 @@ def monitor_page(study_id: int, request: Request, person: RequireLead, db: DbDep
     study = db.get(Study, study_id) if 0 < study_id < 2**31 else None
     if study is None:
         return render(request, "error.html", status_code=404, title="Not found", message="No such study.")
-    return render(request, "lead_monitor.html", study=study, initial=snapshot(request.app.state.engine, study.id))
+    return render(
+        request, "lead_monitor.html", study=study, initial=snapshot(request.app.state.engine, study.id)
+    )
 
 
 @router.get("/stream")
@@ -126,4 +139,8 @@ async def monitor_stream(study_id: int, request: Request, person: RequireLead):
             quiet += TICK_SECONDS
             lived += TICK_SECONDS
 
-    return StreamingResponse(events(), media_type="text/event-stream", headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+    return StreamingResponse(
+        events(),
+        media_type="text/event-stream",
+        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+    )

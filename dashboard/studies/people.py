@@ -21,12 +21,28 @@ def known_envs() -> set[str]:
     return {env.env_id for env in registry.all_environments()}
 
 
-def _page(request, db, study: Study, *, errors: list[str] | None = None, status_code: int = 200, notice: str | None = None):
+def _page(
+    request,
+    db,
+    study: Study,
+    *,
+    errors: list[str] | None = None,
+    status_code: int = 200,
+    notice: str | None = None,
+):
     people = membership.members(db, study_id=study.id, include_leads=True)
     ids = [m.person.id for m in people]
-    return render(request, "lead_people.html", status_code=status_code, study=study, people=people, errors=errors or [],
-                  signed_in=membership.last_sign_in(db, annotator_ids=ids), pending=membership.pending_links(db, annotator_ids=ids),
-                  notice=notice or request.query_params.get("notice"))
+    return render(
+        request,
+        "lead_people.html",
+        status_code=status_code,
+        study=study,
+        people=people,
+        errors=errors or [],
+        signed_in=membership.last_sign_in(db, annotator_ids=ids),
+        pending=membership.pending_links(db, annotator_ids=ids),
+        notice=notice or request.query_params.get("notice"),
+    )
 
 
 def _study(db, study_id: int) -> Study | None:
@@ -51,7 +67,11 @@ async def add_person(study_id: int, request: Request, person: RequireLead, db: D
     form = await request.form()
     row = {key: str(form.get(key, "")) for key in membership.CSV_COLUMNS}
     try:
-        unknown = [env for env in membership.PersonRow.model_validate({**row, "code": row["code"] or "X"}).designed if env not in known_envs()]
+        unknown = [
+            env
+            for env in membership.PersonRow.model_validate({**row, "code": row["code"] or "X"}).designed
+            if env not in known_envs()
+        ]
         if unknown:
             raise accounts.AccountError(f"unknown environment(s) {', '.join(unknown)}.")
         added = membership.stage_person(db, row=row, study_id=study.id)
@@ -75,9 +95,17 @@ async def import_csv(study_id: int, request: Request, person: RequireLead, db: D
     if len(data) > MAX_CSV_BYTES:
         return _page(request, db, study, errors=["The file is larger than 1 MB; split it."], status_code=422)
     try:
-        added = membership.import_people(db, text=data.decode("utf-8"), study_id=study.id, known_envs=known_envs())
+        added = membership.import_people(
+            db, text=data.decode("utf-8"), study_id=study.id, known_envs=known_envs()
+        )
     except UnicodeDecodeError:
-        return _page(request, db, study, errors=["The file is not UTF-8 text; save it as CSV (UTF-8)."], status_code=422)
+        return _page(
+            request,
+            db,
+            study,
+            errors=["The file is not UTF-8 text; save it as CSV (UTF-8)."],
+            status_code=422,
+        )
     except membership.ImportRefused as exc:
         return _page(request, db, study, errors=["Nothing was imported."] + exc.errors, status_code=422)
     return RedirectResponse(f"/lead/studies/{study_id}/people?notice=imported+{len(added)}", status_code=303)
@@ -92,16 +120,25 @@ def deactivate(study_id: int, code: str, request: Request, person: RequireLead, 
         membership.deactivate(db, code=code, study_id=study.id)
     except accounts.AccountError as exc:
         return _page(request, db, study, errors=[str(exc)], status_code=404)
-    return RedirectResponse(f"/lead/studies/{study_id}/people?notice=deactivated+{code.upper()}", status_code=303)
+    return RedirectResponse(
+        f"/lead/studies/{study_id}/people?notice=deactivated+{code.upper()}", status_code=303
+    )
 
 
 @router.post("/{code}/link", dependencies=[CsrfProtect])
 def fresh_link(study_id: int, code: str, person: RequireLead, db: DbDep, settings: SettingsDep):
     """A new single-use login link for the person, for the page to copy to the clipboard."""
     study = _study(db, study_id)
-    found = [m for m in (membership.members(db, study_id=study.id, include_leads=True) if study else []) if m.person.code == code.upper()]
+    found = [
+        m
+        for m in (membership.members(db, study_id=study.id, include_leads=True) if study else [])
+        if m.person.code == code.upper()
+    ]
     if not found or not found[0].active:
-        return JSONResponse({"detail": f"{code.upper()} is not an active person of this study."}, status_code=404)
-    url = accounts.create_login_link(db, secret_key=settings.secret_key, code=code, base_url=settings.public_url,
-                                     study_id=study.id)
+        return JSONResponse(
+            {"detail": f"{code.upper()} is not an active person of this study."}, status_code=404
+        )
+    url = accounts.create_login_link(
+        db, secret_key=settings.secret_key, code=code, base_url=settings.public_url, study_id=study.id
+    )
     return {"code": code.upper(), "url": url}

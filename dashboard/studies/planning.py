@@ -31,7 +31,12 @@ def catalogue_tasks() -> list[PlanTask]:
     from environments import catalog
 
     return [
-        PlanTask(task_id=t.task_id, env_id=t.env_id, difficulty=str(t.difficulty), has_variant=catalog.variant_for(t.task_id) is not None)
+        PlanTask(
+            task_id=t.task_id,
+            env_id=t.env_id,
+            difficulty=str(t.difficulty),
+            has_variant=catalog.variant_for(t.task_id) is not None,
+        )
         for t in (catalog.get_task(s.task_id) for s in catalog.list_tasks())
     ]
 
@@ -39,7 +44,12 @@ def catalogue_tasks() -> list[PlanTask]:
 def roster(db: Session, *, study: Study) -> list[PlanAnnotator]:
     """The study's annotators with their tier and designed environments in this study."""
     return [
-        PlanAnnotator(code=m.person.code, tier=str(m.membership.tier), designed=frozenset(m.membership.designed), active=m.active)
+        PlanAnnotator(
+            code=m.person.code,
+            tier=str(m.membership.tier),
+            designed=frozenset(m.membership.designed),
+            active=m.active,
+        )
         for m in membership.members(db, study_id=study.id)
     ]
 
@@ -51,7 +61,9 @@ def complete_environments(*, per_cell: int) -> list[str]:
     counts: dict[tuple[str, str], int] = {}
     for task in catalogue_tasks():
         if task.has_variant:
-            counts[(task.env_id, str(task.difficulty))] = counts.get((task.env_id, str(task.difficulty)), 0) + 1
+            counts[(task.env_id, str(task.difficulty))] = (
+                counts.get((task.env_id, str(task.difficulty)), 0) + 1
+            )
     envs = sorted({env for env, _ in counts})
     return [env for env in envs if all(counts.get((env, str(d)), 0) >= per_cell for d in DIFFICULTIES)]
 
@@ -67,8 +79,15 @@ def session_seed(study_seed: int) -> int:
     return study_seed
 
 
-def make_plan(db: Session, *, study: Study, per_cell: int, seed: int | None = None, envs: list[str] | None = None,
-              duplicates_per_cell: int = 1) -> Plan:
+def make_plan(
+    db: Session,
+    *,
+    study: Study,
+    per_cell: int,
+    seed: int | None = None,
+    envs: list[str] | None = None,
+    duplicates_per_cell: int = 1,
+) -> Plan:
     """A plan for the current catalogue and the study's people (raises `PlanInfeasible` naming the rule).
 
     `envs` defaults to the study's environments (all when the study names none); `seed` to the study's."""
@@ -76,10 +95,21 @@ def make_plan(db: Session, *, study: Study, per_cell: int, seed: int | None = No
     people = roster(db, study=study)
     envs = envs or list(study.envs) or None
     seed = study.seed if seed is None else seed
-    plan = plan_panel(tasks=tasks, annotators=people, per_cell=per_cell, seed=seed, envs=envs, duplicates_per_cell=duplicates_per_cell)
-    violations = check_plan(plan, tasks=tasks, annotators=people, per_cell=per_cell, duplicates_per_cell=duplicates_per_cell)
+    plan = plan_panel(
+        tasks=tasks,
+        annotators=people,
+        per_cell=per_cell,
+        seed=seed,
+        envs=envs,
+        duplicates_per_cell=duplicates_per_cell,
+    )
+    violations = check_plan(
+        plan, tasks=tasks, annotators=people, per_cell=per_cell, duplicates_per_cell=duplicates_per_cell
+    )
     if violations:
-        raise PlanInfeasible("the solver's plan broke a rule (please report this): " + "; ".join(str(v) for v in violations))
+        raise PlanInfeasible(
+            "the solver's plan broke a rule (please report this): " + "; ".join(str(v) for v in violations)
+        )
     return plan
 
 
@@ -89,17 +119,23 @@ def write_plan(db: Session, *, study: Study, plan: Plan, replace: bool = False) 
     A study that already has assignments is refused unless `replace`, which removes only
     assignments nobody has started; started or finished work is never discarded.
     """
-    existing = db.exec(select(func.count()).select_from(Assignment).where(Assignment.study_id == study.id)).one()
+    existing = db.exec(
+        select(func.count()).select_from(Assignment).where(Assignment.study_id == study.id)
+    ).one()
     if existing and not replace:
-        raise PlanRefused(f"study {study.name!r} already has {existing} assignments; pass --replace to swap the ones not started yet.")
+        raise PlanRefused(
+            f"study {study.name!r} already has {existing} assignments; pass --replace to swap the ones not started yet."
+        )
     if existing:
         touched = db.exec(
-            select(func.count()).select_from(Assignment).where(
-                Assignment.study_id == study.id, Assignment.state != AssignmentState.not_started.value
-            )
+            select(func.count())
+            .select_from(Assignment)
+            .where(Assignment.study_id == study.id, Assignment.state != AssignmentState.not_started.value)
         ).one()
         if touched:
-            raise PlanRefused(f"{touched} assignments of this study have been started; a new plan cannot replace them.")
+            raise PlanRefused(
+                f"{touched} assignments of this study have been started; a new plan cannot replace them."
+            )
         db.execute(delete(Assignment).where(Assignment.study_id == study.id))
     people = {p.code: p for p in db.exec(select(Annotator))}
     if study.status not in ("draft", "open"):

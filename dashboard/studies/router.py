@@ -40,8 +40,12 @@ def picker(request: Request, person: CurrentAnnotator, db: DbDep):
 
 @router.post("/studies/{study_id}/choose", dependencies=[CsrfProtect])
 def choose(study_id: int, request: Request, person: CurrentAnnotator, db: DbDep):
-    if study_id not in {s.id for s in studies_for(db, person)} and not (person.is_lead and db.get(Study, study_id)):
-        return render(request, "error.html", status_code=404, title="Not found", message="You are not in that study.")
+    if study_id not in {s.id for s in studies_for(db, person)} and not (
+        person.is_lead and db.get(Study, study_id)
+    ):
+        return render(
+            request, "error.html", status_code=404, title="Not found", message="You are not in that study."
+        )
     accounts.choose_study(db, token=request.cookies.get(SESSION_COOKIE), study_id=study_id)
     return RedirectResponse("/lead" if person.is_lead else "/assignments", status_code=303)
 
@@ -63,25 +67,57 @@ async def create(request: Request, person: RequireLead, db: DbDep):
     except ValueError:
         seed = -1  # refused by the service's range check with a clear message
     try:
-        study = service.create_study(db, name=form.get("name", ""), description=form.get("description", ""),
-                                     envs=form.get("envs", ""), seed=seed)
+        study = service.create_study(
+            db,
+            name=form.get("name", ""),
+            description=form.get("description", ""),
+            envs=form.get("envs", ""),
+            seed=seed,
+        )
     except service.StudyError as exc:
-        return render(request, "lead_studies.html", status_code=422, studies=service.list_studies(db), error=str(exc), form=form)
+        return render(
+            request,
+            "lead_studies.html",
+            status_code=422,
+            studies=service.list_studies(db),
+            error=str(exc),
+            form=form,
+        )
     accounts.choose_study(db, token=request.cookies.get(SESSION_COOKIE), study_id=study.id)
     return RedirectResponse(f"/lead/studies/{study.id}", status_code=303)
 
 
-def _settings_page(request, db, study: Study, *, error: str | None = None, values: dict | None = None, status_code: int = 200):
+def _settings_page(
+    request, db, study: Study, *, error: str | None = None, values: dict | None = None, status_code: int = 200
+):
     values = values or {key: show(getattr(study, key), key) for key in FIELD_KEYS + SETTING_KEYS}
     if "mask_selectors" in values and values["mask_selectors"] == "(none)":
         values["mask_selectors"] = ""
     fields = {**StudyFields.model_fields, **StudySettings.model_fields}
     bool_keys = {k for k, info in StudySettings.model_fields.items() if info.annotation is bool}
-    ranges = {k: (next((m.ge for m in info.metadata if hasattr(m, "ge")), None), next((m.le for m in info.metadata if hasattr(m, "le")), None))
-              for k, info in StudySettings.model_fields.items()}
-    return render(request, "lead_study.html", status_code=status_code, study=study, values=values, fields=fields,
-                  setting_keys=SETTING_KEYS, field_keys=FIELD_KEYS, bool_keys=bool_keys, ranges=ranges, error=error, trail=service.audit_trail(db, study=study),
-                  recorded=service.has_attempts(db, study=study), saved=request.query_params.get("saved"))
+    ranges = {
+        k: (
+            next((m.ge for m in info.metadata if hasattr(m, "ge")), None),
+            next((m.le for m in info.metadata if hasattr(m, "le")), None),
+        )
+        for k, info in StudySettings.model_fields.items()
+    }
+    return render(
+        request,
+        "lead_study.html",
+        status_code=status_code,
+        study=study,
+        values=values,
+        fields=fields,
+        setting_keys=SETTING_KEYS,
+        field_keys=FIELD_KEYS,
+        bool_keys=bool_keys,
+        ranges=ranges,
+        error=error,
+        trail=service.audit_trail(db, study=study),
+        recorded=service.has_attempts(db, study=study),
+        saved=request.query_params.get("saved"),
+    )
 
 
 @router.get("/lead/studies/{study_id}")
@@ -107,7 +143,9 @@ async def save_settings(study_id: int, request: Request, person: RequireLead, db
         service.update_study(db, study=study, changes=changes, actor=person.code)
     except service.StudyError as exc:
         db.rollback()
-        return _settings_page(request, db, db.get(Study, study_id), error=str(exc), values=values, status_code=422)
+        return _settings_page(
+            request, db, db.get(Study, study_id), error=str(exc), values=values, status_code=422
+        )
     return RedirectResponse(f"/lead/studies/{study_id}?saved=1", status_code=303)
 
 
@@ -116,7 +154,9 @@ async def change_status(study_id: int, request: Request, person: RequireLead, db
     study = _study(db, study_id)
     action = str((await request.form()).get("action", ""))
     if study is None or action not in STATUS_ACTIONS:
-        return render(request, "error.html", status_code=404, title="Not found", message="No such study or action.")
+        return render(
+            request, "error.html", status_code=404, title="Not found", message="No such study or action."
+        )
     try:
         service.set_status(db, study=study, to=STATUS_ACTIONS[action], actor=person.code)
     except service.StudyError as exc:

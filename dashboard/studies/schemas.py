@@ -18,13 +18,27 @@ class StudySettings(BaseModel):
 
     model_config = ConfigDict(extra="forbid", validate_assignment=True)
 
-    show_score_to_annotators: bool = Field(False, description="show pass/fail to the annotator after each attempt")
-    rollback_grace_seconds: int = Field(10, ge=3, le=600, description="seconds a closed tab may stay gone before the assignment rolls back")
-    hard_time_limit_seconds: int = Field(1800, ge=60, le=14400, description="an attempt still running after this many seconds times out")
-    reading_countdown_seconds: int = Field(20, ge=0, le=600, description="reading time before the cold attempt (Start now skips it)")
-    mask_all_text: bool = Field(False, description="mask every typed value in the recording (passwords always are)")
-    mousemove_sample_ms: int = Field(100, ge=0, le=5000, description="minimum milliseconds between recorded mouse moves (0: every move)")
-    require_rating: bool = Field(False, description="the rating form after the warm attempt cannot be skipped")
+    show_score_to_annotators: bool = Field(
+        False, description="show pass/fail to the annotator after each attempt"
+    )
+    rollback_grace_seconds: int = Field(
+        10, ge=3, le=600, description="seconds a closed tab may stay gone before the assignment rolls back"
+    )
+    hard_time_limit_seconds: int = Field(
+        1800, ge=60, le=14400, description="an attempt still running after this many seconds times out"
+    )
+    reading_countdown_seconds: int = Field(
+        20, ge=0, le=600, description="reading time before the cold attempt (Start now skips it)"
+    )
+    mask_all_text: bool = Field(
+        False, description="mask every typed value in the recording (passwords always are)"
+    )
+    mousemove_sample_ms: int = Field(
+        100, ge=0, le=5000, description="minimum milliseconds between recorded mouse moves (0: every move)"
+    )
+    require_rating: bool = Field(
+        False, description="the rating form after the warm attempt cannot be skipped"
+    )
     mask_selectors: list[str] = Field(
         default_factory=list,
         description="CSS selectors of fields whose typed text the recorder masks in this study, besides each site's own "
@@ -53,8 +67,13 @@ class StudyFields(BaseModel):
 
     name: str = Field(min_length=1, max_length=200, description="unique name (what --study takes)")
     description: str = Field("", max_length=4000, description="shown to annotators on their dashboard")
-    seed: int = Field(42, ge=0, le=2**31 - 1, description="every env session's seed (fixed once an attempt exists)")
-    envs: list[str] = Field(default_factory=list, description="comma-separated environments the panel draws from; empty: all (fixed once an attempt exists)")
+    seed: int = Field(
+        42, ge=0, le=2**31 - 1, description="every env session's seed (fixed once an attempt exists)"
+    )
+    envs: list[str] = Field(
+        default_factory=list,
+        description="comma-separated environments the panel draws from; empty: all (fixed once an attempt exists)",
+    )
 
 
 SETTING_KEYS: tuple[str, ...] = tuple(StudySettings.model_fields)
@@ -79,7 +98,11 @@ def settings_help() -> str:
     lines = []
     for model in (StudySettings, StudyFields):
         for key, info in model.model_fields.items():
-            default = "" if info.is_required() else f", default {_default(info.get_default(call_default_factory=True), key)}"
+            default = (
+                ""
+                if info.is_required()
+                else f", default {_default(info.get_default(call_default_factory=True), key)}"
+            )
             lines.append(f"{key} ({_range(key, info)}{default}): {info.description}")
     return "\n".join(lines)
 

@@ -65,7 +65,9 @@ def _check_envs(envs: list[str]) -> None:
     known = {env.env_id for env in registry.all_environments()}
     unknown = [env for env in envs if env not in known]
     if unknown:
-        raise StudyError(f"unknown environment(s) {', '.join(unknown)}; registered: {', '.join(sorted(known)) or 'none'}.")
+        raise StudyError(
+            f"unknown environment(s) {', '.join(unknown)}; registered: {', '.join(sorted(known)) or 'none'}."
+        )
 
 
 def current_settings(study: Study) -> StudySettings:
@@ -86,7 +88,10 @@ def parse_assignments(pairs: list[str]) -> dict[str, str]:
 def has_attempts(db: Session, *, study: Study) -> bool:
     """Whether anybody has started an attempt in the study (settings changes are audited from then on)."""
     found = db.exec(
-        select(func.count()).select_from(Attempt).join(Assignment, Assignment.id == Attempt.assignment_id).where(Assignment.study_id == study.id)
+        select(func.count())
+        .select_from(Attempt)
+        .join(Assignment, Assignment.id == Attempt.assignment_id)
+        .where(Assignment.study_id == study.id)
     ).one()
     return found > 0
 
@@ -103,7 +108,9 @@ def create_study(
 ) -> Study:
     """A new study (draft unless told otherwise). Refuses a taken name, an unknown environment or setting."""
     try:
-        fields = StudyFields(name=name.strip(), description=description.strip(), seed=seed, envs=_split_envs(envs))
+        fields = StudyFields(
+            name=name.strip(), description=description.strip(), seed=seed, envs=_split_envs(envs)
+        )
         chosen = StudySettings(**dict(settings or {}))
     except ValidationError as exc:
         raise StudyError(_errors(exc)) from None
@@ -146,7 +153,9 @@ def resolve_study(db: Session, *, ref: str | int | None) -> Study:
     if len(candidates) == 1:
         return candidates[0]
     if not candidates:
-        raise StudyError("there is no study yet: run `humantrace study create NAME` (or `humantrace serve --demo`).")
+        raise StudyError(
+            "there is no study yet: run `humantrace study create NAME` (or `humantrace serve --demo`)."
+        )
     listing = ", ".join(f"{s.name!r} ({s.status})" for s in candidates)
     raise StudyError(f"there are {len(candidates)} studies; say which with --study NAME: {listing}.")
 
@@ -157,7 +166,9 @@ def update_study(db: Session, *, study: Study, changes: Mapping[str, Any], actor
     two instances). Returns the recorded changes (empty before the first attempt)."""
     unknown = [key for key in changes if key not in SETTING_KEYS + FIELD_KEYS]
     if unknown:
-        raise StudyError(f"unknown setting {', '.join(unknown)}; allowed: {', '.join(SETTING_KEYS + FIELD_KEYS)}.")
+        raise StudyError(
+            f"unknown setting {', '.join(unknown)}; allowed: {', '.join(SETTING_KEYS + FIELD_KEYS)}."
+        )
     settings_in = {k: v for k, v in changes.items() if k in SETTING_KEYS}
     fields_in = {k: v for k, v in changes.items() if k in FIELD_KEYS}
     if "envs" in fields_in:
@@ -165,11 +176,20 @@ def update_study(db: Session, *, study: Study, changes: Mapping[str, Any], actor
     try:
         settings = StudySettings.model_validate({**current_settings(study).model_dump(), **settings_in})
         fields = StudyFields.model_validate(
-            {"name": study.name, "description": study.description, "seed": study.seed, "envs": list(study.envs), **fields_in}
+            {
+                "name": study.name,
+                "description": study.description,
+                "seed": study.seed,
+                "envs": list(study.envs),
+                **fields_in,
+            }
         )
     except ValidationError as exc:
         raise StudyError(_errors(exc)) from None
-    new_values = {**{k: getattr(fields, k) for k in fields_in}, **{k: getattr(settings, k) for k in settings_in}}
+    new_values = {
+        **{k: getattr(fields, k) for k in fields_in},
+        **{k: getattr(settings, k) for k in settings_in},
+    }
     new_values = {k: v for k, v in new_values.items() if getattr(study, k) != v}
     if "name" in new_values:
         fields = fields.model_copy(update={"name": fields.name.strip()})
@@ -182,11 +202,21 @@ def update_study(db: Session, *, study: Study, changes: Mapping[str, Any], actor
     recorded = has_attempts(db, study=study)
     locked = [k for k in LOCKED_ONCE_RECORDED if k in new_values]
     if recorded and locked:
-        raise StudyError(f"{' and '.join(locked)} cannot change once attempts are recorded (both conditions and every agent must share one instance); create a new study instead.")
+        raise StudyError(
+            f"{' and '.join(locked)} cannot change once attempts are recorded (both conditions and every agent must share one instance); create a new study instead."
+        )
     changes_made = []
     for key, value in new_values.items():
         if recorded:
-            changes_made.append(StudyChange(study_id=study.id, actor=actor, key=key, old=show(getattr(study, key), key), new=show(value, key)))
+            changes_made.append(
+                StudyChange(
+                    study_id=study.id,
+                    actor=actor,
+                    key=key,
+                    old=show(getattr(study, key), key),
+                    new=show(value, key),
+                )
+            )
         setattr(study, key, list(value) if isinstance(value, list) else value)
     db.add(study)
     db.add_all(changes_made)
@@ -202,7 +232,9 @@ def set_status(db: Session, *, study: Study, to: StudyStatus, actor: str) -> Stu
     if current == to:
         return study
     if current not in TRANSITIONS[to]:
-        raise StudyError(f"study {study.name!r} is {current.value}; it cannot become {to.value} (from {', '.join(s.value for s in TRANSITIONS[to])} only).")
+        raise StudyError(
+            f"study {study.name!r} is {current.value}; it cannot become {to.value} (from {', '.join(s.value for s in TRANSITIONS[to])} only)."
+        )
     if has_attempts(db, study=study):
         db.add(StudyChange(study_id=study.id, actor=actor, key="status", old=current.value, new=to.value))
     study.status = to.value

@@ -16,18 +16,20 @@ from __future__ import annotations
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-DASHBOARD_CSP = "; ".join((
-    "default-src 'self'",
-    "script-src 'self'",
-    "style-src 'self'",
-    "img-src 'self' data:",
-    "connect-src 'self'",  # fetch, EventSource and the control tab's websocket (CSP3: 'self' covers ws:/wss: of this host)
-    "font-src 'self'",
-    "object-src 'none'",
-    "base-uri 'none'",
-    "form-action 'self'",
-    "frame-ancestors 'none'",
-))
+DASHBOARD_CSP = "; ".join(
+    (
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "img-src 'self' data:",
+        "connect-src 'self'",  # fetch, EventSource and the control tab's websocket (CSP3: 'self' covers ws:/wss: of this host)
+        "font-src 'self'",
+        "object-src 'none'",
+        "base-uri 'none'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+    )
+)
 
 NOSNIFF = (b"x-content-type-options", b"nosniff")
 DASHBOARD_HEADERS = (
@@ -63,7 +65,9 @@ class SecurityHeadersMiddleware:
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                kept = [(name, value) for name, value in message.get("headers", []) if name.lower() not in names]
+                kept = [
+                    (name, value) for name, value in message.get("headers", []) if name.lower() not in names
+                ]
                 message = {**message, "headers": [*kept, *extra]}
             await send(message)
 

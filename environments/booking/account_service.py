@@ -37,8 +37,14 @@ def lists_view(state: BookingState) -> dict[str, Any]:
             hotel = state.find("hotels", item.hotel_id)
             if hotel is None:
                 continue
-            entries.append({"id": item.id, "added_at": item.added_at, "saved_price_cents": item.saved_price_cents,
-                            "hotel": hotel_card(hotel)})
+            entries.append(
+                {
+                    "id": item.id,
+                    "added_at": item.added_at,
+                    "saved_price_cents": item.saved_price_cents,
+                    "hotel": hotel_card(hotel),
+                }
+            )
         out.append({**saved.model_dump(), "items": entries, "count": len(entries)})
     return {"lists": out}
 
@@ -71,7 +77,9 @@ def delete_list(state: BookingState, *, list_id: str) -> SavedList:
     return saved
 
 
-def save_hotel(state: BookingState, *, list_id: str, hotel_id: str, now: datetime, new_id: NewId) -> SavedItem:
+def save_hotel(
+    state: BookingState, *, list_id: str, hotel_id: str, now: datetime, new_id: NewId
+) -> SavedItem:
     """Put a hotel on a list (once)."""
     saved = find_list(state, list_id)
     hotel = state.find("hotels", hotel_id)
@@ -79,8 +87,13 @@ def save_hotel(state: BookingState, *, list_id: str, hotel_id: str, now: datetim
         raise SiteError(404, "This property is no longer listed on Staywell.")
     if any(i.list_id == list_id and i.hotel_id == hotel_id for i in state.saved_items):
         raise SiteError(409, f"{hotel.name} is already on \u201c{saved.name}\u201d.")
-    item = SavedItem(id=new_id("si"), list_id=list_id, hotel_id=hotel_id, added_at=to_iso(now),
-                     saved_price_cents=hotel.price_from_cents)
+    item = SavedItem(
+        id=new_id("si"),
+        list_id=list_id,
+        hotel_id=hotel_id,
+        added_at=to_iso(now),
+        saved_price_cents=hotel.price_from_cents,
+    )
     state.saved_items.append(item)
     return item
 
@@ -127,8 +140,15 @@ def post_review(
     if len(body) < 10:
         raise SiteError(422, "Tell other travellers a little more (at least 10 characters).")
     review = Review(
-        id=new_id("rv"), hotel_id=booking.hotel_id, author=account(state).full_name, author_is_me=True,
-        booking_id=booking.id, rating=rating, title=title, body=body, traveler_type=traveler_type,
+        id=new_id("rv"),
+        hotel_id=booking.hotel_id,
+        author=account(state).full_name,
+        author_is_me=True,
+        booking_id=booking.id,
+        rating=rating,
+        title=title,
+        body=body,
+        traveler_type=traveler_type,
         created_at=to_iso(now),
     )
     state.reviews.append(review)
@@ -138,11 +158,18 @@ def post_review(
 def my_reviews(state: BookingState) -> list[dict[str, Any]]:
     """The traveller's own reviews, newest first, with the stay they are about."""
     out = []
-    for review in sorted((r for r in state.reviews if r.author_is_me), key=lambda r: r.created_at, reverse=True):
+    for review in sorted(
+        (r for r in state.reviews if r.author_is_me), key=lambda r: r.created_at, reverse=True
+    ):
         hotel = state.find("hotels", review.hotel_id)
         booking = state.find("bookings", review.booking_id) if review.booking_id else None
-        out.append({**review.model_dump(), "hotel_name": hotel.name if hotel else "",
-                    "stay_text": long_date(booking.check_in) if booking else ""})
+        out.append(
+            {
+                **review.model_dump(),
+                "hotel_name": hotel.name if hotel else "",
+                "stay_text": long_date(booking.check_in) if booking else "",
+            }
+        )
     return out
 
 
@@ -172,8 +199,15 @@ def brand_of(number: str) -> str:
 
 
 def add_card(
-    state: BookingState, *, number: str, exp_month: int, exp_year: int, holder: str, make_default: bool,
-    now: datetime, new_id: NewId,
+    state: BookingState,
+    *,
+    number: str,
+    exp_month: int,
+    exp_year: int,
+    holder: str,
+    make_default: bool,
+    now: datetime,
+    new_id: NewId,
 ) -> Card:
     """Save a card (only brand, last four digits and expiry are kept)."""
     digits = "".join(ch for ch in number if ch.isdigit())
@@ -189,8 +223,15 @@ def add_card(
     brand = brand_of(digits)
     if any(c.brand == brand and c.last4 == digits[-4:] for c in state.cards):
         raise SiteError(409, f"Your {brand} ending in {digits[-4:]} is already saved.")
-    card = Card(id=new_id("card"), brand=brand, last4=digits[-4:], exp_month=exp_month, exp_year=exp_year,
-                holder=holder, is_default=make_default or not state.cards)
+    card = Card(
+        id=new_id("card"),
+        brand=brand,
+        last4=digits[-4:],
+        exp_month=exp_month,
+        exp_year=exp_year,
+        holder=holder,
+        is_default=make_default or not state.cards,
+    )
     if card.is_default:
         for other in state.cards:
             other.is_default = False
@@ -227,7 +268,9 @@ def cards_view(state: BookingState, now: datetime) -> list[dict[str, Any]]:
     return [card_view(c, now) for c in sorted(state.cards, key=lambda c: not c.is_default)]
 
 
-def update_profile(state: BookingState, *, full_name: str | None, email: str | None, phone: str | None) -> list[str]:
+def update_profile(
+    state: BookingState, *, full_name: str | None, email: str | None, phone: str | None
+) -> list[str]:
     """Change profile fields; returns the names of the fields that changed."""
     me = account(state)
     changed = []

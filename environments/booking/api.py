@@ -34,8 +34,18 @@ from environments.sitekit import state_of
 EVENTS: dict[str, tuple[str, ...]] = {
     "search": ("destination_id", "check_in", "check_out", "guests", "rooms", "sort", "filters"),
     "hotel_view": ("hotel_id", "check_in", "check_out"),
-    "booking_created": ("booking_id", "hotel_id", "room_id", "rate_plan", "check_in", "check_out", "guests", "rooms",
-                        "total_cents", "card_id"),
+    "booking_created": (
+        "booking_id",
+        "hotel_id",
+        "room_id",
+        "rate_plan",
+        "check_in",
+        "check_out",
+        "guests",
+        "rooms",
+        "total_cents",
+        "card_id",
+    ),
     "booking_modified": ("booking_id", "changed", "total_cents", "difference_cents"),
     "booking_cancelled": ("booking_id", "refund_cents", "fee_cents"),
     "list_created": ("list_id", "name"),
@@ -53,8 +63,6 @@ EVENTS: dict[str, tuple[str, ...]] = {
 router = APIRouter()
 
 
-
-
 # ---------------------------------------------------------------- session, home, search
 
 
@@ -65,8 +73,14 @@ def me(env: EnvSessionDep) -> dict[str, Any]:
     person = accounts.account(state)
     today = env.now().date().isoformat()
     upcoming = sum(1 for b in state.bookings if b.status == "confirmed" and b.check_out > today)
-    return {"signed_in": person.signed_in, "name": person.full_name, "first_name": person.full_name.split(" ")[0],
-            "email": person.email, "upcoming_trips": upcoming, "today": today}
+    return {
+        "signed_in": person.signed_in,
+        "name": person.full_name,
+        "first_name": person.full_name.split(" ")[0],
+        "email": person.email,
+        "upcoming_trips": upcoming,
+        "today": today,
+    }
 
 
 @router.post("/auth/login", response_model=R.SignedIn)
@@ -129,14 +143,26 @@ def hotels(
     filters = {
         key: value
         for key, value in (
-            ("min_price", min_price), ("max_price", max_price), ("min_rating", min_rating),
-            ("stars", sorted(stars) if stars else None), ("amenities", sorted(amenity) if amenity else None),
-            ("free_cancellation", free_cancellation or None), ("max_distance", max_distance),
+            ("min_price", min_price),
+            ("max_price", max_price),
+            ("min_rating", min_rating),
+            ("stars", sorted(stars) if stars else None),
+            ("amenities", sorted(amenity) if amenity else None),
+            ("free_cancellation", free_cancellation or None),
+            ("max_distance", max_distance),
         )
         if value is not None
     }
-    env.emit("search", destination_id=result["destination"]["id"], check_in=query.stay.check_in,
-             check_out=query.stay.check_out, guests=guests, rooms=rooms, sort=sort, filters=filters)
+    env.emit(
+        "search",
+        destination_id=result["destination"]["id"],
+        check_in=query.stay.check_in,
+        check_out=query.stay.check_out,
+        guests=guests,
+        rooms=rooms,
+        sort=sort,
+        filters=filters,
+    )
     return result
 
 
@@ -161,8 +187,14 @@ def hotel(
 
 def _selection(body: Quote | NewBooking, env: Any) -> trips.Selection:
     stay = search.Stay(check_in=body.check_in, check_out=body.check_out, guests=body.guests, rooms=body.rooms)
-    return trips.select(state_of(env, BookingState), hotel_id=body.hotel_id, room_id=body.room_id,
-                        rate_code=body.rate_plan, stay=stay, now=env.now())
+    return trips.select(
+        state_of(env, BookingState),
+        hotel_id=body.hotel_id,
+        room_id=body.room_id,
+        rate_code=body.rate_plan,
+        stay=stay,
+        now=env.now(),
+    )
 
 
 @router.post("/quote", response_model=R.QuoteView)
@@ -176,13 +208,30 @@ def create_booking(body: NewBooking, env: EnvSessionDep) -> dict[str, Any]:
     state = state_of(env, BookingState)
     selection = _selection(body, env)
     booking = trips.book(
-        state, selection=selection, guest_name=body.guest_name, email=body.email, phone=body.phone,
-        special_requests=body.special_requests, card_id=body.card_id, expected_total_cents=body.expected_total_cents,
-        now=env.now(), new_id=env.new_id,
+        state,
+        selection=selection,
+        guest_name=body.guest_name,
+        email=body.email,
+        phone=body.phone,
+        special_requests=body.special_requests,
+        card_id=body.card_id,
+        expected_total_cents=body.expected_total_cents,
+        now=env.now(),
+        new_id=env.new_id,
     )
-    env.emit("booking_created", booking_id=booking.id, hotel_id=booking.hotel_id, room_id=booking.room_id,
-             rate_plan=booking.rate_plan, check_in=booking.check_in, check_out=booking.check_out,
-             guests=booking.guests, rooms=booking.rooms, total_cents=booking.total_cents, card_id=booking.card_id)
+    env.emit(
+        "booking_created",
+        booking_id=booking.id,
+        hotel_id=booking.hotel_id,
+        room_id=booking.room_id,
+        rate_plan=booking.rate_plan,
+        check_in=booking.check_in,
+        check_out=booking.check_out,
+        guests=booking.guests,
+        rooms=booking.rooms,
+        total_cents=booking.total_cents,
+        card_id=booking.card_id,
+    )
     return {"booking": trip_view(state, booking, env.now()), "message": "Your booking is confirmed."}
 
 
@@ -226,8 +275,13 @@ def change_booking(booking_id: str, body: BookingChange, env: EnvSessionDep) -> 
     state = state_of(env, BookingState)
     booking = trips.find_booking(state, booking_id)
     planned = trips.apply_change(state, booking=booking, change=_change(body), now=env.now())
-    env.emit("booking_modified", booking_id=booking.id, changed=planned.changed, total_cents=booking.total_cents,
-             difference_cents=planned.difference_cents)
+    env.emit(
+        "booking_modified",
+        booking_id=booking.id,
+        changed=planned.changed,
+        total_cents=booking.total_cents,
+        difference_cents=planned.difference_cents,
+    )
     return {"booking": trip_view(state, booking, env.now()), "message": "Your booking has been updated."}
 
 
@@ -236,8 +290,12 @@ def cancel_booking(booking_id: str, env: EnvSessionDep) -> dict[str, Any]:
     state = state_of(env, BookingState)
     booking = trips.find_booking(state, booking_id)
     trips.cancel(state, booking=booking, now=env.now())
-    env.emit("booking_cancelled", booking_id=booking.id, refund_cents=booking.refund_cents,
-             fee_cents=booking.cancellation_fee_cents)
+    env.emit(
+        "booking_cancelled",
+        booking_id=booking.id,
+        refund_cents=booking.refund_cents,
+        fee_cents=booking.cancellation_fee_cents,
+    )
     return {"booking": trip_view(state, booking, env.now()), "message": "Your booking has been cancelled."}
 
 
@@ -251,7 +309,9 @@ def get_lists(env: EnvSessionDep) -> dict[str, Any]:
 
 @router.post("/lists", status_code=201, response_model=R.ListCreated)
 def create_list(body: NewList, env: EnvSessionDep) -> dict[str, Any]:
-    saved = accounts.create_list(state_of(env, BookingState), name=body.name, now=env.now(), new_id=env.new_id)
+    saved = accounts.create_list(
+        state_of(env, BookingState), name=body.name, now=env.now(), new_id=env.new_id
+    )
     env.emit("list_created", list_id=saved.id, name=saved.name)
     return {"list": saved.model_dump(), "message": f"Created \u201c{saved.name}\u201d."}
 
@@ -266,7 +326,9 @@ def delete_list(list_id: str, env: EnvSessionDep) -> dict[str, Any]:
 @router.post("/lists/{list_id}/items", status_code=201, response_model=R.ListItemSaved)
 def add_list_item(list_id: str, body: SaveHotel, env: EnvSessionDep) -> dict[str, Any]:
     state = state_of(env, BookingState)
-    item = accounts.save_hotel(state, list_id=list_id, hotel_id=body.hotel_id, now=env.now(), new_id=env.new_id)
+    item = accounts.save_hotel(
+        state, list_id=list_id, hotel_id=body.hotel_id, now=env.now(), new_id=env.new_id
+    )
     env.emit("list_item_added", list_id=list_id, hotel_id=body.hotel_id)
     name = accounts.find_list(state, list_id).name
     return {"item": item.model_dump(), "message": f"Saved to \u201c{name}\u201d."}
@@ -292,11 +354,22 @@ def my_reviews(env: EnvSessionDep) -> dict[str, Any]:
 @router.post("/reviews", status_code=201, response_model=R.ReviewPosted)
 def post_review(body: NewReview, env: EnvSessionDep) -> dict[str, Any]:
     review = accounts.post_review(
-        state_of(env, BookingState), booking_id=body.booking_id, rating=body.rating, title=body.title, body=body.body,
-        traveler_type=body.traveler_type, now=env.now(), new_id=env.new_id,
+        state_of(env, BookingState),
+        booking_id=body.booking_id,
+        rating=body.rating,
+        title=body.title,
+        body=body.body,
+        traveler_type=body.traveler_type,
+        now=env.now(),
+        new_id=env.new_id,
     )
-    env.emit("review_posted", review_id=review.id, hotel_id=review.hotel_id, booking_id=review.booking_id,
-             rating=review.rating)
+    env.emit(
+        "review_posted",
+        review_id=review.id,
+        hotel_id=review.hotel_id,
+        booking_id=review.booking_id,
+        rating=review.rating,
+    )
     return {"review": review.model_dump(), "message": "Thanks! Your review has been published."}
 
 
@@ -327,12 +400,21 @@ def get_cards(env: EnvSessionDep) -> dict[str, Any]:
 def add_card(body: NewCard, env: EnvSessionDep) -> dict[str, Any]:
     state = state_of(env, BookingState)
     card = accounts.add_card(
-        state, number=body.number, exp_month=body.exp_month, exp_year=body.exp_year, holder=body.holder,
-        make_default=body.make_default, now=env.now(), new_id=env.new_id,
+        state,
+        number=body.number,
+        exp_month=body.exp_month,
+        exp_year=body.exp_year,
+        holder=body.holder,
+        make_default=body.make_default,
+        now=env.now(),
+        new_id=env.new_id,
     )
     env.emit("card_added", card_id=card.id, last4=card.last4, is_default=card.is_default)
-    return {"card": card.model_dump(), "cards": accounts.cards_view(state, env.now()),
-            "message": f"{card_label(card)} saved."}
+    return {
+        "card": card.model_dump(),
+        "cards": accounts.cards_view(state, env.now()),
+        "message": f"{card_label(card)} saved.",
+    }
 
 
 @router.post("/cards/{card_id}/default", response_model=R.CardsChanged)
@@ -340,7 +422,10 @@ def default_card(card_id: str, env: EnvSessionDep) -> dict[str, Any]:
     state = state_of(env, BookingState)
     card = accounts.set_default_card(state, card_id=card_id)
     env.emit("default_card_set", card_id=card.id, last4=card.last4)
-    return {"cards": accounts.cards_view(state, env.now()), "message": f"{card_label(card)} is now your default card."}
+    return {
+        "cards": accounts.cards_view(state, env.now()),
+        "message": f"{card_label(card)} is now your default card.",
+    }
 
 
 @router.delete("/cards/{card_id}", response_model=R.CardsChanged)

@@ -45,7 +45,12 @@ def _dates(check_in: Any, check_out: Any) -> dict[str, Any]:
 
 @builder("booking.stay_dates")
 def stay_dates(
-    ctx: BookingContext, *, nights: int, days_ahead: int | None = None, weekday: str | None = None, weeks_ahead: int = 1
+    ctx: BookingContext,
+    *,
+    nights: int,
+    days_ahead: int | None = None,
+    weekday: str | None = None,
+    weeks_ahead: int = 1,
 ) -> dict[str, Any]:
     """Dates relative to the session start: `days_ahead` days from today, or the `weekday` of the
     `weeks_ahead`-th week to come (1 = the first such day after today)."""
@@ -62,7 +67,9 @@ def stay_dates(
 
 
 @builder("booking.shift_dates")
-def shift_dates(ctx: BookingContext, *, check_in: str, check_out: str, days: int = 0, extend: int = 0) -> dict[str, Any]:
+def shift_dates(
+    ctx: BookingContext, *, check_in: str, check_out: str, days: int = 0, extend: int = 0
+) -> dict[str, Any]:
     """A stay moved by `days` (both dates) and lengthened by `extend` nights."""
     start = parse_date(check_in) + timedelta(days=days)
     end = parse_date(check_out) + timedelta(days=days + extend)
@@ -111,7 +118,9 @@ def plant_hotel(
         rating=rating,
         review_count=review_count,
         distance_km=distance_km,
-        amenities=list(amenities or ["Free WiFi", "Air conditioning", "24-hour front desk", "Non-smoking rooms"]),
+        amenities=list(
+            amenities or ["Free WiFi", "Air conditioning", "24-hour front desk", "Non-smoking rooms"]
+        ),
         base_cents=_cents(base_price) or 0,
         room_types=types,
         refundable=refundable,
@@ -159,9 +168,20 @@ def trip(
     room = room_of_type(ctx, found.id, room_type)
     card_id = _card(ctx, card) if card else None
     booking = add_booking(
-        ctx, hotel_id=found.id, room_id=room.id, rate_code=rate, check_in=today(ctx) + timedelta(days=days_ahead),
-        nights=nights, guests=guests, rooms=rooms, status=status, card_id=card_id, guest_name=guest_name,
-        email=email, special_requests=special_requests, booked_days_before=booked_days_before,
+        ctx,
+        hotel_id=found.id,
+        room_id=room.id,
+        rate_code=rate,
+        check_in=today(ctx) + timedelta(days=days_ahead),
+        nights=nights,
+        guests=guests,
+        rooms=rooms,
+        status=status,
+        card_id=card_id,
+        guest_name=guest_name,
+        email=email,
+        special_requests=special_requests,
+        booked_days_before=booked_days_before,
     )
     return {
         "booking_id": booking.id,
@@ -208,8 +228,13 @@ def saved_list(ctx: BookingContext, *, name: str, hotels: list[str], days_ago: i
     item_ids, hotel_ids = [], []
     for offset, ref in enumerate(hotels):
         found = hotel(ctx, ref)
-        item = SavedItem(id=ctx.new_id("si"), list_id=saved.id, hotel_id=found.id,
-                         added_at=ctx.ago(days=days_ago, hours=-offset), saved_price_cents=found.price_from_cents)
+        item = SavedItem(
+            id=ctx.new_id("si"),
+            list_id=saved.id,
+            hotel_id=found.id,
+            added_at=ctx.ago(days=days_ago, hours=-offset),
+            saved_price_cents=found.price_from_cents,
+        )
         state.saved_items.append(item)
         item_ids.append(item.id)
         hotel_ids.append(found.id)
@@ -225,12 +250,18 @@ def list_items(ctx: BookingContext, *, list_name: str, below_rating: float | Non
         raise SeedError(f"no saved list {list_name!r}")
     items = [i for i in state.saved_items if i.list_id == saved.id]
     below = [i.id for i in items if below_rating is not None and hotel(ctx, i.hotel_id).rating < below_rating]
-    return {"list_id": saved.id, "item_ids": [i.id for i in items], "hotel_ids": [i.hotel_id for i in items],
-            "below_ids": below}
+    return {
+        "list_id": saved.id,
+        "item_ids": [i.id for i in items],
+        "hotel_ids": [i.hotel_id for i in items],
+        "below_ids": below,
+    }
 
 
 @builder("booking.save_to_list")
-def save_to_list(ctx: BookingContext, *, list_name: str, hotel_ref: str, days_ago: int = 15) -> dict[str, Any]:
+def save_to_list(
+    ctx: BookingContext, *, list_name: str, hotel_ref: str, days_ago: int = 15
+) -> dict[str, Any]:
     """Put a hotel on an existing list (by name)."""
     from environments.booking.models import SavedItem
 
@@ -239,8 +270,13 @@ def save_to_list(ctx: BookingContext, *, list_name: str, hotel_ref: str, days_ag
     if saved is None:
         raise SeedError(f"no saved list {list_name!r}")
     found = hotel(ctx, hotel_ref)
-    item = SavedItem(id=ctx.new_id("si"), list_id=saved.id, hotel_id=found.id, added_at=ctx.ago(days=days_ago),
-                     saved_price_cents=found.price_from_cents)
+    item = SavedItem(
+        id=ctx.new_id("si"),
+        list_id=saved.id,
+        hotel_id=found.id,
+        added_at=ctx.ago(days=days_ago),
+        saved_price_cents=found.price_from_cents,
+    )
     state.saved_items.append(item)
     return {"item_id": item.id, "list_id": saved.id}
 
@@ -259,22 +295,42 @@ def rate_change(ctx: BookingContext, *, hotel_ref: str, percent: int) -> dict[st
 
 
 @builder("booking.assignments")
-def assignments(ctx: BookingContext, *, hotels: list[dict[str, Any]], guests: list[list[str]],
-                email: str = TRAVELLER_EMAIL) -> dict[str, Any]:
+def assignments(
+    ctx: BookingContext,
+    *,
+    hotels: list[dict[str, Any]],
+    guests: list[list[str]],
+    email: str = TRAVELLER_EMAIL,
+) -> dict[str, Any]:
     """One booking slot per guest: `guests[i]` stay at `hotels[i]` on that hotel's chosen room and rate."""
     if len(hotels) != len(guests):
         raise SeedError(f"{len(hotels)} hotels but {len(guests)} guest groups")
     slots = []
     for picked, names in zip(hotels, guests, strict=True):
         for name in names:
-            slots.append({"hotel_id": picked["hotel_id"], "room_id": picked["room_id"], "rate_plan": picked["rate_plan"],
-                          "guest_name": name, "email": email})
+            slots.append(
+                {
+                    "hotel_id": picked["hotel_id"],
+                    "room_id": picked["room_id"],
+                    "rate_plan": picked["rate_plan"],
+                    "guest_name": name,
+                    "email": email,
+                }
+            )
     return {"slots": slots}
 
 
 def _best_rate(
-    ctx: BookingContext, hotel_id: str, *, check_in: str, check_out: str, guests: int, rooms: int,
-    refundable: bool | None, breakfast: bool | None, room_types: list[str] | None,
+    ctx: BookingContext,
+    hotel_id: str,
+    *,
+    check_in: str,
+    check_out: str,
+    guests: int,
+    rooms: int,
+    refundable: bool | None,
+    breakfast: bool | None,
+    room_types: list[str] | None,
 ) -> dict[str, Any] | None:
     options = []
     for room in rooms_of(ctx, hotel_id):
@@ -290,15 +346,24 @@ def _best_rate(
             if breakfast is not None and rate.breakfast != breakfast:
                 continue
             cost = price(rate, check_in=check_in, check_out=check_out, rooms=rooms)
-            options.append({"room_id": room.id, "room_type": room.type, "rate_plan": rate.code,
-                            "rate_name": rate.name, "total_cents": cost.total_cents,
-                            "nightly_cents": cost.nightly_cents})
+            options.append(
+                {
+                    "room_id": room.id,
+                    "room_type": room.type,
+                    "rate_plan": rate.code,
+                    "rate_name": rate.name,
+                    "total_cents": cost.total_cents,
+                    "nightly_cents": cost.nightly_cents,
+                }
+            )
     if not options:
         return None
     options.sort(key=lambda o: o["total_cents"])
     if len(options) > 1 and options[0]["total_cents"] == options[1]["total_cents"]:
-        raise SeedError(f"hotel {hotel_id}: two options tie at {options[0]['total_cents']} cents "
-                        f"({options[0]['room_type']} {options[0]['rate_plan']}, {options[1]['room_type']} {options[1]['rate_plan']})")
+        raise SeedError(
+            f"hotel {hotel_id}: two options tie at {options[0]['total_cents']} cents "
+            f"({options[0]['room_type']} {options[0]['rate_plan']}, {options[1]['room_type']} {options[1]['rate_plan']})"
+        )
     return options[0]
 
 
@@ -317,11 +382,25 @@ def pick_rate(
 ) -> dict[str, Any]:
     """The cheapest room and rate of a hotel for a stay under the given conditions."""
     found = hotel(ctx, hotel_ref)
-    best = _best_rate(ctx, found.id, check_in=check_in, check_out=check_out, guests=guests, rooms=rooms,
-                      refundable=refundable, breakfast=breakfast, room_types=room_types)
+    best = _best_rate(
+        ctx,
+        found.id,
+        check_in=check_in,
+        check_out=check_out,
+        guests=guests,
+        rooms=rooms,
+        refundable=refundable,
+        breakfast=breakfast,
+        room_types=room_types,
+    )
     if best is None:
         raise SeedError(f"{found.name} has no room and rate for these conditions")
-    return {**best, "hotel_id": found.id, "hotel_name": found.name, "total_text": f"${best['total_cents'] / 100:,.2f}"}
+    return {
+        **best,
+        "hotel_id": found.id,
+        "hotel_name": found.name,
+        "total_text": f"${best['total_cents'] / 100:,.2f}",
+    }
 
 
 @builder("booking.pick_hotels")
@@ -360,16 +439,32 @@ def pick_hotels(
             continue
         if any(a not in found.amenities for a in amenities or []):
             continue
-        best = _best_rate(ctx, found.id, check_in=check_in, check_out=check_out, guests=guests, rooms=rooms,
-                          refundable=refundable, breakfast=breakfast, room_types=room_types)
+        best = _best_rate(
+            ctx,
+            found.id,
+            check_in=check_in,
+            check_out=check_out,
+            guests=guests,
+            rooms=rooms,
+            refundable=refundable,
+            breakfast=breakfast,
+            room_types=room_types,
+        )
         if best is None:
             continue
         if max_total is not None and best["total_cents"] > max_total * 100:
             continue
         if max_nightly is not None and best["nightly_cents"] > max_nightly * 100:
             continue
-        picked.append({**best, "hotel_id": found.id, "hotel_name": found.name, "rating": found.rating,
-                       "distance_km": found.distance_km})
+        picked.append(
+            {
+                **best,
+                "hotel_id": found.id,
+                "hotel_name": found.name,
+                "rating": found.rating,
+                "distance_km": found.distance_km,
+            }
+        )
     if rank_by == "price":
         picked.sort(key=lambda p: p["total_cents"])
         key = "total_cents"
@@ -381,10 +476,16 @@ def pick_hotels(
     if len(picked) < count:
         raise SeedError(f"only {len(picked)} hotel(s) in {city} meet the conditions, {count} needed")
     if len(picked) > count and picked[count - 1][key] == picked[count][key]:
-        raise SeedError(f"{city}: {picked[count - 1]['hotel_name']} and {picked[count]['hotel_name']} tie on {key}")
+        raise SeedError(
+            f"{city}: {picked[count - 1]['hotel_name']} and {picked[count]['hotel_name']} tie on {key}"
+        )
     chosen = picked[:count]
-    return {"hotels": chosen, "hotel_ids": [p["hotel_id"] for p in chosen],
-            "first": chosen[0], "candidates": len(picked)}
+    return {
+        "hotels": chosen,
+        "hotel_ids": [p["hotel_id"] for p in chosen],
+        "first": chosen[0],
+        "candidates": len(picked),
+    }
 
 
 @builder("booking.budget")
@@ -395,7 +496,9 @@ def budget(ctx: BookingContext, *, total_cents: int, margin: float = 60) -> dict
 
 
 @builder("booking.sell_out")
-def sell_out(ctx: BookingContext, *, hotel_ref: str, room_type: str, check_in: str, check_out: str) -> dict[str, Any]:
+def sell_out(
+    ctx: BookingContext, *, hotel_ref: str, room_type: str, check_in: str, check_out: str
+) -> dict[str, Any]:
     """Make a room type sold out on every night from check-in to the day before check-out."""
     found = hotel(ctx, hotel_ref)
     room = room_of_type(ctx, found.id, room_type)
@@ -409,17 +512,27 @@ def sell_out(ctx: BookingContext, *, hotel_ref: str, room_type: str, check_in: s
 
 
 @builder("booking.decoy_hotel")
-def decoy_hotel(ctx: BookingContext, *, like: str, city: str, name: str | None = None, position: int = 0) -> dict[str, Any]:
+def decoy_hotel(
+    ctx: BookingContext, *, like: str, city: str, name: str | None = None, position: int = 0
+) -> dict[str, Any]:
     """A hotel in another city named like `like` (same name unless `name`), placed early in the
     stored order so search and autocomplete meet it first."""
     original = hotel(ctx, like)
     room_types = [room.type for room in rooms_of(ctx, original.id)]
     prices = {room.type: room.rate_plans[0].price_cents / 100 for room in rooms_of(ctx, original.id)}
     planted = plant_hotel(
-        ctx, city=city, name=name or original.name, stars=original.stars, rating=max(6.0, original.rating - 0.3),
-        distance_km=original.distance_km + 0.4, amenities=list(original.amenities),
-        base_price=original.price_from_cents / 100, room_types=room_types, prices=prices,
-        refundable=original.free_cancellation, position=position,
+        ctx,
+        city=city,
+        name=name or original.name,
+        stars=original.stars,
+        rating=max(6.0, original.rating - 0.3),
+        distance_km=original.distance_km + 0.4,
+        amenities=list(original.amenities),
+        base_price=original.price_from_cents / 100,
+        room_types=room_types,
+        prices=prices,
+        refundable=original.free_cancellation,
+        position=position,
     )
     return {"decoy_hotel_id": planted["hotel_id"]}
 
@@ -433,8 +546,16 @@ def recent_stays(ctx: BookingContext, *, cities: list[str], within_days: int = 2
         room = rooms_of(ctx, found.id)[0]
         nights = 1 + offset % 3
         start = today(ctx) - timedelta(days=within_days - offset * 2 + nights)
-        booking = add_booking(ctx, hotel_id=found.id, room_id=room.id, rate_code=room.rate_plans[0].code,
-                              check_in=start, nights=nights, status="completed", booked_days_before=40)
+        booking = add_booking(
+            ctx,
+            hotel_id=found.id,
+            room_id=room.id,
+            rate_code=room.rate_plans[0].code,
+            check_in=start,
+            nights=nights,
+            status="completed",
+            booked_days_before=40,
+        )
         made.append(booking.id)
     return {"recent_stay_ids": made}
 

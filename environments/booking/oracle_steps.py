@@ -49,11 +49,12 @@ def dismiss_toasts(page: Page) -> None:
                 pass  # the toast closed by itself in between: what this step wanted
 
 
-
 # ---------------------------------------------------------------- search widgets
 
 
-def choose_destination(page: Page, city: str, *, sublabel: str | None = None, text: str | None = None) -> None:
+def choose_destination(
+    page: Page, city: str, *, sublabel: str | None = None, text: str | None = None
+) -> None:
     """Type into "Where to?" and pick the suggestion `city` (whose second line contains `sublabel`)."""
     field = page.get_by_label("Where to?")
     field.fill("")
@@ -98,8 +99,14 @@ def set_guests(page: Page, guests: int, rooms: int = 1, *, scope: Any = None) ->
     dialog.get_by_role("button", name="Done").click()
 
 
-def search(page: Page, city: str, check_in_text: str | None = None, check_out_text: str | None = None,
-           guests: int = 2, rooms: int = 1) -> None:
+def search(
+    page: Page,
+    city: str,
+    check_in_text: str | None = None,
+    check_out_text: str | None = None,
+    guests: int = 2,
+    rooms: int = 1,
+) -> None:
     """Run a search from the search bar of the current page and wait for the results."""
     choose_destination(page, city)
     calendar = page.get_by_role("dialog", name="Choose your dates")
@@ -124,9 +131,16 @@ def results_ready(page: Page) -> None:
     )
 
 
-def filter_results(page: Page, *, free_cancellation: bool = False, rating: str | None = None,
-                   distance: str | None = None, stars: list[int] | None = None, amenities: list[str] | None = None,
-                   sort: str | None = None) -> None:
+def filter_results(
+    page: Page,
+    *,
+    free_cancellation: bool = False,
+    rating: str | None = None,
+    distance: str | None = None,
+    stars: list[int] | None = None,
+    amenities: list[str] | None = None,
+    sort: str | None = None,
+) -> None:
     """Tick filters in the sidebar and choose a sort order, waiting for the list after each."""
     side = page.get_by_role("complementary", name="Filters")
     if free_cancellation:
@@ -178,8 +192,9 @@ def reserve(page: Page, room_id: str, rate_code: str) -> None:
     page.get_by_role("button", name="Complete booking").wait_for(timeout=LONG)
 
 
-def complete_booking(page: Page, *, card_label: str, guest_name: str | None = None, email: str | None = None,
-                     attempts: int = 4) -> str:
+def complete_booking(
+    page: Page, *, card_label: str, guest_name: str | None = None, email: str | None = None, attempts: int = 4
+) -> str:
     """Fill the guest details, choose the card, press Complete booking until the trip page confirms
     it (a refused attempt leaves the form as it was); returns the new booking's trip URL."""
     if guest_name is not None:
@@ -235,8 +250,13 @@ def trip_ready(page: Page) -> None:
 
 def trip_field(page: Page, label: str) -> str:
     """The value shown next to a label in the trip's details."""
-    return page.locator("dl.detail-grid > div").filter(has=page.locator("dt", has_text=re.compile(f"^{label}$"))).locator(
-        "dd").inner_text().strip()
+    return (
+        page.locator("dl.detail-grid > div")
+        .filter(has=page.locator("dt", has_text=re.compile(f"^{label}$")))
+        .locator("dd")
+        .inner_text()
+        .strip()
+    )
 
 
 def trip_status(page: Page) -> str:
@@ -259,8 +279,15 @@ def cancel_trip(page: Page) -> None:
     assert trip_status(page) == "cancelled", "the booking never showed as cancelled"
 
 
-def change_stay(page: Page, *, check_in_text: str | None = None, check_out_text: str | None = None,
-                room_type: str | None = None, rate_label: str | None = None, guests: int | None = None) -> None:
+def change_stay(
+    page: Page,
+    *,
+    check_in_text: str | None = None,
+    check_out_text: str | None = None,
+    room_type: str | None = None,
+    rate_label: str | None = None,
+    guests: int | None = None,
+) -> None:
     """Fill the "Change your stay" form, check the new price and confirm it."""
     form = page.locator("#change-stay")
     if check_in_text and check_out_text:
@@ -291,7 +318,12 @@ def wait_rooms(page: Page) -> None:
 
 def save_guest_details(page: Page, **fields: str) -> None:
     """Edit the guest details form of the open trip and save it."""
-    labels = {"guest_name": "Guest name", "email": "Email", "phone": "Phone number", "special_requests": "Special requests"}
+    labels = {
+        "guest_name": "Guest name",
+        "email": "Email",
+        "phone": "Phone number",
+        "special_requests": "Special requests",
+    }
     form = page.locator("#guest-form")
     for key, value in fields.items():
         form.get_by_label(labels[key], exact=True).fill(value)
@@ -339,7 +371,9 @@ def open_list(page: Page, list_name: str) -> None:
     """On the saved lists page, show one list."""
     if "/lists" not in page.url:
         nav(page, "Saved")
-    page.get_by_role("navigation", name="Your lists").get_by_role("button", name=re.compile(rf"^{re.escape(list_name)}")).click()
+    page.get_by_role("navigation", name="Your lists").get_by_role(
+        "button", name=re.compile(rf"^{re.escape(list_name)}")
+    ).click()
 
 
 # ---------------------------------------------------------------- shared by several oracles
@@ -362,7 +396,9 @@ def hotel_page_from_trip(page: Page) -> None:
     hotel_ready(page)
 
 
-def set_stay_on_hotel(page: Page, check_in_text: str, check_out_text: str, guests: int = 2, rooms: int = 1) -> None:
+def set_stay_on_hotel(
+    page: Page, check_in_text: str, check_out_text: str, guests: int = 2, rooms: int = 1
+) -> None:
     bar = page.locator("#staybar")
     pick_dates(page, check_in_text, check_out_text, scope=bar)
     set_guests(page, guests, rooms, scope=bar)
@@ -420,14 +456,21 @@ def rate_rows(page: Page) -> list[dict[str, Any]]:
     for row in page.locator(".rate-row").all():
         prices = row.locator(".price").inner_text().replace(",", "")
         amounts = [float(x) for x in re.findall(r"\$(\d+(?:\.\d+)?)", prices)]
-        rows.append({"name": row.locator(".rate-name").inner_text().strip(), "total": amounts[0],
-                     "nightly": amounts[-1], "button": row.get_by_role("button", name=re.compile("^Reserve"))})
+        rows.append(
+            {
+                "name": row.locator(".rate-name").inner_text().strip(),
+                "total": amounts[0],
+                "nightly": amounts[-1],
+                "button": row.get_by_role("button", name=re.compile("^Reserve")),
+            }
+        )
     return rows
 
 
 def result_ids(page: Page) -> list[str]:
     return page.locator(".hotel-card h2 a").evaluate_all(
-        "els => els.map(e => e.getAttribute('href').split('/hotel/')[1].split('?')[0])")
+        "els => els.map(e => e.getAttribute('href').split('/hotel/')[1].split('?')[0])"
+    )
 
 
 def site_origin(page: Page) -> str:

@@ -19,13 +19,20 @@ def central_hotel_oracle(page: Page, ctx: OracleContext) -> None:
     t = ctx.targets
     ui.loaded(page)
     ui.search(page, "Amsterdam", t["check_in_text"], t["check_out_text"])
-    ui.filter_results(page, free_cancellation=True, rating="Very good: 8+", distance="Less than 2 km",
-                      sort="Price (lowest first)")
+    ui.filter_results(
+        page,
+        free_cancellation=True,
+        rating="Very good: 8+",
+        distance="Less than 2 km",
+        sort="Price (lowest first)",
+    )
     # The distance filter stops at 2 km: read each card and keep those within 1.5 km, then compare
     # their cheapest breakfast + free cancellation room for two on the hotel pages.
-    near = [card.locator("h2 a").get_attribute("href").split("/hotel/")[1].split("?")[0]
-            for card in page.locator(".hotel-card").all()
-            if float(card.locator(".distance").inner_text().split()[0]) <= 1.5]
+    near = [
+        card.locator("h2 a").get_attribute("href").split("/hotel/")[1].split("?")[0]
+        for card in page.locator(".hotel-card").all()
+        if float(card.locator(".distance").inner_text().split()[0]) <= 1.5
+    ]
     totals = {}
     for hotel_id in near:
         ui.open_hotel(page, hotel_id)
@@ -58,9 +65,19 @@ def two_reviews_oracle(page: Page, ctx: OracleContext) -> None:
     t = ctx.targets
     ui.loaded(page)
     ui.open_trip_by_id(page, t["booking_a"], tab="Past")
-    ui.write_review(page, score=9, title="Wonderful staff", body="Wonderful staff and a lovely rooftop terrace for breakfast.")
+    ui.write_review(
+        page,
+        score=9,
+        title="Wonderful staff",
+        body="Wonderful staff and a lovely rooftop terrace for breakfast.",
+    )
     ui.open_trip_by_id(page, t["booking_b"], tab="Past")
-    ui.write_review(page, score=6, title="Noisy at night", body="Decent room, but the street noise kept us awake at night.")
+    ui.write_review(
+        page,
+        score=6,
+        title="Noisy at night",
+        body="Decent room, but the street noise kept us awake at night.",
+    )
     ui.open_trip_by_id(page, t["booking_a"], tab="Past")
     ui.hotel_page_from_trip(page)
     ui.save_to_list(page, "Summer")
@@ -70,9 +87,19 @@ def two_reviews_wrong(page: Page, ctx: OracleContext) -> None:
     t = ctx.targets
     ui.loaded(page)
     ui.open_trip_by_id(page, t["booking_a"], tab="Past")
-    ui.write_review(page, score=9, title="Wonderful staff", body="Wonderful staff and a lovely rooftop terrace for breakfast.")
+    ui.write_review(
+        page,
+        score=9,
+        title="Wonderful staff",
+        body="Wonderful staff and a lovely rooftop terrace for breakfast.",
+    )
     ui.open_trip_by_id(page, t["booking_b"], tab="Past")
-    ui.write_review(page, score=6, title="Noisy at night", body="Decent room, but the street noise kept us awake at night.")
+    ui.write_review(
+        page,
+        score=6,
+        title="Noisy at night",
+        body="Decent room, but the street noise kept us awake at night.",
+    )
     ui.hotel_page_from_trip(page)
     ui.save_to_list(page, "Summer")
 
@@ -118,7 +145,9 @@ def swap_city_wrong(page: Page, ctx: OracleContext) -> None:
 def _delete_list(page: Page, name: str) -> None:
     for _ in range(4):
         ui.nav(page, "Saved")
-        buttons = page.get_by_role("navigation", name="Your lists").get_by_role("button", name=re.compile(rf"^{re.escape(name)}"))
+        buttons = page.get_by_role("navigation", name="Your lists").get_by_role(
+            "button", name=re.compile(rf"^{re.escape(name)}")
+        )
         if not buttons.count():
             return
         ui.open_list(page, name)
@@ -147,7 +176,8 @@ def saved_cheapest_oracle(page: Page, ctx: OracleContext) -> None:
     ui.open_list(page, "Lisbon long weekend")
     totals = {}
     for hotel_id in page.locator(".saved-card h2 a").evaluate_all(
-            "els => els.map(e => e.getAttribute('href').split('/hotel/')[1].split('?')[0])"):
+        "els => els.map(e => e.getAttribute('href').split('/hotel/')[1].split('?')[0])"
+    ):
         # The saved prices are old: price each hotel for the dates on its own page.
         ui.open_hotel(page, hotel_id)
         ui.set_stay_on_hotel(page, t["check_in_text"], t["check_out_text"])
@@ -201,8 +231,13 @@ def _extend(page: Page, t: dict[str, Any], room_type: str) -> None:
 
     def change() -> None:
         ui.trip_ready(page)
-        ui.change_stay(page, check_in_text=check_in_text, check_out_text=t["new_check_out_text"],
-                       room_type=room_type, rate_label=FLEX_BB)
+        ui.change_stay(
+            page,
+            check_in_text=check_in_text,
+            check_out_text=t["new_check_out_text"],
+            room_type=room_type,
+            rate_label=FLEX_BB,
+        )
 
     change()
     ui.verify_trip(page, {"Check-out": t["new_check_out_text"], "Room": room_type, "Rate": FLEX_BB}, change)
@@ -223,8 +258,13 @@ def extend_wrong(page: Page, ctx: OracleContext) -> None:
 def _conference(page: Page, t: dict[str, Any], *, slots: list[dict[str, Any]]) -> None:
     ui.loaded(page)
     ui.search(page, "Berlin", t["check_in_text"], t["check_out_text"], guests=1)
-    ui.filter_results(page, free_cancellation=True, rating="Excellent: 8.5+", distance="Less than 2 km",
-                      sort="Price (lowest first)")
+    ui.filter_results(
+        page,
+        free_cancellation=True,
+        rating="Excellent: 8.5+",
+        distance="Less than 2 km",
+        sort="Price (lowest first)",
+    )
     links = page.locator(".hotel-card h2 a").evaluate_all("els => els.map(e => e.getAttribute('href'))")
     urls = {href.split("/hotel/")[1].split("?")[0]: href for href in links[:2]}
     assert list(urls) == t["hotel_ids"], "the two cheapest qualifying hotels are the targets"
@@ -246,7 +286,9 @@ def conference_oracle(page: Page, ctx: OracleContext) -> None:
 def conference_wrong(page: Page, ctx: OracleContext) -> None:
     # Puts all three colleagues in the cheapest hotel.
     slots = [dict(slot) for slot in ctx.targets["slots"]]
-    slots[2].update(hotel_id=slots[0]["hotel_id"], room_id=slots[0]["room_id"], rate_plan=slots[0]["rate_plan"])
+    slots[2].update(
+        hotel_id=slots[0]["hotel_id"], room_id=slots[0]["room_id"], rate_plan=slots[0]["rate_plan"]
+    )
     _conference(page, ctx.targets, slots=slots)
 
 
@@ -260,7 +302,9 @@ def _offsite(page: Page, t: dict[str, Any], *, rebook: bool) -> None:
             ui.change_stay(page, check_in_text=t["new_check_in_text"], check_out_text=t["new_check_out_text"])
 
         change()
-        ui.verify_trip(page, {"Check-in": t["new_check_in_text"], "Check-out": t["new_check_out_text"]}, change)
+        ui.verify_trip(
+            page, {"Check-in": t["new_check_in_text"], "Check-out": t["new_check_out_text"]}, change
+        )
     ui.relogin_if_needed(page)
     ui.open_trip_by_id(page, t["cancel_id"])
     assert "Non-refundable bookings can't be moved" in page.locator("#change-stay").inner_text()
@@ -285,8 +329,10 @@ def offsite_wrong(page: Page, ctx: OracleContext) -> None:
 def _two_cities(page: Page, t: dict[str, Any], *, respect_cap: bool) -> None:
     ui.loaded(page)
     urls = []
-    for city, leg, dates in (("Lisbon", t["lisbon"], ("lisbon_check_in_text", "lisbon_check_out_text")),
-                             ("Barcelona", t["barcelona"], ("barcelona_check_in_text", "barcelona_check_out_text"))):
+    for city, leg, dates in (
+        ("Lisbon", t["lisbon"], ("lisbon_check_in_text", "lisbon_check_out_text")),
+        ("Barcelona", t["barcelona"], ("barcelona_check_in_text", "barcelona_check_out_text")),
+    ):
         ui.nav(page, "Stays")
         ui.search(page, city, t[dates[0]], t[dates[1]])
         ui.filter_results(page, free_cancellation=True, stars=[4], sort="Guest rating (highest first)")
@@ -327,8 +373,13 @@ def _relocate(page: Page, t: dict[str, Any], *, update_list: bool) -> None:
     ui.cancel_trip(page)
     ui.nav(page, "Stays")
     ui.search(page, "Vienna", t["check_in_text"], t["check_out_text"])
-    ui.filter_results(page, free_cancellation=True, distance="Less than 2 km", rating="Excellent: 8.5+",
-                      sort="Price (lowest first)")
+    ui.filter_results(
+        page,
+        free_cancellation=True,
+        distance="Less than 2 km",
+        rating="Excellent: 8.5+",
+        sort="Price (lowest first)",
+    )
     assert t["hotel_id"] in ui.result_ids(page)
     ui.open_hotel(page, t["hotel_id"])
     ui.reserve(page, t["room_id"], t["rate_plan"])

@@ -57,15 +57,21 @@ def review_oracle(page: Page, ctx: OracleContext) -> None:
     t = ctx.targets
     ui.loaded(page)
     ui.open_trip_by_id(page, t["booking_id"], tab="Past")
-    ui.write_review(page, score=8, title="Charming and central",
-            body="The breakfast was great, but the room was a bit small for two.")
+    ui.write_review(
+        page,
+        score=8,
+        title="Charming and central",
+        body="The breakfast was great, but the room was a bit small for two.",
+    )
 
 
 def review_wrong(page: Page, ctx: OracleContext) -> None:
     t = ctx.targets
     ui.loaded(page)
     ui.open_trip_by_id(page, t["booking_id"], tab="Past")
-    ui.write_review(page, score=8, title="Charming and central", body="The breakfast was great and the staff were lovely.")
+    ui.write_review(
+        page, score=8, title="Charming and central", body="The breakfast was great and the staff were lovely."
+    )
 
 
 def cancel_oracle(page: Page, ctx: OracleContext) -> None:
@@ -81,8 +87,11 @@ def cancel_wrong(page: Page, ctx: OracleContext) -> None:
     ui.loaded(page)
     ui.nav(page, "Trips")
     links = page.locator(".trip-card h2 a")
-    href = next(h for h in links.evaluate_all("els => els.map(e => e.getAttribute('href'))")
-                if not h.endswith(ctx.targets["booking_id"]))
+    href = next(
+        h
+        for h in links.evaluate_all("els => els.map(e => e.getAttribute('href'))")
+        if not h.endswith(ctx.targets["booking_id"])
+    )
     page.locator(f'.trip-card h2 a[href="{href}"]').click()
     ui.cancel_trip(page)
 
@@ -90,8 +99,17 @@ def cancel_wrong(page: Page, ctx: OracleContext) -> None:
 # ---------------------------------------------------------------- medium
 
 
-def _book_from_search(page: Page, t: dict[str, Any], city: str, *, guests: int, card: str, rate: str | None = None,
-                      guest_name: str | None = None, email: str | None = None) -> str:
+def _book_from_search(
+    page: Page,
+    t: dict[str, Any],
+    city: str,
+    *,
+    guests: int,
+    card: str,
+    rate: str | None = None,
+    guest_name: str | None = None,
+    email: str | None = None,
+) -> str:
     ui.loaded(page)
     ui.search(page, city, t["check_in_text"], t["check_out_text"], guests=guests)
     ui.open_hotel(page, t["hotel_id"])
@@ -112,7 +130,9 @@ def pool_list_oracle(page: Page, ctx: OracleContext) -> None:
     ui.loaded(page)
     ui.search(page, "Barcelona")
     ui.filter_results(page, free_cancellation=True, amenities=["Pool"], sort="Guest rating (highest first)")
-    ids = page.locator(".hotel-card h2 a").evaluate_all("els => els.map(e => e.getAttribute('href').split('/hotel/')[1].split('?')[0])")
+    ids = page.locator(".hotel-card h2 a").evaluate_all(
+        "els => els.map(e => e.getAttribute('href').split('/hotel/')[1].split('?')[0])"
+    )
     for hotel_id in ids:
         # The results index can be out of date: only the hotel's own rates say whether it can be cancelled.
         ui.open_hotel(page, hotel_id)
@@ -135,10 +155,20 @@ def pool_list_wrong(page: Page, ctx: OracleContext) -> None:
 
 
 def colleague_oracle(page: Page, ctx: OracleContext) -> None:
-    _book_from_search(page, ctx.targets, "Paris", guests=1, card=MASTERCARD, guest_name="Priya Shah",
-                      email="priya.shah@example.com")
-    ui.verify_trip(page, {"Guest name": "Priya Shah", "Email": "priya.shah@example.com"},
-                 lambda: ui.save_guest_details(page, guest_name="Priya Shah", email="priya.shah@example.com"))
+    _book_from_search(
+        page,
+        ctx.targets,
+        "Paris",
+        guests=1,
+        card=MASTERCARD,
+        guest_name="Priya Shah",
+        email="priya.shah@example.com",
+    )
+    ui.verify_trip(
+        page,
+        {"Guest name": "Priya Shah", "Email": "priya.shah@example.com"},
+        lambda: ui.save_guest_details(page, guest_name="Priya Shah", email="priya.shah@example.com"),
+    )
 
 
 def colleague_wrong(page: Page, ctx: OracleContext) -> None:
@@ -147,7 +177,9 @@ def colleague_wrong(page: Page, ctx: OracleContext) -> None:
     ui.loaded(page)
     ui.search(page, "Paris", t["check_in_text"], t["check_out_text"])
     ui.open_hotel(page, t["hotel_id"])
-    page.get_by_role("button", name=re.compile(r"^Reserve .*: Non-refundable · Breakfast included$")).first.click()
+    page.get_by_role(
+        "button", name=re.compile(r"^Reserve .*: Non-refundable · Breakfast included$")
+    ).first.click()
     ui.loaded(page)
     ui.complete_booking(page, card_label=MASTERCARD, guest_name="Priya Shah", email="priya.shah@example.com")
 
@@ -170,8 +202,10 @@ def tidy_list_oracle(page: Page, ctx: OracleContext) -> None:
             break
         ui.dismiss_toasts(page)
         low[0].click()
-        page.wait_for_function("() => !document.querySelector('#app > .loading') && !document.querySelector('.saved-card .spinner')",
-                               timeout=ui.LONG)
+        page.wait_for_function(
+            "() => !document.querySelector('#app > .loading') && !document.querySelector('.saved-card .spinner')",
+            timeout=ui.LONG,
+        )
         ui.loaded(page)
     ui.nav(page, "Stays")
     ui.hotel_by_name(page, t["hotel_name"], "Prague")
@@ -204,12 +238,24 @@ def move_trip_oracle(page: Page, ctx: OracleContext) -> None:
 
     def change() -> None:
         ui.trip_ready(page)
-        ui.change_stay(page, check_in_text=t["new_check_in_text"], check_out_text=t["new_check_out_text"],
-                       rate_label=FLEX_BB)
+        ui.change_stay(
+            page,
+            check_in_text=t["new_check_in_text"],
+            check_out_text=t["new_check_out_text"],
+            rate_label=FLEX_BB,
+        )
 
     change()
-    ui.verify_trip(page, {"Check-in": t["new_check_in_text"], "Check-out": t["new_check_out_text"],
-                        "Rate": FLEX_BB, "Room": "Standard Double Room"}, change)
+    ui.verify_trip(
+        page,
+        {
+            "Check-in": t["new_check_in_text"],
+            "Check-out": t["new_check_out_text"],
+            "Rate": FLEX_BB,
+            "Room": "Standard Double Room",
+        },
+        change,
+    )
 
 
 def move_trip_wrong(page: Page, ctx: OracleContext) -> None:

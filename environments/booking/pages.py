@@ -16,7 +16,6 @@ router = APIRouter(include_in_schema=False)
 PAGES = SitePages(ENV_ID)
 
 
-
 HOME = PageSpec("home", "Find your next stay", "home.js")
 SEARCH = PageSpec("search", "Search results", "search.js")
 HOTEL = PageSpec("hotel", "Hotel", "hotel.js")
@@ -25,7 +24,6 @@ TRIPS = PageSpec("trips", "Your trips", "trips.js", "trips")
 TRIP = PageSpec("trip", "Trip details", "trip.js", "trips")
 LISTS = PageSpec("lists", "Saved lists", "lists.js", "lists")
 ACCOUNT = PageSpec("account", "Account", "account.js", "account")
-
 
 
 @router.get("/")

@@ -70,7 +70,12 @@ class Price:
 def price(rate: RatePlan, *, check_in: str, check_out: str, rooms: int = 1) -> Price:
     """The price of a stay on `rate` for `rooms` rooms."""
     count = night_count(check_in, check_out)
-    return Price(nightly_cents=rate.price_cents, nights=count, rooms=rooms, total_cents=rate.price_cents * count * rooms)
+    return Price(
+        nightly_cents=rate.price_cents,
+        nights=count,
+        rooms=rooms,
+        total_cents=rate.price_cents * count * rooms,
+    )
 
 
 def free_cancel_deadline(rate: RatePlan, check_in: str) -> str | None:
@@ -108,10 +113,15 @@ def cancellation_terms(booking: Booking, now: datetime) -> CancellationTerms:
             True, False, booking.total_cents, 0, "This rate is non-refundable: cancelling refunds nothing."
         )
     if booking.free_cancel_until and now <= parse_moment(booking.free_cancel_until):
-        return CancellationTerms(True, True, 0, booking.total_cents, "Free cancellation: you'll get a full refund.")
+        return CancellationTerms(
+            True, True, 0, booking.total_cents, "Free cancellation: you'll get a full refund."
+        )
     first_night = booking.nightly_cents * booking.rooms
     return CancellationTerms(
-        True, False, first_night, booking.total_cents - first_night,
+        True,
+        False,
+        first_night,
+        booking.total_cents - first_night,
         "The free cancellation period has ended: the first night is charged.",
     )
 

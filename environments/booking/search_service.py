@@ -40,18 +40,32 @@ def suggest(state: BookingState, *, q: str, limit: int = 8) -> list[dict[str, An
     needle = fold(q)
     if not needle:
         return []
-    cities = [d for d in state.destinations if fold(d.name).startswith(needle) or fold(d.country).startswith(needle)]
+    cities = [
+        d for d in state.destinations if fold(d.name).startswith(needle) or fold(d.country).startswith(needle)
+    ]
     cities += [d for d in state.destinations if needle in fold(d.name) and d not in cities]
     found: list[dict[str, Any]] = [
-        {"kind": "city", "id": d.id, "label": d.name, "sublabel": f"{d.region}, {d.country}",
-         "count": sum(1 for h in state.hotels if h.destination_id == d.id)}
+        {
+            "kind": "city",
+            "id": d.id,
+            "label": d.name,
+            "sublabel": f"{d.region}, {d.country}",
+            "count": sum(1 for h in state.hotels if h.destination_id == d.id),
+        }
         for d in cities
     ]
     if len(needle) >= 3:
         for hotel in state.hotels:
             if needle in fold(hotel.name):
-                found.append({"kind": "hotel", "id": hotel.id, "label": hotel.name,
-                              "sublabel": f"{hotel.neighborhood}, {hotel.city}", "destination_id": hotel.destination_id})
+                found.append(
+                    {
+                        "kind": "hotel",
+                        "id": hotel.id,
+                        "label": hotel.name,
+                        "sublabel": f"{hotel.neighborhood}, {hotel.city}",
+                        "destination_id": hotel.destination_id,
+                    }
+                )
     return found[:limit]
 
 
@@ -60,11 +74,13 @@ def home(state: BookingState, *, now: datetime) -> dict[str, Any]:
     destinations = []
     for dest in state.destinations:
         hotels = [h for h in state.hotels if h.destination_id == dest.id]
-        destinations.append({
-            **dest.model_dump(),
-            "hotel_count": len(hotels),
-            "price_from_cents": min((h.price_from_cents for h in hotels), default=None),
-        })
+        destinations.append(
+            {
+                **dest.model_dump(),
+                "hotel_count": len(hotels),
+                "price_from_cents": min((h.price_from_cents for h in hotels), default=None),
+            }
+        )
     upcoming = sorted(
         (b for b in state.bookings if b.status == "confirmed" and parse_date(b.check_out) > now.date()),
         key=lambda b: b.check_in,
@@ -73,8 +89,13 @@ def home(state: BookingState, *, now: datetime) -> dict[str, Any]:
     if upcoming:
         booking = upcoming[0]
         hotel = state.find("hotels", booking.hotel_id)
-        next_trip = {"id": booking.id, "hotel_name": hotel.name if hotel else "", "city": hotel.city if hotel else "",
-                     "check_in_text": long_date(booking.check_in), "check_out_text": long_date(booking.check_out)}
+        next_trip = {
+            "id": booking.id,
+            "hotel_name": hotel.name if hotel else "",
+            "city": hotel.city if hotel else "",
+            "check_in_text": long_date(booking.check_in),
+            "check_out_text": long_date(booking.check_out),
+        }
     return {"destinations": destinations, "next_trip": next_trip, "today": now.date().isoformat()}
 
 
@@ -178,9 +199,12 @@ def search(state: BookingState, *, query: SearchQuery, now: datetime) -> dict[st
         cards.append(card)
     return {
         "destination": dest.model_dump(),
-        "stay": {**query.stay.__dict__, "nights": nights,
-                 "check_in_text": long_date(query.stay.check_in) if query.stay.dated else None,
-                 "check_out_text": long_date(query.stay.check_out) if query.stay.dated else None},
+        "stay": {
+            **query.stay.__dict__,
+            "nights": nights,
+            "check_in_text": long_date(query.stay.check_in) if query.stay.dated else None,
+            "check_out_text": long_date(query.stay.check_out) if query.stay.dated else None,
+        },
         "sort": query.sort,
         "total": len(in_city),
         "sold_out": sold_out,
@@ -231,25 +255,46 @@ def hotel_detail(state: BookingState, *, hotel_id: str, stay: Stay, now: datetim
         for rate in room.rate_plans:
             entry: dict[str, Any] = {**rate.model_dump(), "policy": None}
             if stay.dated:
-                cost = price(rate, check_in=stay.check_in or "", check_out=stay.check_out or "", rooms=stay.rooms)
-                entry.update(total_cents=cost.total_cents, nights=cost.nights, policy=policy_text(rate, stay.check_in or ""))
+                cost = price(
+                    rate, check_in=stay.check_in or "", check_out=stay.check_out or "", rooms=stay.rooms
+                )
+                entry.update(
+                    total_cents=cost.total_cents,
+                    nights=cost.nights,
+                    policy=policy_text(rate, stay.check_in or ""),
+                )
             rates.append(entry)
-        rooms.append({**room.model_dump(exclude={"rate_plans", "unavailable_nights"}), "fits": fits_party,
-                      "available": free, "rates": rates})
-    reviews = sorted((r for r in state.reviews if r.hotel_id == hotel_id), key=lambda r: r.created_at, reverse=True)
+        rooms.append(
+            {
+                **room.model_dump(exclude={"rate_plans", "unavailable_nights"}),
+                "fits": fits_party,
+                "available": free,
+                "rates": rates,
+            }
+        )
+    reviews = sorted(
+        (r for r in state.reviews if r.hotel_id == hotel_id), key=lambda r: r.created_at, reverse=True
+    )
     lists = {item.list_id for item in state.saved_items if item.hotel_id == hotel_id}
     dest = state.find("destinations", hotel.destination_id)
     return {
-        "hotel": {**hotel_card(hotel), "description": hotel.description, "check_in_from": hotel.check_in_from,
-                  "check_out_until": hotel.check_out_until, "destination_id": hotel.destination_id,
-                  # The hotel page reads the live rates, not the search index's flag.
-                  "offers_free_cancellation": any(p.refundable for r in state.rooms if r.hotel_id == hotel_id
-                                                  for p in r.rate_plans)},
+        "hotel": {
+            **hotel_card(hotel),
+            "description": hotel.description,
+            "check_in_from": hotel.check_in_from,
+            "check_out_until": hotel.check_out_until,
+            "destination_id": hotel.destination_id,
+            # The hotel page reads the live rates, not the search index's flag.
+            "offers_free_cancellation": any(
+                p.refundable for r in state.rooms if r.hotel_id == hotel_id for p in r.rate_plans
+            ),
+        },
         "destination": dest.model_dump() if dest else None,
-        "stay": {**stay.__dict__, "nights": night_count(stay.check_in, stay.check_out) if stay.dated else None},
+        "stay": {
+            **stay.__dict__,
+            "nights": night_count(stay.check_in, stay.check_out) if stay.dated else None,
+        },
         "rooms": rooms,
-        "reviews": [
-            {**r.model_dump(), "rating_word": score_word(r.rating)} for r in reviews[:8]
-        ],
+        "reviews": [{**r.model_dump(), "rating_word": score_word(r.rating)} for r in reviews[:8]],
         "saved_in": sorted(lists),
     }

@@ -99,22 +99,54 @@ def room_of_type(ctx: BookingContext, hotel_id: str, room_type: str) -> Room:
 
 
 def rate_plans(
-    *, nightly_cents: int, refundable: bool, breakfast_cents: int | None, free_cancel_days: int, non_refundable: bool = True
+    *,
+    nightly_cents: int,
+    refundable: bool,
+    breakfast_cents: int | None,
+    free_cancel_days: int,
+    non_refundable: bool = True,
 ) -> list[RatePlan]:
     """The plans of one room: non-refundable (cheapest), flexible (+14 %), each with breakfast if offered."""
     flex = dollars(nightly_cents * 1.14 / 100)
     plans: list[RatePlan] = []
     if non_refundable:
-        plans.append(RatePlan(code="nr", name=RATE_NAMES["nr"], refundable=False, breakfast=False, price_cents=nightly_cents))
+        plans.append(
+            RatePlan(
+                code="nr", name=RATE_NAMES["nr"], refundable=False, breakfast=False, price_cents=nightly_cents
+            )
+        )
         if breakfast_cents:
-            plans.append(RatePlan(code="nr_bb", name=RATE_NAMES["nr_bb"], refundable=False, breakfast=True,
-                                  price_cents=nightly_cents + breakfast_cents))
+            plans.append(
+                RatePlan(
+                    code="nr_bb",
+                    name=RATE_NAMES["nr_bb"],
+                    refundable=False,
+                    breakfast=True,
+                    price_cents=nightly_cents + breakfast_cents,
+                )
+            )
     if refundable:
-        plans.append(RatePlan(code="flex", name=RATE_NAMES["flex"], refundable=True, breakfast=False, price_cents=flex,
-                              free_cancel_days=free_cancel_days))
+        plans.append(
+            RatePlan(
+                code="flex",
+                name=RATE_NAMES["flex"],
+                refundable=True,
+                breakfast=False,
+                price_cents=flex,
+                free_cancel_days=free_cancel_days,
+            )
+        )
         if breakfast_cents:
-            plans.append(RatePlan(code="flex_bb", name=RATE_NAMES["flex_bb"], refundable=True, breakfast=True,
-                                  price_cents=flex + breakfast_cents, free_cancel_days=free_cancel_days))
+            plans.append(
+                RatePlan(
+                    code="flex_bb",
+                    name=RATE_NAMES["flex_bb"],
+                    refundable=True,
+                    breakfast=True,
+                    price_cents=flex + breakfast_cents,
+                    free_cancel_days=free_cancel_days,
+                )
+            )
     return plans
 
 
@@ -204,7 +236,8 @@ def add_hotel(
         amenities=amenity_list,
         free_cancellation=any(p.refundable for room in rooms for p in room.rate_plans),
         price_from_cents=min(p.price_cents for room in rooms for p in room.rate_plans),
-        description=description or _describe(name, stars, property_type, hood, dest.name, distance_km, amenity_list),
+        description=description
+        or _describe(name, stars, property_type, hood, dest.name, distance_km, amenity_list),
         hue=ctx.rng.randint(0, 359),
     )
     state.hotels.append(found)
@@ -221,10 +254,18 @@ def reindex(ctx: BookingContext, hotel_id: str) -> None:
     found.free_cancellation = any(p.refundable for p in plans)
 
 
-def _describe(name: str, stars: int, kind: str, hood: str, city: str, distance: float, amenities: list[str]) -> str:
-    noun = {"Apartments": "apartment building", "Guesthouse": "guesthouse", "Hostel": "hostel"}.get(kind, "hotel")
+def _describe(
+    name: str, stars: int, kind: str, hood: str, city: str, distance: float, amenities: list[str]
+) -> str:
+    noun = {"Apartments": "apartment building", "Guesthouse": "guesthouse", "Hostel": "hostel"}.get(
+        kind, "hotel"
+    )
     extras = [a for a in amenities if a in ("Pool", "Spa", "Rooftop terrace", "Restaurant", "Fitness centre")]
-    offer = f" Guests enjoy the {extras[0].lower()}" + (f" and {extras[1].lower()}." if len(extras) > 1 else ".") if extras else ""
+    offer = (
+        f" Guests enjoy the {extras[0].lower()}" + (f" and {extras[1].lower()}." if len(extras) > 1 else ".")
+        if extras
+        else ""
+    )
     return (
         f"{name} is a {stars}-star {noun} in {hood}, {distance:.1f} km from the centre of {city}.{offer} "
         "Rooms are air-conditioned and non-smoking, and the front desk can help with tickets and transfers."
@@ -281,8 +322,10 @@ def add_booking(
         raise SeedError(f"room {room_id} ({room.type}) has no rate {rate_code!r}")
     start, end = date_text(check_in), date_text(check_in + timedelta(days=nights))
     cost = price(rate, check_in=start, check_out=end, rooms=rooms)
-    booked = min(ctx.now - timedelta(days=booked_days_before, hours=ctx.rng.randint(1, 11)),
-                 ctx.now - timedelta(hours=2))
+    booked = min(
+        ctx.now - timedelta(days=booked_days_before, hours=ctx.rng.randint(1, 11)),
+        ctx.now - timedelta(hours=2),
+    )
     booking_id = ctx.new_id("bk")
     booking = Booking(
         id=booking_id,
@@ -325,8 +368,14 @@ def build_default_state(ctx: BookingContext) -> None:
     state = state_of(ctx)
     for spec in CITIES:
         state.destinations.append(
-            Destination(id=ctx.new_id("dst"), name=spec.name, country=spec.country, region=spec.region,
-                        tagline=spec.tagline, hue=spec.hue)
+            Destination(
+                id=ctx.new_id("dst"),
+                name=spec.name,
+                country=spec.country,
+                region=spec.region,
+                tagline=spec.tagline,
+                hue=spec.hue,
+            )
         )
     words = list(NAME_WORDS)
     ctx.rng.shuffle(words)
@@ -351,9 +400,18 @@ def _generated_hotel(ctx: BookingContext, spec: CitySpec, word: str, slot: int) 
             amenities.insert(0, needed)
     if stars < 4 and "Spa" in amenities and rng.random() < 0.6:
         amenities.remove("Spa")
-    breakfast = dollars(rng.randint(12, 28) * (1 + 0.1 * (stars - 2))) if "Breakfast available" in amenities else None
+    breakfast = (
+        dollars(rng.randint(12, 28) * (1 + 0.1 * (stars - 2))) if "Breakfast available" in amenities else None
+    )
     types = ["Standard Double Room"] + rng.sample(
-        ["Single Room", "Twin Room", "Superior Double Room", "Deluxe King Room", "Junior Suite", "Family Room"],
+        [
+            "Single Room",
+            "Twin Room",
+            "Superior Double Room",
+            "Deluxe King Room",
+            "Junior Suite",
+            "Family Room",
+        ],
         k=rng.randint(1, 3),
     )
     types = [t for t in ROOM_TYPES if t in types]  # catalogue order: cheapest first
@@ -381,16 +439,41 @@ def _add_traveller(ctx: BookingContext) -> None:
     state = state_of(ctx)
     year = ctx.now.year
     state.account.append(
-        Account(id="me", full_name=TRAVELLER_NAME, email=TRAVELLER_EMAIL, phone=TRAVELLER_PHONE, home_city="San Francisco")
+        Account(
+            id="me",
+            full_name=TRAVELLER_NAME,
+            email=TRAVELLER_EMAIL,
+            phone=TRAVELLER_PHONE,
+            home_city="San Francisco",
+        )
     )
     state.cards.extend(
         [
-            Card(id=ctx.new_id("card"), brand="Visa", last4="4242", exp_month=9, exp_year=year + 2,
-                 holder=TRAVELLER_NAME, is_default=True),
-            Card(id=ctx.new_id("card"), brand="Mastercard", last4="5454", exp_month=4, exp_year=year + 1,
-                 holder=TRAVELLER_NAME),
-            Card(id=ctx.new_id("card"), brand="American Express", last4="1005", exp_month=12, exp_year=year + 3,
-                 holder=TRAVELLER_NAME),
+            Card(
+                id=ctx.new_id("card"),
+                brand="Visa",
+                last4="4242",
+                exp_month=9,
+                exp_year=year + 2,
+                holder=TRAVELLER_NAME,
+                is_default=True,
+            ),
+            Card(
+                id=ctx.new_id("card"),
+                brand="Mastercard",
+                last4="5454",
+                exp_month=4,
+                exp_year=year + 1,
+                holder=TRAVELLER_NAME,
+            ),
+            Card(
+                id=ctx.new_id("card"),
+                brand="American Express",
+                last4="1005",
+                exp_month=12,
+                exp_year=year + 3,
+                holder=TRAVELLER_NAME,
+            ),
         ]
     )
 
@@ -411,8 +494,13 @@ def _add_history(ctx: BookingContext) -> None:
     for saved, city, days in ((lists[0], "Rome", 60), (lists[0], "Lisbon", 58), (lists[1], "Prague", 30)):
         chosen = ctx.rng.choice(city_hotels(ctx, city))
         state.saved_items.append(
-            SavedItem(id=ctx.new_id("si"), list_id=saved.id, hotel_id=chosen.id, added_at=ctx.ago(days=days),
-                      saved_price_cents=chosen.price_from_cents)
+            SavedItem(
+                id=ctx.new_id("si"),
+                list_id=saved.id,
+                hotel_id=chosen.id,
+                added_at=ctx.ago(days=days),
+                saved_price_cents=chosen.price_from_cents,
+            )
         )
     history = (
         ("Vienna", -118, 3, "completed", True),
@@ -430,13 +518,26 @@ def _add_history(ctx: BookingContext) -> None:
         room = rooms_of(ctx, chosen.id)[0]
         code = next(p.code for p in room.rate_plans if p.refundable) if flexible else room.rate_plans[0].code
         booking = add_booking(
-            ctx, hotel_id=chosen.id, room_id=room.id, rate_code=code, check_in=now + timedelta(days=offset),
-            nights=length, status=status, booked_days_before=max(10, -offset + 25),
+            ctx,
+            hotel_id=chosen.id,
+            room_id=room.id,
+            rate_code=code,
+            check_in=now + timedelta(days=offset),
+            nights=length,
+            status=status,
+            booked_days_before=max(10, -offset + 25),
         )
         if reviewed:
             state.reviews.append(
-                Review(id=ctx.new_id("rv"), hotel_id=chosen.id, author=TRAVELLER_NAME, author_is_me=True,
-                       booking_id=booking.id, rating=9, title="Lovely stay near the centre",
-                       body="Quiet room, friendly staff and a great breakfast. Would book again.",
-                       created_at=to_iso(ctx.now - timedelta(days=-offset - length - 2)))
+                Review(
+                    id=ctx.new_id("rv"),
+                    hotel_id=chosen.id,
+                    author=TRAVELLER_NAME,
+                    author_is_me=True,
+                    booking_id=booking.id,
+                    rating=9,
+                    title="Lovely stay near the centre",
+                    body="Quiet room, friendly staff and a great breakfast. Would book again.",
+                    created_at=to_iso(ctx.now - timedelta(days=-offset - length - 2)),
+                )
             )

@@ -44,7 +44,9 @@ class Selection:
     cost: Price
 
 
-def select(state: BookingState, *, hotel_id: str, room_id: str, rate_code: str, stay: Stay, now: datetime) -> Selection:
+def select(
+    state: BookingState, *, hotel_id: str, room_id: str, rate_code: str, stay: Stay, now: datetime
+) -> Selection:
     """Check that the room and rate can be booked for the stay and price it."""
     check_stay(stay, now=now)
     if not stay.dated:
@@ -59,7 +61,10 @@ def select(state: BookingState, *, hotel_id: str, room_id: str, rate_code: str, 
     if room.capacity < stay.per_room:
         raise SiteError(422, f"The {room.type} sleeps {room.capacity}; choose a larger room or more rooms.")
     if not is_available(room, stay.check_in or "", stay.check_out or ""):
-        raise SiteError(409, f"The {room.type} is sold out on at least one of your nights. Try other dates or another room.")
+        raise SiteError(
+            409,
+            f"The {room.type} is sold out on at least one of your nights. Try other dates or another room.",
+        )
     cost = price(rate, check_in=stay.check_in or "", check_out=stay.check_out or "", rooms=stay.rooms)
     return Selection(hotel=hotel, room=room, rate=rate, stay=stay, cost=cost)
 
@@ -69,8 +74,12 @@ def quote_view(selection: Selection, state: BookingState, now: datetime) -> dict
     stay = selection.stay
     return {
         "hotel": hotel_card(selection.hotel),
-        "room": {"id": selection.room.id, "type": selection.room.type, "beds": selection.room.beds,
-                 "capacity": selection.room.capacity},
+        "room": {
+            "id": selection.room.id,
+            "type": selection.room.type,
+            "beds": selection.room.beds,
+            "capacity": selection.room.capacity,
+        },
         "rate": selection.rate.model_dump(),
         "policy": policy_text(selection.rate, stay.check_in or ""),
         "check_in": stay.check_in,
@@ -157,7 +166,9 @@ def book(
 
 def find_booking(state: BookingState, booking_id: str) -> Booking:
     """A booking by id (or its confirmation code)."""
-    found = state.find("bookings", booking_id) or next((b for b in state.bookings if b.reference == booking_id), None)
+    found = state.find("bookings", booking_id) or next(
+        (b for b in state.bookings if b.reference == booking_id), None
+    )
     if found is None:
         raise SiteError(404, "We couldn't find that booking.")
     return found
@@ -197,7 +208,9 @@ class Change:
 
     @property
     def touches_stay(self) -> bool:
-        return any(v is not None for v in (self.check_in, self.check_out, self.room_id, self.rate_plan, self.guests))
+        return any(
+            v is not None for v in (self.check_in, self.check_out, self.room_id, self.rate_plan, self.guests)
+        )
 
 
 @dataclass(frozen=True)
@@ -231,7 +244,9 @@ def plan_change(state: BookingState, *, booking: Booking, change: Change, now: d
         room = state.find("rooms", room_id)
         if room is not None and change.rate_plan is None and plan(room, code) is None:
             raise SiteError(422, f"The {room.type} doesn't offer your current rate; choose one of its rates.")
-        selection = select(state, hotel_id=booking.hotel_id, room_id=room_id, rate_code=code, stay=stay, now=now)
+        selection = select(
+            state, hotel_id=booking.hotel_id, room_id=room_id, rate_code=code, stay=stay, now=now
+        )
         for name, before, after in (
             ("check_in", booking.check_in, stay.check_in),
             ("check_out", booking.check_out, stay.check_out),
@@ -246,11 +261,17 @@ def plan_change(state: BookingState, *, booking: Booking, change: Change, now: d
         if value is not None and value.strip() != getattr(booking, name):
             changed.append(name)
     if change.guest_name is not None or change.email is not None:
-        check_guest(change.guest_name if change.guest_name is not None else booking.guest_name,
-                    change.email if change.email is not None else booking.email)
+        check_guest(
+            change.guest_name if change.guest_name is not None else booking.guest_name,
+            change.email if change.email is not None else booking.email,
+        )
     new_total = selection.cost.total_cents if selection else booking.total_cents
-    return ChangePlan(selection=selection, new_total_cents=new_total,
-                      difference_cents=new_total - booking.total_cents, changed=changed)
+    return ChangePlan(
+        selection=selection,
+        new_total_cents=new_total,
+        difference_cents=new_total - booking.total_cents,
+        changed=changed,
+    )
 
 
 def apply_change(state: BookingState, *, booking: Booking, change: Change, now: datetime) -> ChangePlan:
@@ -271,8 +292,10 @@ def apply_change(state: BookingState, *, booking: Booking, change: Change, now: 
         booking.total_cents = sel.cost.total_cents
         booking.free_cancel_until = free_cancel_deadline(sel.rate, booking.check_in)
     if change.guest_name is not None or change.email is not None:
-        name, email = check_guest(change.guest_name if change.guest_name is not None else booking.guest_name,
-                                  change.email if change.email is not None else booking.email)
+        name, email = check_guest(
+            change.guest_name if change.guest_name is not None else booking.guest_name,
+            change.email if change.email is not None else booking.email,
+        )
         booking.guest_name, booking.email = name, email
     if change.phone is not None:
         booking.phone = change.phone.strip()

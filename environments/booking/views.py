@@ -36,15 +36,19 @@ def hotel_card(hotel: Hotel) -> dict[str, Any]:
 
 
 def card_label(card: Card | None) -> str:
-    """"Visa ending in 4242"."""
+    """ "Visa ending in 4242"."""
     return f"{card.brand} ending in {card.last4}" if card else "Card removed"
 
 
 def card_view(card: Card, now: datetime) -> dict[str, Any]:
     """A saved card with its label and whether it has expired."""
     expired = (card.exp_year, card.exp_month) < (now.year, now.month)
-    return {**card.model_dump(), "label": card_label(card), "expired": expired,
-            "expiry": f"{card.exp_month:02d}/{card.exp_year % 100:02d}"}
+    return {
+        **card.model_dump(),
+        "label": card_label(card),
+        "expired": expired,
+        "expiry": f"{card.exp_month:02d}/{card.exp_year % 100:02d}",
+    }
 
 
 def trip_view(state: BookingState, booking: Booking, now: datetime) -> dict[str, Any]:

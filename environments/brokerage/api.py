@@ -83,8 +83,14 @@ def mask(number: str) -> str:
 
 
 def _row(item: Instrument) -> InstrumentRow:
-    return InstrumentRow(symbol=item.symbol, name=item.name, kind=item.kind, sector=item.sector,
-                         price_cents=item.price_cents, change_cents=item.price_cents - item.prev_close_cents)
+    return InstrumentRow(
+        symbol=item.symbol,
+        name=item.name,
+        kind=item.kind,
+        sector=item.sector,
+        price_cents=item.price_cents,
+        change_cents=item.price_cents - item.prev_close_cents,
+    )
 
 
 def _positions(state: BrokerageState, account_id: str | None = None) -> list[PositionView]:
@@ -94,18 +100,35 @@ def _positions(state: BrokerageState, account_id: str | None = None) -> list[Pos
             continue
         item = service.instrument(state, p.symbol)
         value = p.quantity * item.price_cents
-        out.append(PositionView(id=p.id, account_id=p.account_id, symbol=p.symbol, name=item.name, quantity=p.quantity,
-                                price_cents=item.price_cents, value_cents=value, cost_basis_cents=p.cost_basis_cents,
-                                gain_cents=value - p.cost_basis_cents))
+        out.append(
+            PositionView(
+                id=p.id,
+                account_id=p.account_id,
+                symbol=p.symbol,
+                name=item.name,
+                quantity=p.quantity,
+                price_cents=item.price_cents,
+                value_cents=value,
+                cost_basis_cents=p.cost_basis_cents,
+                gain_cents=value - p.cost_basis_cents,
+            )
+        )
     return sorted(out, key=lambda v: v.symbol)
 
 
 def _account_view(state: BrokerageState, account_id: str) -> AccountView:
     acct = service.account(state, account_id)
     holdings = sum(v.value_cents for v in _positions(state, acct.id))
-    return AccountView(id=acct.id, name=acct.name, kind=acct.kind, masked_number=mask(acct.number),
-                       cash_cents=acct.cash_cents, buying_power_cents=service.buying_power(state, acct.id),
-                       holdings_value_cents=holdings, total_value_cents=holdings + acct.cash_cents)
+    return AccountView(
+        id=acct.id,
+        name=acct.name,
+        kind=acct.kind,
+        masked_number=mask(acct.number),
+        cash_cents=acct.cash_cents,
+        buying_power_cents=service.buying_power(state, acct.id),
+        holdings_value_cents=holdings,
+        total_value_cents=holdings + acct.cash_cents,
+    )
 
 
 @router.get("/me", response_model=Me)
@@ -113,8 +136,12 @@ def me(env: EnvSessionDep) -> Me:
     state = state_of(env)
     person = state.profile[0]
     open_orders = sum(1 for o in state.orders if o.status in ("open", "partially_filled"))
-    return Me(signed_in=person.signed_in, name=person.full_name, today=env.now().date().isoformat(),
-              open_orders=open_orders)
+    return Me(
+        signed_in=person.signed_in,
+        name=person.full_name,
+        today=env.now().date().isoformat(),
+        open_orders=open_orders,
+    )
 
 
 @router.post("/auth/login", response_model=Ok)
@@ -136,8 +163,12 @@ def accounts(env: EnvSessionDep) -> AccountsView:
 def account_detail(account_id: str, env: EnvSessionDep) -> AccountDetail:
     state = state_of(env)
     view = run(lambda: _account_view(state, account_id))
-    orders = sorted((o for o in state.orders if o.account_id == account_id), key=lambda o: o.created_at, reverse=True)
-    docs = sorted((d for d in state.documents if d.account_id == account_id), key=lambda d: d.issued_at, reverse=True)
+    orders = sorted(
+        (o for o in state.orders if o.account_id == account_id), key=lambda o: o.created_at, reverse=True
+    )
+    docs = sorted(
+        (d for d in state.documents if d.account_id == account_id), key=lambda d: d.issued_at, reverse=True
+    )
     return AccountDetail(account=view, positions=_positions(state, account_id), orders=orders, documents=docs)
 
 
@@ -146,14 +177,18 @@ def instruments(env: EnvSessionDep, q: str = "", page: int = 1, kind: str = "") 
     """Search by symbol or name, 25 a page; an exact symbol match comes first."""
     state = state_of(env)
     needle = q.strip().lower()
-    found = [i for i in state.instruments
-             if (not needle or needle in i.symbol.lower() or needle in i.name.lower()) and (not kind or i.kind == kind)]
+    found = [
+        i
+        for i in state.instruments
+        if (not needle or needle in i.symbol.lower() or needle in i.name.lower())
+        and (not kind or i.kind == kind)
+    ]
     found.sort(key=lambda i: (i.symbol.lower() != needle, not i.symbol.lower().startswith(needle), i.symbol))
     pages = max(1, -(-len(found) // PAGE_SIZE))
     page = min(max(1, page), pages)
     if needle:
         env.emit("instrument_search", q=q, page=page)
-    chunk = found[(page - 1) * PAGE_SIZE: page * PAGE_SIZE]
+    chunk = found[(page - 1) * PAGE_SIZE : page * PAGE_SIZE]
     return InstrumentPage(items=[_row(i) for i in chunk], total=len(found), page=page, pages=pages)
 
 
@@ -163,34 +198,65 @@ def quote(symbol: str, env: EnvSessionDep) -> Quote:
     item = run(lambda: service.instrument(state, symbol))
     env.emit("quote_view", symbol=item.symbol)
     names = {a.id: a.name for a in state.accounts}
-    holdings = [Holding(account_id=p.account_id, account_name=names[p.account_id], quantity=p.quantity)
-                for p in state.positions if p.symbol == item.symbol]
-    return Quote(instrument=item, change_cents=item.price_cents - item.prev_close_cents, holdings=holdings,
-                 watchlists=list(state.watchlists))
+    holdings = [
+        Holding(account_id=p.account_id, account_name=names[p.account_id], quantity=p.quantity)
+        for p in state.positions
+        if p.symbol == item.symbol
+    ]
+    return Quote(
+        instrument=item,
+        change_cents=item.price_cents - item.prev_close_cents,
+        holdings=holdings,
+        watchlists=list(state.watchlists),
+    )
 
 
 @router.get("/orders", response_model=OrderList)
 def orders(env: EnvSessionDep, status: str = "") -> OrderList:
     state = state_of(env)
-    found = [o for o in state.orders
-             if not status or o.status == status or (status == "working" and o.status in ("open", "partially_filled"))]
+    found = [
+        o
+        for o in state.orders
+        if not status
+        or o.status == status
+        or (status == "working" and o.status in ("open", "partially_filled"))
+    ]
     return OrderList(orders=sorted(found, key=lambda o: (o.created_at, o.id), reverse=True))
 
 
 @router.post("/orders", response_model=OrderResult, status_code=201)
 def place_order(body: NewOrder, env: EnvSessionDep) -> OrderResult:
     state = state_of(env)
-    order = run(lambda: service.place_order(
-        state, account_id=body.account_id, symbol=body.symbol, side=body.side, order_type=body.order_type,
-        quantity=body.quantity, limit_price_cents=body.limit_price_cents, now=env.now_iso()))
-    env.emit("order_placed", order_id=order.id, account_id=order.account_id, symbol=order.symbol, side=order.side,
-             order_type=order.order_type, quantity=order.quantity, filled_quantity=order.filled_quantity)
+    order = run(
+        lambda: service.place_order(
+            state,
+            account_id=body.account_id,
+            symbol=body.symbol,
+            side=body.side,
+            order_type=body.order_type,
+            quantity=body.quantity,
+            limit_price_cents=body.limit_price_cents,
+            now=env.now_iso(),
+        )
+    )
+    env.emit(
+        "order_placed",
+        order_id=order.id,
+        account_id=order.account_id,
+        symbol=order.symbol,
+        side=order.side,
+        order_type=order.order_type,
+        quantity=order.quantity,
+        filled_quantity=order.filled_quantity,
+    )
     verb = "Bought" if order.side == "buy" else "Sold"
     if order.status == "filled":
         message = f"{verb} {order.quantity} {order.symbol} at {money(order.avg_fill_price_cents or 0)}."
     elif order.status == "partially_filled":
-        message = (f"{verb} {order.filled_quantity} of {order.quantity} {order.symbol}; "
-                   f"the other {order.quantity - order.filled_quantity} stay open.")
+        message = (
+            f"{verb} {order.filled_quantity} of {order.quantity} {order.symbol}; "
+            f"the other {order.quantity - order.filled_quantity} stay open."
+        )
     else:
         message = f"Your limit order for {order.quantity} {order.symbol} is open."
     return OrderResult(order=order, message=message)
@@ -210,17 +276,32 @@ def transfers(env: EnvSessionDep) -> Transfers:
 
 @router.post("/transfers", response_model=Transfers, status_code=201)
 def make_transfer(body: NewTransfer, env: EnvSessionDep) -> Transfers:
-    made = run(lambda: service.transfer(state_of(env), from_id=body.from_account_id, to_id=body.to_account_id,
-                                        amount_cents=body.amount_cents, memo=body.memo, now=env.now_iso()))
-    env.emit("transfer_made", transfer_id=made.id, from_account_id=made.from_account_id,
-             to_account_id=made.to_account_id, amount_cents=made.amount_cents)
+    made = run(
+        lambda: service.transfer(
+            state_of(env),
+            from_id=body.from_account_id,
+            to_id=body.to_account_id,
+            amount_cents=body.amount_cents,
+            memo=body.memo,
+            now=env.now_iso(),
+        )
+    )
+    env.emit(
+        "transfer_made",
+        transfer_id=made.id,
+        from_account_id=made.from_account_id,
+        to_account_id=made.to_account_id,
+        amount_cents=made.amount_cents,
+    )
     return Transfers(transfers=[made])
 
 
 def _watchlists(state: BrokerageState) -> Watchlists:
     views = []
     for wl in state.watchlists:
-        rows = [_row(service.instrument(state, w.symbol)) for w in state.watch_items if w.watchlist_id == wl.id]
+        rows = [
+            _row(service.instrument(state, w.symbol)) for w in state.watch_items if w.watchlist_id == wl.id
+        ]
         views.append(WatchlistView(watchlist=wl, items=rows))
     return Watchlists(watchlists=views)
 
@@ -247,7 +328,9 @@ def add_watch(watchlist_id: str, body: NewWatchItem, env: EnvSessionDep) -> Watc
 @router.delete("/watchlists/{watchlist_id}/items/{symbol}", response_model=Ok)
 def remove_watch(watchlist_id: str, symbol: str, env: EnvSessionDep) -> Ok:
     state = state_of(env)
-    found = next((w for w in state.watch_items if w.watchlist_id == watchlist_id and w.symbol == symbol), None)
+    found = next(
+        (w for w in state.watch_items if w.watchlist_id == watchlist_id and w.symbol == symbol), None
+    )
     if found is None:
         raise HTTPException(404, f"{symbol} is not on this watchlist.")
     state.watch_items.remove(found)
@@ -263,11 +346,24 @@ def plans(env: EnvSessionDep) -> Plans:
 
 @router.post("/recurring", response_model=Plans, status_code=201)
 def create_recurring(body: NewRecurring, env: EnvSessionDep) -> Plans:
-    made = run(lambda: service.add_recurring(state_of(env), account_id=body.account_id, symbol=body.symbol,
-                                             amount_cents=body.amount_cents, frequency=body.frequency,
-                                             next_date=body.next_date))
-    env.emit("recurring_created", recurring_id=made.id, account_id=made.account_id, symbol=made.symbol,
-             amount_cents=made.amount_cents, frequency=made.frequency)
+    made = run(
+        lambda: service.add_recurring(
+            state_of(env),
+            account_id=body.account_id,
+            symbol=body.symbol,
+            amount_cents=body.amount_cents,
+            frequency=body.frequency,
+            next_date=body.next_date,
+        )
+    )
+    env.emit(
+        "recurring_created",
+        recurring_id=made.id,
+        account_id=made.account_id,
+        symbol=made.symbol,
+        amount_cents=made.amount_cents,
+        frequency=made.frequency,
+    )
     return plans(env)
 
 
@@ -283,10 +379,22 @@ def pause_recurring(recurring_id: str, env: EnvSessionDep) -> Plans:
 
 @router.post("/alerts", response_model=Plans, status_code=201)
 def create_alert(body: NewAlert, env: EnvSessionDep) -> Plans:
-    made = run(lambda: service.add_alert(state_of(env), symbol=body.symbol, direction=body.direction,
-                                         price_cents=body.price_cents, now=env.now_iso()))
-    env.emit("alert_created", alert_id=made.id, symbol=made.symbol, direction=made.direction,
-             price_cents=made.price_cents)
+    made = run(
+        lambda: service.add_alert(
+            state_of(env),
+            symbol=body.symbol,
+            direction=body.direction,
+            price_cents=body.price_cents,
+            now=env.now_iso(),
+        )
+    )
+    env.emit(
+        "alert_created",
+        alert_id=made.id,
+        symbol=made.symbol,
+        direction=made.direction,
+        price_cents=made.price_cents,
+    )
     return plans(env)
 
 

@@ -17,47 +17,95 @@ from environments.seeding import SeedContext, SeedError, builder
 def refs(ctx: SeedContext) -> dict[str, Any]:
     """The ids of the default accounts and watchlists, by name."""
     state = state_of(ctx)
-    return {"account_ids": {a.name: a.id for a in state.accounts},
-            "watchlist_ids": {w.name: w.id for w in state.watchlists}}
+    return {
+        "account_ids": {a.name: a.id for a in state.accounts},
+        "watchlist_ids": {w.name: w.id for w in state.watchlists},
+    }
 
 
 @builder("brokerage.instrument")
-def plant_instrument(ctx: SeedContext, *, symbol: str, name: str, price: float, kind: str = "Stock",
-                     sector: str = "Technology", liquidity: int = 5000, position: int | None = None) -> dict[str, Any]:
+def plant_instrument(
+    ctx: SeedContext,
+    *,
+    symbol: str,
+    name: str,
+    price: float,
+    kind: str = "Stock",
+    sector: str = "Technology",
+    liquidity: int = 5000,
+    position: int | None = None,
+) -> dict[str, Any]:
     """Add one instrument whose price path ends at `price` dollars."""
     if any(i.symbol == symbol for i in state_of(ctx).instruments):
         raise SeedError(f"symbol {symbol} already exists")
-    made = add_instrument(ctx, symbol=symbol, name=name, kind=kind, sector=sector, start_cents=int(round(price * 100)),
-                          liquidity=liquidity, position=position)
+    made = add_instrument(
+        ctx,
+        symbol=symbol,
+        name=name,
+        kind=kind,
+        sector=sector,
+        start_cents=int(round(price * 100)),
+        liquidity=liquidity,
+        position=position,
+    )
     scale = round(price * 100) / made.price_cents
     made.history_cents = [max(100, int(round(p * scale))) for p in made.history_cents]
     made.price_cents = made.history_cents[-1] = int(round(price * 100))
     made.prev_close_cents = made.history_cents[-2]
-    return {"symbol": made.symbol, "name": made.name, "price_cents": made.price_cents,
-            "price_text": money(made.price_cents)}
+    return {
+        "symbol": made.symbol,
+        "name": made.name,
+        "price_cents": made.price_cents,
+        "price_text": money(made.price_cents),
+    }
 
 
 @builder("brokerage.position")
-def plant_position(ctx: SeedContext, *, account_name: str, symbol: str, quantity: int, cost: float) -> dict[str, Any]:
+def plant_position(
+    ctx: SeedContext, *, account_name: str, symbol: str, quantity: int, cost: float
+) -> dict[str, Any]:
     """Give an account `quantity` shares of `symbol` bought at `cost` dollars a share."""
     acct = account(ctx, account_name)
     instrument(ctx, symbol)
-    made = Position(id=ctx.new_id("pos"), account_id=acct.id, symbol=symbol, quantity=quantity,
-                    cost_basis_cents=int(round(cost * 100)) * quantity)
+    made = Position(
+        id=ctx.new_id("pos"),
+        account_id=acct.id,
+        symbol=symbol,
+        quantity=quantity,
+        cost_basis_cents=int(round(cost * 100)) * quantity,
+    )
     state_of(ctx).positions.append(made)
     return {"position_id": made.id, "account_id": acct.id}
 
 
 @builder("brokerage.open_order")
-def plant_open_order(ctx: SeedContext, *, account_name: str, symbol: str, side: str, quantity: int, limit: float,
-                     filled: int = 0, days_ago: float = 2) -> dict[str, Any]:
+def plant_open_order(
+    ctx: SeedContext,
+    *,
+    account_name: str,
+    symbol: str,
+    side: str,
+    quantity: int,
+    limit: float,
+    filled: int = 0,
+    days_ago: float = 2,
+) -> dict[str, Any]:
     """A working limit order (nothing or `filled` shares filled so far)."""
     acct = account(ctx, account_name)
     item = instrument(ctx, symbol)
-    made = Order(id=ctx.new_id("ord"), account_id=acct.id, symbol=item.symbol, side=side, order_type="limit",
-                 quantity=quantity, limit_price_cents=int(round(limit * 100)),
-                 status="partially_filled" if filled else "open", filled_quantity=filled,
-                 avg_fill_price_cents=int(round(limit * 100)) if filled else None, created_at=ctx.ago(days=days_ago))
+    made = Order(
+        id=ctx.new_id("ord"),
+        account_id=acct.id,
+        symbol=item.symbol,
+        side=side,
+        order_type="limit",
+        quantity=quantity,
+        limit_price_cents=int(round(limit * 100)),
+        status="partially_filled" if filled else "open",
+        filled_quantity=filled,
+        avg_fill_price_cents=int(round(limit * 100)) if filled else None,
+        created_at=ctx.ago(days=days_ago),
+    )
     state_of(ctx).orders.append(made)
     return {"order_id": made.id, "account_id": acct.id}
 
@@ -69,8 +117,9 @@ def plant_watchlist(ctx: SeedContext, *, name: str, symbols: list[str]) -> dict[
     state.watchlists.append(made)
     for symbol in symbols:
         instrument(ctx, symbol)
-        state.watch_items.append(WatchItem(id=ctx.new_id("wi"), watchlist_id=made.id, symbol=symbol,
-                                           added_at=ctx.ago(days=10)))
+        state.watch_items.append(
+            WatchItem(id=ctx.new_id("wi"), watchlist_id=made.id, symbol=symbol, added_at=ctx.ago(days=10))
+        )
     return {"watchlist_id": made.id}
 
 
@@ -90,12 +139,17 @@ def cheapest_on(ctx: SeedContext, *, watchlist_id: str) -> dict[str, Any]:
     if len(ranked) < 2 or ranked[0].price_cents == ranked[1].price_cents:
         raise SeedError("the watchlist needs one strictly cheapest instrument")
     found = ranked[0]
-    return {"cheapest_symbol": found.symbol, "cheapest_name": found.name, "cheapest_price_cents": found.price_cents}
+    return {
+        "cheapest_symbol": found.symbol,
+        "cheapest_name": found.name,
+        "cheapest_price_cents": found.price_cents,
+    }
 
 
 @builder("brokerage.funding_plan")
-def funding_plan(ctx: SeedContext, *, account_name: str, from_name: str, symbol: str, quantity: int,
-                 limit: float) -> dict[str, Any]:
+def funding_plan(
+    ctx: SeedContext, *, account_name: str, from_name: str, symbol: str, quantity: int, limit: float
+) -> dict[str, Any]:
     """How much cash `account_name` needs from `from_name` to place a limit buy of `quantity` at
     `limit` (buying power must cover quantity x limit), and the cash both hold once it fills at
     today's price."""
@@ -108,17 +162,31 @@ def funding_plan(ctx: SeedContext, *, account_name: str, from_name: str, symbol:
     if need <= 0:
         raise SeedError(f"{account_name} already has enough cash")
     return {
-        "transfer_cents": need, "transfer_text": money(need), "limit_cents": limit_cents, "limit_text": money(limit_cents),
-        "to_account_id": acct.id, "from_account_id": source.id,
+        "transfer_cents": need,
+        "transfer_text": money(need),
+        "limit_cents": limit_cents,
+        "limit_text": money(limit_cents),
+        "to_account_id": acct.id,
+        "from_account_id": source.id,
         "to_cash_after": acct.cash_cents + need - quantity * item.price_cents,
         "from_cash_after": source.cash_cents - need,
     }
 
 
 @builder("brokerage.cash_after")
-def cash_after(ctx: SeedContext, *, account_name: str, delta: float = 0, shares: int = 0, symbol: str | None = None,
-               side: str = "buy") -> dict[str, Any]:
+def cash_after(
+    ctx: SeedContext,
+    *,
+    account_name: str,
+    delta: float = 0,
+    shares: int = 0,
+    symbol: str | None = None,
+    side: str = "buy",
+) -> dict[str, Any]:
     """An account's cash after moving `delta` dollars and trading `shares` of `symbol` at today's price."""
     acct = account(ctx, account_name)
     trade = shares * instrument(ctx, symbol).price_cents if symbol else 0
-    return {"account_id": acct.id, "cash_after": acct.cash_cents + int(round(delta * 100)) + (-trade if side == "buy" else trade)}
+    return {
+        "account_id": acct.id,
+        "cash_after": acct.cash_cents + int(round(delta * 100)) + (-trade if side == "buy" else trade),
+    }

@@ -83,8 +83,15 @@ def confirm(page: Page, button: str | re.Pattern[str]) -> None:
     dialog.get_by_role("button", name=button).click()
 
 
-def place_order(page: Page, *, account_name: str, side: str, quantity: int, order_type: str = "market",
-                limit: str | None = None) -> str:
+def place_order(
+    page: Page,
+    *,
+    account_name: str,
+    side: str,
+    quantity: int,
+    order_type: str = "market",
+    limit: str | None = None,
+) -> str:
     """Fill the ticket on a quote page, review and place; returns the notice."""
     choose_account(page, "order-account", account_name)
     page.get_by_label("Action").select_option(side)

@@ -49,7 +49,9 @@ def _transfer(page: Any, source: str, target: str, amount: str) -> None:
         # Refused or failed: re-read the history before trying again, so nothing moves twice.
         page.reload()
         ui.ready(page)
-        if ui.transfer_rows(page) > before and page.locator("#app table tbody tr").first.inner_text().count(amount.split(".")[0]):
+        if ui.transfer_rows(page) > before and page.locator("#app table tbody tr").first.inner_text().count(
+            amount.split(".")[0]
+        ):
             return
     raise AssertionError("the transfer never went through")
 
@@ -107,7 +109,9 @@ def _buy_and_unwatch(page: Any, symbol: str) -> None:
     assert text.startswith(f"Bought 5 {symbol}"), text
     ui.nav(page, "Watchlists")
     page.get_by_role("button", name=f"Remove {symbol} from Energy picks").click()
-    ui.watchlist_section(page, "Energy picks").get_by_role("link", name=symbol, exact=True).wait_for(state="detached")
+    ui.watchlist_section(page, "Energy picks").get_by_role("link", name=symbol, exact=True).wait_for(
+        state="detached"
+    )
 
 
 def cheapest_pick_oracle(page: Any, ctx: Any) -> None:
@@ -135,8 +139,14 @@ def fund_and_buy_oracle(page: Any, ctx: Any) -> None:
     shortfall = 20 * limit_cents - _buying_power(page, "Roth IRA")
     _transfer(page, "Joint Savings", "Roth IRA", f"{shortfall // 100}.{shortfall % 100:02d}")
     ui.open_quote(page, "YARO")
-    ui.place_order_until_done(page, account_name="Roth IRA", side="buy", quantity=20, order_type="limit",
-                              limit=ctx.targets["limit_text"].lstrip("$"))
+    ui.place_order_until_done(
+        page,
+        account_name="Roth IRA",
+        side="buy",
+        quantity=20,
+        order_type="limit",
+        limit=ctx.targets["limit_text"].lstrip("$"),
+    )
 
 
 def fund_and_buy_wrong(page: Any, ctx: Any) -> None:
@@ -146,8 +156,14 @@ def fund_and_buy_wrong(page: Any, ctx: Any) -> None:
     shortfall = 20 * price - _buying_power(page, "Roth IRA")
     _transfer(page, "Joint Savings", "Roth IRA", f"{shortfall // 100}.{shortfall % 100:02d}")
     ui.open_quote(page, "YARO")
-    ui.place_order(page, account_name="Roth IRA", side="buy", quantity=20, order_type="limit",
-                   limit=ctx.targets["limit_text"].lstrip("$"))
+    ui.place_order(
+        page,
+        account_name="Roth IRA",
+        side="buy",
+        quantity=20,
+        order_type="limit",
+        limit=ctx.targets["limit_text"].lstrip("$"),
+    )
 
 
 ORACLES = {

@@ -16,8 +16,17 @@ router = APIRouter(include_in_schema=False)
 
 
 def _render(request: Request, page: str, title: str, section: str, **data: str) -> Response:
-    return render_page(request, ENV_ID, "brokerage/base.html", page=page, title=title, section=section,
-                       base=f"/env/{ENV_ID}", api=f"/api/env/{ENV_ID}", data=data)
+    return render_page(
+        request,
+        ENV_ID,
+        "brokerage/base.html",
+        page=page,
+        title=title,
+        section=section,
+        base=f"/env/{ENV_ID}",
+        api=f"/api/env/{ENV_ID}",
+        data=data,
+    )
 
 
 @router.get("/")

@@ -30,25 +30,101 @@ INVESTOR_EMAIL = "jordan.ellis@example.com"
 HISTORY_DAYS = 60
 INSTRUMENT_COUNT = 320
 
-SECTORS = ("Technology", "Health Care", "Financials", "Energy", "Consumer", "Industrials", "Utilities", "Materials")
+SECTORS = (
+    "Technology",
+    "Health Care",
+    "Financials",
+    "Energy",
+    "Consumer",
+    "Industrials",
+    "Utilities",
+    "Materials",
+)
 EXCHANGES = ("NYSE", "NASDAQ")
 NAME_HEADS = (
-    "Acorn", "Alder", "Apex", "Arbor", "Aster", "Atlas", "Beacon", "Birch", "Bolt", "Brook", "Cedar", "Cinder",
-    "Cobalt", "Comet", "Coral", "Crest", "Delta", "Drift", "Ember", "Falcon", "Fern", "Flint", "Forge", "Gale",
-    "Garnet", "Glade", "Granite", "Harbor", "Hazel", "Helix", "Heron", "Indigo", "Iris", "Juniper", "Kestrel",
-    "Lark", "Linden", "Lumen", "Maple", "Meridian", "Mesa", "Nimbus", "Nova", "Oak", "Onyx", "Orbit", "Osprey",
-    "Pine", "Pioneer", "Prism", "Quartz", "Quill", "Raven", "Ridge", "Rowan", "Sable", "Sage", "Summit", "Tide",
+    "Acorn",
+    "Alder",
+    "Apex",
+    "Arbor",
+    "Aster",
+    "Atlas",
+    "Beacon",
+    "Birch",
+    "Bolt",
+    "Brook",
+    "Cedar",
+    "Cinder",
+    "Cobalt",
+    "Comet",
+    "Coral",
+    "Crest",
+    "Delta",
+    "Drift",
+    "Ember",
+    "Falcon",
+    "Fern",
+    "Flint",
+    "Forge",
+    "Gale",
+    "Garnet",
+    "Glade",
+    "Granite",
+    "Harbor",
+    "Hazel",
+    "Helix",
+    "Heron",
+    "Indigo",
+    "Iris",
+    "Juniper",
+    "Kestrel",
+    "Lark",
+    "Linden",
+    "Lumen",
+    "Maple",
+    "Meridian",
+    "Mesa",
+    "Nimbus",
+    "Nova",
+    "Oak",
+    "Onyx",
+    "Orbit",
+    "Osprey",
+    "Pine",
+    "Pioneer",
+    "Prism",
+    "Quartz",
+    "Quill",
+    "Raven",
+    "Ridge",
+    "Rowan",
+    "Sable",
+    "Sage",
+    "Summit",
+    "Tide",
 )
 NAME_TAILS = (
-    ("Systems", "Technology"), ("Therapeutics", "Health Care"), ("Bancorp", "Financials"), ("Energy", "Energy"),
-    ("Brands", "Consumer"), ("Industries", "Industrials"), ("Power", "Utilities"), ("Materials", "Materials"),
-    ("Software", "Technology"), ("Health", "Health Care"), ("Capital", "Financials"), ("Foods", "Consumer"),
+    ("Systems", "Technology"),
+    ("Therapeutics", "Health Care"),
+    ("Bancorp", "Financials"),
+    ("Energy", "Energy"),
+    ("Brands", "Consumer"),
+    ("Industries", "Industrials"),
+    ("Power", "Utilities"),
+    ("Materials", "Materials"),
+    ("Software", "Technology"),
+    ("Health", "Health Care"),
+    ("Capital", "Financials"),
+    ("Foods", "Consumer"),
 )
 ETF_NAMES = (
-    ("NBTM", "Northbeam Total Market ETF"), ("NBSP", "Northbeam S&P 500 Index ETF"),
-    ("NBIN", "Northbeam International Equity ETF"), ("NBBD", "Northbeam Aggregate Bond ETF"),
-    ("NBDV", "Northbeam Dividend Growth ETF"), ("NBTC", "Northbeam Technology Sector ETF"),
-    ("NBHC", "Northbeam Health Care Sector ETF"), ("NBSC", "Northbeam Small Cap ETF"),
+    ("NBTM", "Northbeam Total Market ETF"),
+    ("NBSP", "Northbeam S&P 500 Index ETF"),
+    ("NBIN", "Northbeam International Equity ETF"),
+    ("NBBD", "Northbeam Aggregate Bond ETF"),
+    ("NBDV", "Northbeam Dividend Growth ETF"),
+    ("NBTC", "Northbeam Technology Sector ETF"),
+    ("NBHC", "Northbeam Health Care Sector ETF"),
+    ("NBSC", "Northbeam Small Cap ETF"),
 )
 
 
@@ -88,13 +164,29 @@ def price_path(rng: Any, start_cents: int, days: int = HISTORY_DAYS) -> list[int
     return path
 
 
-def add_instrument(ctx: Any, *, symbol: str, name: str, kind: str, sector: str, start_cents: int,
-                   liquidity: int = 5000, position: int | None = None) -> Instrument:
+def add_instrument(
+    ctx: Any,
+    *,
+    symbol: str,
+    name: str,
+    kind: str,
+    sector: str,
+    start_cents: int,
+    liquidity: int = 5000,
+    position: int | None = None,
+) -> Instrument:
     path = price_path(ctx.rng, start_cents)
     made = Instrument(
-        id=ctx.new_id("ins"), symbol=symbol, name=name, kind=kind, sector=sector,
-        exchange=EXCHANGES[len(symbol) % 2], price_cents=path[-1], prev_close_cents=path[-2],
-        history_cents=path, liquidity=liquidity,
+        id=ctx.new_id("ins"),
+        symbol=symbol,
+        name=name,
+        kind=kind,
+        sector=sector,
+        exchange=EXCHANGES[len(symbol) % 2],
+        price_cents=path[-1],
+        prev_close_cents=path[-2],
+        history_cents=path,
+        liquidity=liquidity,
     )
     items = state_of(ctx).instruments
     items.insert(len(items) if position is None else position, made)
@@ -105,7 +197,7 @@ def _symbol_for(name: str, taken: set[str]) -> str:
     letters = [c for c in name.upper() if c.isalpha()]
     for length in (3, 4):
         for offset in range(len(letters) - length + 1):
-            candidate = letters[0] + "".join(letters[1 + offset:offset + length])
+            candidate = letters[0] + "".join(letters[1 + offset : offset + length])
             if len(candidate) == length and candidate not in taken:
                 return candidate
     raise SeedError(f"no free symbol for {name!r}")
@@ -118,57 +210,136 @@ def build_default_state(ctx: Any) -> None:
     taken: set[str] = set()
     for symbol, name in ETF_NAMES:
         taken.add(symbol)
-        add_instrument(ctx, symbol=symbol, name=name, kind="ETF", sector="Fund", start_cents=rng.randint(5000, 45000))
+        add_instrument(
+            ctx, symbol=symbol, name=name, kind="ETF", sector="Fund", start_cents=rng.randint(5000, 45000)
+        )
     combos = [(head, tail) for head in NAME_HEADS for tail in NAME_TAILS]
     rng.shuffle(combos)
     for head, (tail, sector) in combos[: INSTRUMENT_COUNT - len(ETF_NAMES)]:
         name = f"{head} {tail}"
         symbol = _symbol_for(name, taken)
         taken.add(symbol)
-        add_instrument(ctx, symbol=symbol, name=f"{name} Inc.", kind="Stock", sector=sector,
-                       start_cents=rng.randint(800, 52000))
+        add_instrument(
+            ctx,
+            symbol=symbol,
+            name=f"{name} Inc.",
+            kind="Stock",
+            sector=sector,
+            start_cents=rng.randint(800, 52000),
+        )
     state.profile.append(Profile(id="profile", full_name=INVESTOR_NAME, email=INVESTOR_EMAIL))
     accounts = [
-        Account(id=ctx.new_id("acct"), name="Individual Brokerage", kind="Individual",
-                number=f"{rng.randint(1000, 9999)}-{rng.randint(100000, 999999)}", cash_cents=1_250_000),
-        Account(id=ctx.new_id("acct"), name="Roth IRA", kind="Roth IRA",
-                number=f"{rng.randint(1000, 9999)}-{rng.randint(100000, 999999)}", cash_cents=310_000),
-        Account(id=ctx.new_id("acct"), name="Joint Savings", kind="Joint",
-                number=f"{rng.randint(1000, 9999)}-{rng.randint(100000, 999999)}", cash_cents=842_500),
+        Account(
+            id=ctx.new_id("acct"),
+            name="Individual Brokerage",
+            kind="Individual",
+            number=f"{rng.randint(1000, 9999)}-{rng.randint(100000, 999999)}",
+            cash_cents=1_250_000,
+        ),
+        Account(
+            id=ctx.new_id("acct"),
+            name="Roth IRA",
+            kind="Roth IRA",
+            number=f"{rng.randint(1000, 9999)}-{rng.randint(100000, 999999)}",
+            cash_cents=310_000,
+        ),
+        Account(
+            id=ctx.new_id("acct"),
+            name="Joint Savings",
+            kind="Joint",
+            number=f"{rng.randint(1000, 9999)}-{rng.randint(100000, 999999)}",
+            cash_cents=842_500,
+        ),
     ]
     state.accounts.extend(accounts)
-    held = rng.sample(state.instruments[len(ETF_NAMES):], 6)
+    held = rng.sample(state.instruments[len(ETF_NAMES) :], 6)
     for index, item in enumerate(held):
         owner = accounts[index % 2]
         quantity = rng.randint(5, 60)
-        state.positions.append(Position(id=ctx.new_id("pos"), account_id=owner.id, symbol=item.symbol,
-                                        quantity=quantity, cost_basis_cents=quantity * item.history_cents[10]))
+        state.positions.append(
+            Position(
+                id=ctx.new_id("pos"),
+                account_id=owner.id,
+                symbol=item.symbol,
+                quantity=quantity,
+                cost_basis_cents=quantity * item.history_cents[10],
+            )
+        )
     etf = state.instruments[0]
-    state.positions.append(Position(id=ctx.new_id("pos"), account_id=accounts[1].id, symbol=etf.symbol,
-                                    quantity=40, cost_basis_cents=40 * etf.history_cents[0]))
+    state.positions.append(
+        Position(
+            id=ctx.new_id("pos"),
+            account_id=accounts[1].id,
+            symbol=etf.symbol,
+            quantity=40,
+            cost_basis_cents=40 * etf.history_cents[0],
+        )
+    )
     first = held[0]
-    state.orders.append(Order(id=ctx.new_id("ord"), account_id=accounts[0].id, symbol=first.symbol, side="buy",
-                              order_type="market", quantity=5, status="filled", filled_quantity=5,
-                              avg_fill_price_cents=first.history_cents[-8], created_at=ctx.ago(days=7)))
+    state.orders.append(
+        Order(
+            id=ctx.new_id("ord"),
+            account_id=accounts[0].id,
+            symbol=first.symbol,
+            side="buy",
+            order_type="market",
+            quantity=5,
+            status="filled",
+            filled_quantity=5,
+            avg_fill_price_cents=first.history_cents[-8],
+            created_at=ctx.ago(days=7),
+        )
+    )
     watch = Watchlist(id=ctx.new_id("wl"), name="Ideas", created_at=ctx.ago(days=30))
     state.watchlists.append(watch)
     for item in rng.sample(state.instruments, 4):
-        state.watch_items.append(WatchItem(id=ctx.new_id("wi"), watchlist_id=watch.id, symbol=item.symbol,
-                                           added_at=ctx.ago(days=20)))
-    state.recurring.append(RecurringInvestment(id=ctx.new_id("rec"), account_id=accounts[1].id, symbol=etf.symbol,
-                                               amount_cents=20_000, frequency="monthly",
-                                               next_date=ctx.ago(days=-12)[:10]))
+        state.watch_items.append(
+            WatchItem(
+                id=ctx.new_id("wi"), watchlist_id=watch.id, symbol=item.symbol, added_at=ctx.ago(days=20)
+            )
+        )
+    state.recurring.append(
+        RecurringInvestment(
+            id=ctx.new_id("rec"),
+            account_id=accounts[1].id,
+            symbol=etf.symbol,
+            amount_cents=20_000,
+            frequency="monthly",
+            next_date=ctx.ago(days=-12)[:10],
+        )
+    )
     alert_on = held[1]
-    state.alerts.append(PriceAlert(id=ctx.new_id("alr"), symbol=alert_on.symbol, direction="below",
-                                   price_cents=alert_on.price_cents * 85 // 100, created_at=ctx.ago(days=9)))
+    state.alerts.append(
+        PriceAlert(
+            id=ctx.new_id("alr"),
+            symbol=alert_on.symbol,
+            direction="below",
+            price_cents=alert_on.price_cents * 85 // 100,
+            created_at=ctx.ago(days=9),
+        )
+    )
     year = ctx.now.year
     for acct in accounts:
         for months_back in range(1, 4):
             month = (ctx.now.month - months_back - 1) % 12 + 1
             label_year = year if month < ctx.now.month else year - 1
-            state.documents.append(Document(id=ctx.new_id("doc"), account_id=acct.id, kind="statement",
-                                            title=f"Monthly statement {label_year}-{month:02d}",
-                                            period=f"{label_year}-{month:02d}", issued_at=ctx.ago(days=30 * months_back)))
-        state.documents.append(Document(id=ctx.new_id("doc"), account_id=acct.id, kind="tax_form",
-                                        title=f"Form 1099 ({year - 1})" if acct.kind != "Roth IRA" else f"Form 5498 ({year - 1})",
-                                        period=str(year - 1), issued_at=ctx.ago(days=200)))
+            state.documents.append(
+                Document(
+                    id=ctx.new_id("doc"),
+                    account_id=acct.id,
+                    kind="statement",
+                    title=f"Monthly statement {label_year}-{month:02d}",
+                    period=f"{label_year}-{month:02d}",
+                    issued_at=ctx.ago(days=30 * months_back),
+                )
+            )
+        state.documents.append(
+            Document(
+                id=ctx.new_id("doc"),
+                account_id=acct.id,
+                kind="tax_form",
+                title=f"Form 1099 ({year - 1})" if acct.kind != "Roth IRA" else f"Form 5498 ({year - 1})",
+                period=str(year - 1),
+                issued_at=ctx.ago(days=200),
+            )
+        )

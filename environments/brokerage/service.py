@@ -43,7 +43,11 @@ def reserved_cash(state: BrokerageState, account_id: str) -> int:
     """Cash held back for the unfilled part of open buy orders."""
     total = 0
     for order in state.orders:
-        if order.account_id == account_id and order.side == "buy" and order.status in ("open", "partially_filled"):
+        if (
+            order.account_id == account_id
+            and order.side == "buy"
+            and order.status in ("open", "partially_filled")
+        ):
             left = order.quantity - order.filled_quantity
             price = order.limit_price_cents or instrument(state, order.symbol).price_cents
             total += left * price
@@ -60,9 +64,14 @@ def held(state: BrokerageState, account_id: str, symbol: str) -> Position | None
 
 def sellable(state: BrokerageState, account_id: str, symbol: str) -> int:
     position = held(state, account_id, symbol)
-    pending = sum(o.quantity - o.filled_quantity for o in state.orders
-                  if o.account_id == account_id and o.symbol == symbol and o.side == "sell"
-                  and o.status in ("open", "partially_filled"))
+    pending = sum(
+        o.quantity - o.filled_quantity
+        for o in state.orders
+        if o.account_id == account_id
+        and o.symbol == symbol
+        and o.side == "sell"
+        and o.status in ("open", "partially_filled")
+    )
     return (position.quantity if position else 0) - pending
 
 
@@ -72,8 +81,15 @@ def _apply_fill(state: BrokerageState, order: Order, quantity: int, price: int) 
     if order.side == "buy":
         acct.cash_cents -= quantity * price
         if position is None:
-            state.positions.append(Position(id=_new_id(state, "pos"), account_id=acct.id, symbol=order.symbol,
-                                            quantity=quantity, cost_basis_cents=quantity * price))
+            state.positions.append(
+                Position(
+                    id=_new_id(state, "pos"),
+                    account_id=acct.id,
+                    symbol=order.symbol,
+                    quantity=quantity,
+                    cost_basis_cents=quantity * price,
+                )
+            )
         else:
             position.quantity += quantity
             position.cost_basis_cents += quantity * price
@@ -92,8 +108,11 @@ def _apply_fill(state: BrokerageState, order: Order, quantity: int, price: int) 
 
 
 def _new_id(state: BrokerageState, prefix: str) -> str:
-    numbers = [int(e.id.rsplit("-", 1)[1]) for e in _all_entities(state)
-               if e.id.startswith(prefix + "-") and e.id.rsplit("-", 1)[1].isdigit()]
+    numbers = [
+        int(e.id.rsplit("-", 1)[1])
+        for e in _all_entities(state)
+        if e.id.startswith(prefix + "-") and e.id.rsplit("-", 1)[1].isdigit()
+    ]
     return f"{prefix}-{max(numbers, default=0) + 1:04d}"
 
 
@@ -115,8 +134,17 @@ def try_fill(state: BrokerageState, order: Order) -> None:
         _apply_fill(state, order, quantity, price)
 
 
-def place_order(state: BrokerageState, *, account_id: str, symbol: str, side: str, order_type: str, quantity: int,
-                limit_price_cents: int | None, now: str) -> Order:
+def place_order(
+    state: BrokerageState,
+    *,
+    account_id: str,
+    symbol: str,
+    side: str,
+    order_type: str,
+    quantity: int,
+    limit_price_cents: int | None,
+    now: str,
+) -> Order:
     acct = account(state, account_id)
     item = instrument(state, symbol)
     if order_type == "limit" and not limit_price_cents:
@@ -127,13 +155,28 @@ def place_order(state: BrokerageState, *, account_id: str, symbol: str, side: st
         cost = quantity * (limit_price_cents or item.price_cents)
         power = buying_power(state, acct.id)
         if cost > power:
-            raise BrokerError(422, f"Not enough buying power: this order needs about {money(cost)} and "
-                                   f"{acct.name} has {money(power)} available.")
+            raise BrokerError(
+                422,
+                f"Not enough buying power: this order needs about {money(cost)} and "
+                f"{acct.name} has {money(power)} available.",
+            )
     elif quantity > sellable(state, acct.id, item.symbol):
-        raise BrokerError(422, f"You can sell at most {max(0, sellable(state, acct.id, item.symbol))} shares of "
-                               f"{item.symbol} from {acct.name}.")
-    order = Order(id=_new_id(state, "ord"), account_id=acct.id, symbol=item.symbol, side=side, order_type=order_type,
-                  quantity=quantity, limit_price_cents=limit_price_cents, status="open", created_at=now)
+        raise BrokerError(
+            422,
+            f"You can sell at most {max(0, sellable(state, acct.id, item.symbol))} shares of "
+            f"{item.symbol} from {acct.name}.",
+        )
+    order = Order(
+        id=_new_id(state, "ord"),
+        account_id=acct.id,
+        symbol=item.symbol,
+        side=side,
+        order_type=order_type,
+        quantity=quantity,
+        limit_price_cents=limit_price_cents,
+        status="open",
+        created_at=now,
+    )
     state.orders.append(order)
     try_fill(state, order)
     return order
@@ -144,13 +187,17 @@ def cancel_order(state: BrokerageState, order_id: str, now: str) -> Order:
     if order is None:
         raise BrokerError(404, "That order does not exist.")
     if order.status not in ("open", "partially_filled"):
-        raise BrokerError(409, f"This order is already {order.status.replace('_', ' ')} and cannot be cancelled.")
+        raise BrokerError(
+            409, f"This order is already {order.status.replace('_', ' ')} and cannot be cancelled."
+        )
     order.status = "cancelled"
     order.cancelled_at = now
     return order
 
 
-def transfer(state: BrokerageState, *, from_id: str, to_id: str, amount_cents: int, memo: str, now: str) -> Transfer:
+def transfer(
+    state: BrokerageState, *, from_id: str, to_id: str, amount_cents: int, memo: str, now: str
+) -> Transfer:
     source, target = account(state, from_id), account(state, to_id)
     if source.id == target.id:
         raise BrokerError(422, "Choose two different accounts.")
@@ -161,8 +208,14 @@ def transfer(state: BrokerageState, *, from_id: str, to_id: str, amount_cents: i
         raise BrokerError(422, f"{source.name} has {money(available)} available to transfer.")
     source.cash_cents -= amount_cents
     target.cash_cents += amount_cents
-    made = Transfer(id=_new_id(state, "trf"), from_account_id=source.id, to_account_id=target.id,
-                    amount_cents=amount_cents, memo=memo, created_at=now)
+    made = Transfer(
+        id=_new_id(state, "trf"),
+        from_account_id=source.id,
+        to_account_id=target.id,
+        amount_cents=amount_cents,
+        memo=memo,
+        created_at=now,
+    )
     state.transfers.append(made)
     return made
 
@@ -189,23 +242,37 @@ def new_watchlist(state: BrokerageState, name: str, now: str) -> Watchlist:
     return made
 
 
-def add_recurring(state: BrokerageState, *, account_id: str, symbol: str, amount_cents: int, frequency: str,
-                  next_date: str) -> RecurringInvestment:
+def add_recurring(
+    state: BrokerageState, *, account_id: str, symbol: str, amount_cents: int, frequency: str, next_date: str
+) -> RecurringInvestment:
     acct = account(state, account_id)
     item = instrument(state, symbol)
     if amount_cents < 1000:
         raise BrokerError(422, "Recurring investments start at $10.00.")
-    made = RecurringInvestment(id=_new_id(state, "rec"), account_id=acct.id, symbol=item.symbol,
-                               amount_cents=amount_cents, frequency=frequency, next_date=next_date)
+    made = RecurringInvestment(
+        id=_new_id(state, "rec"),
+        account_id=acct.id,
+        symbol=item.symbol,
+        amount_cents=amount_cents,
+        frequency=frequency,
+        next_date=next_date,
+    )
     state.recurring.append(made)
     return made
 
 
-def add_alert(state: BrokerageState, *, symbol: str, direction: str, price_cents: int, now: str) -> PriceAlert:
+def add_alert(
+    state: BrokerageState, *, symbol: str, direction: str, price_cents: int, now: str
+) -> PriceAlert:
     item = instrument(state, symbol)
     if price_cents <= 0:
         raise BrokerError(422, "Enter a price greater than $0.00.")
-    made = PriceAlert(id=_new_id(state, "alr"), symbol=item.symbol, direction=direction, price_cents=price_cents,
-                      created_at=now)
+    made = PriceAlert(
+        id=_new_id(state, "alr"),
+        symbol=item.symbol,
+        direction=direction,
+        price_cents=price_cents,
+        created_at=now,
+    )
     state.alerts.append(made)
     return made

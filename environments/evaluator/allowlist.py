@@ -76,13 +76,34 @@ def _range(*args: int) -> range:
 
 
 _PURE: dict[str, Callable[..., Any]] = {
-    "len": len, "min": min, "max": max, "sum": _sum, "any": any, "all": all, "abs": abs,
-    "round": round, "sorted": sorted, "set": set, "frozenset": frozenset, "list": list,
-    "tuple": tuple, "dict": dict, "int": int, "float": float, "bool": bool, "next": next,
-    "enumerate": enumerate, "zip": zip, "reversed": reversed, "divmod": divmod,
-    "lower": _text("lower", str.lower), "upper": _text("upper", str.upper),
-    "strip": _text("strip", str.strip), "startswith": _text("startswith", str.startswith),
-    "endswith": _text("endswith", str.endswith), "dt": to_datetime,
+    "len": len,
+    "min": min,
+    "max": max,
+    "sum": _sum,
+    "any": any,
+    "all": all,
+    "abs": abs,
+    "round": round,
+    "sorted": sorted,
+    "set": set,
+    "frozenset": frozenset,
+    "list": list,
+    "tuple": tuple,
+    "dict": dict,
+    "int": int,
+    "float": float,
+    "bool": bool,
+    "next": next,
+    "enumerate": enumerate,
+    "zip": zip,
+    "reversed": reversed,
+    "divmod": divmod,
+    "lower": _text("lower", str.lower),
+    "upper": _text("upper", str.upper),
+    "strip": _text("strip", str.strip),
+    "startswith": _text("startswith", str.startswith),
+    "endswith": _text("endswith", str.endswith),
+    "dt": to_datetime,
     "isclose": lambda a, c: math.isclose(float(a), float(c), abs_tol=0.01),
 }
 # Constructors that cannot grow: called directly, and their class methods are allow-listed below.
@@ -97,35 +118,116 @@ BUILTINS: dict[str, Any] = {
 }
 """Every function an expression can call by name."""
 
-KEYWORDS = frozenset({
-    "default", "reverse", "start", "key", "maxsplit", "sep", "keepends", "ndigits", "strict",
-    "year", "month", "day", "hour", "minute", "second", "microsecond", "weeks", "days", "hours",
-    "minutes", "seconds", "milliseconds", "microseconds", "exp", "rounding",
-})
+KEYWORDS = frozenset(
+    {
+        "default",
+        "reverse",
+        "start",
+        "key",
+        "maxsplit",
+        "sep",
+        "keepends",
+        "ndigits",
+        "strict",
+        "year",
+        "month",
+        "day",
+        "hour",
+        "minute",
+        "second",
+        "microsecond",
+        "weeks",
+        "days",
+        "hours",
+        "minutes",
+        "seconds",
+        "milliseconds",
+        "microseconds",
+        "exp",
+        "rounding",
+    }
+)
 """Keyword arguments an expression may pass (``**mapping`` never)."""
 
-_STR_METHODS = frozenset({
-    "lower", "upper", "strip", "lstrip", "rstrip", "split", "rsplit", "splitlines", "startswith",
-    "endswith", "replace", "find", "rfind", "index", "rindex", "count", "join", "isdigit",
-    "isalpha", "isalnum", "isnumeric", "isdecimal", "isspace", "islower", "isupper", "istitle",
-    "title", "capitalize", "casefold", "swapcase", "partition", "rpartition", "zfill", "ljust",
-    "rjust", "center", "removeprefix", "removesuffix",
-})
-_DATE_METHODS = frozenset({"isoformat", "weekday", "isoweekday", "strftime", "replace", "toordinal",
-                           "isocalendar"})
+_STR_METHODS = frozenset(
+    {
+        "lower",
+        "upper",
+        "strip",
+        "lstrip",
+        "rstrip",
+        "split",
+        "rsplit",
+        "splitlines",
+        "startswith",
+        "endswith",
+        "replace",
+        "find",
+        "rfind",
+        "index",
+        "rindex",
+        "count",
+        "join",
+        "isdigit",
+        "isalpha",
+        "isalnum",
+        "isnumeric",
+        "isdecimal",
+        "isspace",
+        "islower",
+        "isupper",
+        "istitle",
+        "title",
+        "capitalize",
+        "casefold",
+        "swapcase",
+        "partition",
+        "rpartition",
+        "zfill",
+        "ljust",
+        "rjust",
+        "center",
+        "removeprefix",
+        "removesuffix",
+    }
+)
+_DATE_METHODS = frozenset(
+    {"isoformat", "weekday", "isoweekday", "strftime", "replace", "toordinal", "isocalendar"}
+)
 METHODS: dict[str, frozenset[str]] = {
     "str": _STR_METHODS,
     "int": frozenset({"bit_length"}),
     "float": frozenset({"is_integer"}),
-    "Decimal": frozenset({"quantize", "normalize", "is_zero", "is_signed", "is_nan", "is_finite",
-                          "to_integral_value", "copy_abs", "compare", "adjusted"}),
+    "Decimal": frozenset(
+        {
+            "quantize",
+            "normalize",
+            "is_zero",
+            "is_signed",
+            "is_nan",
+            "is_finite",
+            "to_integral_value",
+            "copy_abs",
+            "compare",
+            "adjusted",
+        }
+    ),
     "date": _DATE_METHODS,
     "datetime": _DATE_METHODS | {"date", "timestamp"},
     "timedelta": frozenset({"total_seconds"}),
     "list/tuple": frozenset({"index", "count"}),
     "dict and entity/state views": frozenset({"get", "keys", "values", "items"}),
-    "set": frozenset({"union", "intersection", "difference", "symmetric_difference", "issubset",
-                      "issuperset", "isdisjoint"}),
+    "set": frozenset(
+        {
+            "union",
+            "intersection",
+            "difference",
+            "symmetric_difference",
+            "issubset",
+            "issuperset",
+            "isdisjoint",
+        }
+    ),
 }
 """Methods an expression may call, by the type of the value they are called on."""
 
@@ -145,10 +247,21 @@ METHOD_NAMES = frozenset().union(*METHODS.values(), *CLASS_METHODS.values())
 
 
 def _methods_of(obj: Any) -> tuple[str, frozenset[str]]:
-    for kind, label in ((str, "str"), (bool, "int"), (int, "int"), (float, "float"), (Decimal, "Decimal"),
-                        (datetime, "datetime"), (date, "date"), (timedelta, "timedelta"),
-                        (list, "list/tuple"), (tuple, "list/tuple"), (dict, "dict and entity/state views"),
-                        (set, "set"), (frozenset, "set")):
+    for kind, label in (
+        (str, "str"),
+        (bool, "int"),
+        (int, "int"),
+        (float, "float"),
+        (Decimal, "Decimal"),
+        (datetime, "datetime"),
+        (date, "date"),
+        (timedelta, "timedelta"),
+        (list, "list/tuple"),
+        (tuple, "list/tuple"),
+        (dict, "dict and entity/state views"),
+        (set, "set"),
+        (frozenset, "set"),
+    ):
         if isinstance(obj, kind):
             return label, METHODS[label]
     return type(obj).__name__, frozenset()
@@ -186,19 +299,29 @@ def call_method(obj: Any, name: str, *args: Any, **kwargs: Any) -> Any:
     if isinstance(obj, MappingView):
         if name in {"get", "keys", "values", "items"}:
             return getattr(obj, name)(*args, **kwargs)
-        extra = f"; the state helpers of this site: {sorted(obj.helper_names())}" if isinstance(obj, StateView) else ""
-        raise ExprRuntimeError(f"{obj._label} has no method .{name}(); entity and state views have "
-                               f"get, keys, values, items{extra}")
+        extra = (
+            f"; the state helpers of this site: {sorted(obj.helper_names())}"
+            if isinstance(obj, StateView)
+            else ""
+        )
+        raise ExprRuntimeError(
+            f"{obj._label} has no method .{name}(); entity and state views have "
+            f"get, keys, values, items{extra}"
+        )
     if isinstance(obj, type):
         allowed = CLASS_METHODS.get(obj, frozenset())
         if name not in allowed:
-            raise ExprRuntimeError(f"{obj.__name__}.{name}() is not allowed; allowed: "
-                                   f"{', '.join(f'{obj.__name__}.{m}()' for m in sorted(allowed)) or 'none'}")
+            raise ExprRuntimeError(
+                f"{obj.__name__}.{name}() is not allowed; allowed: "
+                f"{', '.join(f'{obj.__name__}.{m}()' for m in sorted(allowed)) or 'none'}"
+            )
         return getattr(obj, name)(*args, **kwargs)
     label, allowed = _methods_of(obj)
     if name not in allowed:
-        raise ExprRuntimeError(f"{label} values have no allowed method .{name}(); allowed: "
-                               f"{', '.join(sorted(allowed)) or 'none'}")
+        raise ExprRuntimeError(
+            f"{label} values have no allowed method .{name}(); allowed: "
+            f"{', '.join(sorted(allowed)) or 'none'}"
+        )
     if isinstance(obj, str):
         if name == "join":
             return _join(obj, args[0]) if len(args) == 1 and not kwargs else obj.join(*args)

@@ -47,14 +47,17 @@ class Budget:
     def charge(self, steps: int) -> None:
         self.steps += steps
         if self.steps > MAX_STEPS:
-            raise ExprBudgetExceeded(f"the expression took more than {MAX_STEPS:,} steps; "
-                                     "narrow the collections it walks or avoid nested loops")
+            raise ExprBudgetExceeded(
+                f"the expression took more than {MAX_STEPS:,} steps; "
+                "narrow the collections it walks or avoid nested loops"
+            )
 
     def item(self, weight: int) -> None:
         self.items += 1
         if self.items > MAX_ITEMS:
-            raise ExprBudgetExceeded(f"the expression went through more than {MAX_ITEMS:,} loop "
-                                     "or comprehension items")
+            raise ExprBudgetExceeded(
+                f"the expression went through more than {MAX_ITEMS:,} loop or comprehension items"
+            )
         self.charge(weight)
 
     def build(self, size: int, what: str) -> None:
@@ -63,8 +66,9 @@ class Budget:
             raise ExprBudgetExceeded(f"{what} would have {size:,} elements (limit {MAX_LENGTH:,})")
         self.cells += size
         if self.cells > MAX_CELLS:
-            raise ExprBudgetExceeded(f"the expression built more than {MAX_CELLS:,} string or "
-                                     "list elements in all")
+            raise ExprBudgetExceeded(
+                f"the expression built more than {MAX_CELLS:,} string or list elements in all"
+            )
         self.charge(size // TEXT_PER_STEP)
 
 
@@ -106,8 +110,9 @@ def cost_of(value: Any) -> int:
 def check_value(value: Any, what: str = "a value") -> Any:
     """Refuse an integer past MAX_INT_BITS or a container past MAX_LENGTH; returns the value."""
     if type(value) is int and value.bit_length() > MAX_INT_BITS:
-        raise ExprBudgetExceeded(f"{what} would be an integer of {value.bit_length():,} bits "
-                                 f"(limit {MAX_INT_BITS:,})")
+        raise ExprBudgetExceeded(
+            f"{what} would be an integer of {value.bit_length():,} bits (limit {MAX_INT_BITS:,})"
+        )
     if isinstance(value, _SIZED) and len(value) > MAX_LENGTH:
         raise ExprBudgetExceeded(f"{what} would have {len(value):,} elements (limit {MAX_LENGTH:,})")
     return value
@@ -198,22 +203,31 @@ def _predict(op: str, left: Any, right: Any) -> bool:
             budget.build(len(left) + len(right), "a concatenation")
             return True
     elif op == "%" and isinstance(left, str):
-        raise ExprRuntimeError("%-formatting of text is not allowed; use an f-string without a "
-                               "format spec, or round(x, 2)")
+        raise ExprRuntimeError(
+            "%-formatting of text is not allowed; use an f-string without a format spec, or round(x, 2)"
+        )
     return False
 
 
 def _int_bits(bits: int, what: str) -> None:
     if bits > MAX_INT_BITS:
-        raise ExprBudgetExceeded(f"{what} would be an integer of about {bits:,} bits "
-                                 f"(limit {MAX_INT_BITS:,})")
+        raise ExprBudgetExceeded(
+            f"{what} would be an integer of about {bits:,} bits (limit {MAX_INT_BITS:,})"
+        )
 
 
 _NUMBERS = frozenset({(int, int), (int, float), (float, int), (float, float)})
 BINARY_OPS = {
-    "+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
-    "//": operator.floordiv, "%": operator.mod, "**": operator.pow,
-    "|": operator.or_, "&": operator.and_, "^": operator.xor,
+    "+": operator.add,
+    "-": operator.sub,
+    "*": operator.mul,
+    "/": operator.truediv,
+    "//": operator.floordiv,
+    "%": operator.mod,
+    "**": operator.pow,
+    "|": operator.or_,
+    "&": operator.and_,
+    "^": operator.xor,
 }
 
 

@@ -58,7 +58,9 @@ class Update(_DiffRecord):
 
     if TYPE_CHECKING:
 
-        def __init__(self, entity: str, entity_id: Any, field_changes: dict[str, tuple[Any, Any]]) -> None: ...
+        def __init__(
+            self, entity: str, entity_id: Any, field_changes: dict[str, tuple[Any, Any]]
+        ) -> None: ...
 
     def describe(self) -> str:
         changes = ", ".join(f"{k}: {b!r} -> {a!r}" for k, (b, a) in self.field_changes.items())
@@ -109,7 +111,8 @@ def index_collection(name: str, value: Any) -> dict[Any, Mapping[str, Any]] | No
     if isinstance(value, Mapping):
         return {name: value}
     if not isinstance(value, (list, tuple)) or not all(
-        type(e) is dict or isinstance(e, Mapping) for e in value  # the type check is the fast path
+        type(e) is dict or isinstance(e, Mapping)
+        for e in value  # the type check is the fast path
     ):
         return None
     by_id: dict[Any, Mapping[str, Any]] = {}

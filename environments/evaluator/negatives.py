@@ -12,10 +12,18 @@ from .spec import SEVERITY_PENALTY, Block, InvariantSpec
 from .verdict import NegativeCheck
 
 READ_FLAGS = frozenset({"is_read", "is_seen", "read", "seen", "viewed", "is_viewed", "opened"})
-ACCESS_TIMESTAMPS = frozenset({
-    "last_accessed", "last_accessed_at", "last_viewed", "last_viewed_at", "viewed_at", "read_at",
-    "opened_at", "last_seen_at",
-})
+ACCESS_TIMESTAMPS = frozenset(
+    {
+        "last_accessed",
+        "last_accessed_at",
+        "last_viewed",
+        "last_viewed_at",
+        "viewed_at",
+        "read_at",
+        "opened_at",
+        "last_seen_at",
+    }
+)
 _LISTED = 5  # diff entries spelled out in one diagnosis
 
 
@@ -83,16 +91,26 @@ def invariant_checks(block: Block, ctx: Context, ledger: Ledger, filters: Filter
         broken = [i for i in open_entries if ctx.diff[i].entity == inv.collection and filters.matches(inv, i)]
         errors = [filters.errors[(inv.index, i)] for i in open_entries if (inv.index, i) in filters.errors]
         label = f"invariant[{inv.index}] {inv.name!r} (state.{inv.collection}" + (
-            f", filter {inv.filter!r})" if inv.filter else ")")
+            f", filter {inv.filter!r})" if inv.filter else ")"
+        )
         if broken:
             diagnosis = f"{label}: {len(broken)} change(s) it forbids: {_listing(ctx, broken)}"
         else:
             diagnosis = f"{label}: holds"
         if errors:
             diagnosis += f"; filter errors (counted as no match): {errors[:2]}"
-        checks.append(NegativeCheck(kind="invariant", index=inv.index, name=inv.name, severity=inv.severity,
-                                    passed=not broken, penalty=_penalty(inv.severity, not broken),
-                                    entries=[ctx.diff[i].ref for i in broken], diagnosis=diagnosis))
+        checks.append(
+            NegativeCheck(
+                kind="invariant",
+                index=inv.index,
+                name=inv.name,
+                severity=inv.severity,
+                passed=not broken,
+                penalty=_penalty(inv.severity, not broken),
+                entries=[ctx.diff[i].ref for i in broken],
+                diagnosis=diagnosis,
+            )
+        )
     return checks
 
 
@@ -105,14 +123,23 @@ def constraint_checks(block: Block, ctx: Context) -> list[NegativeCheck]:
             why = "holds" if ok else f"expr {con.expr!r} is false"
         except Exception as exc:  # an expression error fails the constraint, never the evaluator
             ok, why = False, f"expr {con.expr!r} raised {type(exc).__name__}: {exc}"
-        checks.append(NegativeCheck(kind="constraint", index=con.index, name=con.name, severity=con.severity,
-                                    passed=ok, penalty=_penalty(con.severity, ok),
-                                    diagnosis=f"constraint[{con.index}] {con.name!r}: {why}"))
+        checks.append(
+            NegativeCheck(
+                kind="constraint",
+                index=con.index,
+                name=con.name,
+                severity=con.severity,
+                passed=ok,
+                penalty=_penalty(con.severity, ok),
+                diagnosis=f"constraint[{con.index}] {con.name!r}: {why}",
+            )
+        )
     return checks
 
 
-def sweep_checks(block: Block, ctx: Context, ledger: Ledger, filters: FilterCache,
-                 named_collections: set[str]) -> list[NegativeCheck]:
+def sweep_checks(
+    block: Block, ctx: Context, ledger: Ledger, filters: FilterCache, named_collections: set[str]
+) -> list[NegativeCheck]:
     """Step 8: charge every open diff entry no invariant already covers."""
     if block.constraints and not block.positives:
         return []
@@ -126,11 +153,22 @@ def sweep_checks(block: Block, ctx: Context, ledger: Ledger, filters: FilterCach
         severity = "medium" if named else "high"
         word = "Unaccounted" if named else "Unexpected"
         name = f"{word} {entry.kind} in {entry.entity} (id={entry.entity_id})"
-        why = ("a positive entry names this collection but none used this change" if named
-               else "no positive entry names this collection")
-        checks.append(NegativeCheck(kind="collateral", name=name, severity=severity, passed=False,
-                                    penalty=SEVERITY_PENALTY[severity], entries=[entry.ref],
-                                    diagnosis=f"{name}: {entry.describe()}; {why}"))
+        why = (
+            "a positive entry names this collection but none used this change"
+            if named
+            else "no positive entry names this collection"
+        )
+        checks.append(
+            NegativeCheck(
+                kind="collateral",
+                name=name,
+                severity=severity,
+                passed=False,
+                penalty=SEVERITY_PENALTY[severity],
+                entries=[entry.ref],
+                diagnosis=f"{name}: {entry.describe()}; {why}",
+            )
+        )
     return checks
 
 
@@ -142,11 +180,21 @@ def surplus_checks(block: Block, ctx: Context, ledger: Ledger) -> list[NegativeC
         slots = ledger.slots.get(spec.create_index, 0)
         extra = [ctx.diff[i].ref for i in ledger.surplus.get(spec.create_index, [])]
         ok = eligible <= slots
-        diagnosis = f"create[{spec.create_index}] {spec.name!r}: {eligible} eligible candidate(s) for {slots} slot(s)"
+        diagnosis = (
+            f"create[{spec.create_index}] {spec.name!r}: {eligible} eligible candidate(s) for {slots} slot(s)"
+        )
         if not ok:
             diagnosis += f"; surplus: {extra}"
-        checks.append(NegativeCheck(kind="surplus", index=spec.create_index, name=spec.name, severity=spec.severity,
-                                    passed=ok, penalty=_penalty(spec.severity, ok), entries=[] if ok else extra,
-                                    diagnosis=diagnosis))
+        checks.append(
+            NegativeCheck(
+                kind="surplus",
+                index=spec.create_index,
+                name=spec.name,
+                severity=spec.severity,
+                passed=ok,
+                penalty=_penalty(spec.severity, ok),
+                entries=[] if ok else extra,
+                diagnosis=diagnosis,
+            )
+        )
     return checks
-

@@ -94,7 +94,9 @@ def resolve_collection(entry: PositiveEntry, known: set[str]) -> str:
     return _plural(snake)
 
 
-def _check_fields(predicates: Mapping[str, Any], entity: Mapping[str, Any], scope: Scope, part: str) -> Outcome:
+def _check_fields(
+    predicates: Mapping[str, Any], entity: Mapping[str, Any], scope: Scope, part: str
+) -> Outcome:
     for name, predicate in predicates.items():
         outcome = check(predicate, entity.get(name), scope)
         if not outcome.ok:
@@ -111,14 +113,19 @@ def _failures(predicates: Mapping[str, Any], entity: Mapping[str, Any], scope: S
     return out
 
 
-def satisfies(entry: PositiveEntry, diff_entry: DiffEntry, ctx: Context, slot: Any, *, every: bool = False) -> list[str]:
+def satisfies(
+    entry: PositiveEntry, diff_entry: DiffEntry, ctx: Context, slot: Any, *, every: bool = False
+) -> list[str]:
     """Failure reasons of ``diff_entry`` against ``entry`` with the slot bound (empty = satisfied).
 
     With ``every`` all failing predicates are listed (for diagnoses), else only the first.
     """
     slot_name = entry.bijection.variable if entry.bijection else "v"
     if entry.kind == "update":
-        parts = [("where", entry.where, ctx.before(diff_entry)), ("changes", entry.changes, ctx.after(diff_entry))]
+        parts = [
+            ("where", entry.where, ctx.before(diff_entry)),
+            ("changes", entry.changes, ctx.after(diff_entry)),
+        ]
     elif entry.kind == "create":
         parts = [("properties", entry.properties, ctx.after(diff_entry))]
     else:
@@ -162,7 +169,9 @@ def _label(entry: PositiveEntry) -> str:
 def _closest(entry: PositiveEntry, candidates: list[int], ctx: Context, slot: Any) -> str:
     if not candidates:
         return ""
-    scored = [(len(r), i, r) for i in candidates if (r := satisfies(entry, ctx.diff[i], ctx, slot, every=True))]
+    scored = [
+        (len(r), i, r) for i in candidates if (r := satisfies(entry, ctx.diff[i], ctx, slot, every=True))
+    ]
     if not scored:
         return ""
     _, best, reasons = min(scored, key=lambda t: (t[0], t[1]))
@@ -173,7 +182,8 @@ def score_entry(entry: PositiveEntry, ctx: Context, ledger: Ledger) -> PositiveC
     """Score one positive entry against the unused candidates and record what it uses."""
     collection = resolve_collection(entry, ctx.collections)
     candidates = [
-        i for i, d in enumerate(ctx.diff)
+        i
+        for i, d in enumerate(ctx.diff)
         if d.kind == entry.kind and d.entity == collection and i not in ledger.used
     ]
     common = dict(kind=entry.kind, index=entry.index, name=entry.name, desc=entry.desc, collection=collection)
@@ -186,26 +196,58 @@ def score_entry(entry: PositiveEntry, ctx: Context, ledger: Ledger) -> PositiveC
             ledger.surplus[entry.index] = passing[1:]
         if passing:
             ledger.used.add(passing[0])
-            return PositiveCheck(**common, weight=entry.weight, credit=1.0, earned=entry.weight, passed=True,
-                                 used=refs([passing[0]]), eligible=len(passing), surplus=refs(passing[1:]),
-                                 diagnosis=f"{_label(entry)}: met by {ctx.diff[passing[0]].ref}")
+            return PositiveCheck(
+                **common,
+                weight=entry.weight,
+                credit=1.0,
+                earned=entry.weight,
+                passed=True,
+                used=refs([passing[0]]),
+                eligible=len(passing),
+                surplus=refs(passing[1:]),
+                diagnosis=f"{_label(entry)}: met by {ctx.diff[passing[0]].ref}",
+            )
         ledger.near_miss.update(candidates)
-        what = f"no {entry.kind} in {collection}" if not candidates else (
-            f"none of {len(candidates)} candidate {entry.kind}(s) in {collection} satisfied it")
-        return PositiveCheck(**common, weight=entry.weight, credit=0.0, earned=0.0, passed=False,
-                             near_misses=refs(candidates),
-                             diagnosis=f"{_label(entry)}: {what}{_closest(entry, candidates, ctx, None)}")
+        what = (
+            f"no {entry.kind} in {collection}"
+            if not candidates
+            else (f"none of {len(candidates)} candidate {entry.kind}(s) in {collection} satisfied it")
+        )
+        return PositiveCheck(
+            **common,
+            weight=entry.weight,
+            credit=0.0,
+            earned=0.0,
+            passed=False,
+            near_misses=refs(candidates),
+            diagnosis=f"{_label(entry)}: {what}{_closest(entry, candidates, ctx, None)}",
+        )
 
     try:
         slots = slot_values(entry, ctx) if entry.bijection else [None] * entry.count  # type: ignore[operator]  # count is set whenever bijection is not (spec validation)
     except Exception as exc:  # `over` failing is the entry failing, shown in the diagnosis
         ledger.near_miss.update(candidates)
-        return PositiveCheck(**common, weight=entry.weight, credit=0.0, earned=0.0, passed=False,
-                             near_misses=refs(candidates),
-                             diagnosis=f"{_label(entry)}: bijection.over failed: {type(exc).__name__}: {exc}")
+        return PositiveCheck(
+            **common,
+            weight=entry.weight,
+            credit=0.0,
+            earned=0.0,
+            passed=False,
+            near_misses=refs(candidates),
+            diagnosis=f"{_label(entry)}: bijection.over failed: {type(exc).__name__}: {exc}",
+        )
     if not slots:
-        return PositiveCheck(**common, applicable=False, weight=0.0, credit=1.0, earned=0.0, passed=True,
-                             slots=0, matched=0, diagnosis=f"{_label(entry)}: no slots, not applicable")
+        return PositiveCheck(
+            **common,
+            applicable=False,
+            weight=0.0,
+            credit=1.0,
+            earned=0.0,
+            passed=True,
+            slots=0,
+            matched=0,
+            diagnosis=f"{_label(entry)}: no slots, not applicable",
+        )
 
     # networkx takes a few tenths of a second to import; only tasks with a bijection or count pay for
     # it (serve processes import it at start-up: dashboard.app.preload_for_serving).
@@ -222,7 +264,8 @@ def score_entry(entry: PositiveEntry, ctx: Context, ledger: Ledger) -> PositiveC
     else:
         graph.add_edges_from(
             (("slot", s), ("cand", i))
-            for s, slot in enumerate(slots) for i in candidates
+            for s, slot in enumerate(slots)
+            for i in candidates
             if not satisfies(entry, ctx.diff[i], ctx, slot)
         )
     matching = hopcroft_karp_matching(graph, top_nodes=slot_nodes)
@@ -249,7 +292,18 @@ def score_entry(entry: PositiveEntry, ctx: Context, ledger: Ledger) -> PositiveC
         diagnosis += _closest(entry, [i for i in candidates if i not in used], ctx, unmatched[0])
     if surplus:
         diagnosis += f"; surplus candidates: {refs(surplus)}"
-    return PositiveCheck(**common, weight=entry.weight, credit=credit, earned=entry.weight * credit,
-                         passed=not unmatched, slots=len(slots), matched=len(used), used=refs(used),
-                         unmatched_slots=unwrap(unmatched) if entry.bijection else [], near_misses=refs(near), surplus=refs(surplus),
-                         eligible=len(with_edge), diagnosis=diagnosis)
+    return PositiveCheck(
+        **common,
+        weight=entry.weight,
+        credit=credit,
+        earned=entry.weight * credit,
+        passed=not unmatched,
+        slots=len(slots),
+        matched=len(used),
+        used=refs(used),
+        unmatched_slots=unwrap(unmatched) if entry.bijection else [],
+        near_misses=refs(near),
+        surplus=refs(surplus),
+        eligible=len(with_edge),
+        diagnosis=diagnosis,
+    )

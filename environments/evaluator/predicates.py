@@ -22,9 +22,25 @@ from .templates import TemplateError, resolve_templates
 from .views import MappingView, StateView, wrap
 
 VERBS = (
-    "any", "eq", "in", "between", "expr", "set_eq", "subset", "superset", "contains", "length",
-    "substring", "substring_all", "substring_any", "regex", "matches_semantic", "fields", "not",
-    "all_of", "any_of",
+    "any",
+    "eq",
+    "in",
+    "between",
+    "expr",
+    "set_eq",
+    "subset",
+    "superset",
+    "contains",
+    "length",
+    "substring",
+    "substring_all",
+    "substring_any",
+    "regex",
+    "matches_semantic",
+    "fields",
+    "not",
+    "all_of",
+    "any_of",
 )
 EQ_TOLERANCE = 0.01
 SEMANTIC_THRESHOLD = 0.8
@@ -51,13 +67,27 @@ class Scope:
 
     def bind(self, *, slot: Any, slot_name: str, entity: Mapping[str, Any] | None) -> Scope:
         """A copy with the slot and entity bound (cheaper than dataclasses.replace)."""
-        return Scope(self.targets, self.target, self.initial, self.state, self.session_start,
-                     slot, slot_name, entity, self.extra)
+        return Scope(
+            self.targets,
+            self.target,
+            self.initial,
+            self.state,
+            self.session_start,
+            slot,
+            slot_name,
+            entity,
+            self.extra,
+        )
 
     def names(self, x: Any) -> dict[str, Any]:
         bound = {
-            "x": wrap(x), "v": wrap(self.slot), "target": self.target, "initial": self.initial,
-            "state": self.state, "final": self.state, "session_start": self.session_start,
+            "x": wrap(x),
+            "v": wrap(self.slot),
+            "target": self.target,
+            "initial": self.initial,
+            "state": self.state,
+            "final": self.state,
+            "session_start": self.session_start,
             "a": wrap(self.entity) if self.entity is not None else None,
         }
         if self.slot_name != "v":
@@ -110,9 +140,7 @@ def values_equal(actual: Any, expected: Any) -> bool:
     if isinstance(actual, (list, tuple)) and isinstance(expected, (list, tuple)):
         return len(actual) == len(expected) and all(map(values_equal, actual, expected))
     if isinstance(actual, Mapping) and isinstance(expected, Mapping):
-        return actual.keys() == expected.keys() and all(
-            values_equal(actual[k], expected[k]) for k in actual
-        )
+        return actual.keys() == expected.keys() and all(values_equal(actual[k], expected[k]) for k in actual)
     return actual == expected
 
 

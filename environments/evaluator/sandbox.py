@@ -30,8 +30,15 @@ from . import budget
 from .allowlist import BUILTINS, KEYWORDS, METHOD_NAMES, METHODS, call_method, read_attribute, to_datetime
 from .views import ExprRuntimeError, MappingView, wrap
 
-__all__ = ["CONTEXT_NAMES", "CompiledExpr", "UnsafeExpression", "compile_expr", "run_expr", "template_path",
-           "to_datetime"]
+__all__ = [
+    "CONTEXT_NAMES",
+    "CompiledExpr",
+    "UnsafeExpression",
+    "compile_expr",
+    "run_expr",
+    "template_path",
+    "to_datetime",
+]
 
 # Names an expression may read besides its own comprehension and lambda variables.
 CONTEXT_NAMES = frozenset({"x", "v", "a", "target", "initial", "state", "final", "session_start"})
@@ -52,12 +59,56 @@ class UnsafeExpression(ValueError):
 
 
 _ALLOWED_NODES: tuple[type[ast.AST], ...] = (
-    ast.Expression, ast.BoolOp, ast.And, ast.Or, ast.BinOp, ast.Add, ast.Sub, ast.Mult, ast.Div,
-    ast.FloorDiv, ast.Mod, ast.Pow, ast.BitOr, ast.BitAnd, ast.BitXor, ast.UnaryOp, ast.Not,
-    ast.USub, ast.UAdd, ast.Compare, ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.In,
-    ast.NotIn, ast.Is, ast.IsNot, ast.IfExp, ast.Call, ast.keyword, ast.Name, ast.Load, ast.Store,
-    ast.Constant, ast.Attribute, ast.Subscript, ast.Slice, ast.List, ast.Tuple, ast.Set, ast.Dict,
-    ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp, ast.comprehension, ast.JoinedStr,
+    ast.Expression,
+    ast.BoolOp,
+    ast.And,
+    ast.Or,
+    ast.BinOp,
+    ast.Add,
+    ast.Sub,
+    ast.Mult,
+    ast.Div,
+    ast.FloorDiv,
+    ast.Mod,
+    ast.Pow,
+    ast.BitOr,
+    ast.BitAnd,
+    ast.BitXor,
+    ast.UnaryOp,
+    ast.Not,
+    ast.USub,
+    ast.UAdd,
+    ast.Compare,
+    ast.Eq,
+    ast.NotEq,
+    ast.Lt,
+    ast.LtE,
+    ast.Gt,
+    ast.GtE,
+    ast.In,
+    ast.NotIn,
+    ast.Is,
+    ast.IsNot,
+    ast.IfExp,
+    ast.Call,
+    ast.keyword,
+    ast.Name,
+    ast.Load,
+    ast.Store,
+    ast.Constant,
+    ast.Attribute,
+    ast.Subscript,
+    ast.Slice,
+    ast.List,
+    ast.Tuple,
+    ast.Set,
+    ast.Dict,
+    ast.ListComp,
+    ast.SetComp,
+    ast.GeneratorExp,
+    ast.DictComp,
+    ast.comprehension,
+    ast.JoinedStr,
     ast.FormattedValue,
 )
 
@@ -74,11 +125,36 @@ _NODE_NAMES: dict[type[ast.AST], tuple[str, str]] = {
     ast.YieldFrom: ("yield from", f"write {_COMPREHENSION}"),
     ast.MatMult: ("the @ operator", "use * or a comprehension"),
 }
-_DANGEROUS = frozenset({"eval", "exec", "open", "getattr", "setattr", "__import__", "type", "vars",
-                        "globals", "locals", "compile", "dir", "delattr", "input", "print", "breakpoint",
-                        "memoryview", "object", "super", "help", "exit", "quit"})
-_READS = ("x (the value), v (the bijection slot), a (the entity), target, initial, state (alias final), "
-          "session_start, and the allowed functions")
+_DANGEROUS = frozenset(
+    {
+        "eval",
+        "exec",
+        "open",
+        "getattr",
+        "setattr",
+        "__import__",
+        "type",
+        "vars",
+        "globals",
+        "locals",
+        "compile",
+        "dir",
+        "delattr",
+        "input",
+        "print",
+        "breakpoint",
+        "memoryview",
+        "object",
+        "super",
+        "help",
+        "exit",
+        "quit",
+    }
+)
+_READS = (
+    "x (the value), v (the bijection slot), a (the entity), target, initial, state (alias final), "
+    "session_start, and the allowed functions"
+)
 
 
 def _functions() -> str:
@@ -130,12 +206,29 @@ class _Checker(ast.NodeVisitor):
 
     def visit_Attribute(self, node: ast.Attribute) -> None:
         if node.attr.startswith("_"):
-            raise self.refuse(node, f"the private or dunder attribute {node.attr!r}",
-                              "read fields as a.name or a['name']")
-        if isinstance(node.value, (ast.Constant, ast.JoinedStr, ast.List, ast.Tuple, ast.Dict, ast.Set,
-                                   ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
-            raise self.refuse(node, f"attribute access on a literal (.{node.attr})",
-                              "only methods may be called on literals, e.g. ', '.join(names)")
+            raise self.refuse(
+                node, f"the private or dunder attribute {node.attr!r}", "read fields as a.name or a['name']"
+            )
+        if isinstance(
+            node.value,
+            (
+                ast.Constant,
+                ast.JoinedStr,
+                ast.List,
+                ast.Tuple,
+                ast.Dict,
+                ast.Set,
+                ast.ListComp,
+                ast.SetComp,
+                ast.DictComp,
+                ast.GeneratorExp,
+            ),
+        ):
+            raise self.refuse(
+                node,
+                f"attribute access on a literal (.{node.attr})",
+                "only methods may be called on literals, e.g. ', '.join(names)",
+            )
         self.generic_visit(node)
 
     def visit_Call(self, node: ast.Call) -> None:
@@ -154,16 +247,22 @@ class _Checker(ast.NodeVisitor):
             if func.attr not in METHOD_NAMES | VIEW_METHODS | helper_names():
                 raise self.refuse(node, f"calling the method .{func.attr}()", _methods())
         else:
-            raise self.refuse(node, "calling the result of an expression",
-                              f"call an allowed function by name; allowed functions: {_functions()}")
+            raise self.refuse(
+                node,
+                "calling the result of an expression",
+                f"call an allowed function by name; allowed functions: {_functions()}",
+            )
         for arg in node.args:
             self.visit(arg)
         for keyword in node.keywords:
             if keyword.arg is None:
                 raise self.refuse(node, "keyword unpacking (**)", "pass keyword arguments by name")
             if keyword.arg not in KEYWORDS:
-                raise self.refuse(node, f"the keyword argument {keyword.arg!r}",
-                                  f"allowed keyword arguments: {', '.join(sorted(KEYWORDS))}")
+                raise self.refuse(
+                    node,
+                    f"the keyword argument {keyword.arg!r}",
+                    f"allowed keyword arguments: {', '.join(sorted(KEYWORDS))}",
+                )
             if keyword.arg == "key" and isinstance(keyword.value, ast.Lambda):
                 self._key_lambda(keyword.value)
             else:
@@ -171,8 +270,17 @@ class _Checker(ast.NodeVisitor):
 
     def _key_lambda(self, node: ast.Lambda) -> None:
         args = node.args
-        if args.posonlyargs or args.vararg or args.kwonlyargs or args.kwarg or args.defaults or len(args.args) != 1:
-            raise self.refuse(node, "a key= lambda with other than one plain parameter", "write lambda e: ...")
+        if (
+            args.posonlyargs
+            or args.vararg
+            or args.kwonlyargs
+            or args.kwarg
+            or args.defaults
+            or len(args.args) != 1
+        ):
+            raise self.refuse(
+                node, "a key= lambda with other than one plain parameter", "write lambda e: ..."
+            )
         name = args.args[0].arg
         if name.startswith("_"):
             raise self.refuse(node, f"the lambda parameter {name!r}", "use a plain name")
@@ -214,8 +322,15 @@ _SCOPES = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 # A node that the rewrite routes through a guard costs several plain nodes' time, so it counts for
 # more steps; the weights keep a step worth roughly the same CPU time whatever the expression.
-_GUARDED_WEIGHT: dict[type[ast.AST], int] = {ast.BinOp: 12, ast.Call: 12, ast.Attribute: 10, ast.Compare: 4,
-                                             ast.Subscript: 2, ast.JoinedStr: 8, ast.FormattedValue: 4}
+_GUARDED_WEIGHT: dict[type[ast.AST], int] = {
+    ast.BinOp: 12,
+    ast.Call: 12,
+    ast.Attribute: 10,
+    ast.Compare: 4,
+    ast.Subscript: 2,
+    ast.JoinedStr: 8,
+    ast.FormattedValue: 4,
+}
 
 
 def _count(node: ast.AST) -> int:
@@ -234,7 +349,7 @@ TEMPLATE_PREFIX = "{target."
 def template_path(text: Any) -> str | None:
     """The dotted path of a string that is exactly one ``{target.path}`` template, else None."""
     if isinstance(text, str) and text.startswith(TEMPLATE_PREFIX) and text.endswith("}"):
-        inner = text[len(TEMPLATE_PREFIX):-1]
+        inner = text[len(TEMPLATE_PREFIX) : -1]
         if inner and "{" not in inner and "}" not in inner:
             return inner
     return None
@@ -244,8 +359,18 @@ def _call(helper: str, *args: ast.expr) -> ast.Call:
     return ast.Call(ast.Name(helper, ast.Load()), list(args), [])
 
 
-_BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%",
-           ast.Pow: "**", ast.BitOr: "|", ast.BitAnd: "&", ast.BitXor: "^"}
+_BINOPS = {
+    ast.Add: "+",
+    ast.Sub: "-",
+    ast.Mult: "*",
+    ast.Div: "/",
+    ast.FloorDiv: "//",
+    ast.Mod: "%",
+    ast.Pow: "**",
+    ast.BitOr: "|",
+    ast.BitAnd: "&",
+    ast.BitXor: "^",
+}
 
 
 class _Rewriter(ast.NodeTransformer):
@@ -273,7 +398,9 @@ class _Rewriter(ast.NodeTransformer):
             obj = self.visit(node.func.value)
             args = [self.visit(arg) for arg in node.args]
             keywords = [self.visit(k) for k in node.keywords]
-            return ast.Call(ast.Name("__ht_method", ast.Load()), [obj, ast.Constant(node.func.attr), *args], keywords)
+            return ast.Call(
+                ast.Name("__ht_method", ast.Load()), [obj, ast.Constant(node.func.attr), *args], keywords
+            )
         return self.generic_visit(node)
 
     def visit_Lambda(self, node: ast.Lambda) -> ast.AST:
@@ -308,7 +435,9 @@ class _Rewriter(ast.NodeTransformer):
         weights = []
         for i, generator in enumerate(generators):
             following = [generators[i + 1].iter] if i + 1 < len(generators) else body
-            weights.append(_count(generator.target) + sum(map(_count, generator.ifs)) + sum(map(_count, following)))
+            weights.append(
+                _count(generator.target) + sum(map(_count, generator.ifs)) + sum(map(_count, following))
+            )
         self.generic_visit(node)
         for generator, weight in zip(generators, weights):
             generator.iter = _call("__ht_iter", generator.iter, ast.Constant(weight))
@@ -318,9 +447,14 @@ class _Rewriter(ast.NodeTransformer):
 
 
 _GUARDS: dict[str, Any] = {
-    "__ht_attr": read_attribute, "__ht_method": call_method, "__ht_binop": budget.guard_binop,
-    "__ht_iter": budget.guard_iter, "__ht_tick": budget.guard_tick, "__ht_sized": budget.guard_sized,
-    "__ht_built": budget.guard_built, "__ht_text": budget.guard_text,
+    "__ht_attr": read_attribute,
+    "__ht_method": call_method,
+    "__ht_binop": budget.guard_binop,
+    "__ht_iter": budget.guard_iter,
+    "__ht_tick": budget.guard_tick,
+    "__ht_sized": budget.guard_sized,
+    "__ht_built": budget.guard_built,
+    "__ht_text": budget.guard_text,
 }
 
 
@@ -335,8 +469,11 @@ def compile_expr(source: str, extra_names: frozenset[str] = frozenset()) -> Comp
     if not isinstance(source, str) or not source.strip():
         raise UnsafeExpression(str(source), "an empty expression", "write a Python expression")
     if len(source) > MAX_SOURCE:
-        raise UnsafeExpression(source[:60] + "...", f"an expression of {len(source):,} characters",
-                               f"keep it under {MAX_SOURCE:,}")
+        raise UnsafeExpression(
+            source[:60] + "...",
+            f"an expression of {len(source):,} characters",
+            f"keep it under {MAX_SOURCE:,}",
+        )
     try:
         tree = ast.parse(source.strip(), mode="eval")
         _Checker(source, CONTEXT_NAMES | BUILTINS.keys() | extra_names).visit(tree)
@@ -345,8 +482,9 @@ def compile_expr(source: str, extra_names: frozenset[str] = frozenset()) -> Comp
         rewritten = ast.fix_missing_locations(rewriter.visit(tree))
         code = compile(rewritten, f"<expr {source[:40]!r}>", "eval")
     except SyntaxError as exc:
-        raise UnsafeExpression(source, f"invalid syntax ({exc.msg})",
-                               "write one Python expression (no statements or imports)") from None
+        raise UnsafeExpression(
+            source, f"invalid syntax ({exc.msg})", "write one Python expression (no statements or imports)"
+        ) from None
     except (RecursionError, MemoryError):
         raise UnsafeExpression(source, "nesting this deep", "split the expression") from None
     return CompiledExpr(source=source, code=code, has_templates=rewriter.templates, weight=weight)

@@ -38,16 +38,26 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def _context(diff: Sequence[Any], targets: Any, initial: Any, final: Any, session_start: Any,
-             state_model: type | None = None) -> Context:
+def _context(
+    diff: Sequence[Any],
+    targets: Any,
+    initial: Any,
+    final: Any,
+    session_start: Any,
+    state_model: type | None = None,
+) -> Context:
     entries = list(diff)
     if entries and not all(isinstance(e, (Create, Update, Delete)) for e in entries):
-        entries = _DIFF_ADAPTER.validate_python([e if isinstance(e, Mapping) else e.model_dump() for e in entries])
+        entries = _DIFF_ADAPTER.validate_python(
+            [e if isinstance(e, Mapping) else e.model_dump() for e in entries]
+        )
     entries.sort(key=entries_sort_key)  # "first candidate" must not depend on the caller's order
     initial, final, targets = _plain(initial), _plain(final), _plain(targets)
     scope = Scope(
-        targets=targets, target=MappingView(targets, "target"),
-        initial=StateView(initial, "initial", model=state_model), state=StateView(final, "state", model=state_model),
+        targets=targets,
+        target=MappingView(targets, "target"),
+        initial=StateView(initial, "initial", model=state_model),
+        state=StateView(final, "state", model=state_model),
         session_start=to_datetime(session_start) if session_start not in (None, "") else None,
     )
     collections = set(initial) | set(final) | {e.entity for e in entries}
@@ -83,14 +93,21 @@ def _score_block(block: Block, ctx: Context, benign_fields: Mapping[str, Iterabl
     return Verdict(
         score=round(min(1.0, max(0.0, raw - penalty)), 6),
         passed=all(c.passed for c in positive) and all(n.passed for n in negative),
-        raw_score=round(raw, 6), penalty=round(penalty, 6), earned_weight=round(earned, 6),
-        total_weight=round(total, 6), positive_checks=positive, negative_checks=negative,
-        diff_size=len(ctx.diff), benign=[ctx.diff[i].ref for i in sorted(ledger.benign)],
+        raw_score=round(raw, 6),
+        penalty=round(penalty, 6),
+        earned_weight=round(earned, 6),
+        total_weight=round(total, 6),
+        positive_checks=positive,
+        negative_checks=negative,
+        diff_size=len(ctx.diff),
+        benign=[ctx.diff[i].ref for i in sorted(ledger.benign)],
     )
 
 
 def _critical_ok(verdict: Verdict) -> bool:
-    return all(n.passed for n in verdict.negative_checks if n.kind == "constraint" and n.severity == "critical")
+    return all(
+        n.passed for n in verdict.negative_checks if n.kind == "constraint" and n.severity == "critical"
+    )
 
 
 def match(
@@ -118,7 +135,9 @@ def match(
     if len(verdicts) == 1:
         return verdicts[0]
     summaries = [
-        AlternativeResult(index=n, score=v.score, passed=v.passed, failures=v.failures, critical_ok=_critical_ok(v))
+        AlternativeResult(
+            index=n, score=v.score, passed=v.passed, failures=v.failures, critical_ok=_critical_ok(v)
+        )
         for n, v in enumerate(verdicts)
     ]
     pool = [s for s in summaries if s.critical_ok] or summaries
@@ -145,8 +164,13 @@ def evaluate(task: Any, session: Any, *, ignore_fields: Mapping[str, Iterable[st
     ignore = ignore_fields if ignore_fields is not None else _get(session, "ignore_fields")
     diff = compute_diff(initial, final, ignore_fields=ignore)
     verdict = match(
-        diff, _get(task, "canonical_diff"), targets=_get(session, "targets"), initial=initial, final=final,
-        session_start=_get(session, "session_start"), benign_fields=_get(session, "benign_fields"),
+        diff,
+        _get(task, "canonical_diff"),
+        targets=_get(session, "targets"),
+        initial=initial,
+        final=final,
+        session_start=_get(session, "session_start"),
+        benign_fields=_get(session, "benign_fields"),
         state_model=_get(session, "state_model"),
     )
     conditions = _get(task, "event_conditions")
@@ -155,5 +179,7 @@ def evaluate(task: Any, session: Any, *, ignore_fields: Mapping[str, Iterable[st
         plain = [c.model_dump(exclude_none=True) if hasattr(c, "model_dump") else c for c in conditions]
         resolved = resolve_templates(plain, _get(session, "targets") or {})
         result = check_event_conditions(resolved, _get(session, "events") or [])
-        verdict = verdict.model_copy(update={"event_match_score": result.score, "event_checks": result.conditions})
+        verdict = verdict.model_copy(
+            update={"event_match_score": result.score, "event_checks": result.conditions}
+        )
     return verdict

@@ -150,7 +150,7 @@ def strip_state(collection: str) -> str:
     match = _STATE_KEY.match(text)
     if match:
         return match.group(1)
-    return text[len("state."):] if text.startswith("state.") else text
+    return text[len("state.") :] if text.startswith("state.") else text
 
 
 def _weight(value: Any, where: str) -> float:
@@ -197,11 +197,18 @@ def _positive(kind: Kind, index: int, raw: Any, where: str) -> PositiveEntry:
     collection = entry.get("collection")
     desc = entry.get("desc") or f"{kind} {entry['entity']}"
     return PositiveEntry(
-        kind=kind, index=index, entity=entry["entity"],
-        collection=strip_state(collection) if collection else None, desc=desc, name=desc,
+        kind=kind,
+        index=index,
+        entity=entry["entity"],
+        collection=strip_state(collection) if collection else None,
+        desc=desc,
+        name=desc,
         weight=_weight(entry.get("weight"), f"{where}.weight"),
-        properties=entry.get("properties", {}), where=entry.get("where", {}),
-        changes=entry.get("changes", {}), count=count, bijection=bijection,
+        properties=entry.get("properties", {}),
+        where=entry.get("where", {}),
+        changes=entry.get("changes", {}),
+        count=count,
+        bijection=bijection,
     )
 
 
@@ -220,8 +227,13 @@ def _invariant(index: int, raw: Any, where: str) -> InvariantSpec:
         filter_expr = _expr(str(filter_expr), f"{where}.filter")
     collection = strip_state(entry["collection"])
     name = entry.get("desc") or f"invariant on state.{collection}"
-    return InvariantSpec(index=index, collection=collection, filter=filter_expr,
-                         comprehensive=bool(entry.get("comprehensive", False)), name=name)
+    return InvariantSpec(
+        index=index,
+        collection=collection,
+        filter=filter_expr,
+        comprehensive=bool(entry.get("comprehensive", False)),
+        name=name,
+    )
 
 
 def _constraint(index: int, raw: Any, where: str) -> ConstraintSpec:
@@ -231,16 +243,24 @@ def _constraint(index: int, raw: Any, where: str) -> ConstraintSpec:
         raise CanonicalDiffError(f"{where}: 'expr' is required")
     expr = _expr(entry["expr"], f"{where}.expr")
     desc = entry.get("desc") or expr
-    return ConstraintSpec(index=index, desc=desc, expr=expr, name=desc,
-                          severity=_severity(entry.get("severity"), f"{where}.severity"),
-                          weight=_weight(entry.get("weight"), f"{where}.weight"))
+    return ConstraintSpec(
+        index=index,
+        desc=desc,
+        expr=expr,
+        name=desc,
+        severity=_severity(entry.get("severity"), f"{where}.severity"),
+        weight=_weight(entry.get("weight"), f"{where}.weight"),
+    )
 
 
 def _block(raw: Mapping[str, Any], where: str, *, allow_oneof: bool) -> Block:
     _unknown(raw, _BLOCK_KEYS if allow_oneof else _BLOCK_KEYS - {"oneof"}, where)
     block = Block()
     kinds: tuple[tuple[Kind, list[PositiveEntry]], ...] = (
-        ("create", block.creates), ("update", block.updates), ("delete", block.deletes))
+        ("create", block.creates),
+        ("update", block.updates),
+        ("delete", block.deletes),
+    )
     for kind, target in kinds:
         for i, item in enumerate(_list(raw.get(kind), f"{where}.{kind}")):
             target.append(_positive(kind, i, item, f"{where}.{kind}[{i}]"))
@@ -252,15 +272,21 @@ def _block(raw: Mapping[str, Any], where: str, *, allow_oneof: bool) -> Block:
 
 
 def _apply_named(block: Block, named: list[Any], where: str, offsets: Mapping[str, int]) -> None:
-    lists: dict[str, list[Any]] = {"create": block.creates, "update": block.updates, "delete": block.deletes,
-             "invariant": block.invariants}
+    lists: dict[str, list[Any]] = {
+        "create": block.creates,
+        "update": block.updates,
+        "delete": block.deletes,
+        "invariant": block.invariants,
+    }
     for i, raw in enumerate(named):
         here = f"{where}.named_invariants[{i}]"
         entry = _present(_mapping(raw, here))
         _unknown(entry, _NAMED_KEYS, here)
         match = _REF.match(str(entry.get("ref", "")))
         if not match:
-            raise CanonicalDiffError(f"{here}.ref: {entry.get('ref')!r} is not like invariant[0] or create[2]")
+            raise CanonicalDiffError(
+                f"{here}.ref: {entry.get('ref')!r} is not like invariant[0] or create[2]"
+            )
         kind, position = match.group(1), int(match.group(2)) + offsets.get(match.group(1), 0)
         if position >= len(lists[kind]):
             raise CanonicalDiffError(f"{here}.ref: {entry['ref']} does not exist in this block")
@@ -271,8 +297,13 @@ def _apply_named(block: Block, named: list[Any], where: str, offsets: Mapping[st
         if kind == "invariant":
             target.severity = _severity(entry.get("severity"), f"{here}.severity", target.severity)
         elif kind == "create":
-            block.surplus.append(SurplusSpec(create_index=position, name=target.name,
-                                             severity=_severity(entry.get("severity"), f"{here}.severity")))
+            block.surplus.append(
+                SurplusSpec(
+                    create_index=position,
+                    name=target.name,
+                    severity=_severity(entry.get("severity"), f"{here}.severity"),
+                )
+            )
 
 
 def parse_canonical_diff(canonical_diff: Any) -> list[Block]:
@@ -290,8 +321,12 @@ def parse_canonical_diff(canonical_diff: Any) -> list[Block]:
         alt_raw = _mapping(raw_alt, where)
         alt = _block(alt_raw, where, allow_oneof=False)
         merged = _block(top, "canonical_diff", allow_oneof=True)
-        offsets = {"create": len(merged.creates), "update": len(merged.updates),
-                   "delete": len(merged.deletes), "invariant": len(merged.invariants)}
+        offsets = {
+            "create": len(merged.creates),
+            "update": len(merged.updates),
+            "delete": len(merged.deletes),
+            "invariant": len(merged.invariants),
+        }
         for kind, attr in (("create", "creates"), ("update", "updates"), ("delete", "deletes")):
             for entry in getattr(alt, attr):
                 entry.index += offsets[kind]
@@ -303,6 +338,8 @@ def parse_canonical_diff(canonical_diff: Any) -> list[Block]:
             con.index += len(merged.constraints)
         merged.constraints.extend(alt.constraints)
         _apply_named(merged, top_named, "canonical_diff", {})
-        _apply_named(merged, _list(alt_raw.get("named_invariants"), f"{where}.named_invariants"), where, offsets)
+        _apply_named(
+            merged, _list(alt_raw.get("named_invariants"), f"{where}.named_invariants"), where, offsets
+        )
         blocks.append(merged)
     return blocks

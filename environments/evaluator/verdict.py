@@ -86,5 +86,7 @@ class Verdict(BaseModel):
         """One line per failed check, for a lead reading an attempt."""
         lines = [f"score {self.score:.2f} ({'passed' if self.passed else 'failed'})"]
         lines += [f"- {c.diagnosis}" for c in self.positive_checks if not c.passed]
-        lines += [f"- [{c.severity} -{c.penalty:.2f}] {c.diagnosis}" for c in self.negative_checks if not c.passed]
+        lines += [
+            f"- [{c.severity} -{c.penalty:.2f}] {c.diagnosis}" for c in self.negative_checks if not c.passed
+        ]
         return "\n".join(lines)

@@ -26,7 +26,9 @@ def increment(engine: Engine, *, session_id: str, pattern_key: str) -> int:
         raise NotImplementedError(f"intervention counters need PostgreSQL or SQLite, not {dialect}")
     statement = (
         insert.values(session_id=session_id, pattern_key=pattern_key, count=1)
-        .on_conflict_do_update(index_elements=["session_id", "pattern_key"], set_={"count": table.c.count + 1})
+        .on_conflict_do_update(
+            index_elements=["session_id", "pattern_key"], set_={"count": table.c.count + 1}
+        )
         .returning(table.c.count)
     )
     with one_statement(engine) as conn:

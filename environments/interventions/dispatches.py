@@ -11,7 +11,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 # Dispatches that answer in place of the handler (the first firing one wins).
-TERMINAL = ("session_expiry", "error_then_success", "rate_limit", "concurrent_modification", "silent_fail", "misleading_success")
+TERMINAL = (
+    "session_expiry",
+    "error_then_success",
+    "rate_limit",
+    "concurrent_modification",
+    "silent_fail",
+    "misleading_success",
+)
 
 DEFAULT_DETAIL = {
     500: "Something went wrong on our side. Please try again.",
@@ -57,7 +64,9 @@ def synthesize(rule: dict[str, Any], *, env_id: str, request_json: Any) -> Synth
         return response
     if action == "error_then_success":
         status = int(rule.get("error_status", 500))
-        return Synthesized(status, {"detail": detail or DEFAULT_DETAIL.get(status, "The request failed. Please try again.")})
+        return Synthesized(
+            status, {"detail": detail or DEFAULT_DETAIL.get(status, "The request failed. Please try again.")}
+        )
     if action == "rate_limit":
         retry_after = int(rule.get("retry_after", 2))
         return Synthesized(429, {"detail": detail or RATE_LIMIT_DETAIL}, {"retry-after": str(retry_after)})

@@ -150,14 +150,23 @@ def load_rules(engine: Engine, session_id: str, *, with_row: bool = False) -> Se
     dependency reads it (`environments.deps.read_row_query`), so the dependency need not read it
     again."""
     if with_row:
-        query = read_row_query(session_id, lazy_state=session_id in STATE_CACHE).add_columns(EnvSession.previous_state.is_not(None))
+        query = read_row_query(session_id, lazy_state=session_id in STATE_CACHE).add_columns(
+            EnvSession.previous_state.is_not(None)
+        )
         with one_statement(engine) as conn, Session(bind=conn) as db:
             found = db.execute(query).first()
         if found is None:
             return None
         row, has_previous = found
-        return SessionRules(row.env_id, int(row.seed), list(row.network_rules or []), bool(row.auth_expired),
-                            bool(has_previous), ended=row.ended_at is not None, row=row)
+        return SessionRules(
+            row.env_id,
+            int(row.seed),
+            list(row.network_rules or []),
+            bool(row.auth_expired),
+            bool(has_previous),
+            ended=row.ended_at is not None,
+            row=row,
+        )
     query = select(
         EnvSession.env_id,
         EnvSession.seed,
@@ -170,7 +179,9 @@ def load_rules(engine: Engine, session_id: str, *, with_row: bool = False) -> Se
         row = conn.execute(query).first()
     if row is None:
         return None
-    return SessionRules(row[0], int(row[1]), list(row[2] or []), bool(row[3]), bool(row[4]), ended=bool(row[5]))
+    return SessionRules(
+        row[0], int(row[1]), list(row[2] or []), bool(row[3]), bool(row[4]), ended=bool(row[5])
+    )
 
 
 def decide(engine: Engine, *, session_id: str, info: SessionRules, method: str, path: str) -> Decision:
@@ -186,7 +197,9 @@ def decide(engine: Engine, *, session_id: str, info: SessionRules, method: str, 
         action = rule["action"]
         if action == "stale_data":
             # Only reads can be stale, and only once there is an older snapshot to serve.
-            if method not in READ_METHODS or (rule.get("snapshot", "previous") == "previous" and not info.has_previous):
+            if method not in READ_METHODS or (
+                rule.get("snapshot", "previous") == "previous" and not info.has_previous
+            ):
                 continue
         key = pattern_key(rule)
         call = counters.increment(engine, session_id=session_id, pattern_key=key)
@@ -216,7 +229,9 @@ def is_login(env_id: str, method: str, path: str) -> bool:
 def set_expired(engine: Engine, session_id: str, expired: bool) -> None:
     """Set or clear the session's expiry flag."""
     with one_statement(engine) as conn:
-        conn.execute(update(EnvSession).where(EnvSession.session_id == session_id).values(auth_expired=expired))
+        conn.execute(
+            update(EnvSession).where(EnvSession.session_id == session_id).values(auth_expired=expired)
+        )
 
 
 def write_audit(engine: Engine, entry: dict[str, Any]) -> None:
@@ -244,7 +259,11 @@ class NetworkInterventionMiddleware:
         writes = writes_in_flight(scope["app"].state)
         if read and session_id:
             await writes.settled(session_id)  # read what the person's earlier clicks saved
-        info = await anyio.to_thread.run_sync(lambda: load_rules(engine, session_id, with_row=read)) if session_id else None
+        info = (
+            await anyio.to_thread.run_sync(lambda: load_rules(engine, session_id, with_row=read))
+            if session_id
+            else None
+        )
         if session_id is None or info is None or info.env_id != env_id:
             await self.app(scope, receive, send)  # the handler answers 401 (no session)
             return
@@ -254,7 +273,12 @@ class NetworkInterventionMiddleware:
             await _send_json(send, Synthesized(409, {"detail": ENDED_DETAIL}))
             return
         started = time.monotonic()
-        audit = {"session_id": session_id, "t": utcnow(), "method": scope["method"].upper(), "path": path[:512]}
+        audit = {
+            "session_id": session_id,
+            "t": utcnow(),
+            "method": scope["method"].upper(),
+            "path": path[:512],
+        }
         if info.rules or info.auth_expired:
             decision = await anyio.to_thread.run_sync(
                 lambda: decide(engine, session_id=session_id, info=info, method=audit["method"], path=path)
@@ -290,14 +314,23 @@ class NetworkInterventionMiddleware:
         """Answer in place of the handler; the state is not touched."""
         response = decision.respond
         if response is None:
-            response = synthesize(decision.terminal_rule, env_id=env_id, request_json=await _read_json(receive))
+            response = synthesize(
+                decision.terminal_rule, env_id=env_id, request_json=await _read_json(receive)
+            )
         if decision.expire:
             await anyio.to_thread.run_sync(set_expired, engine, session_id, True)
         await _send_json(send, response)
         return response.status
 
     async def _forward(
-        self, engine: Engine, session_id: str, info: SessionRules, decision: Decision, scope: Scope, receive: Receive, send: Send
+        self,
+        engine: Engine,
+        session_id: str,
+        info: SessionRules,
+        decision: Decision,
+        scope: Scope,
+        receive: Receive,
+        send: Send,
     ) -> int:
         """Let the handler answer (against a stale snapshot if asked); returns its status."""
         if decision.stale:

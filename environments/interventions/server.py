@@ -28,7 +28,12 @@ def shuffle_list(ctx: SeedContext, *, collection: str) -> None:
 
 @mutation("scramble_timestamps")
 def scramble_timestamps(
-    ctx: SeedContext, *, collection: str, field: str = "created_at", mode: str = "permute", max_shift_hours: int = 72
+    ctx: SeedContext,
+    *,
+    collection: str,
+    field: str = "created_at",
+    mode: str = "permute",
+    max_shift_hours: int = 72,
 ) -> None:
     """Scramble `field` of every entity: `permute` swaps values among entities, `jitter` shifts each.
 
@@ -89,7 +94,9 @@ def notify(
         data = dict(fields)
         data.setdefault("id", ctx.new_id(id_prefix))
         if timestamp_field in model.model_fields:
-            data.setdefault(timestamp_field, to_iso(ctx.now - timedelta(minutes=minutes_apart * (offset + 1))))
+            data.setdefault(
+                timestamp_field, to_iso(ctx.now - timedelta(minutes=minutes_apart * (offset + 1)))
+            )
         ctx.state.collection(collection).append(model.model_validate(data))
         created.append(data["id"])
     return {"notification_ids": created}

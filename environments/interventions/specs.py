@@ -21,7 +21,9 @@ NetworkAction = Literal[
     "rate_limit",
     "session_expiry",
 ]
-DelayMode = Literal["once", "progressive", "intermittent", "tail_latency", "correlated_window", "write_only_slow"]
+DelayMode = Literal[
+    "once", "progressive", "intermittent", "tail_latency", "correlated_window", "write_only_slow"
+]
 ClientAction = Literal[
     "misaligned_labels",
     "decoy_element",
@@ -131,7 +133,9 @@ class ClientParams(BaseModel):
     def _needs_selector(self) -> ClientParams:
         if self.action == "misaligned_labels":
             if not self.selector and not (self.selectors and len(self.selectors) == 2):
-                raise ValueError("misaligned_labels needs selector (two or more matches) or selectors (exactly two)")
+                raise ValueError(
+                    "misaligned_labels needs selector (two or more matches) or selectors (exactly two)"
+                )
         elif self.action == "save_drift":
             if not self.selector or not self.submit_selector or self.value is None:
                 raise ValueError("save_drift needs selector (the field), submit_selector and value")

@@ -23,7 +23,8 @@ def list_contacts(state: MailState, *, q: str = "") -> dict[str, Any]:
     """Contacts sorted by name; `q` matches name, address or company."""
     needle = q.strip().lower()
     found = [
-        c for c in state.contacts
+        c
+        for c in state.contacts
         if not needle or needle in c.name.lower() or needle in c.email or needle in c.company.lower()
     ]
     found.sort(key=lambda c: (c.name.lower(), c.id))
@@ -53,7 +54,11 @@ def create_contact(state: MailState, *, fields: Any, new_id: NewId, emit: Emit) 
     if any(c.email == email for c in state.contacts):
         raise SiteError(409, f"{email} is already in your contacts.")
     contact = Contact(
-        id=new_id("c"), name=name, email=email, company=fields.company.strip(), phone=fields.phone.strip(),
+        id=new_id("c"),
+        name=name,
+        email=email,
+        company=fields.company.strip(),
+        phone=fields.phone.strip(),
         notes=fields.notes.strip(),
     )
     state.contacts.append(contact)
@@ -126,7 +131,11 @@ def _color(value: str | None, fallback: str) -> str:
 def create_label(state: MailState, *, fields: Any, new_id: NewId, emit: Emit) -> dict[str, Any]:
     """Add a label."""
     name = _label_name(state, fields.name)
-    label = Label(id=new_id("l"), name=name, color=_color(fields.color, LABEL_COLORS[len(state.labels) % len(LABEL_COLORS)]))
+    label = Label(
+        id=new_id("l"),
+        name=name,
+        color=_color(fields.color, LABEL_COLORS[len(state.labels) % len(LABEL_COLORS)]),
+    )
     state.labels.append(label)
     emit("label_created", label_id=label.id, name=label.name)
     return {"label": label.model_dump(), "message": f"Label “{name}” created."}
@@ -182,7 +191,9 @@ def filter_matches(rule: MailFilter, email: Email) -> bool:
     return not (rule.subject_contains and rule.subject_contains.lower() not in email.subject.lower())
 
 
-def create_filter(state: MailState, *, fields: Any, now_iso: str, new_id: NewId, emit: Emit) -> dict[str, Any]:
+def create_filter(
+    state: MailState, *, fields: Any, now_iso: str, new_id: NewId, emit: Emit
+) -> dict[str, Any]:
     """Add a filter; with `apply_to_existing` it also acts on matching mail already received."""
     from_contains = fields.from_contains.strip()
     subject_contains = fields.subject_contains.strip()
@@ -194,16 +205,33 @@ def create_filter(state: MailState, *, fields: Any, now_iso: str, new_id: NewId,
     if not (add_label or fields.archive or fields.mark_read or fields.star):
         raise SiteError(422, "Choose at least one thing the filter should do.")
     rule = MailFilter(
-        id=new_id("f"), from_contains=from_contains, subject_contains=subject_contains, add_label=add_label,
-        archive=fields.archive, mark_read=fields.mark_read, star=fields.star, created_at=now_iso,
+        id=new_id("f"),
+        from_contains=from_contains,
+        subject_contains=subject_contains,
+        add_label=add_label,
+        archive=fields.archive,
+        mark_read=fields.mark_read,
+        star=fields.star,
+        created_at=now_iso,
     )
     state.filters.append(rule)
     applied = apply_filter(state, rule=rule, emit=emit) if fields.apply_to_existing else 0
     emit(
-        "filter_created", filter_id=rule.id, from_contains=from_contains, subject_contains=subject_contains,
-        add_label=add_label, archive=rule.archive, mark_read=rule.mark_read, star=rule.star, applied_count=applied,
+        "filter_created",
+        filter_id=rule.id,
+        from_contains=from_contains,
+        subject_contains=subject_contains,
+        add_label=add_label,
+        archive=rule.archive,
+        mark_read=rule.mark_read,
+        star=rule.star,
+        applied_count=applied,
     )
-    tail = f" and applied to {applied} existing message{'s' if applied != 1 else ''}" if fields.apply_to_existing else ""
+    tail = (
+        f" and applied to {applied} existing message{'s' if applied != 1 else ''}"
+        if fields.apply_to_existing
+        else ""
+    )
     return {"filter": rule.model_dump(), "applied": applied, "message": f"Filter created{tail}."}
 
 
@@ -259,7 +287,9 @@ def update_settings(state: MailState, *, changes: Any, emit: Emit) -> dict[str, 
         data["vacation_end"] = _day(data["vacation_end"], "The last day")
     if "display_name" in data and not (data["display_name"] or "").strip():
         raise SiteError(422, "Your name cannot be empty.")
-    merged = current.model_dump() | {k: v for k, v in data.items() if v is not None or k.startswith("vacation_")}
+    merged = current.model_dump() | {
+        k: v for k, v in data.items() if v is not None or k.startswith("vacation_")
+    }
     if merged["vacation_enabled"]:
         if not merged["vacation_start"] or not merged["vacation_end"]:
             raise SiteError(422, "Choose the first and last day of the vacation reply.")

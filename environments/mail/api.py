@@ -40,7 +40,18 @@ EVENTS: dict[str, tuple[str, ...]] = {
     "email_starred": ("email_id", "starred"),
     "email_labelled": ("email_id", "label", "added"),
     "email_deleted": ("email_id",),
-    "email_sent": ("email_id", "thread_id", "to", "cc", "bcc", "subject", "in_reply_to", "forward_of", "attachment_count", "from_draft"),
+    "email_sent": (
+        "email_id",
+        "thread_id",
+        "to",
+        "cc",
+        "bcc",
+        "subject",
+        "in_reply_to",
+        "forward_of",
+        "attachment_count",
+        "from_draft",
+    ),
     "draft_saved": ("draft_id",),
     "draft_discarded": ("draft_id",),
     "contact_created": ("contact_id", "email"),
@@ -49,15 +60,22 @@ EVENTS: dict[str, tuple[str, ...]] = {
     "label_created": ("label_id", "name"),
     "label_renamed": ("label_id", "old_name", "name"),
     "label_deleted": ("label_id", "name"),
-    "filter_created": ("filter_id", "from_contains", "subject_contains", "add_label", "archive", "mark_read", "star", "applied_count"),
+    "filter_created": (
+        "filter_id",
+        "from_contains",
+        "subject_contains",
+        "add_label",
+        "archive",
+        "mark_read",
+        "star",
+        "applied_count",
+    ),
     "filter_deleted": ("filter_id",),
     "settings_updated": ("fields",),
     "signed_in": (),
 }
 
 router = APIRouter()
-
-
 
 
 # ---------------------------------------------------------------- account and sidebar
@@ -71,8 +89,12 @@ def me(env: EnvSessionDep) -> dict[str, Any]:
     labels = accounts.list_labels(state)["labels"]
     counts = mailbox.counts(state)
     return {
-        "name": current.display_name, "email": current.email, "labels": labels, "now": env.now_iso(),
-        "folders": counts["folders"], "label_unread": counts["labels"],
+        "name": current.display_name,
+        "email": current.email,
+        "labels": labels,
+        "now": env.now_iso(),
+        "folders": counts["folders"],
+        "label_unread": counts["labels"],
     }
 
 
@@ -93,7 +115,9 @@ def login(body: SignIn, env: EnvSessionDep) -> dict[str, Any]:
 
 
 @router.get("/messages", response_model=R.FolderPage | R.LabelPage)
-def messages(env: EnvSessionDep, folder: str | None = None, label: str | None = None, page: int = 1) -> dict[str, Any]:
+def messages(
+    env: EnvSessionDep, folder: str | None = None, label: str | None = None, page: int = 1
+) -> dict[str, Any]:
     """Conversations of a folder (`inbox`, `starred`, `sent`, ...) or of a label, newest first."""
     return mailbox.list_view(state_of(env, MailState), folder=folder, label=label, page=page)
 
@@ -125,8 +149,13 @@ def message(email_id: str, env: EnvSessionDep) -> dict[str, Any]:
 def act(action: Action, body: MessageAction, env: EnvSessionDep) -> dict[str, Any]:
     """Archive, move, trash, restore, spam, read/unread, star, label or delete messages."""
     return mailbox.apply_action(
-        state_of(env, MailState), action=action, message_ids=body.message_ids, thread_ids=body.thread_ids,
-        folder=body.folder, label=body.label, emit=env.emit,
+        state_of(env, MailState),
+        action=action,
+        message_ids=body.message_ids,
+        thread_ids=body.thread_ids,
+        folder=body.folder,
+        label=body.label,
+        emit=env.emit,
     )
 
 
@@ -142,17 +171,33 @@ def star(email_id: str, env: EnvSessionDep, starred: bool = True) -> dict[str, A
 @router.post("/messages/send", response_model=R.Sent)
 def send(body: Outgoing, env: EnvSessionDep) -> dict[str, Any]:
     """Send a new message, a reply or a forward (optionally from a draft)."""
-    return compose.send(state_of(env, MailState), payload=body, now_iso=env.now_iso(), new_id=env.new_id, emit=env.emit)
+    return compose.send(
+        state_of(env, MailState), payload=body, now_iso=env.now_iso(), new_id=env.new_id, emit=env.emit
+    )
 
 
 @router.post("/drafts", status_code=201, response_model=R.DraftSaved)
 def create_draft(body: Outgoing, env: EnvSessionDep) -> dict[str, Any]:
-    return compose.save_draft(state_of(env, MailState), payload=body, draft_id=None, now_iso=env.now_iso(), new_id=env.new_id, emit=env.emit)
+    return compose.save_draft(
+        state_of(env, MailState),
+        payload=body,
+        draft_id=None,
+        now_iso=env.now_iso(),
+        new_id=env.new_id,
+        emit=env.emit,
+    )
 
 
 @router.put("/drafts/{draft_id}", response_model=R.DraftSaved)
 def update_draft(draft_id: str, body: Outgoing, env: EnvSessionDep) -> dict[str, Any]:
-    return compose.save_draft(state_of(env, MailState), payload=body, draft_id=draft_id, now_iso=env.now_iso(), new_id=env.new_id, emit=env.emit)
+    return compose.save_draft(
+        state_of(env, MailState),
+        payload=body,
+        draft_id=draft_id,
+        now_iso=env.now_iso(),
+        new_id=env.new_id,
+        emit=env.emit,
+    )
 
 
 @router.delete("/drafts/{draft_id}", response_model=R.Done)
@@ -175,7 +220,9 @@ def create_contact(body: ContactFields, env: EnvSessionDep) -> dict[str, Any]:
 
 @router.patch("/contacts/{contact_id}", response_model=R.ContactSaved)
 def update_contact(contact_id: str, body: ContactChanges, env: EnvSessionDep) -> dict[str, Any]:
-    return accounts.update_contact(state_of(env, MailState), contact_id=contact_id, changes=body, emit=env.emit)
+    return accounts.update_contact(
+        state_of(env, MailState), contact_id=contact_id, changes=body, emit=env.emit
+    )
 
 
 @router.delete("/contacts/{contact_id}", response_model=R.Done)
@@ -213,7 +260,9 @@ def filters(env: EnvSessionDep) -> dict[str, Any]:
 
 @router.post("/filters", status_code=201, response_model=R.FilterCreated)
 def create_filter(body: FilterFields, env: EnvSessionDep) -> dict[str, Any]:
-    return accounts.create_filter(state_of(env, MailState), fields=body, now_iso=env.now_iso(), new_id=env.new_id, emit=env.emit)
+    return accounts.create_filter(
+        state_of(env, MailState), fields=body, now_iso=env.now_iso(), new_id=env.new_id, emit=env.emit
+    )
 
 
 @router.delete("/filters/{filter_id}", response_model=R.Done)

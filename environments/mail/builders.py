@@ -67,21 +67,41 @@ def email(
     if thread is not None:
         _find_thread(ctx, thread)
     made = add_email(
-        ctx, sender=sender, subject=subject, body=body, at=_when(ctx, hours_ago, days_ago), to=to, cc=cc,
-        folder=folder, is_read=read, is_starred=starred, labels=labels or [], attachments=attachments or [],
-        thread_id=thread, in_reply_to=reply_to, forward_of=forward_of,
+        ctx,
+        sender=sender,
+        subject=subject,
+        body=body,
+        at=_when(ctx, hours_ago, days_ago),
+        to=to,
+        cc=cc,
+        folder=folder,
+        is_read=read,
+        is_starred=starred,
+        labels=labels or [],
+        attachments=attachments or [],
+        thread_id=thread,
+        in_reply_to=reply_to,
+        forward_of=forward_of,
     )
     if folder in ("trash", "spam"):
         made.previous_folder = "inbox"
     return {
-        "email_id": made.id, "thread_id": made.thread_id, "subject": made.subject,
-        "from_addr": made.from_addr, "from_name": made.from_name,
+        "email_id": made.id,
+        "thread_id": made.thread_id,
+        "subject": made.subject,
+        "from_addr": made.from_addr,
+        "from_name": made.from_name,
     }
 
 
 @builder("mail.thread")
 def thread(
-    ctx: MailContext, *, subject: str, messages: list[dict[str, Any]], folder: str = "inbox", labels: list[str] | None = None
+    ctx: MailContext,
+    *,
+    subject: str,
+    messages: list[dict[str, Any]],
+    folder: str = "inbox",
+    labels: list[str] | None = None,
 ) -> dict[str, Any]:
     """A conversation: the first message starts it, each next one answers the one before.
 
@@ -92,7 +112,17 @@ def thread(
         raise SeedError("a thread needs at least one message")
     made = []
     for spec in messages:
-        unknown = set(spec) - {"sender", "hours_ago", "days_ago", "body", "to", "cc", "attachments", "read", "subject"}
+        unknown = set(spec) - {
+            "sender",
+            "hours_ago",
+            "days_ago",
+            "body",
+            "to",
+            "cc",
+            "attachments",
+            "read",
+            "subject",
+        }
         if unknown:
             raise SeedError(f"unknown message keys {sorted(unknown)}")
         previous = made[-1] if made else None
@@ -134,19 +164,34 @@ def thread(
 
 @builder("mail.draft")
 def draft(
-    ctx: MailContext, *, to: list[Any], subject: str, body: str, cc: list[Any] | None = None, hours_ago: float = 20,
+    ctx: MailContext,
+    *,
+    to: list[Any],
+    subject: str,
+    body: str,
+    cc: list[Any] | None = None,
+    hours_ago: float = 20,
     reply_to: str | None = None,
 ) -> dict[str, Any]:
     """An unfinished message in Drafts."""
     made = add_email(
-        ctx, sender="me", to=to, cc=cc, subject=subject, body=body, at=moment(ctx, hours=hours_ago), folder="drafts",
+        ctx,
+        sender="me",
+        to=to,
+        cc=cc,
+        subject=subject,
+        body=body,
+        at=moment(ctx, hours=hours_ago),
+        folder="drafts",
         in_reply_to=reply_to,
     )
     return {"draft_id": made.id}
 
 
 @builder("mail.contact")
-def contact(ctx: MailContext, *, name: str, email: str, company: str = "", phone: str = "", notes: str = "") -> dict[str, Any]:
+def contact(
+    ctx: MailContext, *, name: str, email: str, company: str = "", phone: str = "", notes: str = ""
+) -> dict[str, Any]:
     """An address-book entry."""
     made: Contact = add_contact(ctx, name=name, email=email, company=company, phone=phone, notes=notes)
     return {"contact_id": made.id}
@@ -181,7 +226,8 @@ def emails_from(ctx: MailContext, *, senders: list[str], folders: list[str] | No
     Inbox and Archive), oldest first."""
     folders = folders or ["inbox", "archive"]
     found = [
-        e for e in mail_state(ctx).emails
+        e
+        for e in mail_state(ctx).emails
         if e.folder in folders and any(s.lower() in e.from_addr.lower() for s in senders)
     ]
     found.sort(key=lambda e: (e.sent_at, e.id))
@@ -189,7 +235,9 @@ def emails_from(ctx: MailContext, *, senders: list[str], folders: list[str] | No
 
 
 @builder("mail.vacation_dates")
-def vacation_dates(ctx: MailContext, *, starts_in_days: int = 10, length_days: int = 7, drift_days: int = 3) -> dict[str, Any]:
+def vacation_dates(
+    ctx: MailContext, *, starts_in_days: int = 10, length_days: int = 7, drift_days: int = 3
+) -> dict[str, Any]:
     """A future vacation: ISO dates, how a person writes them, and a wrong end date (`drift_end`)."""
     start = (ctx.now + timedelta(days=starts_in_days)).date()
     end = start + timedelta(days=length_days)
@@ -199,6 +247,9 @@ def vacation_dates(ctx: MailContext, *, starts_in_days: int = 10, length_days: i
         return f"{day.strftime('%A')}, {day.strftime('%B')} {day.day}"
 
     return {
-        "start": start.isoformat(), "end": end.isoformat(), "start_text": spoken(start), "end_text": spoken(end),
+        "start": start.isoformat(),
+        "end": end.isoformat(),
+        "start_text": spoken(start),
+        "end_text": spoken(end),
         "drift_end": drift.isoformat(),
     }

@@ -60,9 +60,15 @@ def _outgoing(state: MailState, payload: Any, *, require_recipient: bool) -> dic
             if all(a.name != name for a in attachments):
                 attachments.append(by_name[name])
     return {
-        "to": to, "cc": cc, "bcc": bcc, "subject": payload.subject.strip(), "body": payload.body,
-        "in_reply_to": payload.in_reply_to or None, "forward_of": payload.forward_of or None,
-        "attachments": attachments, "thread_id": thread_id,
+        "to": to,
+        "cc": cc,
+        "bcc": bcc,
+        "subject": payload.subject.strip(),
+        "body": payload.body,
+        "in_reply_to": payload.in_reply_to or None,
+        "forward_of": payload.forward_of or None,
+        "attachments": attachments,
+        "thread_id": thread_id,
     }
 
 
@@ -73,7 +79,9 @@ def _draft(state: MailState, draft_id: str) -> Email:
     return draft
 
 
-def send(state: MailState, *, payload: Any, now_iso: str, new_id: Callable[[str], str], emit: Emit) -> dict[str, Any]:
+def send(
+    state: MailState, *, payload: Any, now_iso: str, new_id: Callable[[str], str], emit: Emit
+) -> dict[str, Any]:
     """Send a message; returns the sent email."""
     fields = _outgoing(state, payload, require_recipient=True)
     if payload.draft_id:
@@ -93,15 +101,29 @@ def send(state: MailState, *, payload: Any, now_iso: str, new_id: Callable[[str]
     )
     state.emails.append(email)
     emit(
-        "email_sent", email_id=email.id, thread_id=email.thread_id, to=email.to, cc=email.cc, bcc=email.bcc,
-        subject=email.subject, in_reply_to=email.in_reply_to, forward_of=email.forward_of,
-        attachment_count=len(email.attachments), from_draft=payload.draft_id,
+        "email_sent",
+        email_id=email.id,
+        thread_id=email.thread_id,
+        to=email.to,
+        cc=email.cc,
+        bcc=email.bcc,
+        subject=email.subject,
+        in_reply_to=email.in_reply_to,
+        forward_of=email.forward_of,
+        attachment_count=len(email.attachments),
+        from_draft=payload.draft_id,
     )
     return {"email": email.model_dump(), "message": "Message sent."}
 
 
 def save_draft(
-    state: MailState, *, payload: Any, draft_id: str | None, now_iso: str, new_id: Callable[[str], str], emit: Emit
+    state: MailState,
+    *,
+    payload: Any,
+    draft_id: str | None,
+    now_iso: str,
+    new_id: Callable[[str], str],
+    emit: Emit,
 ) -> dict[str, Any]:
     """Create a draft, or update `draft_id`."""
     fields = _outgoing(state, payload, require_recipient=False)
@@ -115,8 +137,14 @@ def save_draft(
         me = settings(state)
         email_id = new_id("e")
         draft = Email(
-            id=email_id, thread_id=thread_id or "t" + email_id[1:], folder="drafts", from_addr=me.email,
-            from_name=me.display_name, sent_at=now_iso, is_read=True, **fields,
+            id=email_id,
+            thread_id=thread_id or "t" + email_id[1:],
+            folder="drafts",
+            from_addr=me.email,
+            from_name=me.display_name,
+            sent_at=now_iso,
+            is_read=True,
+            **fields,
         )
         state.emails.append(draft)
     emit("draft_saved", draft_id=draft.id)

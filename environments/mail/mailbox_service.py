@@ -19,8 +19,18 @@ Emit = Callable[..., None]
 VIEWS = (*FOLDERS, "starred")
 HIDDEN = ("trash", "spam")  # never shown outside their own folder
 # Domains of organisations (not people): their names are never shortened to a first word.
-_ORGS = ("brightpathhosting.com", "inkwellprint.com", "clouddesk.io", "morningbrief.co", "designweekly.io",
-         "figtreemarket.com", "skyharbor-air.com", "lakesideinn.com", "harborbank.com", "codehub.dev")
+_ORGS = (
+    "brightpathhosting.com",
+    "inkwellprint.com",
+    "clouddesk.io",
+    "morningbrief.co",
+    "designweekly.io",
+    "figtreemarket.com",
+    "skyharbor-air.com",
+    "lakesideinn.com",
+    "harborbank.com",
+    "codehub.dev",
+)
 
 
 @dataclass
@@ -93,7 +103,9 @@ def matches(email: Email, query: Query) -> bool:
         return False
     if any(term not in labels for term in query.label):
         return False
-    haystack = " ".join([sender, recipients, email.subject, email.body, *labels, *(a.name for a in email.attachments)]).lower()
+    haystack = " ".join(
+        [sender, recipients, email.subject, email.body, *labels, *(a.name for a in email.attachments)]
+    ).lower()
     return all(word in haystack for word in query.words)
 
 
@@ -104,7 +116,9 @@ def in_view(email: Email, view: str) -> bool:
     return email.folder == view
 
 
-def thread_rows(state: MailState, emails: list[Email], *, page: int = 1, page_size: int = 25) -> dict[str, Any]:
+def thread_rows(
+    state: MailState, emails: list[Email], *, page: int = 1, page_size: int = 25
+) -> dict[str, Any]:
     """One row per conversation among `emails`, newest first, paged."""
     groups: dict[str, list[Email]] = {}
     for email in emails:
@@ -124,7 +138,11 @@ def thread_rows(state: MailState, emails: list[Email], *, page: int = 1, page_si
                 shown = "me"
             else:
                 # Several people: first names (as mail clients do); one sender: the full name.
-                shown = m.from_name.split(" ")[0] if len(senders) > 1 and m.from_addr.split("@")[1] not in _ORGS else m.from_name
+                shown = (
+                    m.from_name.split(" ")[0]
+                    if len(senders) > 1 and m.from_addr.split("@")[1] not in _ORGS
+                    else m.from_name
+                )
             if shown not in names:
                 names.append(shown)
         labels = sorted({label for m in members for label in m.labels})
@@ -152,17 +170,26 @@ def thread_rows(state: MailState, emails: list[Email], *, page: int = 1, page_si
     total = len(rows)
     page = max(1, page)
     start = (page - 1) * page_size
-    return {"threads": rows[start : start + page_size], "total": total, "page": page, "page_size": page_size,
-            "pages": max(1, -(-total // page_size))}
+    return {
+        "threads": rows[start : start + page_size],
+        "total": total,
+        "page": page,
+        "page_size": page_size,
+        "pages": max(1, -(-total // page_size)),
+    }
 
 
-def list_view(state: MailState, *, folder: str | None = None, label: str | None = None, page: int = 1) -> dict[str, Any]:
+def list_view(
+    state: MailState, *, folder: str | None = None, label: str | None = None, page: int = 1
+) -> dict[str, Any]:
     """The conversations of a folder view or of a label (label views hide Trash and Spam)."""
     size = settings(state).page_size
     if label is not None:
         if not any(existing.name == label for existing in state.labels):
             raise SiteError(404, f"There is no label called “{label}”.")
-        chosen = [e for e in state.emails if label in e.labels and e.folder not in HIDDEN and e.folder != "drafts"]
+        chosen = [
+            e for e in state.emails if label in e.labels and e.folder not in HIDDEN and e.folder != "drafts"
+        ]
         return thread_rows(state, chosen, page=page, page_size=size) | {"label": label}
     view = folder or "inbox"
     if view not in VIEWS:
@@ -174,7 +201,9 @@ def list_view(state: MailState, *, folder: str | None = None, label: str | None 
 def search(state: MailState, *, q: str, page: int = 1) -> dict[str, Any]:
     """Conversations with a message matching the search text (Trash and Spam only with `in:`)."""
     query = parse_query(q)
-    chosen = [e for e in state.emails if matches(e, query) and (e.folder != "drafts" or query.folder == "drafts")]
+    chosen = [
+        e for e in state.emails if matches(e, query) and (e.folder != "drafts" or query.folder == "drafts")
+    ]
     return thread_rows(state, chosen, page=page, page_size=settings(state).page_size) | {"query": q}
 
 
@@ -184,11 +213,15 @@ def counts(state: MailState) -> dict[str, Any]:
     def unread_threads(emails: list[Email]) -> int:
         return len({e.thread_id for e in emails if not e.is_read})
 
-    folders = {view: unread_threads([e for e in state.emails if in_view(e, view)]) for view in ("inbox", "spam")}
+    folders = {
+        view: unread_threads([e for e in state.emails if in_view(e, view)]) for view in ("inbox", "spam")
+    }
     folders["drafts"] = sum(1 for e in state.emails if e.folder == "drafts")
     folders["starred"] = len({e.thread_id for e in state.emails if in_view(e, "starred")})
     labels = {
-        label.name: unread_threads([e for e in state.emails if label.name in e.labels and e.folder not in HIDDEN])
+        label.name: unread_threads(
+            [e for e in state.emails if label.name in e.labels and e.folder not in HIDDEN]
+        )
         for label in state.labels
     }
     return {"folders": folders, "labels": labels}
@@ -233,7 +266,9 @@ def open_thread(state: MailState, *, thread_id: str, folder: str | None, emit: E
     }
 
 
-def _targets(state: MailState, *, message_ids: list[str], thread_ids: list[str], folder: str | None) -> list[Email]:
+def _targets(
+    state: MailState, *, message_ids: list[str], thread_ids: list[str], folder: str | None
+) -> list[Email]:
     chosen: dict[str, Email] = {}
     for email_id in message_ids:
         chosen[email_id] = find_email(state, email_id)
@@ -268,8 +303,14 @@ def _received(email: Email) -> bool:
 
 
 def apply_action(
-    state: MailState, *, action: str, message_ids: list[str], thread_ids: list[str], folder: str | None,
-    label: str | None, emit: Emit,
+    state: MailState,
+    *,
+    action: str,
+    message_ids: list[str],
+    thread_ids: list[str],
+    folder: str | None,
+    label: str | None,
+    emit: Emit,
 ) -> dict[str, Any]:
     """Apply one action to the chosen messages; returns how many changed and a sentence to show."""
     if not message_ids and not thread_ids:
@@ -284,7 +325,11 @@ def apply_action(
         before = email.model_dump()
         if action == "archive" and email.folder == "inbox":
             _move(email, "archive", emit)
-        elif action == "move_to_inbox" and email.folder in ("archive", "spam", "trash") and email.previous_folder not in ("sent", "drafts"):
+        elif (
+            action == "move_to_inbox"
+            and email.folder in ("archive", "spam", "trash")
+            and email.previous_folder not in ("sent", "drafts")
+        ):
             _move(email, "inbox", emit)
         elif action == "trash" and email.folder != "trash":
             _move(email, "trash", emit)
@@ -319,7 +364,11 @@ def apply_action(
     if removed:
         state.emails = [e for e in state.emails if e.id not in removed]
         changed += len(removed)
-    return {"ok": True, "changed": changed, "message": _sentence(action, len({e.thread_id for e in emails}), label)}
+    return {
+        "ok": True,
+        "changed": changed,
+        "message": _sentence(action, len({e.thread_id for e in emails}), label),
+    }
 
 
 def _latest(emails: list[Email], thread_id: str) -> Email:

@@ -32,10 +32,13 @@ def bury(ctx: MailContext, *, folder: str = "trash", count: int = 30, newer_than
         sender = senders[index % len(senders)]
         headline = (content.MORNING_BRIEF + content.DESIGN_WEEKLY + content.FIGTREE)[index % 12]
         made = add_email(
-            ctx, sender=sender, subject=f"{headline} ({index + 2} of {count + 1})" if sender == "codehub" else headline,
+            ctx,
+            sender=sender,
+            subject=f"{headline} ({index + 2} of {count + 1})" if sender == "codehub" else headline,
             body=f"{headline}.\n\nYou're receiving this because you subscribed. Unsubscribe",
             at=ctx.now - timedelta(hours=newer_than_hours + index * 0.7 + ctx.rng.random() * 0.5),
-            folder=folder, is_read=True,
+            folder=folder,
+            is_read=True,
         )
         if folder in ("trash", "spam"):
             made.previous_folder = "inbox"

@@ -32,12 +32,16 @@ def follow(page: Page, locator: Any) -> None:
 
 def home(page: Page, base_url: str = "") -> None:
     """Go to the inbox through the sidebar."""
-    follow(page, page.get_by_role("navigation", name="Folders").get_by_role("link", name=re.compile(r"^Inbox")))
+    follow(
+        page, page.get_by_role("navigation", name="Folders").get_by_role("link", name=re.compile(r"^Inbox"))
+    )
 
 
 def open_folder(page: Page, name: str) -> None:
     """Open a folder (Inbox, Sent, Drafts, Archive, Trash, Spam, Starred) from the sidebar."""
-    follow(page, page.get_by_role("navigation", name="Folders").get_by_role("link", name=re.compile(rf"^{name}")))
+    follow(
+        page, page.get_by_role("navigation", name="Folders").get_by_role("link", name=re.compile(rf"^{name}"))
+    )
 
 
 def open_nav(page: Page, name: str) -> None:
@@ -79,7 +83,9 @@ def message(page: Page, sender: str, index: int = -1) -> Any:
 
 def toolbar(page: Page, name: str) -> Any:
     """A button of the conversation toolbar."""
-    return page.get_by_role("toolbar", name="Conversation actions").get_by_role("button", name=name, exact=True)
+    return page.get_by_role("toolbar", name="Conversation actions").get_by_role(
+        "button", name=name, exact=True
+    )
 
 
 def select_rows(page: Page, found: Any) -> int:
@@ -180,7 +186,9 @@ def reload(page: Page) -> None:
 
 def contact_row(page: Page, name: str) -> Any:
     """The contacts table row of `name` (exact)."""
-    return page.locator("tr[data-id]").filter(has=page.locator(".contact-name", has_text=re.compile(rf"^{re.escape(name)}$")))
+    return page.locator("tr[data-id]").filter(
+        has=page.locator(".contact-name", has_text=re.compile(rf"^{re.escape(name)}$"))
+    )
 
 
 def add_contact(page: Page, *, name: str, email: str, company: str = "") -> None:
@@ -191,7 +199,9 @@ def add_contact(page: Page, *, name: str, email: str, company: str = "") -> None
     page.get_by_label("Company", exact=True).fill(company)
     for _ in range(5):
         page.get_by_role("button", name="Save contact").click()
-        if wait_for(page, lambda: page.locator("#contact-form").count() == 0 or _alert(page) is not None, timeout=20):
+        if wait_for(
+            page, lambda: page.locator("#contact-form").count() == 0 or _alert(page) is not None, timeout=20
+        ):
             if page.locator("#contact-form").count() == 0:
                 break
         alert = _alert(page)

@@ -140,7 +140,9 @@ def archive_sale(page: Page, ctx: Ctx) -> None:
 REVIEW = "Moving Thursday's design review?"
 
 
-def _reply_in_thread(page: Page, subject: str, sender: str, index: int, text: str, mode: str = "Reply") -> None:
+def _reply_in_thread(
+    page: Page, subject: str, sender: str, index: int, text: str, mode: str = "Reply"
+) -> None:
     open_conversation(page, subject)
     message(page, sender, index).get_by_role("button", name=mode, exact=True).click()
     page.locator("#send").wait_for()
@@ -150,7 +152,13 @@ def _reply_in_thread(page: Page, subject: str, sender: str, index: int, text: st
 
 def confirm_time(page: Page, ctx: Ctx) -> None:
     settle(page)
-    _reply_in_thread(page, REVIEW, "Marcus Lee", -1, "Hi Marcus,\n\nFriday at 3:30 PM in the small room works for me. See you then!\n\nJamie")
+    _reply_in_thread(
+        page,
+        REVIEW,
+        "Marcus Lee",
+        -1,
+        "Hi Marcus,\n\nFriday at 3:30 PM in the small room works for me. See you then!\n\nJamie",
+    )
     assert page.locator("article.message", has_text="Friday at 3:30 PM in the small room works").count() == 1
 
 
@@ -179,7 +187,9 @@ def label_invoices(page: Page, ctx: Ctx) -> None:
 
 def label_inbox_invoices(page: Page, ctx: Ctx) -> None:
     settle(page)
-    found = rows(page, who="Inkwell Print Co.").filter(has=page.locator(".subject", has_text=re.compile(r"^Invoice INV-")))
+    found = rows(page, who="Inkwell Print Co.").filter(
+        has=page.locator(".subject", has_text=re.compile(r"^Invoice INV-"))
+    )
     select_rows(page, found)
     label_as(page, "Receipts")
 
@@ -237,7 +247,9 @@ def _vacation(page: Page, start: str, end: str, message: str) -> None:
     raise AssertionError("the vacation dates did not stick")
 
 
-VACATION_MESSAGE = "Hi, I'm on vacation and back soon. For anything urgent, please contact Marcus Lee ({addr})."
+VACATION_MESSAGE = (
+    "Hi, I'm on vacation and back soon. For anything urgent, please contact Marcus Lee ({addr})."
+)
 
 
 def set_vacation(page: Page, ctx: Ctx) -> None:
@@ -259,10 +271,15 @@ def set_vacation_short(page: Page, ctx: Ctx) -> None:
 # ------------------------------------------------------------------ mail-009 forward invoices
 
 
-BRIGHTPATH = ["Your Brightpath Hosting invoice BH-10482 (February)", "Your Brightpath Hosting invoice BH-10571 (March)"]
+BRIGHTPATH = [
+    "Your Brightpath Hosting invoice BH-10482 (February)",
+    "Your Brightpath Hosting invoice BH-10571 (March)",
+]
 
 
-def _forward(page: Page, sender: str, to: str, *, keep_files: bool = True, note: str = "Forwarding for your records.") -> None:
+def _forward(
+    page: Page, sender: str, to: str, *, keep_files: bool = True, note: str = "Forwarding for your records."
+) -> None:
     message(page, sender).get_by_role("button", name="Forward", exact=True).click()
     page.locator("#send").wait_for()
     fill_recipients(page, "To", [to])
@@ -312,7 +329,9 @@ def _label_and_archive(page: Page, sender_query: str, label: str) -> None:
     raise AssertionError(f"mail from {sender_query} is still in the inbox")
 
 
-def sort_newsletters(page: Page, ctx: Ctx, *, senders: tuple[str, ...] = ("morningbrief.co", "designweekly.io")) -> None:
+def sort_newsletters(
+    page: Page, ctx: Ctx, *, senders: tuple[str, ...] = ("morningbrief.co", "designweekly.io")
+) -> None:
     settle(page)
     create_label(page, "Newsletters")
     for sender in senders:
@@ -333,7 +352,9 @@ def _finish_draft(page: Page, *, cc: bool, price: str) -> None:
     for _ in range(3):
         open_folder(page, "Drafts")
         with page.expect_navigation():
-            rows(page).filter(has=page.locator(".subject", has_text=DRAFT_SUBJECT)).first.locator(".gist").click()
+            rows(page).filter(has=page.locator(".subject", has_text=DRAFT_SUBJECT)).first.locator(
+                ".gist"
+            ).click()
         page.locator("#send").wait_for()
         body = page.get_by_label("Message", exact=True)
         body.fill(body.input_value().replace("would be \n", f"would be {price}.\n", 1))
@@ -374,7 +395,9 @@ def _label_skyharbor(page: Page) -> None:
             continue
         select_rows(page, rows(page, who="SkyHarbor Airlines"))
         label_as(page, "Travel")
-        labelled = rows(page, who="SkyHarbor Airlines").filter(has=page.locator(".chip", has_text=re.compile(r"^Travel$")))
+        labelled = rows(page, who="SkyHarbor Airlines").filter(
+            has=page.locator(".chip", has_text=re.compile(r"^Travel$"))
+        )
         if labelled.count() == 2:
             return
     raise AssertionError("the SkyHarbor emails are not labelled Travel")
@@ -384,7 +407,12 @@ def share_flight(page: Page, ctx: Ctx, *, subject: str = SCHEDULE_CHANGE) -> Non
     settle(page)
     search(page, "from:skyharbor")
     open_conversation(page, subject)
-    _forward(page, "SkyHarbor Airlines", ctx.targets["nora_addr"], note="Hi Nora, my flight changed, here's the new itinerary.")
+    _forward(
+        page,
+        "SkyHarbor Airlines",
+        ctx.targets["nora_addr"],
+        note="Hi Nora, my flight changed, here's the new itinerary.",
+    )
     _label_skyharbor(page)
 
 
@@ -403,9 +431,13 @@ def _create_filter(page: Page, *, sender: str, label: str, existing: bool) -> No
         page.get_by_label("From contains").fill(sender)
         page.get_by_label("Apply the label").select_option(label)
         if existing:
-            page.get_by_label("Also apply the filter to matching conversations already in your mailbox").check()
+            page.get_by_label(
+                "Also apply the filter to matching conversations already in your mailbox"
+            ).check()
         page.get_by_role("button", name="Create filter").click()
-        if wait_for(page, lambda: page.locator("#filters .filter-rule", has_text=sender).count() > 0, timeout=10):
+        if wait_for(
+            page, lambda: page.locator("#filters .filter-rule", has_text=sender).count() > 0, timeout=10
+        ):
             return
         close_dialogs(page, "No thanks", "Close")
     raise AssertionError("the filter was not created")
@@ -429,7 +461,10 @@ def client_filter(page: Page, ctx: Ctx, *, existing: bool = True) -> None:
     page.get_by_role("button", name="Save changes").click()
     page.wait_for_timeout(500)
     reload(page)
-    assert ctx.targets["new_title"] in page.get_by_label("Added to the end of every message you write").input_value()
+    assert (
+        ctx.targets["new_title"]
+        in page.get_by_label("Added to the end of every message you write").input_value()
+    )
 
 
 def client_filter_new_mail_only(page: Page, ctx: Ctx) -> None:
@@ -483,7 +518,11 @@ def _edit_contact(page: Page, name: str, email: str, company: str) -> None:
         page.get_by_label("Email", exact=True).fill(email)
         page.get_by_label("Company", exact=True).fill(company)
         page.get_by_role("button", name="Save contact").click()
-        wait_for(page, lambda: page.locator("#contact-form").count() == 0 or page.locator(".toast.error").count() > 0, timeout=10)
+        wait_for(
+            page,
+            lambda: page.locator("#contact-form").count() == 0 or page.locator(".toast.error").count() > 0,
+            timeout=10,
+        )
         if page.locator("#contact-form").count() == 0:
             break
         reload(page)  # "changed by someone else": reload and edit again
@@ -526,7 +565,12 @@ def send_certificate(page: Page, ctx: Ctx, *, subject: str = CERTIFICATE) -> Non
     if rows(page, subject).count() == 0:
         open_folder(page, "Spam")  # not in the mailbox: maybe it was caught as spam
     open_conversation(page, subject)
-    _forward(page, "Sheltera Insurance", ctx.targets["harold_addr"], note="Hello Harold,\n\nHere is my renter's insurance certificate.\n\nJamie")
+    _forward(
+        page,
+        "Sheltera Insurance",
+        ctx.targets["harold_addr"],
+        note="Hello Harold,\n\nHere is my renter's insurance certificate.\n\nJamie",
+    )
     home(page)
     open_conversation(page, REQUEST)
     follow(page, toolbar(page, "Archive"))
@@ -552,7 +596,10 @@ def settle_workshop(page: Page, ctx: Ctx, *, date: str = "April 15") -> None:
     message(page, "Marcus Lee").get_by_role("button", name="Reply all", exact=True).click()
     page.locator("#send").wait_for()
     fill_recipients(page, "Cc", [t["priya_addr"]])
-    write_on_top(page, f"Hi all,\n\n{date} is the one date that works for both Wren Analytics and Greenleaf, so let's hold {date} for the joint workshop.\n\nJamie")
+    write_on_top(
+        page,
+        f"Hi all,\n\n{date} is the one date that works for both Wren Analytics and Greenleaf, so let's hold {date} for the joint workshop.\n\nJamie",
+    )
     send(page)
     label_as(page, "Workshop")
     assert page.locator(".thread-labels .chip", has_text="Workshop").count() == 1
@@ -578,7 +625,10 @@ def onboard_greenleaf(page: Page, ctx: Ctx, *, people: int = 3) -> None:
     open_conversation(page, "Meet the Greenleaf team")
     message(page, "Raj Mehta").get_by_role("button", name="Reply", exact=True).click()
     page.locator("#send").wait_for()
-    write_on_top(page, "Hi Raj,\n\nThanks! Mia, Daniel and Hannah are in my contacts now, and your team's mail is filed under Greenleaf.\n\nJamie")
+    write_on_top(
+        page,
+        "Hi Raj,\n\nThanks! Mia, Daniel and Hannah are in my contacts now, and your team's mail is filed under Greenleaf.\n\nJamie",
+    )
     send(page)
 
 
@@ -611,12 +661,19 @@ def sort_rent(page: Page, ctx: Ctx, *, reply_to: str = CORRECTION, delete: str =
     open_conversation(page, reply_to)
     message(page, "Harold Jenkins").get_by_role("button", name="Reply", exact=True).click()
     page.locator("#send").wait_for()
-    write_on_top(page, "Hello Harold,\n\nThanks for the correction. Confirmed: $2,100 a month from May 1.\n\nJamie")
+    write_on_top(
+        page, "Hello Harold,\n\nThanks for the correction. Confirmed: $2,100 a month from May 1.\n\nJamie"
+    )
     send(page)
     _sent_shows(page, reply_to, "Confirmed: $2,100 a month")
     search(page, "from:jenkinsproperties.com rent")
     open_conversation(page, reply_to)
-    _forward(page, "Harold Jenkins", t["ben_addr"], note="Ben, the rent from May will be $2,100 (see below), so $1,050 each.")
+    _forward(
+        page,
+        "Harold Jenkins",
+        t["ben_addr"],
+        note="Ben, the rent from May will be $2,100 (see below), so $1,050 each.",
+    )
     _sent_shows(page, reply_to, "so $1,050 each")
     search(page, "from:jenkinsproperties.com rent")
     open_conversation(page, delete)
@@ -668,7 +725,10 @@ def file_expenses(page: Page, ctx: Ctx, *, taxi: str = "CityCab Boston") -> None
     open_conversation(page, "Boston trip expenses")
     message(page, "Priya Raman").get_by_role("button", name="Reply", exact=True).click()
     page.locator("#send").wait_for()
-    write_on_top(page, "Hi Priya,\n\nDone: the three receipts are with accounting. The total is $1,150.35 ($412.60 flight, $689.00 hotel, $48.75 taxi).\n\nJamie")
+    write_on_top(
+        page,
+        "Hi Priya,\n\nDone: the three receipts are with accounting. The total is $1,150.35 ($412.60 flight, $689.00 hotel, $48.75 taxi).\n\nJamie",
+    )
     send(page)
 
 

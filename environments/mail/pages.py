@@ -16,8 +16,13 @@ ENV_ID = "mail"
 router = APIRouter(include_in_schema=False)
 
 FOLDER_TITLES = {
-    "inbox": "Inbox", "starred": "Starred", "sent": "Sent", "drafts": "Drafts",
-    "archive": "Archive", "trash": "Trash", "spam": "Spam",
+    "inbox": "Inbox",
+    "starred": "Starred",
+    "sent": "Sent",
+    "drafts": "Drafts",
+    "archive": "Archive",
+    "trash": "Trash",
+    "spam": "Spam",
 }
 PAGES = SitePages(ENV_ID, folders=FOLDER_TITLES)
 LIST = "list.js"

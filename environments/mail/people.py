@@ -34,13 +34,33 @@ PEOPLE: dict[str, Person] = {
         Person("aisha", "Aisha Khan", "aisha.khan@orchardline.com", "Orchardline", "+1 503 555 0146"),
         Person("dan", "Dan Oliveira", "dan.oliveira@orchardline.com", "Orchardline", "+1 503 555 0152"),
         Person("accounting", "Orchardline Accounts", "accounting@orchardline.com", "Orchardline"),
-        Person("sophie", "Sophie Turner", "sophie.turner@wrenanalytics.com", "Wren Analytics", "+1 206 555 0190"),
+        Person(
+            "sophie", "Sophie Turner", "sophie.turner@wrenanalytics.com", "Wren Analytics", "+1 206 555 0190"
+        ),
         Person("raj", "Raj Mehta", "raj.mehta@greenleaffoods.com", "Greenleaf Foods", "+1 415 555 0166"),
-        Person("harold", "Harold Jenkins", "harold@jenkinsproperties.com", "Jenkins Properties", "+1 503 555 0199"),
+        Person(
+            "harold",
+            "Harold Jenkins",
+            "harold@jenkinsproperties.com",
+            "Jenkins Properties",
+            "+1 503 555 0199",
+        ),
         Person("nora", "Nora Chen", "nora.chen@fastpost.net", "", "+1 971 555 0108"),
         Person("ben", "Ben Ortiz", "ben.ortiz@fastpost.net", "", "+1 971 555 0174"),
-        Person("brightpath", "Brightpath Hosting", "billing@brightpathhosting.com", "Brightpath Hosting", in_contacts=False),
-        Person("inkwell", "Inkwell Print Co.", "accounts@inkwellprint.com", "Inkwell Print Co.", in_contacts=False),
+        Person(
+            "brightpath",
+            "Brightpath Hosting",
+            "billing@brightpathhosting.com",
+            "Brightpath Hosting",
+            in_contacts=False,
+        ),
+        Person(
+            "inkwell",
+            "Inkwell Print Co.",
+            "accounts@inkwellprint.com",
+            "Inkwell Print Co.",
+            in_contacts=False,
+        ),
         Person("clouddesk", "CloudDesk", "billing@clouddesk.io", "CloudDesk", in_contacts=False),
         Person("morningbrief", "The Morning Brief", "news@morningbrief.co", in_contacts=False),
         Person("designweekly", "Design Weekly", "hello@designweekly.io", in_contacts=False),
@@ -53,7 +73,12 @@ PEOPLE: dict[str, Person] = {
 }
 
 LABEL_COLORS = ("#2f6fde", "#1e8a5a", "#c2410c", "#8b5cf6", "#b91c5c", "#0e7490", "#a16207", "#4b5563")
-DEFAULT_LABELS = (("Work", "#2f6fde"), ("Personal", "#1e8a5a"), ("Receipts", "#a16207"), ("Travel", "#0e7490"))
+DEFAULT_LABELS = (
+    ("Work", "#2f6fde"),
+    ("Personal", "#1e8a5a"),
+    ("Receipts", "#a16207"),
+    ("Travel", "#0e7490"),
+)
 
 
 def person(key: str) -> Person:

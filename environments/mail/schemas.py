@@ -36,7 +36,9 @@ class Outgoing(Body):
     body: str = ""
     in_reply_to: str | None = None
     forward_of: str | None = None
-    attachments: list[str] = Field(default=[], description="names of the forwarded message's attachments to keep")
+    attachments: list[str] = Field(
+        default=[], description="names of the forwarded message's attachments to keep"
+    )
     draft_id: str | None = None
 
 

@@ -128,9 +128,13 @@ def add_label(ctx: MailContext, *, name: str, color: str = "#4b5563") -> Label:
     return label
 
 
-def add_contact(ctx: MailContext, *, name: str, email: str, company: str = "", phone: str = "", notes: str = "") -> Contact:
+def add_contact(
+    ctx: MailContext, *, name: str, email: str, company: str = "", phone: str = "", notes: str = ""
+) -> Contact:
     """Append an address-book entry."""
-    contact = Contact(id=ctx.new_id("c"), name=name, email=email.lower(), company=company, phone=phone, notes=notes)
+    contact = Contact(
+        id=ctx.new_id("c"), name=name, email=email.lower(), company=company, phone=phone, notes=notes
+    )
     mail_state(ctx).contacts.append(contact)
     return contact
 
@@ -186,7 +190,12 @@ def build_default_state(ctx: MailContext) -> None:
         if p.in_contacts:
             add_contact(ctx, name=p.name, email=p.addr, company=p.company, phone=p.phone)
     state.filters.append(
-        MailFilter(id=ctx.new_id("f"), from_contains="codehub.dev", add_label="Work", created_at=to_iso(ctx.now - timedelta(days=60)))
+        MailFilter(
+            id=ctx.new_id("f"),
+            from_contains="codehub.dev",
+            add_label="Work",
+            created_at=to_iso(ctx.now - timedelta(days=60)),
+        )
     )
 
     for spec in content.CONVERSATIONS:
@@ -195,35 +204,69 @@ def build_default_state(ctx: MailContext) -> None:
         if sender == "codehub":
             labels = ["Work"]
         add_email(
-            ctx, sender=sender, subject=subject, body=body, at=moment(ctx, days=day), folder=folder,
-            is_read=folder != "inbox" or ctx.rng.random() < _read_odds(day), is_starred=starred,
-            labels=labels, attachments=files,
+            ctx,
+            sender=sender,
+            subject=subject,
+            body=body,
+            at=moment(ctx, days=day),
+            folder=folder,
+            is_read=folder != "inbox" or ctx.rng.random() < _read_odds(day),
+            is_starred=starred,
+            labels=labels,
+            attachments=files,
         )
     for to, day, subject, body, files in content.SENT:
-        add_email(ctx, sender="me", to=[to], subject=subject, body=body, at=moment(ctx, days=day), folder="sent", attachments=files)
+        add_email(
+            ctx,
+            sender="me",
+            to=[to],
+            subject=subject,
+            body=body,
+            at=moment(ctx, days=day),
+            folder="sent",
+            attachments=files,
+        )
     for index, headline in enumerate(content.MORNING_BRIEF):
         day = 19 - 3 * index
         add_email(
-            ctx, sender="morningbrief", subject=headline, at=moment(ctx, days=day) if day > 0 else moment(ctx, hours=2),
+            ctx,
+            sender="morningbrief",
+            subject=headline,
+            at=moment(ctx, days=day) if day > 0 else moment(ctx, hours=2),
             body=f"Good morning, Jamie.\n\nToday: {headline.lower()}. Plus the weather, the commute and one good thing.\n\nRead in your browser · Unsubscribe",
             is_read=ctx.rng.random() < 0.5,
         )
     for index, headline in enumerate(content.DESIGN_WEEKLY):
         add_email(
-            ctx, sender="designweekly", subject=f"Design Weekly #{212 + index}: {headline}", at=moment(ctx, days=17 - 7 * index),
+            ctx,
+            sender="designweekly",
+            subject=f"Design Weekly #{212 + index}: {headline}",
+            at=moment(ctx, days=17 - 7 * index),
             body=f"This week: {headline}.\n\nThe best links for product designers, every Tuesday.\n\nUnsubscribe · Preferences",
             is_read=ctx.rng.random() < 0.5,
         )
     for index, headline in enumerate(content.FIGTREE):
         add_email(
-            ctx, sender="figtree", subject=headline, at=moment(ctx, days=12 - 8 * index),
+            ctx,
+            sender="figtree",
+            subject=headline,
+            at=moment(ctx, days=12 - 8 * index),
             body=f"{headline}.\n\nShop now at Figtree Market. Offer ends Sunday.\n\nYou're receiving this because you signed up for Figtree deals. Unsubscribe",
             is_read=ctx.rng.random() < 0.5,
         )
     for name, addr, day, subject, body in content.SPAM:
-        add_email(ctx, sender={"name": name, "addr": addr}, subject=subject, body=body, at=moment(ctx, days=day), folder="spam")
+        add_email(
+            ctx,
+            sender={"name": name, "addr": addr},
+            subject=subject,
+            body=body,
+            at=moment(ctx, days=day),
+            folder="spam",
+        )
     for to, subject, body in content.DRAFTS:
-        add_email(ctx, sender="me", to=[to], subject=subject, body=body, at=moment(ctx, days=1), folder="drafts")
+        add_email(
+            ctx, sender="me", to=[to], subject=subject, body=body, at=moment(ctx, days=1), folder="drafts"
+        )
     _mark_trashed(state)
     state.emails.sort(key=lambda e: e.sent_at)
 

@@ -191,7 +191,9 @@ def delete_payment_method(state: ShopState, *, payment_method_id: str) -> Paymen
     if method is None:
         raise SiteError(404, "That card is no longer saved.")
     if method.is_default and len(state.payment_methods) > 1:
-        raise SiteError(409, f"{card_label(method)} is your default card. Make another card the default first.")
+        raise SiteError(
+            409, f"{card_label(method)} is your default card. Make another card the default first."
+        )
     state.payment_methods.remove(method)
     return method
 
@@ -237,7 +239,9 @@ def post_review(
     if any(r.product_id == product.id and r.author_is_me for r in state.reviews):
         raise SiteError(409, "You've already reviewed this product.")
     bought = any(
-        i.product_id == product.id and (o := state.find("orders", i.order_id)) is not None and o.status == "delivered"
+        i.product_id == product.id
+        and (o := state.find("orders", i.order_id)) is not None
+        and o.status == "delivered"
         for i in state.order_items
     )
     customer = account(state)

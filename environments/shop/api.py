@@ -65,8 +65,6 @@ EVENTS: dict[str, tuple[str, ...]] = {
 router = APIRouter()
 
 
-
-
 def signed_in(env: Any) -> ShopState:
     """The state, after refusing with 401 when the shopper has signed out."""
     state = state_of(env, ShopState)
@@ -107,7 +105,10 @@ def login(body: SignIn, env: EnvSessionDep) -> dict[str, Any]:
 def login_hint(env: EnvSessionDep) -> dict[str, Any]:
     """The remembered account shown on the sign-in page."""
     customer = accounts.account(state_of(env, ShopState))
-    return {"remembered": {"name": customer.full_name, "email": customer.email}, "signed_in": customer.signed_in}
+    return {
+        "remembered": {"name": customer.full_name, "email": customer.email},
+        "signed_in": customer.signed_in,
+    }
 
 
 @router.post("/logout", response_model=R.SignedOutNow)
@@ -169,7 +170,13 @@ def product(product_id: str, env: EnvSessionDep) -> dict[str, Any]:
 def post_review(product_id: str, body: PostReview, env: EnvSessionDep) -> dict[str, Any]:
     state = signed_in(env)
     review = accounts.post_review(
-        state, product_id=product_id, rating=body.rating, title=body.title, body=body.body, now=env.now(), new_id=env.new_id
+        state,
+        product_id=product_id,
+        rating=body.rating,
+        title=body.title,
+        body=body.body,
+        now=env.now(),
+        new_id=env.new_id,
     )
     env.emit("review_posted", product_id=product_id, rating=review.rating)
     return {"review": review.model_dump(), "message": "Thanks! Your review has been posted."}
@@ -187,7 +194,12 @@ def get_cart(env: EnvSessionDep) -> dict[str, Any]:
 def add_cart_item(body: AddToCart, env: EnvSessionDep) -> dict[str, Any]:
     state = signed_in(env)
     item = carts.add_to_cart(
-        state, product_id=body.product_id, variant_id=body.variant_id, quantity=body.quantity, now=env.now(), new_id=env.new_id
+        state,
+        product_id=body.product_id,
+        variant_id=body.variant_id,
+        quantity=body.quantity,
+        now=env.now(),
+        new_id=env.new_id,
     )
     env.emit("cart_add", product_id=item.product_id, variant_id=item.variant_id, quantity=body.quantity)
     return {"item": item.model_dump(), "cart": carts.cart_view(state), "message": "Added to your cart."}
@@ -258,7 +270,9 @@ def quote(body: CheckoutQuote, env: EnvSessionDep) -> dict[str, Any]:
         env.emit("coupon_applied", code=priced.coupon.code, discount_cents=priced.totals.discount_cents)
     return {
         **priced.totals.__dict__,
-        "coupon": {"code": priced.coupon.code, "description": priced.coupon.description} if priced.coupon else None,
+        "coupon": {"code": priced.coupon.code, "description": priced.coupon.description}
+        if priced.coupon
+        else None,
     }
 
 
@@ -305,7 +319,10 @@ def cancel_order(order_id: str, body: CancelOrder, env: EnvSessionDep) -> dict[s
     state = signed_in(env)
     order = orders.cancel_order(state, order_id=order_id, reason=body.reason, now=env.now())
     env.emit("order_cancelled", order_id=order.id, reason=order.cancel_reason)
-    return {"order": orders.order_detail(state, order_id=order.id, now=env.now()), "message": "Your order was cancelled."}
+    return {
+        "order": orders.order_detail(state, order_id=order.id, now=env.now()),
+        "message": "Your order was cancelled.",
+    }
 
 
 @router.post("/orders/{order_id}/returns", status_code=201, response_model=R.ReturnsRequested)
@@ -389,17 +406,28 @@ def delete_address(address_id: str, env: EnvSessionDep) -> dict[str, Any]:
 def list_payment_methods(env: EnvSessionDep) -> dict[str, Any]:
     state = signed_in(env)
     now = env.now()
-    return {"payment_methods": [accounts.payment_view(p, now) for p in state.payment_methods], "current_year": now.year}
+    return {
+        "payment_methods": [accounts.payment_view(p, now) for p in state.payment_methods],
+        "current_year": now.year,
+    }
 
 
 @router.post("/payment-methods", status_code=201, response_model=R.PaymentChanged)
 def add_payment_method(body: AddCard, env: EnvSessionDep) -> dict[str, Any]:
     state = signed_in(env)
     card = accounts.NewCard(
-        number=body.number, exp_month=body.exp_month, exp_year=body.exp_year, holder=body.holder, nickname=body.nickname
+        number=body.number,
+        exp_month=body.exp_month,
+        exp_year=body.exp_year,
+        holder=body.holder,
+        nickname=body.nickname,
     )
-    method = accounts.add_payment_method(state, card=card, make_default=body.make_default, now=env.now(), new_id=env.new_id)
-    env.emit("payment_method_added", payment_method_id=method.id, last4=method.last4, is_default=method.is_default)
+    method = accounts.add_payment_method(
+        state, card=card, make_default=body.make_default, now=env.now(), new_id=env.new_id
+    )
+    env.emit(
+        "payment_method_added", payment_method_id=method.id, last4=method.last4, is_default=method.is_default
+    )
     return {"payment_method": accounts.payment_view(method, env.now()), "message": "Card saved."}
 
 
@@ -425,7 +453,10 @@ def delete_payment_method(payment_method_id: str, env: EnvSessionDep) -> dict[st
 @router.get("/account", response_model=R.AccountPage)
 def get_account(env: EnvSessionDep) -> dict[str, Any]:
     customer = accounts.account(signed_in(env))
-    return {"account": customer.model_dump(exclude={"signed_in"}), "newsletter_frequencies": list(accounts.NEWSLETTER_FREQUENCIES)}
+    return {
+        "account": customer.model_dump(exclude={"signed_in"}),
+        "newsletter_frequencies": list(accounts.NEWSLETTER_FREQUENCIES),
+    }
 
 
 @router.patch("/account", response_model=R.AccountSaved)

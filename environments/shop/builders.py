@@ -174,7 +174,9 @@ def cart(ctx: ShopContext, *, lines: list[dict[str, Any]], clear: bool = True) -
         product_ids.append(product.id)
         available = variant.stock if variant is not None else product.stock
         if available >= quantity:
-            in_stock_lines.append({"product_id": product.id, "variant_id": item.variant_id, "quantity": quantity})
+            in_stock_lines.append(
+                {"product_id": product.id, "variant_id": item.variant_id, "quantity": quantity}
+            )
         else:
             out_of_stock.append(product.id)
     return {
@@ -223,7 +225,12 @@ def past_order(
         "order_number": placed.order.number,
         "order_item_ids": [i.id for i in placed.items],
         "lines": [
-            {"order_item_id": i.id, "product_id": i.product_id, "variant_id": i.variant_id, "quantity": i.quantity}
+            {
+                "order_item_id": i.id,
+                "product_id": i.product_id,
+                "variant_id": i.variant_id,
+                "quantity": i.quantity,
+            }
             for i in placed.items
         ],
         "product_names": [i.product_name for i in placed.items],
@@ -306,8 +313,15 @@ def address(
 ) -> dict[str, Any]:
     """A saved (non-default) address."""
     saved = Address(
-        id=ctx.new_id("a"), label=label, full_name=full_name, line1=line1, line2=line2, city=city,
-        region=region, postal_code=postal_code, phone=phone,
+        id=ctx.new_id("a"),
+        label=label,
+        full_name=full_name,
+        line1=line1,
+        line2=line2,
+        city=city,
+        region=region,
+        postal_code=postal_code,
+        phone=phone,
     )
     _state(ctx).addresses.append(saved)
     return {"address_id": saved.id, "address_label": label, "full_name": full_name, "line1": line1}
@@ -328,8 +342,13 @@ def default_ids(ctx: ShopContext) -> dict[str, Any]:
 def expired_card(ctx: ShopContext, *, brand: str, last4: str, nickname: str = "") -> dict[str, Any]:
     """A saved card that expired last year."""
     card = PaymentMethod(
-        id=ctx.new_id("pm"), brand=brand, last4=last4, exp_month=6, exp_year=ctx.now.year - 1,
-        holder="Jordan Rivera", nickname=nickname,
+        id=ctx.new_id("pm"),
+        brand=brand,
+        last4=last4,
+        exp_month=6,
+        exp_year=ctx.now.year - 1,
+        holder="Jordan Rivera",
+        nickname=nickname,
     )
     _state(ctx).payment_methods.append(card)
     return {"expired_card_id": card.id}
@@ -348,8 +367,13 @@ def notification(
 ) -> dict[str, Any]:
     """A message in the notification centre."""
     note = Notification(
-        id=ctx.new_id("n"), kind=kind, title=title, body=body,
-        created_at=iso(ctx.now - timedelta(hours=hours_ago)), link=link, is_read=is_read,
+        id=ctx.new_id("n"),
+        kind=kind,
+        title=title,
+        body=body,
+        created_at=iso(ctx.now - timedelta(hours=hours_ago)),
+        link=link,
+        is_read=is_read,
     )
     _state(ctx).notifications.append(note)
     return {"notification_id": note.id}
@@ -377,7 +401,11 @@ def product_ref(
         product.list_price_cents = None
     if rating is not None:
         product.rating = rating
-    return {"product_id": product.id, "product_name": product.name, "variant_id": variant.id if variant else None}
+    return {
+        "product_id": product.id,
+        "product_name": product.name,
+        "variant_id": variant.id if variant else None,
+    }
 
 
 @builder("shop.recent_brand_lines")
@@ -392,21 +420,34 @@ def recent_brand_lines(ctx: ShopContext, *, brand: str) -> dict[str, Any]:
             continue
         for item in state.order_items:
             product = state.find("products", item.product_id)
-            if item.order_id == order.id and product is not None and product.brand == brand and product.returnable:
+            if (
+                item.order_id == order.id
+                and product is not None
+                and product.brand == brand
+                and product.returnable
+            ):
                 lines.append({"order_item_id": item.id, "quantity": item.quantity})
     return {"brand_lines": lines}
 
 
 @builder("shop.existing_return")
-def existing_return(ctx: ShopContext, *, order_item_id: str, quantity: int = 1, reason: str = "Changed my mind") -> dict[str, Any]:
+def existing_return(
+    ctx: ShopContext, *, order_item_id: str, quantity: int = 1, reason: str = "Changed my mind"
+) -> dict[str, Any]:
     """A return already requested for an order line."""
     state = _state(ctx)
     item = state.find("order_items", order_item_id)
     if item is None:
         raise SeedError(f"no order line {order_item_id!r}")
     request = ReturnRequest(
-        id=ctx.new_id("rt"), order_id=item.order_id, order_item_id=item.id, quantity=quantity, reason=reason,
-        resolution="refund", status="requested", refund_cents=item.unit_price_cents * quantity,
+        id=ctx.new_id("rt"),
+        order_id=item.order_id,
+        order_item_id=item.id,
+        quantity=quantity,
+        reason=reason,
+        resolution="refund",
+        status="requested",
+        refund_cents=item.unit_price_cents * quantity,
         created_at=iso(ctx.now - timedelta(days=2)),
     )
     state.returns.append(request)

@@ -88,7 +88,9 @@ def cart_view(state: ShopState) -> dict[str, Any]:
             {
                 "id": item.id,
                 "product": product_card(state, product),
-                "variant": {"id": variant.id, "size": variant.size, "color": variant.color} if variant else None,
+                "variant": {"id": variant.id, "size": variant.size, "color": variant.color}
+                if variant
+                else None,
                 "quantity": item.quantity,
                 "available": available,
                 "unit_price_cents": product.price_cents,
@@ -114,12 +116,19 @@ def add_to_cart(
     if available <= 0:
         raise SiteError(409, f"Sorry, {product.name}{_describe(variant)} is out of stock.")
     existing = next(
-        (c for c in state.cart_items if c.product_id == product.id and c.variant_id == (variant.id if variant else None)),
+        (
+            c
+            for c in state.cart_items
+            if c.product_id == product.id and c.variant_id == (variant.id if variant else None)
+        ),
         None,
     )
     total = quantity + (existing.quantity if existing else 0)
     if total > min(available, MAX_LINE_QUANTITY):
-        raise SiteError(409, f"Only {min(available, MAX_LINE_QUANTITY)} of {product.name}{_describe(variant)} can be ordered.")
+        raise SiteError(
+            409,
+            f"Only {min(available, MAX_LINE_QUANTITY)} of {product.name}{_describe(variant)} can be ordered.",
+        )
     if existing is not None:
         existing.quantity = total
         return existing
@@ -145,7 +154,10 @@ def set_cart_quantity(state: ShopState, *, cart_item_id: str, quantity: int) -> 
     variant = state.find("variants", item.variant_id) if item.variant_id else None
     available = variant.stock if variant else product.stock
     if quantity > min(available, MAX_LINE_QUANTITY):
-        raise SiteError(409, f"Only {min(available, MAX_LINE_QUANTITY)} of {product.name}{_describe(variant)} can be ordered.")
+        raise SiteError(
+            409,
+            f"Only {min(available, MAX_LINE_QUANTITY)} of {product.name}{_describe(variant)} can be ordered.",
+        )
     item.quantity = quantity
     return item
 
@@ -165,7 +177,9 @@ def wishlist_view(state: ShopState) -> dict[str, Any]:
     for entry in sorted(state.wishlist_items, key=lambda w: (w.added_at, w.id), reverse=True):
         product = state.find("products", entry.product_id)
         if product is not None:
-            items.append({"id": entry.id, "added_at": entry.added_at, "product": product_card(state, product)})
+            items.append(
+                {"id": entry.id, "added_at": entry.added_at, "product": product_card(state, product)}
+            )
     return {"items": items}
 
 
@@ -212,7 +226,9 @@ def checkout_quote(
         raise SiteError(400, "Choose standard or express delivery.")
     subtotal = cart_view(state)["subtotal_cents"]
     coupon = find_coupon(state, code=coupon_code, subtotal_cents=subtotal, now=now) if coupon_code else None
-    return PricedCart(totals=quote(subtotal_cents=subtotal, coupon=coupon, delivery_option=delivery_option), coupon=coupon)
+    return PricedCart(
+        totals=quote(subtotal_cents=subtotal, coupon=coupon, delivery_option=delivery_option), coupon=coupon
+    )
 
 
 def place_order(
@@ -241,7 +257,9 @@ def place_order(
         variant = state.find("variants", item.variant_id) if item.variant_id else None
         available = variant.stock if variant else product.stock
         if item.quantity > available:
-            raise SiteError(409, f"Only {available} of {product.name}{_describe(variant)} left. Update your cart.")
+            raise SiteError(
+                409, f"Only {available} of {product.name}{_describe(variant)} left. Update your cart."
+            )
     priced = checkout_quote(state, coupon_code=coupon_code, delivery_option=delivery_option, now=now)
     totals, coupon = priced.totals, priced.coupon
     order_id = new_id("o")

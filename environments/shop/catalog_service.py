@@ -155,7 +155,9 @@ def product_detail(state: ShopState, *, product_id: str) -> dict[str, Any]:
         raise SiteError(404, "This product is no longer available.")
     variants = [v for v in state.variants if v.product_id == product.id]
     reviews = sorted(
-        (r for r in state.reviews if r.product_id == product.id), key=lambda r: (r.created_at, r.id), reverse=True
+        (r for r in state.reviews if r.product_id == product.id),
+        key=lambda r: (r.created_at, r.id),
+        reverse=True,
     )
     related = [p for p in state.products if p.category_id == product.category_id and p.id != product.id]
     related.sort(key=lambda p: (-p.rating, p.id))

@@ -222,7 +222,9 @@ class ShopState(EnvState):
     def stock_of(self, product_id: str, variant_id: str | None = None) -> int:
         """Units in stock of a product: of `variant_id` when given, else the product's own stock."""
         if variant_id is not None:
-            return next((v.stock for v in self.variants if v.id == variant_id and v.product_id == product_id), 0)
+            return next(
+                (v.stock for v in self.variants if v.id == variant_id and v.product_id == product_id), 0
+            )
         return next((p.stock for p in self.products if p.id == product_id), 0)
 
     @state_helper

@@ -11,7 +11,9 @@ from environments.shop.seed import ShopContext, iso
 
 
 @mutation("shop.cart_leftovers")
-def cart_leftovers(ctx: ShopContext, *, product: str, size: str | None = None, color: str | None = None, quantity: int = 1) -> None:
+def cart_leftovers(
+    ctx: ShopContext, *, product: str, size: str | None = None, color: str | None = None, quantity: int = 1
+) -> None:
     """Leave an item in the cart from an earlier visit: checkout takes the whole cart, so it must go first."""
     state = ctx.state
     found = find_product(ctx, product)

@@ -394,7 +394,11 @@ def read_order_lines(page: Page) -> list[OrderLine]:
 
 def buy_again(page: Page, line: OrderLine) -> None:
     """From an order page: open the line's product, pick its options, add its quantity."""
-    row = page.locator("section.panel .line").filter(has=page.locator("a.name", has_text=exact(line.name))).first
+    row = (
+        page.locator("section.panel .line")
+        .filter(has=page.locator("a.name", has_text=exact(line.name)))
+        .first
+    )
     click(page, row.get_by_role("link", name="Buy it again"))
     page.locator("#add-to-cart").wait_for()
     settle(page)

@@ -72,7 +72,9 @@ def make_default_address(street: str) -> Any:
     def oracle(page: Page, ctx: Ctx) -> None:
         s.open_account_section(page, "Addresses")
         for _ in range(4):
-            card = page.locator(".address-card[data-address]").filter(has=page.get_by_text(street, exact=True))
+            card = page.locator(".address-card[data-address]").filter(
+                has=page.get_by_text(street, exact=True)
+            )
             card.first.wait_for()
             if card.locator(".tag", has_text="Default").count():
                 return
@@ -141,7 +143,9 @@ def tidy_cart(drop_card_game: bool) -> Any:
 
 def return_item(name: str) -> Any:
     def oracle(page: Page, ctx: Ctx) -> None:
-        s.request_return(page, order_number=ctx.targets["order_number"], items={name: 1}, reason="Doesn't fit")
+        s.request_return(
+            page, order_number=ctx.targets["order_number"], items={name: 1}, reason="Doesn't fit"
+        )
 
     return oracle
 
@@ -167,7 +171,9 @@ def add_new_address(make_default: bool) -> Any:
             page.get_by_label("Make this my default address").check()
         # One click, then wait as long as it takes: a second click would save the address twice.
         s.write_with_toast(page, lambda: page.locator("#save-address").click(), attempts=1)
-        card = page.locator(".address-card[data-address]").filter(has=page.get_by_text(t["line1"], exact=True))
+        card = page.locator(".address-card[data-address]").filter(
+            has=page.get_by_text(t["line1"], exact=True)
+        )
         card.first.wait_for()
         if make_default:
             assert card.locator(".tag", has_text="Default").count() == 1
@@ -321,7 +327,12 @@ def recall(also_other_kettle: bool) -> Any:
             names = [n.strip() for n in card.locator("a.name").all_inner_texts()]
             hit = product in names or (also_other_kettle and any("Kettle" in n for n in names))
             if hit:
-                numbers.append((card.get_attribute("aria-label").replace("Order ", ""), card.locator(".tag").first.inner_text()))
+                numbers.append(
+                    (
+                        card.get_attribute("aria-label").replace("Order ", ""),
+                        card.locator(".tag").first.inner_text(),
+                    )
+                )
         for number, status in numbers:
             if status == "Delivered" and not also_other_kettle:
                 s.request_return(page, order_number=number, items={product: None}, reason="Product recall")
@@ -437,12 +448,18 @@ def move_house(delete_old: bool) -> Any:
     def oracle(page: Page, ctx: Ctx) -> None:
         t = ctx.targets
         s.open_account_section(page, "Addresses")
-        new_card = page.locator(".address-card[data-address]").filter(has=page.get_by_text(t["line1"], exact=True))
+        new_card = page.locator(".address-card[data-address]").filter(
+            has=page.get_by_text(t["line1"], exact=True)
+        )
         if not new_card.count():
             s.click(page, page.locator("#new-address"))
             values = {
-                "Label (for example Home or Work)": "Home", "Full name": "Jordan Rivera",
-                "Street address": t["line1"], "City": t["city"], "State": t["region"], "ZIP code": t["postal_code"],
+                "Label (for example Home or Work)": "Home",
+                "Full name": "Jordan Rivera",
+                "Street address": t["line1"],
+                "City": t["city"],
+                "State": t["region"],
+                "ZIP code": t["postal_code"],
             }
             for label, value in values.items():
                 page.get_by_label(label, exact=True).fill(value)
@@ -464,7 +481,10 @@ def move_house(delete_old: bool) -> Any:
                 if not old.count():
                     break
         s.open_orders(page, "Processing")
-        numbers = [c.get_attribute("aria-label").replace("Order ", "") for c in page.locator("#orders .order-card").all()]
+        numbers = [
+            c.get_attribute("aria-label").replace("Order ", "")
+            for c in page.locator("#orders .order-card").all()
+        ]
         for number in numbers:
             s.open_order(page, number)
             if HOME not in page.locator("aside").inner_text():

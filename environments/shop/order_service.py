@@ -112,9 +112,7 @@ def order_view(state: ShopState, order: Order, *, now: datetime, detail: bool = 
                 "shipping_cents": order.shipping_cents,
                 "discount_cents": order.discount_cents,
                 "tax_cents": order.tax_cents,
-                "returns": [
-                    return_view(state, r) for r in state.returns if r.order_id == order.id
-                ],
+                "returns": [return_view(state, r) for r in state.returns if r.order_id == order.id],
                 "cancel_reasons": list(CANCEL_REASONS),
                 "return_reasons": list(RETURN_REASONS),
             }
@@ -142,7 +140,8 @@ def cancel_order(state: ShopState, *, order_id: str, reason: str, now: datetime)
         raise SiteError(409, f"Order {order.number} is already cancelled.")
     if order.status != "processing":
         raise SiteError(
-            409, f"Order {order.number} has already shipped and can't be cancelled. You can return it once it arrives."
+            409,
+            f"Order {order.number} has already shipped and can't be cancelled. You can return it once it arrives.",
         )
     if reason not in CANCEL_REASONS:
         raise SiteError(400, "Choose a reason for cancelling.")

@@ -17,8 +17,6 @@ router = APIRouter(include_in_schema=False)
 PAGES = SitePages(ENV_ID, categories=CATEGORIES)
 
 
-
-
 HOME = PageSpec("home", "Brightcart: everyday things, delivered", "home.js")
 CATEGORY = PageSpec("category", "Shop by department", "catalog.js")
 SEARCH = PageSpec("search", "Search results", "catalog.js")

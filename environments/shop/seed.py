@@ -175,13 +175,17 @@ def add_reviews(ctx: ShopContext, *, product: Product, count: int) -> None:
                 rating=stars,
                 title=title,
                 body=body,
-                created_at=iso(ctx.now - timedelta(days=ctx.rng.randint(3, 300), hours=ctx.rng.randint(0, 23))),
+                created_at=iso(
+                    ctx.now - timedelta(days=ctx.rng.randint(3, 300), hours=ctx.rng.randint(0, 23))
+                ),
                 helpful_count=ctx.rng.randint(0, 40),
             )
         )
 
 
-def plant_spec(ctx: ShopContext, *, category_slug: str, spec: ProductSpec, featured: bool = False) -> PlantedProduct:
+def plant_spec(
+    ctx: ShopContext, *, category_slug: str, spec: ProductSpec, featured: bool = False
+) -> PlantedProduct:
     """Add one catalogue template with drawn price, rating, stock and reviews."""
     rng = ctx.rng
     price = price_cents(rng, *spec.price)
@@ -239,13 +243,17 @@ def add_order(
         for product, variant, quantity in lines
     ]
     totals = quote(
-        subtotal_cents=sum(i.unit_price_cents * i.quantity for i in items), coupon=None, delivery_option=delivery_option
+        subtotal_cents=sum(i.unit_price_cents * i.quantity for i in items),
+        coupon=None,
+        delivery_option=delivery_option,
     )
     shipped_at = delivered_at = cancelled_at = None
     if status in ("shipped", "delivered"):
         shipped_at = iso(placed + timedelta(days=1))
     if status == "delivered":
-        delivered = ctx.now - timedelta(days=delivered_days_ago if delivered_days_ago is not None else max(0, days_ago - 4))
+        delivered = ctx.now - timedelta(
+            days=delivered_days_ago if delivered_days_ago is not None else max(0, days_ago - 4)
+        )
         delivered_at = iso(delivered)
     if status == "cancelled":
         cancelled_at = iso(placed + timedelta(hours=3))
@@ -290,7 +298,13 @@ def build_default_state(ctx: ShopContext) -> None:
     state: ShopState = ctx.state
     for position, spec in enumerate(CATEGORIES):
         state.categories.append(
-            Category(id=ctx.new_id("cat"), name=spec.name, slug=spec.slug, description=spec.description, position=position)
+            Category(
+                id=ctx.new_id("cat"),
+                name=spec.name,
+                slug=spec.slug,
+                description=spec.description,
+                position=position,
+            )
         )
     planted: list[PlantedProduct] = []
     for spec_category in CATEGORIES:
@@ -298,7 +312,9 @@ def build_default_state(ctx: ShopContext) -> None:
         featured_index = ctx.rng.randrange(len(templates))
         for index, template in enumerate(templates):
             planted.append(
-                plant_spec(ctx, category_slug=spec_category.slug, spec=template, featured=index == featured_index)
+                plant_spec(
+                    ctx, category_slug=spec_category.slug, spec=template, featured=index == featured_index
+                )
             )
     _add_customer(ctx)
     _add_history(ctx, planted)
@@ -311,30 +327,81 @@ def _add_customer(ctx: ShopContext) -> None:
     )
     state.addresses.extend(
         [
-            Address(id=ctx.new_id("a"), label="Home", full_name=CUSTOMER_NAME, line1="1458 Maple Avenue",
-                    line2="Apt 3B", city="Portland", region="OR", postal_code="97214", phone="(503) 555-0142",
-                    is_default=True),
-            Address(id=ctx.new_id("a"), label="Work", full_name=CUSTOMER_NAME, line1="200 Harbor Street",
-                    line2="Suite 900", city="Portland", region="OR", postal_code="97204", phone="(503) 555-0188"),
+            Address(
+                id=ctx.new_id("a"),
+                label="Home",
+                full_name=CUSTOMER_NAME,
+                line1="1458 Maple Avenue",
+                line2="Apt 3B",
+                city="Portland",
+                region="OR",
+                postal_code="97214",
+                phone="(503) 555-0142",
+                is_default=True,
+            ),
+            Address(
+                id=ctx.new_id("a"),
+                label="Work",
+                full_name=CUSTOMER_NAME,
+                line1="200 Harbor Street",
+                line2="Suite 900",
+                city="Portland",
+                region="OR",
+                postal_code="97204",
+                phone="(503) 555-0188",
+            ),
         ]
     )
     year = ctx.now.year
     state.payment_methods.extend(
         [
-            PaymentMethod(id=ctx.new_id("pm"), brand="Visa", last4="4242", exp_month=8, exp_year=year + 2,
-                          holder=CUSTOMER_NAME, nickname="Everyday card", is_default=True),
-            PaymentMethod(id=ctx.new_id("pm"), brand="Mastercard", last4="5100", exp_month=11, exp_year=year + 1,
-                          holder=CUSTOMER_NAME, nickname="Travel card"),
+            PaymentMethod(
+                id=ctx.new_id("pm"),
+                brand="Visa",
+                last4="4242",
+                exp_month=8,
+                exp_year=year + 2,
+                holder=CUSTOMER_NAME,
+                nickname="Everyday card",
+                is_default=True,
+            ),
+            PaymentMethod(
+                id=ctx.new_id("pm"),
+                brand="Mastercard",
+                last4="5100",
+                exp_month=11,
+                exp_year=year + 1,
+                holder=CUSTOMER_NAME,
+                nickname="Travel card",
+            ),
         ]
     )
     state.coupons.extend(
         [
-            Coupon(id=ctx.new_id("cp"), code="SAVE10", description="10% off orders of $50 or more", percent_off=10,
-                   min_subtotal_cents=5000, expires_at=iso(ctx.now + timedelta(days=45))),
-            Coupon(id=ctx.new_id("cp"), code="TAKE5", description="$5 off orders of $25 or more", amount_off_cents=500,
-                   min_subtotal_cents=2500, expires_at=iso(ctx.now + timedelta(days=20))),
-            Coupon(id=ctx.new_id("cp"), code="WINTER20", description="20% off winter styles", percent_off=20,
-                   expires_at=iso(ctx.now - timedelta(days=10)), active=False),
+            Coupon(
+                id=ctx.new_id("cp"),
+                code="SAVE10",
+                description="10% off orders of $50 or more",
+                percent_off=10,
+                min_subtotal_cents=5000,
+                expires_at=iso(ctx.now + timedelta(days=45)),
+            ),
+            Coupon(
+                id=ctx.new_id("cp"),
+                code="TAKE5",
+                description="$5 off orders of $25 or more",
+                amount_off_cents=500,
+                min_subtotal_cents=2500,
+                expires_at=iso(ctx.now + timedelta(days=20)),
+            ),
+            Coupon(
+                id=ctx.new_id("cp"),
+                code="WINTER20",
+                description="20% off winter styles",
+                percent_off=20,
+                expires_at=iso(ctx.now - timedelta(days=10)),
+                active=False,
+            ),
         ]
     )
 
@@ -359,29 +426,64 @@ def _add_history(ctx: ShopContext, planted: list[PlantedProduct]) -> None:
     for status, days_ago, address, card in history:
         lines = [_pick_line(ctx, planted) for _ in range(ctx.rng.randint(1, 3))]
         unique: dict[str, tuple[Product, Variant | None, int]] = {line[0].id: line for line in lines}
-        add_order(ctx, lines=list(unique.values()), status=status, days_ago=days_ago, address=address, payment=card)
+        add_order(
+            ctx, lines=list(unique.values()), status=status, days_ago=days_ago, address=address, payment=card
+        )
     for _ in range(2):
         product = planted[ctx.rng.randrange(len(planted))].product
         if any(w.product_id == product.id for w in state.wishlist_items):
             continue
         state.wishlist_items.append(
-            WishlistItem(id=ctx.new_id("w"), product_id=product.id,
-                         added_at=iso(ctx.now - timedelta(days=ctx.rng.randint(2, 40))))
+            WishlistItem(
+                id=ctx.new_id("w"),
+                product_id=product.id,
+                added_at=iso(ctx.now - timedelta(days=ctx.rng.randint(2, 40))),
+            )
         )
     shipped = state.orders[-1]
     notes = (
-        ("order", f"Order {shipped.number} has shipped", "Your package is on its way and should arrive in 2–3 days.",
-         2, f"/orders/{shipped.id}", False),
-        ("promo", "Spring refresh: up to 30% off outdoor gear", "Trail-ready packs, bottles and more, this week only.",
-         1, "/c/sports-outdoors", False),
-        ("account", "New sign-in to your account", "We noticed a sign-in from Chrome on Linux. If this was you, no action is needed.",
-         6, "/account", True),
-        ("promo", "Use TAKE5 for $5 off", "Take $5 off any order of $25 or more before the end of the month.",
-         9, None, True),
+        (
+            "order",
+            f"Order {shipped.number} has shipped",
+            "Your package is on its way and should arrive in 2–3 days.",
+            2,
+            f"/orders/{shipped.id}",
+            False,
+        ),
+        (
+            "promo",
+            "Spring refresh: up to 30% off outdoor gear",
+            "Trail-ready packs, bottles and more, this week only.",
+            1,
+            "/c/sports-outdoors",
+            False,
+        ),
+        (
+            "account",
+            "New sign-in to your account",
+            "We noticed a sign-in from Chrome on Linux. If this was you, no action is needed.",
+            6,
+            "/account",
+            True,
+        ),
+        (
+            "promo",
+            "Use TAKE5 for $5 off",
+            "Take $5 off any order of $25 or more before the end of the month.",
+            9,
+            None,
+            True,
+        ),
     )
     for kind, title, body, days_ago, link, is_read in notes:
         state.notifications.append(
-            Notification(id=ctx.new_id("n"), kind=kind, title=title, body=body,
-                         created_at=iso(ctx.now - timedelta(days=days_ago, hours=ctx.rng.randint(0, 8))),
-                         is_read=is_read, link=link)
+            Notification(
+                id=ctx.new_id("n"),
+                kind=kind,
+                title=title,
+                body=body,
+                created_at=iso(ctx.now - timedelta(days=days_ago, hours=ctx.rng.randint(0, 8))),
+                is_read=is_read,
+                link=link,
+            )
         )

@@ -26,7 +26,9 @@ def upgrade() -> None:
         sa.Column("stream", sa.Integer(), nullable=False),
         sa.Column("tab", sa.String(length=64), nullable=True),
         sa.Column("acked_seq", sa.Integer(), nullable=False),
-        sa.ForeignKeyConstraint(["recording_id"], ["recording.id"], name=op.f("fk_recording_stream_recording_id_recording")),
+        sa.ForeignKeyConstraint(
+            ["recording_id"], ["recording.id"], name=op.f("fk_recording_stream_recording_id_recording")
+        ),
         sa.PrimaryKeyConstraint("recording_id", "stream", name=op.f("pk_recording_stream")),
         sa.UniqueConstraint("recording_id", "tab", name="uq_recording_stream_tab"),
     )
@@ -38,7 +40,9 @@ def upgrade() -> None:
         batch_op.add_column(sa.Column("stream", sa.Integer(), nullable=False, server_default="0"))
         batch_op.add_column(sa.Column("frame_xpath", sa.String(), nullable=True))
         batch_op.drop_constraint("uq_raw_event_recording_seq", type_="unique")
-        batch_op.create_unique_constraint("uq_raw_event_recording_stream_seq", ["recording_id", "stream", "seq"])
+        batch_op.create_unique_constraint(
+            "uq_raw_event_recording_stream_seq", ["recording_id", "stream", "seq"]
+        )
 
 
 def downgrade() -> None:

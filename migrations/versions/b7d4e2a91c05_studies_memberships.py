@@ -32,13 +32,28 @@ def _designed(value) -> list:
 def upgrade() -> None:
     bind = op.get_bind()
     with op.batch_alter_table("study", schema=None) as batch_op:
-        batch_op.add_column(sa.Column("description", sqlmodel.sql.sqltypes.AutoString(length=4000), nullable=False, server_default=""))
+        batch_op.add_column(
+            sa.Column(
+                "description",
+                sqlmodel.sql.sqltypes.AutoString(length=4000),
+                nullable=False,
+                server_default="",
+            )
+        )
         batch_op.add_column(sa.Column("envs", sa.JSON(), nullable=True))
         batch_op.add_column(sa.Column("status", sa.String(length=16), nullable=False, server_default="open"))
-        batch_op.add_column(sa.Column("require_rating", sa.Boolean(), nullable=False, server_default=sa.false()))
+        batch_op.add_column(
+            sa.Column("require_rating", sa.Boolean(), nullable=False, server_default=sa.false())
+        )
 
-    study = sa.table("study", sa.column("id", sa.Integer), sa.column("name", sa.String), sa.column("active", sa.Boolean),
-                     sa.column("status", sa.String), sa.column("envs", sa.JSON))
+    study = sa.table(
+        "study",
+        sa.column("id", sa.Integer),
+        sa.column("name", sa.String),
+        sa.column("active", sa.Boolean),
+        sa.column("status", sa.String),
+        sa.column("envs", sa.JSON),
+    )
     rows = bind.execute(sa.select(study.c.id, study.c.name, study.c.active).order_by(study.c.id)).all()
     seen: set[str] = set()
     for study_id, name, active in rows:
@@ -66,7 +81,9 @@ def upgrade() -> None:
         sa.Column("designed", sa.JSON(), nullable=False),
         sa.Column("active", sa.Boolean(), nullable=False),
         sa.Column("created_at", sqlmodel.sql.sqltypes.UTCDateTime(), nullable=False),
-        sa.ForeignKeyConstraint(["annotator_id"], ["annotator.id"], name=op.f("fk_membership_annotator_id_annotator")),
+        sa.ForeignKeyConstraint(
+            ["annotator_id"], ["annotator.id"], name=op.f("fk_membership_annotator_id_annotator")
+        ),
         sa.ForeignKeyConstraint(["study_id"], ["study.id"], name=op.f("fk_membership_study_id_study")),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_membership")),
         sa.UniqueConstraint("study_id", "annotator_id", name=op.f("uq_membership_study_id_annotator_id")),
@@ -91,25 +108,53 @@ def upgrade() -> None:
         batch_op.create_index(batch_op.f("ix_studychange_study_id"), ["study_id"], unique=False)
 
     # Existing people into their studies, keeping tier and designed environments.
-    annotator = sa.table("annotator", sa.column("id", sa.Integer), sa.column("role", sa.String), sa.column("tier", sa.String),
-                         sa.column("designed", sa.JSON), sa.column("created_at", sa.DateTime))
-    assignment = sa.table("assignment", sa.column("study_id", sa.Integer), sa.column("annotator_id", sa.Integer))
-    membership = sa.table("membership", sa.column("study_id", sa.Integer), sa.column("annotator_id", sa.Integer),
-                          sa.column("tier", sa.String), sa.column("designed", sa.JSON), sa.column("active", sa.Boolean),
-                          sa.column("created_at", sa.DateTime))
+    annotator = sa.table(
+        "annotator",
+        sa.column("id", sa.Integer),
+        sa.column("role", sa.String),
+        sa.column("tier", sa.String),
+        sa.column("designed", sa.JSON),
+        sa.column("created_at", sa.DateTime),
+    )
+    assignment = sa.table(
+        "assignment", sa.column("study_id", sa.Integer), sa.column("annotator_id", sa.Integer)
+    )
+    membership = sa.table(
+        "membership",
+        sa.column("study_id", sa.Integer),
+        sa.column("annotator_id", sa.Integer),
+        sa.column("tier", sa.String),
+        sa.column("designed", sa.JSON),
+        sa.column("active", sa.Boolean),
+        sa.column("created_at", sa.DateTime),
+    )
     open_ids = [study_id for study_id, _name, active in rows if active]
     newest_open = open_ids[-1] if open_ids else None
     worked: dict[int, set[int]] = {}
-    for study_id, annotator_id in bind.execute(sa.select(assignment.c.study_id, assignment.c.annotator_id).distinct()).all():
+    for study_id, annotator_id in bind.execute(
+        sa.select(assignment.c.study_id, assignment.c.annotator_id).distinct()
+    ).all():
         worked.setdefault(annotator_id, set()).add(study_id)
-    people = bind.execute(sa.select(annotator.c.id, annotator.c.role, annotator.c.tier, annotator.c.designed, annotator.c.created_at)).all()
+    people = bind.execute(
+        sa.select(
+            annotator.c.id, annotator.c.role, annotator.c.tier, annotator.c.designed, annotator.c.created_at
+        )
+    ).all()
     for person_id, role, tier, designed, created_at in people:
         if role == "lead":
             continue
         studies = worked.get(person_id) or ({newest_open} if newest_open is not None else set())
         for study_id in sorted(studies):
-            bind.execute(membership.insert().values(study_id=study_id, annotator_id=person_id, tier=tier or "primary",
-                                                    designed=_designed(designed), active=True, created_at=created_at))
+            bind.execute(
+                membership.insert().values(
+                    study_id=study_id,
+                    annotator_id=person_id,
+                    tier=tier or "primary",
+                    designed=_designed(designed),
+                    active=True,
+                    created_at=created_at,
+                )
+            )
 
     with op.batch_alter_table("annotator", schema=None) as batch_op:
         batch_op.drop_column("tier")
@@ -117,7 +162,9 @@ def upgrade() -> None:
 
     with op.batch_alter_table("loginsession", schema=None) as batch_op:
         batch_op.add_column(sa.Column("study_id", sa.Integer(), nullable=True))
-        batch_op.create_foreign_key(batch_op.f("fk_loginsession_study_id_study"), "study", ["study_id"], ["id"])
+        batch_op.create_foreign_key(
+            batch_op.f("fk_loginsession_study_id_study"), "study", ["study_id"], ["id"]
+        )
 
 
 def downgrade() -> None:
@@ -129,16 +176,27 @@ def downgrade() -> None:
     with op.batch_alter_table("annotator", schema=None) as batch_op:
         batch_op.add_column(sa.Column("tier", sa.String(length=16), nullable=False, server_default="primary"))
         batch_op.add_column(sa.Column("designed", sa.JSON(), nullable=True))
-    annotator = sa.table("annotator", sa.column("id", sa.Integer), sa.column("tier", sa.String), sa.column("designed", sa.JSON))
-    membership = sa.table("membership", sa.column("id", sa.Integer), sa.column("annotator_id", sa.Integer),
-                          sa.column("tier", sa.String), sa.column("designed", sa.JSON))
+    annotator = sa.table(
+        "annotator", sa.column("id", sa.Integer), sa.column("tier", sa.String), sa.column("designed", sa.JSON)
+    )
+    membership = sa.table(
+        "membership",
+        sa.column("id", sa.Integer),
+        sa.column("annotator_id", sa.Integer),
+        sa.column("tier", sa.String),
+        sa.column("designed", sa.JSON),
+    )
     # One person had one tier before studies: keep their earliest membership's.
     first: dict[int, tuple] = {}
-    for _id, annotator_id, tier, designed in bind.execute(sa.select(membership).order_by(membership.c.id)).all():
+    for _id, annotator_id, tier, designed in bind.execute(
+        sa.select(membership).order_by(membership.c.id)
+    ).all():
         first.setdefault(annotator_id, (tier, _designed(designed)))
     for (person_id,) in bind.execute(sa.select(annotator.c.id)).all():
         tier, designed = first.get(person_id, ("primary", []))
-        bind.execute(annotator.update().where(annotator.c.id == person_id).values(tier=tier, designed=designed))
+        bind.execute(
+            annotator.update().where(annotator.c.id == person_id).values(tier=tier, designed=designed)
+        )
     with op.batch_alter_table("annotator", schema=None) as batch_op:
         batch_op.alter_column("tier", server_default=None)
         batch_op.alter_column("designed", existing_type=sa.JSON(), nullable=False)

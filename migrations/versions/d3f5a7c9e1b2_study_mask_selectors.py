@@ -17,7 +17,9 @@ depends_on = None
 def upgrade() -> None:
     # Existing studies mask nothing beyond their sites' own selectors: an empty list.
     with op.batch_alter_table("study", schema=None) as batch_op:
-        batch_op.add_column(sa.Column("mask_selectors", sa.JSON(), nullable=False, server_default=sa.text("'[]'")))
+        batch_op.add_column(
+            sa.Column("mask_selectors", sa.JSON(), nullable=False, server_default=sa.text("'[]'"))
+        )
     with op.batch_alter_table("study", schema=None) as batch_op:
         batch_op.alter_column("mask_selectors", server_default=None)
 

@@ -49,7 +49,14 @@ class AXTreeCartAgent:
             self.stage = "add"
             return f"click({link!r})", {}
         if self.stage == "add":
-            button = next((b for b, role, label in nodes if role == "button" and label.strip().lower() == "add to cart"), None)
+            button = next(
+                (
+                    b
+                    for b, role, label in nodes
+                    if role == "button" and label.strip().lower() == "add to cart"
+                ),
+                None,
+            )
             if button is None:
                 return "noop(500)", {"think": "waiting for the product page"}
             self.stage = "done"

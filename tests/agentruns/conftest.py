@@ -28,10 +28,19 @@ def human_bundle(tmp_path_factory) -> Path:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
-    env = {"HUMANTRACE_DATA_DIR": str(base / "data"), "HUMANTRACE_PORT": str(port), "HUMANTRACE_RUN_MONITOR": "false"}
+    env = {
+        "HUMANTRACE_DATA_DIR": str(base / "data"),
+        "HUMANTRACE_PORT": str(port),
+        "HUMANTRACE_RUN_MONITOR": "false",
+    }
     full_env = {**os.environ, "PYTHONPATH": str(ROOT), **env}
-    server = subprocess.Popen([sys.executable, "-m", "dashboard.cli", "serve", "--demo"], cwd=ROOT, env=full_env,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "dashboard.cli", "serve", "--demo"],
+        cwd=ROOT,
+        env=full_env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         deadline = time.monotonic() + 180
         while time.monotonic() < deadline:

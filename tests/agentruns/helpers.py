@@ -15,7 +15,16 @@ SITE = "shop"
 def cli(*args: str, env: dict | None = None, timeout: float = 1500) -> subprocess.CompletedProcess:
     """`humantrace ARGS` in a subprocess with this checkout first on the path; fails loudly."""
     full_env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "200", **(env or {})}
-    done = subprocess.run([sys.executable, "-m", "dashboard.cli", *args], check=False, cwd=ROOT, env=full_env,
-                          capture_output=True, text=True, timeout=timeout)
-    assert done.returncode == 0, f"humantrace {' '.join(args)} failed:\n{done.stdout[-4000:]}\n{done.stderr[-4000:]}"
+    done = subprocess.run(
+        [sys.executable, "-m", "dashboard.cli", *args],
+        check=False,
+        cwd=ROOT,
+        env=full_env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+    assert done.returncode == 0, (
+        f"humantrace {' '.join(args)} failed:\n{done.stdout[-4000:]}\n{done.stderr[-4000:]}"
+    )
     return done

@@ -39,7 +39,15 @@ print("RESULT " + json.dumps(out))
 @pytest.mark.timeout(900)
 def test_gym_make_in_a_fresh_process():
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    done = subprocess.run([sys.executable, "-c", FRESH_PROCESS], check=False, cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
+    done = subprocess.run(
+        [sys.executable, "-c", FRESH_PROCESS],
+        check=False,
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     assert done.returncode == 0, done.stderr[-4000:]
     result = json.loads(next(line for line in done.stdout.splitlines() if line.startswith("RESULT "))[7:])
     # Counted in the fresh process: this worker's catalog also holds the tests' lab site.
@@ -55,8 +63,18 @@ def test_gym_make_in_a_fresh_process():
 @pytest.mark.timeout(900)
 def test_an_agent_on_browsergym_public_api_completes_an_easy_task(tmp_path):
     out = tmp_path / "axtree"
-    cli("agents", "run", "--agent", "tests.agentruns.axtree_agent:make", "--tasks", "shop-001", "--conditions", "clean",
-        "--out", str(out))
+    cli(
+        "agents",
+        "run",
+        "--agent",
+        "tests.agentruns.axtree_agent:make",
+        "--tasks",
+        "shop-001",
+        "--conditions",
+        "clean",
+        "--out",
+        str(out),
+    )
     tables = read_agent_bundle(out)
     episode = tables["episodes"].iloc[0]
     assert episode["model"] == "axtree-test-agent"

@@ -28,7 +28,18 @@ def _human_schema_check(tables: dict[str, pd.DataFrame], tmp_path) -> None:
 @pytest.mark.timeout(2400)
 def test_oracle_passes_every_clean_task_of_one_site(tmp_path):
     out = tmp_path / "oracle"
-    done = cli("agents", "run", "--agent", "oracle", "--tasks", f"{SITE}-*", "--conditions", "clean", "--out", str(out))
+    done = cli(
+        "agents",
+        "run",
+        "--agent",
+        "oracle",
+        "--tasks",
+        f"{SITE}-*",
+        "--conditions",
+        "clean",
+        "--out",
+        str(out),
+    )
     tables = read_agent_bundle(out)
     episodes = tables["episodes"]
     from environments import catalog
@@ -58,7 +69,18 @@ def test_oracle_passes_every_clean_task_of_one_site(tmp_path):
 
     # A rerun with the same arguments finds every episode finished and runs none.
     manifest = json.loads((out / "manifest.json").read_text())
-    again = cli("agents", "run", "--agent", "oracle", "--tasks", f"{SITE}-*", "--conditions", "clean", "--out", str(out))
+    again = cli(
+        "agents",
+        "run",
+        "--agent",
+        "oracle",
+        "--tasks",
+        f"{SITE}-*",
+        "--conditions",
+        "clean",
+        "--out",
+        str(out),
+    )
     assert "0 passed, 0 failed this run" in again.stdout
     assert json.loads((out / "manifest.json").read_text())["files"] == manifest["files"]
 

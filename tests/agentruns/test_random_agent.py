@@ -19,8 +19,10 @@ TASK = "shop-002"  # at seed 42 its stream acts for all MAX_STEPS steps (shop-00
 MAX_STEPS = 4
 
 # An observation as BrowserGym gives it: per-bid properties (clickable, visibility).
-OBS = {"extra_element_properties": {str(b): {"clickable": True, "visibility": 1.0} for b in range(40)}
-       | {"hidden": {"clickable": True, "visibility": 0.0}, "text": {"clickable": False, "visibility": 1.0}}}
+OBS = {
+    "extra_element_properties": {str(b): {"clickable": True, "visibility": 1.0} for b in range(40)}
+    | {"hidden": {"clickable": True, "visibility": 0.0}, "text": {"clickable": False, "visibility": 1.0}}
+}
 
 
 def _actions(seed: int, n: int = 30, task_id: str | None = None) -> list[str]:
@@ -51,10 +53,24 @@ def running_server():
 @pytest.mark.browser
 @pytest.mark.timeout(1500)
 def test_random_agent_runs_reproducibly_into_a_valid_bundle(running_server, tmp_path):
-    env = {"HUMANTRACE_AGENTS_SERVER_URL": running_server.base_url,
-           "HUMANTRACE_AGENTS_CONTROLLER_SECRET": running_server.controller_secret}
-    args = ("agents", "run", "--agent", "random", "--tasks", TASK, "--conditions", "clean", "--seed", "42",
-            "--max-steps", str(MAX_STEPS))
+    env = {
+        "HUMANTRACE_AGENTS_SERVER_URL": running_server.base_url,
+        "HUMANTRACE_AGENTS_CONTROLLER_SECRET": running_server.controller_secret,
+    }
+    args = (
+        "agents",
+        "run",
+        "--agent",
+        "random",
+        "--tasks",
+        TASK,
+        "--conditions",
+        "clean",
+        "--seed",
+        "42",
+        "--max-steps",
+        str(MAX_STEPS),
+    )
     first, second = tmp_path / "first", tmp_path / "second"
     cli(*args, "--out", str(first), env=env)
     cli(*args, "--out", str(second), env=env)
@@ -94,7 +110,15 @@ def test_random_agent_runs_reproducibly_into_a_valid_bundle(running_server, tmp_
     for attempt_id, mine in actions.groupby("attempt_id"):
         mine = mine.sort_values("step").reset_index(drop=True)
         theirs = again[again["attempt_id"] == attempt_id].sort_values("step").reset_index(drop=True)
-        same_outcome = [i for i in range(min(len(mine), len(theirs)))
-                        if mine.at[i, "error"] is None and theirs.at[i, "error"] is None and mine.at[i, "url"] == theirs.at[i, "url"]]
-        agree = next((i for i in range(min(len(mine), len(theirs))) if i not in same_outcome), min(len(mine), len(theirs)) - 1)
+        same_outcome = [
+            i
+            for i in range(min(len(mine), len(theirs)))
+            if mine.at[i, "error"] is None
+            and theirs.at[i, "error"] is None
+            and mine.at[i, "url"] == theirs.at[i, "url"]
+        ]
+        agree = next(
+            (i for i in range(min(len(mine), len(theirs))) if i not in same_outcome),
+            min(len(mine), len(theirs)) - 1,
+        )
         assert mine["action"][: agree + 1].tolist() == theirs["action"][: agree + 1].tolist()

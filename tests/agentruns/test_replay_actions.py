@@ -14,13 +14,21 @@ def test_operations_become_actions_by_xpath():
     assert problem is None and code == f'page.locator("xpath={BUTTON}").click(timeout=5000)'
     code, _ = event_action({"type": "fill", "xpath": BUTTON, "value": "Ada"})
     assert code is not None and '_el.fill("Ada"' in code and "select_option" in code
-    assert event_action({"type": "keydown", "xpath": BUTTON, "key": "Enter"})[0] == f'page.locator("xpath={BUTTON}").press("Enter", timeout=5000)'
+    assert (
+        event_action({"type": "keydown", "xpath": BUTTON, "key": "Enter"})[0]
+        == f'page.locator("xpath={BUTTON}").press("Enter", timeout=5000)'
+    )
     assert event_action({"type": "navigation", "nav": "popstate"}) == ("page.go_back()", None)
-    assert event_action({"type": "scroll", "xpath": "/html[1]", "scroll_x": 0, "scroll_y": 300})[0] == \
-        "page.evaluate('window.scrollTo(0.0, 300.0)')"
+    assert (
+        event_action({"type": "scroll", "xpath": "/html[1]", "scroll_x": 0, "scroll_y": 300})[0]
+        == "page.evaluate('window.scrollTo(0.0, 300.0)')"
+    )
     # Context follows from the operations; a typed character is part of its fill.
-    for event in ({"type": "focus", "xpath": BUTTON}, {"type": "keydown", "xpath": BUTTON, "key": "a"},
-                  {"type": "navigation", "nav": "load"}):
+    for event in (
+        {"type": "focus", "xpath": BUTTON},
+        {"type": "keydown", "xpath": BUTTON, "key": "a"},
+        {"type": "navigation", "nav": "load"},
+    ):
         assert event_action(event) == (None, None)
     # What cannot be replayed is named.
     assert event_action({"type": "fill", "xpath": BUTTON, "value": None}) == (None, "masked_value")
@@ -28,7 +36,9 @@ def test_operations_become_actions_by_xpath():
 
 
 def _explain(problems: list[str], errors: list[str | None]) -> str:
-    agent = ReplayAgent.__new__(ReplayAgent)  # the explanation reads only the episode and the trace's problems
+    agent = ReplayAgent.__new__(
+        ReplayAgent
+    )  # the explanation reads only the episode and the trace's problems
     agent.problems = problems
     result = EpisodeResult(tables={"actions": [{"error": e} for e in errors]})
     return agent.failure(result)

@@ -14,7 +14,9 @@ pytestmark = pytest.mark.browser
 
 
 @pytest.mark.timeout(2400)
-def test_replay_reproduces_bot_passes_and_compare_reads_agent_bundles(human_bundle, tmp_path, context, screenshot_dir):
+def test_replay_reproduces_bot_passes_and_compare_reads_agent_bundles(
+    human_bundle, tmp_path, context, screenshot_dir
+):
     attempts = read_bundle(human_bundle, tables=["attempts"]).attempts
     passed = attempts[attempts["passed"].astype(bool)]
     assert len(passed) >= 1  # the bot plays its oracle solution
@@ -22,16 +24,42 @@ def test_replay_reproduces_bot_passes_and_compare_reads_agent_bundles(human_bund
     conditions = ",".join(sorted(set(passed["condition"])))
 
     replay = tmp_path / "replay"
-    cli("agents", "run", "--agent", "replay", "--human", str(human_bundle), "--tasks", tasks, "--conditions", conditions,
-        "--out", str(replay))
+    cli(
+        "agents",
+        "run",
+        "--agent",
+        "replay",
+        "--human",
+        str(human_bundle),
+        "--tasks",
+        tasks,
+        "--conditions",
+        conditions,
+        "--out",
+        str(replay),
+    )
     episodes = read_agent_bundle(replay, tables=["episodes"])["episodes"]
     assert sorted(episodes["replayed_attempt_id"].astype(int)) == sorted(passed["attempt_id"].astype(int))
-    assert episodes["passed"].astype(bool).all(), episodes[["task_id", "replay_failure", "score"]].to_dict(orient="records")
-    assert (episodes["seed"].astype(int).tolist() == [int(passed.set_index("attempt_id").loc[a, "seed"]) for a in episodes["replayed_attempt_id"]])
+    assert episodes["passed"].astype(bool).all(), episodes[["task_id", "replay_failure", "score"]].to_dict(
+        orient="records"
+    )
+    assert episodes["seed"].astype(int).tolist() == [
+        int(passed.set_index("attempt_id").loc[a, "seed"]) for a in episodes["replayed_attempt_id"]
+    ]
 
     # The agent bundle directory goes straight into compare (the oracle's bundle reads the same way).
     report = tmp_path / "report"
-    done = cli("compare", "--human", str(human_bundle), "--agents", str(replay), "--out", str(report), "--bootstrap", "50")
+    done = cli(
+        "compare",
+        "--human",
+        str(human_bundle),
+        "--agents",
+        str(replay),
+        "--out",
+        str(report),
+        "--bootstrap",
+        "50",
+    )
     assert "agent row skipped" not in done.stdout
     runs = pd.read_csv(report / "agent_runs.csv")
     assert set(runs["model"]) == {"replay"} and len(runs) == len(passed) and runs["passed"].all()

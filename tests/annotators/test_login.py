@@ -20,7 +20,9 @@ def people(db):
 
 def link_for(client, db, code: str) -> str:
     settings = client.app.state.settings
-    url = accounts.create_login_link(db, secret_key=settings.secret_key, code=code, base_url="http://testserver")
+    url = accounts.create_login_link(
+        db, secret_key=settings.secret_key, code=code, base_url="http://testserver"
+    )
     return url.removeprefix("http://testserver")
 
 
@@ -62,7 +64,10 @@ def test_sign_in_from_another_website_is_refused(client, db, people, sign_in_htt
 
     path = link_for(client, db, "A1")
     page = client.get(path)
-    assert "samesite=strict" in page.headers["set-cookie"].lower() and "httponly" in page.headers["set-cookie"].lower()
+    assert (
+        "samesite=strict" in page.headers["set-cookie"].lower()
+        and "httponly" in page.headers["set-cookie"].lower()
+    )
     form = sign_in_form(page.text)
     own_cookie = client.cookies.get("ht_login")
     assert own_cookie and own_cookie != form["confirm"]  # the form holds an HMAC of it and the link

@@ -83,7 +83,9 @@ def test_human140_nobody_records_what_they_designed(paper_plan, paper_annotators
     designed = {a.code: a.designed for a in paper_annotators}
     assert not [r for r in paper_plan.assignments if r.env_id in designed[r.annotator]]
     # D2 designed shop and mail, so every duplicate in those envs went to someone else.
-    assert {r.annotator for r in paper_plan.assignments if r.tier == "duplicate" and r.env_id in {"shop", "mail"}} <= {"D1", "D3", "D4"}
+    assert {
+        r.annotator for r in paper_plan.assignments if r.tier == "duplicate" and r.env_id in {"shop", "mail"}
+    } <= {"D1", "D3", "D4"}
 
 
 def test_human140_conditions_of_a_task_go_to_different_people(paper_plan):
@@ -120,7 +122,9 @@ def test_other_seed_other_panel(paper_plan, paper_tasks, paper_annotators):
 
 
 def test_env_subset_keeps_the_other_cells_choices(paper_plan, paper_tasks, paper_annotators):
-    small = plan_panel(tasks=paper_tasks, annotators=paper_annotators, per_cell=4, seed=42, envs=["shop", "lms", "bank"])
+    small = plan_panel(
+        tasks=paper_tasks, annotators=paper_annotators, per_cell=4, seed=42, envs=["shop", "lms", "bank"]
+    )
     assert small.envs == ("bank", "lms", "shop")
     assert check_plan(small, tasks=paper_tasks, annotators=paper_annotators, per_cell=4) == []
     full = {(c.env_id, c.difficulty): c.task_ids for c in paper_plan.panel}
@@ -142,20 +146,31 @@ def test_demo_study_three_envs_one_task_per_cell(demo_plan, demo_tasks, demo_ann
 
 
 def test_demo_without_duplicate_audit(demo_tasks, demo_annotators):
-    plan = plan_panel(tasks=demo_tasks, annotators=demo_annotators[:4], per_cell=1, seed=7, duplicates_per_cell=0)
-    assert check_plan(plan, tasks=demo_tasks, annotators=demo_annotators[:4], per_cell=1, duplicates_per_cell=0) == []
+    plan = plan_panel(
+        tasks=demo_tasks, annotators=demo_annotators[:4], per_cell=1, seed=7, duplicates_per_cell=0
+    )
+    assert (
+        check_plan(plan, tasks=demo_tasks, annotators=demo_annotators[:4], per_cell=1, duplicates_per_cell=0)
+        == []
+    )
     assert plan.summary.duplicate_task_conditions == 0
 
 
 def test_difficulty_subset(demo_tasks, demo_annotators):
-    plan = plan_panel(tasks=demo_tasks, annotators=demo_annotators, per_cell=2, seed=1, difficulties=["hard", "easy"])
+    plan = plan_panel(
+        tasks=demo_tasks, annotators=demo_annotators, per_cell=2, seed=1, difficulties=["hard", "easy"]
+    )
     assert plan.difficulties == ("easy", "hard")
     assert {c.difficulty for c in plan.panel} == {"easy", "hard"}
     assert check_plan(plan, tasks=demo_tasks, annotators=demo_annotators, per_cell=2) == []
 
 
 def test_inactive_annotators_get_nothing(demo_tasks, demo_annotators):
-    roster = [*demo_annotators, examples.roster_member("A5", active=False), examples.roster_member("D2", active=False)]
+    roster = [
+        *demo_annotators,
+        examples.roster_member("A5", active=False),
+        examples.roster_member("D2", active=False),
+    ]
     plan = plan_panel(tasks=demo_tasks, annotators=roster, per_cell=1, seed=7)
     assert {r.annotator for r in plan.assignments} == {"A1", "A2", "A3", "A4", "D1"}
     assert check_plan(plan, tasks=demo_tasks, annotators=roster, per_cell=1) == []
@@ -184,7 +199,14 @@ def test_inputs_read_from_database_rows(demo_plan, demo_tasks):
         duplicate = "duplicate"
 
     rows = [
-        SimpleNamespace(id=i, code=code, role="annotator", tier=TierColumn.duplicate if code == "D1" else TierColumn.primary, designed=[], active=True)
+        SimpleNamespace(
+            id=i,
+            code=code,
+            role="annotator",
+            tier=TierColumn.duplicate if code == "D1" else TierColumn.primary,
+            designed=[],
+            active=True,
+        )
         for i, code in enumerate(("A1", "A2", "A3", "A4", "D1"))
     ]
     task_rows = [SimpleNamespace(**t.model_dump(), title="ignored") for t in demo_tasks]

@@ -22,7 +22,11 @@ def with_rows(plan: Plan, rows) -> Plan:
 
 
 def primary(plan: Plan, task_id: str, condition: str):
-    return next(r for r in plan.assignments if r.tier == "primary" and (r.task_id, r.condition) == (task_id, condition))
+    return next(
+        r
+        for r in plan.assignments
+        if r.tier == "primary" and (r.task_id, r.condition) == (task_id, condition)
+    )
 
 
 def holds(plan: Plan, code: str, task_id: str) -> bool:
@@ -35,7 +39,11 @@ def loads(plan: Plan) -> Counter:
 
 def movable(plan: Plan, to: str):
     """A primary row of someone else that `to` may take without holding both conditions."""
-    return next(r for r in plan.assignments if r.tier == "primary" and r.annotator != to and not holds(plan, to, r.task_id))
+    return next(
+        r
+        for r in plan.assignments
+        if r.tier == "primary" and r.annotator != to and not holds(plan, to, r.task_id)
+    )
 
 
 # Each breaker returns (broken plan, tasks, annotators, the row(s) the violation must name).
@@ -64,14 +72,20 @@ def break_duplicate_row(plan):
 
 def break_cell_size(plan):
     cell = plan.panel[0]
-    extra = next(t.task_id for t in TASKS if (t.env_id, t.difficulty) == (cell.env_id, cell.difficulty) and t.task_id not in cell.task_ids)
+    extra = next(
+        t.task_id
+        for t in TASKS
+        if (t.env_id, t.difficulty) == (cell.env_id, cell.difficulty) and t.task_id not in cell.task_ids
+    )
     grown = cell.model_copy(update={"task_ids": (*cell.task_ids, extra)})
     return plan.model_copy(update={"panel": (grown, *plan.panel[1:])}), TASKS, ROSTER, []
 
 
 def break_designer_exclusion(plan):
     row = next(r for r in plan.assignments if r.annotator == "A1")
-    roster = [a.model_copy(update={"designed": frozenset({row.env_id})}) if a.code == "A1" else a for a in ROSTER]
+    roster = [
+        a.model_copy(update={"designed": frozenset({row.env_id})}) if a.code == "A1" else a for a in ROSTER
+    ]
     return plan, TASKS, roster, [row]
 
 
@@ -85,7 +99,12 @@ def break_condition_split(plan):
 
 def break_both_conditions(plan):
     gone = primary(plan, plan.panel[3].task_ids[0], "intervention")
-    return with_rows(plan, [r for r in plan.assignments if r != gone]), TASKS, ROSTER, [primary(plan, gone.task_id, "clean")]
+    return (
+        with_rows(plan, [r for r in plan.assignments if r != gone]),
+        TASKS,
+        ROSTER,
+        [primary(plan, gone.task_id, "clean")],
+    )
 
 
 def break_primary_balance(plan):

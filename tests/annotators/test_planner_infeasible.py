@@ -23,12 +23,17 @@ def refuse(**kwargs) -> PlanInfeasible:
 def test_cell_with_too_few_variants():
     # shop/expert keeps only two of its tasks with a variant.
     tasks = [
-        t.model_copy(update={"has_variant": False}) if t.task_id in {"shop-expert-02", "shop-expert-03", "shop-expert-04"} else t
+        t.model_copy(update={"has_variant": False})
+        if t.task_id in {"shop-expert-02", "shop-expert-03", "shop-expert-04"}
+        else t
         for t in PAPER_TASKS
     ]
     error = refuse(tasks=tasks, annotators=examples.paper_roster(), per_cell=4, seed=1)
     assert error.constraint == "cell_size"
-    assert "cell (shop, expert) has 2 tasks with variants (4 more without a variant); --per-cell 4 needs 4" in str(error)
+    assert (
+        "cell (shop, expert) has 2 tasks with variants (4 more without a variant); --per-cell 4 needs 4"
+        in str(error)
+    )
     # The other cells are fine and are not mentioned.
     assert str(error).count("cell (") == 1
 
@@ -53,7 +58,9 @@ def test_no_duplicate_annotator_may_record_an_env():
     roster = [*[member(c) for c in ("A1", "A2", "A3")], member("D1", "booking")]
     error = refuse(tasks=DEMO_TASKS, annotators=roster, per_cell=1, seed=1)
     assert error.constraint == "duplicate_audit"
-    assert str(error).startswith("duplicate audit needs a duplicate-tier annotator who did not design booking; none")
+    assert str(error).startswith(
+        "duplicate audit needs a duplicate-tier annotator who did not design booking; none"
+    )
 
 
 def test_no_duplicate_annotators_at_all():
@@ -96,8 +103,21 @@ def test_envs_with_too_few_allowed_recorders():
 def test_annotators_confined_to_too_little_work():
     # A2-A4 may record only shop (10 task-conditions) but need at least 3 each (16 over 5).
     tasks = examples.synthetic_tasks(["shop", "mail"], per_cell=2, with_variant=2)
-    roster = [member("A1"), member("A2", "mail"), member("A3", "mail"), member("A4", "mail"), member("A5"), member("D1")]
-    error = refuse(tasks=tasks, annotators=roster, per_cell=1, seed=1, difficulties=["easy", "hard", "expert", "frontier"])
+    roster = [
+        member("A1"),
+        member("A2", "mail"),
+        member("A3", "mail"),
+        member("A4", "mail"),
+        member("A5"),
+        member("D1"),
+    ]
+    error = refuse(
+        tasks=tasks,
+        annotators=roster,
+        per_cell=1,
+        seed=1,
+        difficulties=["easy", "hard", "expert", "frontier"],
+    )
     assert error.constraint == "primary_balance"
     assert "A2, A3, A4 may record only shop" in str(error)
     assert "9 in all, but it has only 8" in str(error)
@@ -135,11 +155,21 @@ def test_solver_infeasibility_is_diagnosed_by_relaxation():
     exercise the diagnosis itself.
     """
     tasks: list[PlanTask] = examples.synthetic_tasks(["shop", "mail"], per_cell=2, with_variant=2)
-    panel = select_panel(tasks=tasks, envs=["mail", "shop"], difficulties=["easy", "hard", "expert", "frontier"], per_cell=1, seed=1)
+    panel = select_panel(
+        tasks=tasks,
+        envs=["mail", "shop"],
+        difficulties=["easy", "hard", "expert", "frontier"],
+        per_cell=1,
+        seed=1,
+    )
     roster = [member("A1"), member("A2", "mail"), member("A3", "mail"), member("A4", "mail"), member("A5")]
-    problem = PlanningProblem(panel=panel, primaries=tuple(roster), duplicates=(member("D1"),), duplicates_per_cell=1, seed=1)
+    problem = PlanningProblem(
+        panel=panel, primaries=tuple(roster), duplicates=(member("D1"),), duplicates_per_cell=1, seed=1
+    )
     with pytest.raises(PlanInfeasible) as caught:
         solve(problem)
     assert caught.value.constraint == "primary_balance"
-    assert str(caught.value).startswith("no plan meets every rule; primary_balance cannot be met together with the others")
+    assert str(caught.value).startswith(
+        "no plan meets every rule; primary_balance cannot be met together with the others"
+    )
     assert "A2 designed mail" in str(caught.value)

@@ -21,11 +21,17 @@ def studies(draw):
     envs = draw(st.lists(st.sampled_from(ENVS), min_size=1, max_size=4, unique=True))
     difficulties = draw(st.lists(st.sampled_from(DIFFICULTIES), min_size=1, max_size=3, unique=True))
     per_cell = draw(st.integers(1, 2))
-    tasks = examples.synthetic_tasks(envs, per_cell=per_cell + draw(st.integers(0, 1)), with_variant=per_cell + draw(st.integers(0, 1)))
+    tasks = examples.synthetic_tasks(
+        envs, per_cell=per_cell + draw(st.integers(0, 1)), with_variant=per_cell + draw(st.integers(0, 1))
+    )
     # Mostly one designed env or none, sometimes two: enough refusals to test, enough plans too.
     designed = st.one_of(st.just(frozenset()), st.frozensets(st.sampled_from(envs), max_size=2))
-    primaries = [examples.roster_member(f"A{i}", *draw(designed)) for i in range(1, draw(st.integers(2, 6)) + 1)]
-    duplicates = [examples.roster_member(f"D{i}", *draw(designed)) for i in range(1, draw(st.integers(0, 2)) + 1)]
+    primaries = [
+        examples.roster_member(f"A{i}", *draw(designed)) for i in range(1, draw(st.integers(2, 6)) + 1)
+    ]
+    duplicates = [
+        examples.roster_member(f"D{i}", *draw(designed)) for i in range(1, draw(st.integers(0, 2)) + 1)
+    ]
     return {
         "tasks": tasks,
         "annotators": primaries + duplicates,
@@ -36,7 +42,11 @@ def studies(draw):
     }
 
 
-@settings(max_examples=int(os.environ.get("PLANNER_EXAMPLES", "40")), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=int(os.environ.get("PLANNER_EXAMPLES", "40")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(studies())
 def test_plans_are_valid_and_refusals_are_real(study):
     try:

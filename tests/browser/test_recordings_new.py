@@ -34,8 +34,13 @@ def served(tmp_path, port):
     for name in ("HUMANTRACE_DATABASE_URL", "HUMANTRACE_PORT", "HUMANTRACE_PUBLIC_URL", "HUMANTRACE_HOST"):
         env.pop(name, None)
     humantrace(env, "db", "upgrade")
-    proc = subprocess.Popen([str(CLI), "serve", "--port", str(port)], env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True)
+    proc = subprocess.Popen(
+        [str(CLI), "serve", "--port", str(port)],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     base = f"http://127.0.0.1:{port}"
     deadline = time.time() + 60
     while time.time() < deadline:
@@ -76,7 +81,9 @@ def test_snippet_points_at_the_running_server_and_records(served, context, forei
     engine.dispose()
     assert acked >= 2  # load and two clicks reached the server the snippet named
 
-    elsewhere = humantrace(env, "recordings", "new", "--label", "other", "--server", "https://rec.example.org/")
+    elsewhere = humantrace(
+        env, "recordings", "new", "--label", "other", "--server", "https://rec.example.org/"
+    )
     assert "Snippet for --server https://rec.example.org." in elsewhere
     assert 'data-server="https://rec.example.org"' in elsewhere
 
@@ -110,7 +117,9 @@ def foreign_page():
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
 
     def page(snippet: str) -> str:
-        pages["/p.html"] = f"<!doctype html><html><head>{snippet}</head><body><button id='go'>Go</button></body></html>".encode()
+        pages["/p.html"] = (
+            f"<!doctype html><html><head>{snippet}</head><body><button id='go'>Go</button></body></html>".encode()
+        )
         return f"http://127.0.0.1:{httpd.server_address[1]}/p.html"
 
     yield page

@@ -30,7 +30,9 @@ class DemoServer:
         env.pop("HUMANTRACE_DATABASE_URL", None)
         cli = Path(sys.executable).with_name("humantrace")
         args = [str(cli), "serve", "--port", str(self.port)] + (["--demo"] if demo else [])
-        self.proc = subprocess.Popen(args, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        self.proc = subprocess.Popen(
+            args, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+        )
         deadline = time.time() + 60
         while time.time() < deadline:
             line = self.proc.stdout.readline()
@@ -54,7 +56,9 @@ class DemoServer:
     def state(self, assignment_id: int) -> str:
         engine = create_engine(f"sqlite:///{self.data_dir / 'humantrace.db'}")
         with engine.connect() as conn:
-            value = conn.execute(text("SELECT state FROM assignment WHERE id = :i"), {"i": assignment_id}).scalar_one()
+            value = conn.execute(
+                text("SELECT state FROM assignment WHERE id = :i"), {"i": assignment_id}
+            ).scalar_one()
         engine.dispose()
         return value
 
@@ -92,7 +96,9 @@ def test_restart_within_grace_keeps_the_assignment(server, context):
     before = int(control.locator("#events").inner_text())
     website.mouse.click(5, 5)
     website.keyboard.press("Tab")
-    control.wait_for_function(f"Number(document.getElementById('events').textContent) > {before}", timeout=20000)
+    control.wait_for_function(
+        f"Number(document.getElementById('events').textContent) > {before}", timeout=20000
+    )
 
     website.close()  # a real close after the restart is still caught
     deadline = time.time() + 30

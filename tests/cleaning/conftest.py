@@ -23,12 +23,21 @@ class TraceBuilder:
     def add(self, type: str, at: int, *, attempt: int = 1, **fields: object) -> int:
         seq = self._next_seq.get(attempt, 0)
         self._next_seq[attempt] = seq + 1
-        self.records.append({"attempt_id": attempt, "seq": seq, "t_ms": T0 + at, "type": type,
-                             "url": "http://shop.test/", **fields})
+        self.records.append(
+            {
+                "attempt_id": attempt,
+                "seq": seq,
+                "t_ms": T0 + at,
+                "type": type,
+                "url": "http://shop.test/",
+                **fields,
+            }
+        )
         return seq
 
-    def type_text(self, xpath: str, text: str, at: int, *, every: int = 80,
-                  attempt: int = 1, start: str = "") -> int:
+    def type_text(
+        self, xpath: str, text: str, at: int, *, every: int = 80, attempt: int = 1, start: str = ""
+    ) -> int:
         """keydown + input per character, as a browser reports typing; returns the end time."""
         for i, char in enumerate(text):
             self.add("keydown", at, attempt=attempt, xpath=xpath, key=char)
@@ -45,13 +54,32 @@ def trace() -> TraceBuilder:
     return TraceBuilder()
 
 
-TYPES = np.array([
-    "mousemove", "mousemove", "mousemove", "scroll", "scroll", "keydown", "input", "keydown",
-    "input", "dom_change", "click", "focus", "blur", "change", "submit", "select", "navigation",
-    "visibility", "resize", "dblclick", "contextmenu",
-])
-XPATHS = np.array(["/html", "/html/body/form/input[1]", "/html/body/form/input[2]",
-                   "/html/body/div[2]"])
+TYPES = np.array(
+    [
+        "mousemove",
+        "mousemove",
+        "mousemove",
+        "scroll",
+        "scroll",
+        "keydown",
+        "input",
+        "keydown",
+        "input",
+        "dom_change",
+        "click",
+        "focus",
+        "blur",
+        "change",
+        "submit",
+        "select",
+        "navigation",
+        "visibility",
+        "resize",
+        "dblclick",
+        "contextmenu",
+    ]
+)
+XPATHS = np.array(["/html", "/html/body/form/input[1]", "/html/body/form/input[2]", "/html/body/div[2]"])
 KEYS = np.array(["a", "b", " ", "Enter", "Shift", "Backspace", "Tab", "ArrowLeft"])
 
 
@@ -63,15 +91,20 @@ def random_raw(seed: int, events: int, attempts: int) -> pd.DataFrame:
     step = rng.choice([0, 30, 90, 150, 399, 400, 401, 600, 2000, -20], events)
     t_ms = T0 + np.cumsum(step)
     kind = TYPES[rng.integers(0, len(TYPES), events)]
-    frame = pd.DataFrame({
-        "attempt_id": attempt, "seq": seq, "t_ms": t_ms, "type": kind,
-        "xpath": XPATHS[rng.integers(0, len(XPATHS), events)],
-        "key": np.where(kind == "keydown", KEYS[rng.integers(0, len(KEYS), events)], None),
-        "value": np.where(kind == "input", rng.choice(["", "a", "ab", "abc"], events), None),
-        "dy": np.where(kind == "scroll", rng.choice([-100.0, 40.0, 100.0, 2.5], events), np.nan),
-        "dx": np.where(kind == "scroll", rng.choice([0.0, 10.0], events), np.nan),
-        "scroll_y": np.where(kind == "scroll", rng.integers(0, 5000, events), np.nan),
-    })
+    frame = pd.DataFrame(
+        {
+            "attempt_id": attempt,
+            "seq": seq,
+            "t_ms": t_ms,
+            "type": kind,
+            "xpath": XPATHS[rng.integers(0, len(XPATHS), events)],
+            "key": np.where(kind == "keydown", KEYS[rng.integers(0, len(KEYS), events)], None),
+            "value": np.where(kind == "input", rng.choice(["", "a", "ab", "abc"], events), None),
+            "dy": np.where(kind == "scroll", rng.choice([-100.0, 40.0, 100.0, 2.5], events), np.nan),
+            "dx": np.where(kind == "scroll", rng.choice([0.0, 10.0], events), np.nan),
+            "scroll_y": np.where(kind == "scroll", rng.integers(0, 5000, events), np.nan),
+        }
+    )
     frame = raw_frame(frame.to_dict("records"))
     return frame.sample(frac=1.0, random_state=seed).reset_index(drop=True)
 

@@ -39,20 +39,29 @@ def test_a_frame_without_width_height_and_state_cleans_as_with_them_null(trace, 
 
 
 def test_a_frame_of_the_four_core_columns_cleans_when_no_rule_needs_more(cleaner):
-    raw = pd.DataFrame({"attempt_id": [1, 1, 1], "seq": [0, 1, 2], "t_ms": [10, 20, 30],
-                        "type": ["click", "mousemove", "submit"]})
+    raw = pd.DataFrame(
+        {
+            "attempt_id": [1, 1, 1],
+            "seq": [0, 1, 2],
+            "t_ms": [10, 20, 30],
+            "type": ["click", "mousemove", "submit"],
+        }
+    )
     cleaned = cleaner(raw)
     assert cleaned["type"].tolist() == ["click", "submit"]
     assert cleaned["source_seqs"].tolist() == [[0], [2]]
 
 
-@pytest.mark.parametrize(("events", "dropped", "named"), [
-    (["scroll", "scroll"], "dy", "'dy': rule 2 (scroll collapse) reads it on the 2 scroll event(s)"),
-    (["keydown", "click"], "key", "'key': rule 1 (fill merge) reads it on the 1 keydown event(s)"),
-    (["input"], "value", "'value': rule 1 (fill merge) reads it on the 1 fill/input event(s)"),
-    (["scroll", "input"], "xpath", "rule 2 (scroll collapse)"),
-    (["click"], "t_ms", "every cleaning rule reads"),
-])
+@pytest.mark.parametrize(
+    ("events", "dropped", "named"),
+    [
+        (["scroll", "scroll"], "dy", "'dy': rule 2 (scroll collapse) reads it on the 2 scroll event(s)"),
+        (["keydown", "click"], "key", "'key': rule 1 (fill merge) reads it on the 1 keydown event(s)"),
+        (["input"], "value", "'value': rule 1 (fill merge) reads it on the 1 fill/input event(s)"),
+        (["scroll", "input"], "xpath", "rule 2 (scroll collapse)"),
+        (["click"], "t_ms", "every cleaning rule reads"),
+    ],
+)
 def test_an_absent_column_a_rule_reads_is_named_with_the_rule(trace, cleaner, events, dropped, named):
     for n, kind in enumerate(events):
         trace.add(kind, n * 10, xpath="/html", key="a", value="a", dy=1.0, dx=0.0)

@@ -12,8 +12,17 @@ from cleaning.events import CLEAN_COLUMNS, TEXT_EDITING_KEYS, TRIGGERS
 DOC = Path(__file__).resolve().parents[2] / "docs" / "cleaning.md"
 
 
-@pytest.mark.parametrize("name", [*CleaningConfig.model_fields, *CLEAN_COLUMNS, *TRIGGERS,
-                                  *sorted(TEXT_EDITING_KEYS), "cleaning_version", "cleaning_config"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        *CleaningConfig.model_fields,
+        *CLEAN_COLUMNS,
+        *TRIGGERS,
+        *sorted(TEXT_EDITING_KEYS),
+        "cleaning_version",
+        "cleaning_config",
+    ],
+)
 def test_name_is_documented(name):
     assert f"`{name}`" in DOC.read_text()
 

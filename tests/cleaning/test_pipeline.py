@@ -17,7 +17,12 @@ def test_config_and_version_are_recorded_as_json(trace):
     config = CleaningConfig(scroll_window_ms=250, hover_window_ms=300)
     cleaned = clean(trace.frame(), config)
     recorded = json.loads(json.dumps(cleaned.attrs["cleaning_config"]))
-    assert recorded == {"scroll_window_ms": 250, "hover_window_ms": 300, "drag_min_px": 4.0, "group_by": "attempt_id"}
+    assert recorded == {
+        "scroll_window_ms": 250,
+        "hover_window_ms": 300,
+        "drag_min_px": 4.0,
+        "group_by": "attempt_id",
+    }
     assert CleaningConfig(**recorded) == config
     assert cleaned.attrs["cleaning_version"] == CLEANING_VERSION
     assert config.to_dict() == config.model_dump()
@@ -51,7 +56,13 @@ def test_rows_come_out_by_attempt_then_seq_whatever_the_input_order(trace):
     raw = trace.frame().iloc[::-1]
     cleaned = clean(raw)
     assert list(zip(cleaned["attempt_id"], cleaned["seq"])) == [
-        (1, 0), (1, 1), (2, 0), (2, 1), (3, 0), (3, 1)]
+        (1, 0),
+        (1, 1),
+        (2, 0),
+        (2, 1),
+        (3, 0),
+        (3, 1),
+    ]
     assert cleaned.index.tolist() == list(range(6))
     assert cleaned["step"].tolist() == [0, 1] * 3
 
@@ -84,7 +95,10 @@ def test_clean_records_returns_plain_json_ready_dicts(trace):
     cleaned = clean_records(records)
     assert json.loads(json.dumps(cleaned)) == cleaned
     assert [(r["type"], r["source_seqs"], r["trigger"]) for r in cleaned] == [
-        ("fill", [0, 1, 2, 3], None), ("mousemove", [4], "click"), ("click", [5], None)]
+        ("fill", [0, 1, 2, 3], None),
+        ("mousemove", [4], "click"),
+        ("click", [5], None),
+    ]
     assert cleaned[0]["value"] == "ok" and cleaned[0]["key"] is None
     assert cleaned[2]["x"] == 4.0 and cleaned[2]["step"] == 2
 

@@ -17,12 +17,25 @@ from cleaning.summary import _plain
 
 T0 = 1_700_000_000_000
 TYPES = [
-    "click", "dblclick", "contextmenu", "keydown", "input", "change", "submit", "scroll",
-    "mousemove", "focus", "blur", "select", "navigation", "visibility", "resize", "dom_change",
+    "click",
+    "dblclick",
+    "contextmenu",
+    "keydown",
+    "input",
+    "change",
+    "submit",
+    "scroll",
+    "mousemove",
+    "focus",
+    "blur",
+    "select",
+    "navigation",
+    "visibility",
+    "resize",
+    "dom_change",
 ]
 # Weighted towards the events the rules act on, so runs of them are common.
-WEIGHTED = TYPES + ["keydown", "input", "scroll", "scroll", "mousemove", "mousemove",
-                    "dom_change"] * 2
+WEIGHTED = TYPES + ["keydown", "input", "scroll", "scroll", "mousemove", "mousemove", "dom_change"] * 2
 XPATHS = [None, "/html", "/html/body/input[1]", "/html/body/input[2]"]
 GAPS = [0, 1, 50, 100, 399, 400, 401, 500, 501, 2000, -30]  # ms; -30: a clock stepping back
 KEYS = [None, "a", "b", " ", "é", "Enter", "Tab", "Shift", "Backspace", "ArrowLeft", "F5"]
@@ -30,8 +43,15 @@ VALUES = [None, "", "a", "ab", "abc", "x y"]
 DELTAS = [None, 0.0, 100.0, -50.0, 12.5]
 
 FIELDS = {  # each generated event draws one option per field from a single integer
-    "type": WEIGHTED, "xpath": XPATHS, "gap": GAPS, "key": KEYS, "value": VALUES,
-    "dx": DELTAS, "dy": DELTAS, "scroll_y": [None, 0.0, 300.0], "added": [None, 3],
+    "type": WEIGHTED,
+    "xpath": XPATHS,
+    "gap": GAPS,
+    "key": KEYS,
+    "value": VALUES,
+    "dx": DELTAS,
+    "dy": DELTAS,
+    "scroll_y": [None, 0.0, 300.0],
+    "added": [None, 3],
 }
 CHOICES = int(np.prod([len(options) for options in FIELDS.values()]))
 
@@ -80,8 +100,11 @@ def raw_traces(draw) -> pd.DataFrame:
     return raw_frame(records)
 
 
-configs = st.builds(CleaningConfig, scroll_window_ms=st.sampled_from([0, 400, 1000]),
-                    hover_window_ms=st.sampled_from([0, 500]))
+configs = st.builds(
+    CleaningConfig,
+    scroll_window_ms=st.sampled_from([0, 400, 1000]),
+    hover_window_ms=st.sampled_from([0, 500]),
+)
 # The oracle comparison gets the most examples; the properties below check the meaning of the
 # output directly, so a bug shared by both implementations still shows, and need fewer.
 oracle = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -90,8 +113,11 @@ fast = settings(oracle, max_examples=50)
 
 def source_of(cleaned: pd.DataFrame) -> dict[tuple[int, int], int]:
     """(attempt, raw seq) -> position of the cleaned row it went into."""
-    return {(a, int(s)): i for i, (a, seqs) in
-            enumerate(zip(cleaned["attempt_id"], cleaned["source_seqs"])) for s in seqs}
+    return {
+        (a, int(s)): i
+        for i, (a, seqs) in enumerate(zip(cleaned["attempt_id"], cleaned["source_seqs"]))
+        for s in seqs
+    }
 
 
 @oracle
@@ -156,14 +182,23 @@ def test_scrolled_distance_per_container_is_unchanged(raw, config):
 
     def totals(frame):
         scrolls = frame[frame["type"] == "scroll"]
-        return scrolls.groupby(["attempt_id", scrolls["xpath"].fillna("<null>")])[["dx", "dy"]] \
-            .sum().sort_index()
+        return (
+            scrolls.groupby(["attempt_id", scrolls["xpath"].fillna("<null>")])[["dx", "dy"]]
+            .sum()
+            .sort_index()
+        )
 
     # A field's own scrolls while it is filled belong to the fill (the caret scrolling it).
-    in_fills = {(row.attempt_id, s) for row in cleaned[cleaned["type"] == "fill"].itertuples()
-                for s in row.source_seqs}
-    outside = raw[pd.Series([key not in in_fills for key in zip(raw["attempt_id"], raw["seq"])],
-                            index=raw.index, dtype=bool)]
+    in_fills = {
+        (row.attempt_id, s)
+        for row in cleaned[cleaned["type"] == "fill"].itertuples()
+        for s in row.source_seqs
+    }
+    outside = raw[
+        pd.Series(
+            [key not in in_fills for key in zip(raw["attempt_id"], raw["seq"])], index=raw.index, dtype=bool
+        )
+    ]
     pd.testing.assert_frame_equal(totals(cleaned), totals(outside))
 
 
@@ -178,8 +213,7 @@ def test_each_fill_holds_the_last_value_typed_in_its_run(raw):
         assert set(run["type"]) <= {"keydown", "input", "change", "scroll"} and "input" in set(run["type"])
         first_input = list(run["type"]).index("input")
         assert not set(run["type"].iloc[:first_input]) & {"change", "scroll"}
-        assert (run["xpath"].fillna("<null>") == ("<null>" if pd.isna(fill.xpath)
-                                                  else fill.xpath)).all()
+        assert (run["xpath"].fillna("<null>") == ("<null>" if pd.isna(fill.xpath) else fill.xpath)).all()
         typed = run["value"].dropna()
         assert fill.value == typed.iloc[-1] if len(typed) else pd.isna(fill.value)
 

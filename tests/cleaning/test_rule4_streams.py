@@ -94,17 +94,56 @@ def test_streams_interleave_by_time_and_never_merge():
     events = []
     for stream, offset in ((0, 0), (1, 1000)):
         for i, text in enumerate(["a", "ab", "abc"]):
-            events.append({"attempt_id": 1, "stream": stream, "seq": i, "t_ms": T0 + offset + 100 * i,
-                           "type": "input", "xpath": FIELD, "url": "http://shop.test/", "value": text})
+            events.append(
+                {
+                    "attempt_id": 1,
+                    "stream": stream,
+                    "seq": i,
+                    "t_ms": T0 + offset + 100 * i,
+                    "type": "input",
+                    "xpath": FIELD,
+                    "url": "http://shop.test/",
+                    "value": text,
+                }
+            )
     raw = raw_frame(events)
     cleaned = clean(raw)
     assert list(cleaned["type"]) == ["fill", "fill"]
     assert list(cleaned["stream"]) == [0, 1] and list(cleaned["value"]) == ["abc", "abc"]
-    interleaved = raw_frame([
-        {"attempt_id": 1, "stream": 0, "seq": 0, "t_ms": T0, "type": "click", "xpath": "/html/body/a[1]", "x": 1, "y": 1},
-        {"attempt_id": 1, "stream": 1, "seq": 0, "t_ms": T0 + 50, "type": "click", "xpath": "/html/body/a[2]", "x": 1, "y": 1},
-        {"attempt_id": 1, "stream": 0, "seq": 1, "t_ms": T0 + 100, "type": "click", "xpath": "/html/body/a[3]", "x": 1, "y": 1},
-    ])
+    interleaved = raw_frame(
+        [
+            {
+                "attempt_id": 1,
+                "stream": 0,
+                "seq": 0,
+                "t_ms": T0,
+                "type": "click",
+                "xpath": "/html/body/a[1]",
+                "x": 1,
+                "y": 1,
+            },
+            {
+                "attempt_id": 1,
+                "stream": 1,
+                "seq": 0,
+                "t_ms": T0 + 50,
+                "type": "click",
+                "xpath": "/html/body/a[2]",
+                "x": 1,
+                "y": 1,
+            },
+            {
+                "attempt_id": 1,
+                "stream": 0,
+                "seq": 1,
+                "t_ms": T0 + 100,
+                "type": "click",
+                "xpath": "/html/body/a[3]",
+                "x": 1,
+                "y": 1,
+            },
+        ]
+    )
     cleaned = clean(interleaved)
     assert list(cleaned["xpath"]) == ["/html/body/a[1]", "/html/body/a[2]", "/html/body/a[3]"]
     assert list(clean_reference(interleaved)["xpath"]) == list(cleaned["xpath"])

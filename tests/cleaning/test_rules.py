@@ -16,8 +16,7 @@ def cleaner(request):
 
 
 def steps(cleaned: pd.DataFrame) -> list[tuple]:
-    return [(row.type, row.xpath if isinstance(row.xpath, str) else None)
-            for row in cleaned.itertuples()]
+    return [(row.type, row.xpath if isinstance(row.xpath, str) else None) for row in cleaned.itertuples()]
 
 
 # ---------------------------------------------------------------- rule 1: fill merge
@@ -28,8 +27,11 @@ def test_typing_hello_becomes_one_fill(trace, cleaner):
     trace.add("focus", 1, xpath="/html/body/input")
     trace.type_text("/html/body/input", "hello", 100)
     cleaned = cleaner(trace.frame())
-    assert steps(cleaned) == [("click", "/html/body/input"), ("focus", "/html/body/input"),
-                              ("fill", "/html/body/input")]
+    assert steps(cleaned) == [
+        ("click", "/html/body/input"),
+        ("focus", "/html/body/input"),
+        ("fill", "/html/body/input"),
+    ]
     fill = cleaned.iloc[2]
     assert fill["value"] == "hello"
     assert pd.isna(fill["key"])
@@ -53,8 +55,11 @@ def test_typing_into_two_fields_alternately_stays_apart(trace, cleaner):
     at = trace.type_text("/html/body/input[2]", "cd", at)
     at = trace.type_text("/html/body/input[1]", "e", at, start="ab")
     cleaned = cleaner(trace.frame())
-    assert steps(cleaned) == [("fill", "/html/body/input[1]"), ("fill", "/html/body/input[2]"),
-                              ("fill", "/html/body/input[1]")]
+    assert steps(cleaned) == [
+        ("fill", "/html/body/input[1]"),
+        ("fill", "/html/body/input[2]"),
+        ("fill", "/html/body/input[1]"),
+    ]
     assert cleaned["value"].tolist() == ["ab", "cd", "abe"]
 
 
@@ -108,8 +113,7 @@ def test_context_and_idle_moves_do_not_split_a_fill(trace, cleaner):
 
 def test_five_scrolls_100ms_apart_collapse_with_summed_dy(trace, cleaner):
     for i in range(5):
-        trace.add("scroll", i * 100, xpath="/html", dx=0.0, dy=120.0, scroll_x=0.0,
-                  scroll_y=120.0 * (i + 1))
+        trace.add("scroll", i * 100, xpath="/html", dx=0.0, dy=120.0, scroll_x=0.0, scroll_y=120.0 * (i + 1))
     cleaned = cleaner(trace.frame())
     assert len(cleaned) == 1
     scroll = cleaned.iloc[0]
@@ -139,8 +143,7 @@ def test_scrolls_on_two_containers_stay_separate(trace, cleaner):
     trace.add("scroll", 50, xpath="/html/body/div[1]", dy=30.0)
     trace.add("scroll", 100, xpath="/html", dy=100.0)
     cleaned = cleaner(trace.frame())
-    assert steps(cleaned) == [("scroll", "/html"), ("scroll", "/html/body/div[1]"),
-                              ("scroll", "/html")]
+    assert steps(cleaned) == [("scroll", "/html"), ("scroll", "/html/body/div[1]"), ("scroll", "/html")]
 
 
 # ---------------------------------------------------------------- rule 3: idle-move drop

@@ -46,8 +46,12 @@ def study(client, lab):
         db.add(row)
         db.commit()
         db.refresh(row)
-        for code, role, tier in [("A1", "annotator", "primary"), ("A2", "annotator", "primary"),
-                                 ("D1", "annotator", "duplicate"), ("L1", "lead", "primary")]:
+        for code, role, tier in [
+            ("A1", "annotator", "primary"),
+            ("A2", "annotator", "primary"),
+            ("D1", "annotator", "duplicate"),
+            ("L1", "lead", "primary"),
+        ]:
             accounts.add_annotator(db, code=code, role=role, tier=tier, study_id=row.id)
         return row
 
@@ -62,8 +66,16 @@ def make_assignment(client, study):
     def _make(code: str, task_id: str = "lab-001", condition: str = "clean", tier: str = "primary") -> int:
         with Session(client.app.state.engine) as db:
             person = accounts.get_by_code(db, code=code)
-            row = Assignment(study_id=study.id, annotator_id=person.id, task_id=task_id, env_id="lab", difficulty="easy",
-                             condition=condition, tier=tier, seed=session_seed(study.seed))
+            row = Assignment(
+                study_id=study.id,
+                annotator_id=person.id,
+                task_id=task_id,
+                env_id="lab",
+                difficulty="easy",
+                condition=condition,
+                tier=tier,
+                seed=session_seed(study.seed),
+            )
             db.add(row)
             db.commit()
             return row.id
@@ -91,7 +103,9 @@ def login_as(sign_in_http):
     def login(http_client, code: str) -> None:
         settings = http_client.app.state.settings
         with Session(http_client.app.state.engine) as db:
-            url = accounts.create_login_link(db, secret_key=settings.secret_key, code=code, base_url="http://testserver")
+            url = accounts.create_login_link(
+                db, secret_key=settings.secret_key, code=code, base_url="http://testserver"
+            )
         sign_in_http(http_client, url.removeprefix("http://testserver"))
 
     return login
@@ -105,8 +119,11 @@ class LiveServer:
         # log_config=None: leave the process's logging alone (other tests capture uvicorn's log lines)
         from recorder.protocol import uvicorn_ws_options
 
-        self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, access_log=False, log_config=None,
-                                                    **uvicorn_ws_options()))
+        self.server = uvicorn.Server(
+            uvicorn.Config(
+                app, host="127.0.0.1", port=port, access_log=False, log_config=None, **uvicorn_ws_options()
+            )
+        )
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
     def start(self) -> LiveServer:
@@ -141,11 +158,21 @@ def popup_blocking_browser(playwright_instance):
     """Chromium as people run it: popup blocking on (Playwright turns it off by default)."""
     import os
 
-    args = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-            "--disable-sync", "--no-first-run", "--disable-quic"]
-    browser = playwright_instance.chromium.launch(executable_path=os.environ.get("HUMANTRACE_CHROMIUM", "/usr/bin/chromium"),
-                                                  args=args, headless=True,
-                                                  ignore_default_args=["--disable-popup-blocking"])
+    args = [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--disable-quic",
+    ]
+    browser = playwright_instance.chromium.launch(
+        executable_path=os.environ.get("HUMANTRACE_CHROMIUM", "/usr/bin/chromium"),
+        args=args,
+        headless=True,
+        ignore_default_args=["--disable-popup-blocking"],
+    )
     yield browser
     browser.close()
 

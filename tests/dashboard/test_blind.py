@@ -17,8 +17,21 @@ from dashboard.studies.models import Study
 pytestmark = pytest.mark.browser
 
 # The condition, difficulty, primitive, variant and intervention, as words and as lab-001's ids.
-FORBIDDEN = ("intervention", "naturalness", "frontier", "difficulty", "primitive", "variant", "verification",
-             "lab-001-v1", "decoy_notes", "shuffle_list", "misleading_success", "target_primitive", "condition")
+FORBIDDEN = (
+    "intervention",
+    "naturalness",
+    "frontier",
+    "difficulty",
+    "primitive",
+    "variant",
+    "verification",
+    "lab-001-v1",
+    "decoy_notes",
+    "shuffle_list",
+    "misleading_success",
+    "target_primitive",
+    "condition",
+)
 TEXT_TYPES = ("text/", "javascript", "json", "css")
 
 
@@ -38,8 +51,14 @@ def _record(context):
                 body = response.text()
             except Exception:  # a redirect or a body the page navigated away from
                 body = ""
-        seen.append({"url": response.url, "type": response.request.resource_type, "body": body,
-                     "headers": " ".join(f"{k}: {v}" for k, v in response.headers.items())})
+        seen.append(
+            {
+                "url": response.url,
+                "type": response.request.resource_type,
+                "body": body,
+                "headers": " ".join(f"{k}: {v}" for k, v in response.headers.items()),
+            }
+        )
 
     context.on("response", on_response)
     return seen
@@ -50,7 +69,9 @@ def _play(browser, live, code: str, assignment_id: int) -> tuple[list[dict], lis
     seen = _record(context)
     titles: list[str] = []
     with Session(live.app.state.engine) as db:
-        link = accounts.create_login_link(db, secret_key=live.app.state.settings.secret_key, code=code, base_url=live.url)
+        link = accounts.create_login_link(
+            db, secret_key=live.app.state.settings.secret_key, code=code, base_url=live.url
+        )
     control = context.new_page()
     control.on("dialog", lambda dialog: dialog.accept())
     sign_in(control, link)
@@ -84,7 +105,9 @@ def _play(browser, live, code: str, assignment_id: int) -> tuple[list[dict], lis
     return seen, titles + urls
 
 
-def test_nothing_the_annotator_receives_names_the_condition(live, study, make_assignment, popup_blocking_browser):
+def test_nothing_the_annotator_receives_names_the_condition(
+    live, study, make_assignment, popup_blocking_browser
+):
     browser = popup_blocking_browser
     with Session(live.app.state.engine) as db:
         row = db.get(Study, study.id)
@@ -93,7 +116,10 @@ def test_nothing_the_annotator_receives_names_the_condition(live, study, make_as
         db.commit()
     clean = make_assignment("A1", condition="clean")
     intervention = make_assignment("A2", condition="intervention")
-    received = {"clean": _play(browser, live, "A1", clean), "intervention": _play(browser, live, "A2", intervention)}
+    received = {
+        "clean": _play(browser, live, "A1", clean),
+        "intervention": _play(browser, live, "A2", intervention),
+    }
 
     leaks = []
     for condition, (responses, titles_and_urls) in received.items():
@@ -116,8 +142,12 @@ def test_nothing_the_annotator_receives_names_the_condition(live, study, make_as
         return found
 
     clean_assets, intervention_assets = assets(received["clean"][0]), assets(received["intervention"][0])
-    assert sorted(clean_assets) == sorted(intervention_assets), "both conditions load the same scripts and stylesheets"
+    assert sorted(clean_assets) == sorted(intervention_assets), (
+        "both conditions load the same scripts and stylesheets"
+    )
     assert clean_assets["env-static/ux.js"] and intervention_assets["env-static/ux.js"]
     both_read = [path for path in clean_assets if clean_assets[path] and intervention_assets[path]]
     assert len(both_read) >= len(clean_assets) - 1, "nearly every file's body was read in both conditions"
-    assert {p: clean_assets[p] for p in both_read} == {p: intervention_assets[p] for p in both_read}, "and the same files"
+    assert {p: clean_assets[p] for p in both_read} == {p: intervention_assets[p] for p in both_read}, (
+        "and the same files"
+    )

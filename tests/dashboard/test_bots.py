@@ -33,9 +33,18 @@ def test_two_bots_finish_six_assignments(live, study, make_assignment, context, 
         make_assignment(code, "lab-002", "intervention")
     reports = []
     # Playwright's sync API runs its own loop: give the bots a thread of their own.
-    worker = threading.Thread(target=lambda: reports.extend(run_bots(
-        engine=live.app.state.engine, secret_key=live.app.state.settings.secret_key, base_url=live.url,
-        codes=["A1", "A2"], assignments=3, seed=3)))
+    worker = threading.Thread(
+        target=lambda: reports.extend(
+            run_bots(
+                engine=live.app.state.engine,
+                secret_key=live.app.state.settings.secret_key,
+                base_url=live.url,
+                codes=["A1", "A2"],
+                assignments=3,
+                seed=3,
+            )
+        )
+    )
     worker.start()
     worker.join(timeout=600)
     assert [(r.code, len(r.completed), r.failed) for r in reports] == [("A1", 3, []), ("A2", 3, [])]
@@ -46,7 +55,9 @@ def test_two_bots_finish_six_assignments(live, study, make_assignment, context, 
         attempts = db.exec(select(Attempt)).all()
         assert len(attempts) == 12 and all(a.passed for a in attempts), [(a.id, a.score) for a in attempts]
         assert all(a.raw_events and a.raw_events > 0 for a in attempts)
-        link = accounts.create_login_link(db, secret_key=live.app.state.settings.secret_key, code="L1", base_url=live.url)
+        link = accounts.create_login_link(
+            db, secret_key=live.app.state.settings.secret_key, code="L1", base_url=live.url
+        )
     lead = context.new_page()
     sign_in(lead, link)
     assert lead.locator(".stat-n").first.inner_text() == "6"
@@ -100,8 +111,16 @@ def test_a_paced_bot_takes_a_persons_time_and_stops_at_the_deadline(live, study,
         reports = []
 
         def go() -> None:
-            reports.extend(run_bots(engine=live.app.state.engine, secret_key=settings.secret_key, base_url=live.url,
-                                    codes=["A1"], seed=3, **kwargs))
+            reports.extend(
+                run_bots(
+                    engine=live.app.state.engine,
+                    secret_key=settings.secret_key,
+                    base_url=live.url,
+                    codes=["A1"],
+                    seed=3,
+                    **kwargs,
+                )
+            )
 
         async def from_a_loop() -> None:
             go()

@@ -29,9 +29,25 @@ def cli_env(monkeypatch, tmp_path, migrated_url, client):
 
 def scrolls(db, recording_id: int, gap_ms: int) -> None:
     now = int(time.time() * 1000)
-    events = [{"seq": i, "t_ms": now + gap_ms * i, "type": "scroll", "xpath": "/html", "url": "http://x/", "dy": 100.0,
-               "dx": 0.0, "scroll_x": 0.0, "scroll_y": 100.0 * (i + 1)} for i in range(5)]
-    recorder.ingest_batch(db, recording=db.get(Recording, recording_id), batch=BatchMessage.model_validate({"type": "batch", "events": events}))
+    events = [
+        {
+            "seq": i,
+            "t_ms": now + gap_ms * i,
+            "type": "scroll",
+            "xpath": "/html",
+            "url": "http://x/",
+            "dy": 100.0,
+            "dx": 0.0,
+            "scroll_x": 0.0,
+            "scroll_y": 100.0 * (i + 1),
+        }
+        for i in range(5)
+    ]
+    recorder.ingest_batch(
+        db,
+        recording=db.get(Recording, recording_id),
+        batch=BatchMessage.model_validate({"type": "batch", "events": events}),
+    )
 
 
 def test_standalone_recording_new_list_export(cli_env, tmp_path):

@@ -39,7 +39,9 @@ def test_a_connection_dropped_while_idle_is_replaced_without_an_error(engine, po
     assert _backend_pid(engine) != first
 
 
-def test_a_connection_dropped_just_after_use_fails_one_request_then_the_pool_recovers(engine, postgres_base_url):
+def test_a_connection_dropped_just_after_use_fails_one_request_then_the_pool_recovers(
+    engine, postgres_base_url
+):
     first = _backend_pid(engine)
     _terminate(postgres_base_url, first)
     # Used moments ago, so not pinged: this one request fails (the app answers it with a 503) ...

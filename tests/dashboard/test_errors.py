@@ -33,16 +33,26 @@ def _started(client, make_assignment, person, login_as) -> tuple[int, int, str]:
 def test_a_flow_refusal_keeps_its_status_and_message(client, make_assignment, person, login_as):
     assignment_id, _attempt_id, csrf = _started(client, make_assignment, person, login_as)
     # Starting an assignment that has already started is refused by the flow (409), as JSON and as a page.
-    as_json = client.post(f"/assignments/{assignment_id}/start", data={"csrf_token": csrf},
-                          headers={"Accept": "application/json"}, follow_redirects=False)
-    assert as_json.status_code == 409 and isinstance(as_json.json()["detail"], str) and as_json.json()["detail"]
-    as_page = client.post(f"/assignments/{assignment_id}/start", data={"csrf_token": csrf}, follow_redirects=False)
+    as_json = client.post(
+        f"/assignments/{assignment_id}/start",
+        data={"csrf_token": csrf},
+        headers={"Accept": "application/json"},
+        follow_redirects=False,
+    )
+    assert (
+        as_json.status_code == 409 and isinstance(as_json.json()["detail"], str) and as_json.json()["detail"]
+    )
+    as_page = client.post(
+        f"/assignments/{assignment_id}/start", data={"csrf_token": csrf}, follow_redirects=False
+    )
     assert as_page.status_code == 409 and "That did not work" in as_page.text
     missing = client.get("/assignments/999999/control")
     assert missing.status_code == 404 and "Not found" in missing.text
 
 
-def test_an_evaluator_bug_is_a_logged_500_not_an_outage(client, make_assignment, person, login_as, monkeypatch, caplog):
+def test_an_evaluator_bug_is_a_logged_500_not_an_outage(
+    client, make_assignment, person, login_as, monkeypatch, caplog
+):
     _assignment_id, attempt_id, csrf = _started(client, make_assignment, person, login_as)
 
     def broken_evaluator(db, *, session_id):
@@ -50,9 +60,14 @@ def test_an_evaluator_bug_is_a_logged_500_not_an_outage(client, make_assignment,
 
     monkeypatch.setattr(envs, "evaluate", broken_evaluator)
     caplog.set_level(logging.ERROR, logger="humantrace.http")
-    quiet = TestClient(client.app, base_url="http://testserver", raise_server_exceptions=False, cookies=client.cookies)
-    answer = quiet.post(f"/attempts/{attempt_id}/end", data={"csrf_token": csrf, "outcome": "evaluated"},
-                        headers={"Accept": "application/json"})
+    quiet = TestClient(
+        client.app, base_url="http://testserver", raise_server_exceptions=False, cookies=client.cookies
+    )
+    answer = quiet.post(
+        f"/attempts/{attempt_id}/end",
+        data={"csrf_token": csrf, "outcome": "evaluated"},
+        headers={"Accept": "application/json"},
+    )
     assert answer.status_code == 500
     assert "database" not in answer.json()["detail"]
     logged = [r for r in caplog.records if r.name == "humantrace.http" and r.levelno == logging.ERROR]
@@ -67,8 +82,11 @@ def test_a_database_outage_is_a_503(client, make_assignment, person, login_as, t
     # A real outage: the database the app talks to cannot be opened (SQLite raises OperationalError).
     client.app.state.engine = create_engine(f"sqlite:///{tmp_path}/gone/nowhere.db")
     try:
-        answer = client.post(f"/attempts/{attempt_id}/end", data={"csrf_token": csrf, "outcome": "evaluated"},
-                             headers={"Accept": "application/json"})
+        answer = client.post(
+            f"/attempts/{attempt_id}/end",
+            data={"csrf_token": csrf, "outcome": "evaluated"},
+            headers={"Accept": "application/json"},
+        )
     finally:
         client.app.state.engine.dispose()
         client.app.state.engine = working

@@ -23,10 +23,33 @@ from recorder.schemas import BatchMessage
 def type_into_page(db, recording_id: int, text: str) -> None:
     """What the recorder would send for a click then typing `text` into one field."""
     now = int(time.time() * 1000)
-    events = [{"seq": 0, "t_ms": now, "type": "click", "xpath": "/html/body/input[1]", "url": "http://x/env/lab/", "x": 5, "y": 5}]
+    events = [
+        {
+            "seq": 0,
+            "t_ms": now,
+            "type": "click",
+            "xpath": "/html/body/input[1]",
+            "url": "http://x/env/lab/",
+            "x": 5,
+            "y": 5,
+        }
+    ]
     for i, _ in enumerate(text, start=1):
-        events.append({"seq": i, "t_ms": now + 100 * i, "type": "input", "xpath": "/html/body/input[1]", "url": "http://x/env/lab/", "value": text[:i]})
-    recorder.ingest_batch(db, recording=db.get(Recording, recording_id), batch=BatchMessage.model_validate({"type": "batch", "events": events}))
+        events.append(
+            {
+                "seq": i,
+                "t_ms": now + 100 * i,
+                "type": "input",
+                "xpath": "/html/body/input[1]",
+                "url": "http://x/env/lab/",
+                "value": text[:i],
+            }
+        )
+    recorder.ingest_batch(
+        db,
+        recording=db.get(Recording, recording_id),
+        batch=BatchMessage.model_validate({"type": "batch", "events": events}),
+    )
 
 
 @pytest.fixture
@@ -44,8 +67,12 @@ def finished_study(client, make_assignment, person):
         flow.end_attempt(db, attempt_id=cold.id, annotator=a1, outcome=Outcome.evaluated)
         warm = flow.start_warm(db, assignment_id=done, annotator=a1)
         flow.end_attempt(db, attempt_id=warm.id, annotator=a1, outcome=Outcome.abandoned)
-        flow.submit_rating(db, assignment_id=done, annotator=a1,
-                           form=flow.RatingForm(clarity=5, suspected_bug=True, comments="secret remark about the site"))
+        flow.submit_rating(
+            db,
+            assignment_id=done,
+            annotator=a1,
+            form=flow.RatingForm(clarity=5, suspected_bug=True, comments="secret remark about the site"),
+        )
         other = flow.start_assignment(db, assignment_id=rolled, annotator=a2)
         flow.end_attempt(db, attempt_id=other.id, annotator=a2, outcome=Outcome.evaluated)
         flow.rollback(db, assignment_id=rolled, reason="control tab closed")
@@ -105,7 +132,12 @@ def test_bundle_holds_no_address_token_session_or_comment(finished_study, tmp_pa
         assert session_id not in text
     with Session(engine) as db:
         for attempt in db.exec(select(Attempt)).all():
-            assert recorder.issue_token(secret_key="test-secret-key-" + "k" * 32, recording_id=attempt.recording_id) not in text
+            assert (
+                recorder.issue_token(
+                    secret_key="test-secret-key-" + "k" * 32, recording_id=attempt.recording_id
+                )
+                not in text
+            )
     # people appear only by coded id: no name column, no name (the fixture names A1 in the database)
     assert "display_name" not in text and "Robin Example" not in text
 
@@ -186,11 +218,17 @@ def test_bundle_holds_the_sessions_semantic_events_and_audit_log(client, finishe
     mine = audit[audit["attempt_id"] == cold.id]
     assert len(mine) == 1
     call = mine.iloc[0]
-    assert (call["method"], call["path"], call["status"]) == ("GET", "/api/env/lab/notes/1/open", answer.status_code)
+    assert (call["method"], call["path"], call["status"]) == (
+        "GET",
+        "/api/env/lab/notes/1/open",
+        answer.status_code,
+    )
     assert not call["intervention_fired"] and pd.isna(call["intervention"]) and call["seq"] == 0
     events = bundle.semantic_events[bundle.semantic_events["attempt_id"] == cold.id]
     if answer.status_code == 200:
-        assert list(events["event"]) == ["note_view"] and json.loads(events.iloc[0]["params"]) == {"note_id": 1}
+        assert list(events["event"]) == ["note_view"] and json.loads(events.iloc[0]["params"]) == {
+            "note_id": 1
+        }
     assert cold_session not in all_text(out)
     # The event-match score and each event condition's result are the attempt's verdict's.
     with Session(engine) as db:

@@ -37,13 +37,19 @@ def test_full_assignment_cold_warm_rating(db, make_assignment, person):
     from environments import sessions
 
     # the warm attempt starts from a byte-identical initial state (same task, condition, seed)
-    assert sessions.get_session(db, session_id=warm.env_session_id).initial_sha256 == \
-        sessions.get_session(db, session_id=cold.env_session_id).initial_sha256
+    assert (
+        sessions.get_session(db, session_id=warm.env_session_id).initial_sha256
+        == sessions.get_session(db, session_id=cold.env_session_id).initial_sha256
+    )
 
     flow.end_attempt(db, attempt_id=warm.id, annotator=a1, outcome=Outcome.abandoned)
     assert db.get(Assignment, assignment_id).state == "rating"
-    rating = flow.submit_rating(db, assignment_id=assignment_id, annotator=a1,
-                                form=flow.RatingForm(clarity=4, realism=5, ambiguous_instruction=True))
+    rating = flow.submit_rating(
+        db,
+        assignment_id=assignment_id,
+        annotator=a1,
+        form=flow.RatingForm(clarity=4, realism=5, ambiguous_instruction=True),
+    )
     assert rating.needs_review and db.get(Assignment, assignment_id).state == "completed"
 
 
@@ -54,7 +60,11 @@ def test_double_evaluate_scores_once(db, make_assignment, person):
     first = flow.end_attempt(db, attempt_id=cold.id, annotator=a1, outcome=Outcome.evaluated)
     second = flow.end_attempt(db, attempt_id=cold.id, annotator=a1, outcome=Outcome.abandoned)
     assert (second.outcome, second.ended_at, second.score) == (first.outcome, first.ended_at, first.score)
-    moves = db.exec(select(AssignmentEvent).where(AssignmentEvent.assignment_id == assignment_id, AssignmentEvent.to_state == "warm_ready")).all()
+    moves = db.exec(
+        select(AssignmentEvent).where(
+            AssignmentEvent.assignment_id == assignment_id, AssignmentEvent.to_state == "warm_ready"
+        )
+    ).all()
     assert len(moves) == 1
 
 
@@ -69,11 +79,16 @@ def test_concurrent_evaluate_from_two_requests_scores_once(client, make_assignme
     def press(outcome):
         try:
             with Session(engine) as db:
-                results.append(flow.end_attempt(db, attempt_id=cold.id, annotator=a1, outcome=outcome).outcome)
+                results.append(
+                    flow.end_attempt(db, attempt_id=cold.id, annotator=a1, outcome=outcome).outcome
+                )
         except Exception as exc:  # pragma: no cover - reported below
             errors.append(exc)
 
-    threads = [threading.Thread(target=press, args=(o,)) for o in (Outcome.evaluated, Outcome.evaluated, Outcome.abandoned)]
+    threads = [
+        threading.Thread(target=press, args=(o,))
+        for o in (Outcome.evaluated, Outcome.evaluated, Outcome.abandoned)
+    ]
     [t.start() for t in threads]
     [t.join() for t in threads]
     assert not errors, errors
@@ -98,20 +113,27 @@ def test_evaluate_counts_a_click_the_website_is_still_saving(client, make_assign
     def press() -> None:
         try:
             with Session(engine) as db:
-                pressed["attempt"] = flow.end_attempt(db, attempt_id=cold.id, annotator=a1, outcome=Outcome.evaluated)
+                pressed["attempt"] = flow.end_attempt(
+                    db, attempt_id=cold.id, annotator=a1, outcome=Outcome.evaluated
+                )
         except Exception as exc:  # pragma: no cover - reported below
             pressed["error"] = exc
 
     with Session(engine) as saving:  # the website's call that pins the target note, not yet committed
         row = lock_session_row(saving, cold.env_session_id)
         target = row.targets["note_id"]
-        row.state = {**row.state, "notes": [dict(n, pinned=True) if n["id"] == target else n for n in row.state["notes"]]}
+        row.state = {
+            **row.state,
+            "notes": [dict(n, pinned=True) if n["id"] == target else n for n in row.state["notes"]],
+        }
         saving.add(row)
         saving.flush()
         evaluate = threading.Thread(target=press)
         evaluate.start()
         evaluate.join(1.0)
-        assert evaluate.is_alive() and not pressed, f"Evaluate scored while the click was being saved: {pressed}"
+        assert evaluate.is_alive() and not pressed, (
+            f"Evaluate scored while the click was being saved: {pressed}"
+        )
         saving.commit()
     evaluate.join(30)
     assert "error" not in pressed, pressed.get("error")
@@ -138,7 +160,9 @@ def test_start_from_two_tabs_at_once_leaves_one_active(client, make_assignment, 
     assert outcomes.count("won") == 1, outcomes
     assert all("another tab" in o or "in progress" in o for o in outcomes if o != "won")
     with Session(engine) as db:
-        live = db.exec(select(Attempt).where(Attempt.assignment_id == assignment_id, Attempt.status == "active")).all()
+        live = db.exec(
+            select(Attempt).where(Attempt.assignment_id == assignment_id, Attempt.status == "active")
+        ).all()
         assert len(live) == 1
 
 
@@ -200,8 +224,11 @@ def test_rating_values_outside_the_scale_are_refused(db, make_assignment, person
     a1 = person("A1")
     assignment_id = make_assignment("A1")
     for _ in ("cold", "warm"):
-        attempt = flow.start_assignment(db, assignment_id=assignment_id, annotator=a1) if _ == "cold" else \
-            flow.start_warm(db, assignment_id=assignment_id, annotator=a1)
+        attempt = (
+            flow.start_assignment(db, assignment_id=assignment_id, annotator=a1)
+            if _ == "cold"
+            else flow.start_warm(db, assignment_id=assignment_id, annotator=a1)
+        )
         flow.end_attempt(db, attempt_id=attempt.id, annotator=a1, outcome=Outcome.evaluated)
     with pytest.raises(flow.FlowError, match="between 1 and 5"):
         flow.submit_rating(db, assignment_id=assignment_id, annotator=a1, form=flow.RatingForm(clarity=9))
@@ -210,7 +237,11 @@ def test_rating_values_outside_the_scale_are_refused(db, make_assignment, person
 
 def _trail(db, assignment_id):
     db.expire_all()
-    rows = db.exec(select(AssignmentEvent).where(AssignmentEvent.assignment_id == assignment_id).order_by(AssignmentEvent.id)).all()
+    rows = db.exec(
+        select(AssignmentEvent)
+        .where(AssignmentEvent.assignment_id == assignment_id)
+        .order_by(AssignmentEvent.id)
+    ).all()
     return [(e.from_state, e.to_state) for e in rows]
 
 

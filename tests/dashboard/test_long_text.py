@@ -31,13 +31,21 @@ def test_a_long_reopen_reason_is_a_422_and_changes_nothing(client, make_assignme
     assignment_id = make_assignment("A1")
     login_as(client, "L1")
     csrf = _csrf(client, f"/lead/assignments/{assignment_id}")
-    answer = client.post(f"/lead/assignments/{assignment_id}/reopen", data={"csrf_token": csrf, "reason": "x" * 5000},
-                         follow_redirects=False)
+    answer = client.post(
+        f"/lead/assignments/{assignment_id}/reopen",
+        data={"csrf_token": csrf, "reason": "x" * 5000},
+        follow_redirects=False,
+    )
     assert answer.status_code == 422 and "at most 990 fit" in answer.text
     with Session(client.app.state.engine) as db:
-        assert db.exec(select(AssignmentEvent).where(AssignmentEvent.assignment_id == assignment_id)).all() == []
-    fits = client.post(f"/lead/assignments/{assignment_id}/reopen", data={"csrf_token": csrf, "reason": "y" * 990},
-                       follow_redirects=False)
+        assert (
+            db.exec(select(AssignmentEvent).where(AssignmentEvent.assignment_id == assignment_id)).all() == []
+        )
+    fits = client.post(
+        f"/lead/assignments/{assignment_id}/reopen",
+        data={"csrf_token": csrf, "reason": "y" * 990},
+        follow_redirects=False,
+    )
     assert fits.status_code == 303
 
 
@@ -45,8 +53,10 @@ def test_a_long_comment_is_a_422_and_the_rating_form_stays(client, make_assignme
     assignment_id = _to_rating(client, make_assignment, person)
     login_as(client, "A1")
     csrf = _csrf(client, f"/assignments/{assignment_id}/control")
-    answer = client.post(f"/assignments/{assignment_id}/rating",
-                         data={"csrf_token": csrf, "action": "submit", "clarity": "4", "comments": "z" * 4001})
+    answer = client.post(
+        f"/assignments/{assignment_id}/rating",
+        data={"csrf_token": csrf, "action": "submit", "clarity": "4", "comments": "z" * 4001},
+    )
     assert answer.status_code == 422 and "at most 4000 fit" in answer.text
     with Session(client.app.state.engine) as db:
         assert db.get(Assignment, assignment_id).state == "rating"
@@ -56,12 +66,15 @@ def test_a_long_comment_is_a_422_and_the_rating_form_stays(client, make_assignme
 def test_a_long_review_note_is_a_422(client, make_assignment, person, login_as):
     assignment_id = _to_rating(client, make_assignment, person)
     with Session(client.app.state.engine) as db:
-        rating = flow.submit_rating(db, assignment_id=assignment_id, annotator=person("A1"),
-                                    form=flow.RatingForm(suspected_bug=True))
+        rating = flow.submit_rating(
+            db, assignment_id=assignment_id, annotator=person("A1"), form=flow.RatingForm(suspected_bug=True)
+        )
         rating_id = rating.id
     login_as(client, "L1")
     csrf = _csrf(client, "/lead/review")
-    answer = client.post(f"/lead/review/{rating_id}", data={"csrf_token": csrf, "resolution": "keep", "note": "n" * 4001})
+    answer = client.post(
+        f"/lead/review/{rating_id}", data={"csrf_token": csrf, "resolution": "keep", "note": "n" * 4001}
+    )
     assert answer.status_code == 422 and "at most 4000 fit" in answer.text
     with Session(client.app.state.engine) as db:
         assert db.get(Rating, rating_id).resolution is None

@@ -13,7 +13,9 @@ def test_upgrade_head_matches_the_models(db_url):
     migrate.upgrade(db_url)
     engine = make_engine(db_url)
     with engine.connect() as conn:
-        differences = compare_metadata(MigrationContext.configure(conn, opts={"compare_type": True}), metadata())
+        differences = compare_metadata(
+            MigrationContext.configure(conn, opts={"compare_type": True}), metadata()
+        )
     engine.dispose()
     assert differences == [], f"models and migrations disagree: {differences}"
 

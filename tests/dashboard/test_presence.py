@@ -31,7 +31,9 @@ def _t0():
 def seen(engine, assignment_id: int, tab: str, at) -> None:
     with Session(engine) as db:
         presence.touch(db, assignment_id=assignment_id, tab=tab)
-        row = db.exec(select(TabPresence).where(TabPresence.assignment_id == assignment_id, TabPresence.tab == tab)).one()
+        row = db.exec(
+            select(TabPresence).where(TabPresence.assignment_id == assignment_id, TabPresence.tab == tab)
+        ).one()
         row.last_seen_at = at
         db.add(row)
         db.commit()
@@ -172,7 +174,9 @@ def test_touch_many_writes_new_and_existing_rows_in_one_go(engine, running, make
     assert set(presence_rows(engine, other)) == {"control", "environment"}
 
 
-def test_an_open_control_tab_keeps_beating_and_stops_when_closed(client, engine, running, login_as, monkeypatch):
+def test_an_open_control_tab_keeps_beating_and_stops_when_closed(
+    client, engine, running, login_as, monkeypatch
+):
     """The live channel's heartbeat is what keeps a reading annotator's assignment alive."""
     import time
 
@@ -181,14 +185,18 @@ def test_an_open_control_tab_keeps_beating_and_stops_when_closed(client, engine,
     login_as(client, "A1")
     with client.websocket_connect(f"/ws/control/{assignment_id}") as ws:
         first = ws.receive_json()
-        assert first["state"] == "cold_active" and first["attempt_id"] == attempt_id and first["phase"] == "cold"
+        assert (
+            first["state"] == "cold_active" and first["attempt_id"] == attempt_id and first["phase"] == "cold"
+        )
         joined = presence_rows(engine, assignment_id)["control"]
         assert joined > T0  # touched at once on connect
         time.sleep(0.8)
         assert presence_rows(engine, assignment_id)["control"] > joined  # and again while open
         # The channel pushes a new snapshot when the state changes, not before.
         with Session(engine) as db:
-            flow.end_attempt(db, attempt_id=attempt_id, annotator=None, outcome=Outcome.evaluated, actor="test")
+            flow.end_attempt(
+                db, attempt_id=attempt_id, annotator=None, outcome=Outcome.evaluated, actor="test"
+            )
         assert ws.receive_json()["state"] == "warm_ready"
     # The server learns of the close a moment after the client sends it, and a beat already in
     # flight may still land: let one heartbeat pass before taking the reference.
@@ -204,7 +212,10 @@ def test_the_control_channel_refuses_another_persons_assignment(client, running,
     assignment_id, _ = running
     person("A2")
     login_as(client, "A2")
-    with client.websocket_connect(f"/ws/control/{assignment_id}") as ws, pytest.raises(WebSocketDisconnect) as closed:
+    with (
+        client.websocket_connect(f"/ws/control/{assignment_id}") as ws,
+        pytest.raises(WebSocketDisconnect) as closed,
+    ):
         ws.receive_json()
     assert closed.value.code == 1008
 
@@ -215,7 +226,9 @@ def _start_again_and_work(engine, assignment_id, person):
     with Session(engine, expire_on_commit=False) as db:
         attempt = flow.start_assignment(db, assignment_id=assignment_id, annotator=a1)
     start = utcnow()
-    assert sweep_at(engine, start + timedelta(seconds=1)).rolled_back == [], "the old tabs' heartbeats judged the new start"
+    assert sweep_at(engine, start + timedelta(seconds=1)).rolled_back == [], (
+        "the old tabs' heartbeats judged the new start"
+    )
     for second in (5, 15, 25, 30):
         moment = start + timedelta(seconds=second)
         seen(engine, assignment_id, "control", moment)

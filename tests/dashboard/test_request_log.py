@@ -48,7 +48,17 @@ def test_each_request_is_logged_with_its_status_and_no_client_address(caplog):
 def test_secrets_in_paths_are_not_logged(caplog):
     """A login link's token and an env session id are keys: the log line names the route instead."""
     caplog.set_level(logging.INFO, logger="humantrace.http")
-    for path in ("/login/eyJuIjoic2VjcmV0In0.abc.def", "/env/enter/zHyq9UVFyXnzBOO3b58QziPnubX-UaMh", "/login", "/env/shop/"):
+    for path in (
+        "/login/eyJuIjoic2VjcmV0In0.abc.def",
+        "/env/enter/zHyq9UVFyXnzBOO3b58QziPnubX-UaMh",
+        "/login",
+        "/env/shop/",
+    ):
         _request(_answers_201, path)
     lines = [r.getMessage().rsplit(" ", 1)[0] for r in caplog.records if r.name == "humantrace.http"]
-    assert lines == ["GET /login/{token} 201", "GET /env/enter/{session_id} 201", "GET /login 201", "GET /env/shop/ 201"], lines
+    assert lines == [
+        "GET /login/{token} 201",
+        "GET /env/enter/{session_id} 201",
+        "GET /login 201",
+        "GET /env/shop/ 201",
+    ], lines

@@ -34,17 +34,26 @@ def test_the_two_initial_states_differ_only_by_the_variants_state_layers(task_id
     intervention = canonical_json(build_session_state(task, "intervention", seed).state)
     layers = {i.layer for i in variant.injections}
     if not layers & STATE_LAYERS:
-        assert clean == intervention, f"{task_id}: a variant without seed or server layer must not change the initial state"
+        assert clean == intervention, (
+            f"{task_id}: a variant without seed or server layer must not change the initial state"
+        )
         return
     # The clean pipeline followed by only the variant's state layers gives exactly the intervention state.
-    state_only = variant.model_copy(update={"injections": [i for i in variant.injections if i.layer in STATE_LAYERS]})
-    assert canonical_json(build_session_state(task, "intervention", seed, variant=state_only).state) == intervention
+    state_only = variant.model_copy(
+        update={"injections": [i for i in variant.injections if i.layer in STATE_LAYERS]}
+    )
+    assert (
+        canonical_json(build_session_state(task, "intervention", seed, variant=state_only).state)
+        == intervention
+    )
     assert clean != intervention, f"{task_id}: its seed/server layers change nothing"
 
 
 def test_every_assignment_and_attempt_uses_the_study_seed(client, db, study, make_assignment, person):
-    ids = {condition: make_assignment(code, condition=condition)
-           for code, condition in (("A1", "clean"), ("A2", "intervention"))}
+    ids = {
+        condition: make_assignment(code, condition=condition)
+        for code, condition in (("A1", "clean"), ("A2", "intervention"))
+    }
     rows = {c: db.get(Assignment, i) for c, i in ids.items()}
     assert {row.seed for row in rows.values()} == {study.seed}
     built = {}
@@ -55,7 +64,9 @@ def test_every_assignment_and_attempt_uses_the_study_seed(client, db, study, mak
         built[condition] = env
     # lab-001's variant adds decoys and shuffles: the states differ, by exactly those layers.
     task, variant = catalog.get_task("lab-001"), catalog.variant_for("lab-001")
-    state_only = variant.model_copy(update={"injections": [i for i in variant.injections if i.layer in STATE_LAYERS]})
+    state_only = variant.model_copy(
+        update={"injections": [i for i in variant.injections if i.layer in STATE_LAYERS]}
+    )
     expected = build_session_state(task, "intervention", study.seed, variant=state_only)
     from environments.state import state_sha256
 
@@ -70,9 +81,21 @@ def test_a_written_plan_gives_both_conditions_and_the_duplicate_the_study_seed(c
     from dashboard.studies import planning
     from dashboard.studies.models import Study
 
-    rows = [PlannedAssignment(annotator=code, task_id="lab-001", env_id="lab", difficulty="easy", condition=condition,
-                              tier=tier, order=1)
-            for code, condition, tier in (("A1", "clean", "primary"), ("A2", "intervention", "primary"),
-                                          ("D1", "clean", "duplicate"))]
+    rows = [
+        PlannedAssignment(
+            annotator=code,
+            task_id="lab-001",
+            env_id="lab",
+            difficulty="easy",
+            condition=condition,
+            tier=tier,
+            order=1,
+        )
+        for code, condition, tier in (
+            ("A1", "clean", "primary"),
+            ("A2", "intervention", "primary"),
+            ("D1", "clean", "duplicate"),
+        )
+    ]
     assert planning.write_plan(db, study=db.get(Study, study.id), plan=SimpleNamespace(assignments=rows)) == 3
     assert list(db.exec(select(Assignment.seed))) == [study.seed] * 3

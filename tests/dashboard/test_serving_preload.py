@@ -35,7 +35,9 @@ def probe(tmp_path: Path, mode: str) -> tuple[dict, str]:
         "HUMANTRACE_SECRET_KEY": "preload-test-secret",
         "HUMANTRACE_DATABASE_URL": f"sqlite:///{tmp_path / 'preload.db'}",
     }
-    done = subprocess.run([sys.executable, "-c", PROBE, mode], cwd=REPO, env=env, capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, mode], cwd=REPO, env=env, capture_output=True, text=True, timeout=120
+    )
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout.strip().splitlines()[-1]), done.stderr
 
@@ -43,7 +45,12 @@ def probe(tmp_path: Path, mode: str) -> tuple[dict, str]:
 def test_a_serve_process_loads_the_catalog_and_the_evaluator_at_start_up(tmp_path):
     result, _ = probe(tmp_path, "ok")
     assert result["catalog_loaded"] is True
-    assert result["preloaded"] == ["networkx.algorithms.bipartite", "pyarrow.pandas_compat", "environments.evaluator", "cleaning"]
+    assert result["preloaded"] == [
+        "networkx.algorithms.bipartite",
+        "pyarrow.pandas_compat",
+        "environments.evaluator",
+        "cleaning",
+    ]
 
 
 def test_a_broken_catalog_is_logged_at_start_up_and_the_server_still_starts(tmp_path):

@@ -25,19 +25,25 @@ def test_postgres_urls_use_psycopg3():
 
 @pytest.mark.parametrize("weak", ["changethis", "secret", "short-but-random-x7"])
 def test_weak_secret_refused_outside_local_use(tmp_path, weak):
-    settings = Settings(data_dir=tmp_path, environment="production", secret_key=weak, controller_secret="c" * 40)
+    settings = Settings(
+        data_dir=tmp_path, environment="production", secret_key=weak, controller_secret="c" * 40
+    )
     with pytest.raises(InsecureSettings, match="HUMANTRACE_SECRET_KEY"):
         settings.ensure_secrets()
 
 
 def test_weak_secret_allowed_for_local_use(tmp_path):
-    Settings(data_dir=tmp_path, environment="local", secret_key="changethis", controller_secret="x").ensure_secrets()
+    Settings(
+        data_dir=tmp_path, environment="local", secret_key="changethis", controller_secret="x"
+    ).ensure_secrets()
 
 
 def test_identical_secrets_refused_outside_local_use(tmp_path):
     value = "v" * 40
     with pytest.raises(InsecureSettings, match="must differ"):
-        Settings(data_dir=tmp_path, environment="production", secret_key=value, controller_secret=value).ensure_secrets()
+        Settings(
+            data_dir=tmp_path, environment="production", secret_key=value, controller_secret=value
+        ).ensure_secrets()
 
 
 def test_env_variables_use_the_humantrace_prefix(tmp_path, monkeypatch):

@@ -27,14 +27,18 @@ def shot(page, directory, name: str) -> None:
     page.screenshot(path=str(directory / f"{name}.png"), full_page=True)
 
 
-def test_lead_creates_imports_plans_and_watches_a1_complete_an_assignment(live, lab, browser, screenshot_dir, tmp_path):
+def test_lead_creates_imports_plans_and_watches_a1_complete_an_assignment(
+    live, lab, browser, screenshot_dir, tmp_path
+):
     from annotators import service as accounts
     from dashboard.studies.models import Assignment, Study
 
     engine = live.app.state.engine
     with Session(engine) as db:
         accounts.add_annotator(db, code="L1", role="lead")
-        lead_link = accounts.create_login_link(db, secret_key=live.app.state.settings.secret_key, code="L1", base_url=live.url)
+        lead_link = accounts.create_login_link(
+            db, secret_key=live.app.state.settings.secret_key, code="L1", base_url=live.url
+        )
     lead_context = browser.new_context(viewport={"width": 1366, "height": 768})
     lead_context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live.url)
     lead = lead_context.new_page()
@@ -58,16 +62,22 @@ def test_lead_creates_imports_plans_and_watches_a1_complete_an_assignment(live, 
         study = db.exec(select(Study).where(Study.name == "Browser study")).one()
     # Settings: an out-of-range value is refused with its range; a valid one is saved.
     lead.fill("#study-settings input[name=rollback_grace_seconds]", "1")
-    lead.evaluate("document.querySelector('#study-settings input[name=rollback_grace_seconds]').removeAttribute('min')")
+    lead.evaluate(
+        "document.querySelector('#study-settings input[name=rollback_grace_seconds]').removeAttribute('min')"
+    )
     lead.click("#study-settings button[type=submit]")
     assert "rollback_grace_seconds" in lead.locator("#settings-error").inner_text()
     lead.fill("#study-settings input[name=rollback_grace_seconds]", "30")
     lead.fill("#study-settings input[name=reading_countdown_seconds]", "60")
-    lead.fill("#study-settings textarea[name=mask_selectors]", "#dob\n.record-number")  # the study's own masked fields
+    lead.fill(
+        "#study-settings textarea[name=mask_selectors]", "#dob\n.record-number"
+    )  # the study's own masked fields
     lead.click("#study-settings button[type=submit]")
     lead.wait_for_load_state("load")
     assert "saved=1" in lead.url, lead.locator("main").inner_text()[:800]
-    assert lead.locator("#study-settings textarea[name=mask_selectors]").input_value() == "#dob\n.record-number"
+    assert (
+        lead.locator("#study-settings textarea[name=mask_selectors]").input_value() == "#dob\n.record-number"
+    )
     with Session(engine) as db:
         assert db.get(Study, study.id).mask_selectors == ["#dob", ".record-number"]
     shot(lead, screenshot_dir, "study_settings")
@@ -107,7 +117,9 @@ def test_lead_creates_imports_plans_and_watches_a1_complete_an_assignment(live, 
     lead.click("#people tr[data-code=A1] .copy-link")
     lead.wait_for_function("document.getElementById('copied').textContent.includes('A1')")
     copied = lead.evaluate("navigator.clipboard.readText()")
-    public_url = live.app.state.settings.public_url  # links name HUMANTRACE_PUBLIC_URL; this test's server is elsewhere
+    public_url = (
+        live.app.state.settings.public_url
+    )  # links name HUMANTRACE_PUBLIC_URL; this test's server is elsewhere
     assert copied.startswith(public_url + "/login/")
     a1_link = live.url + copied.removeprefix(public_url)
     shot(lead, screenshot_dir, "study_people")
@@ -131,8 +143,11 @@ def test_lead_creates_imports_plans_and_watches_a1_complete_an_assignment(live, 
     shot(a1, screenshot_dir, "study_annotator_home")
     with Session(engine) as db:
         a1_id = accounts.get_by_code(db, code="A1").id
-        first = db.exec(select(Assignment).where(Assignment.study_id == study.id, Assignment.annotator_id == a1_id)
-                        .order_by(Assignment.order_index, Assignment.id)).first()
+        first = db.exec(
+            select(Assignment)
+            .where(Assignment.study_id == study.id, Assignment.annotator_id == a1_id)
+            .order_by(Assignment.order_index, Assignment.id)
+        ).first()
     # A1 presses Start; the lead's monitor shows them on it within a few seconds, without a reload.
     a1.locator(f'tr[data-assignment="{first.id}"] button').click()
     a1.wait_for_url(f"**/assignments/{first.id}/control")

@@ -36,11 +36,30 @@ def study_named(engine, name: str) -> Study:
 
 
 def test_study_create_list_show_set_and_lifecycle(cli_env):
-    out = run("study", "create", "Pilot", "--env", "shop", "--seed", "7", "--description", "Shopping tasks.",
-              "--setting", "rollback_grace_seconds=15", "--setting", "show_score_to_annotators=yes")
+    out = run(
+        "study",
+        "create",
+        "Pilot",
+        "--env",
+        "shop",
+        "--seed",
+        "7",
+        "--description",
+        "Shopping tasks.",
+        "--setting",
+        "rollback_grace_seconds=15",
+        "--setting",
+        "show_score_to_annotators=yes",
+    )
     assert "Created study 'Pilot'" in out and "draft" in out
     study = study_named(cli_env, "Pilot")
-    assert (study.seed, study.envs, study.rollback_grace_seconds, study.show_score_to_annotators, study.status) == (7, ["shop"], 15, True, "draft")
+    assert (
+        study.seed,
+        study.envs,
+        study.rollback_grace_seconds,
+        study.show_score_to_annotators,
+        study.status,
+    ) == (7, ["shop"], 15, True, "draft")
     assert "Pilot" in run("study", "list")
     shown = run("study", "show", "--study", "Pilot")
     assert "rollback_grace_seconds" in shown and "15" in shown and "Shopping tasks." in shown
@@ -52,7 +71,9 @@ def test_study_create_list_show_set_and_lifecycle(cli_env):
     # Validated: an unknown key names the allowed ones; an out-of-range value names the range; nothing changes.
     out = run("study", "set", "grace=3", "--study", "Pilot", code=1)
     assert "unknown setting grace" in out and "rollback_grace_seconds" in out
-    out = run("study", "set", "reading_countdown_seconds=1", "hard_time_limit_seconds=5", "--study", "Pilot", code=1)
+    out = run(
+        "study", "set", "reading_countdown_seconds=1", "hard_time_limit_seconds=5", "--study", "Pilot", code=1
+    )
     assert "hard_time_limit_seconds" in out and "greater than or equal to 60" in out
     assert study_named(cli_env, "Pilot").reading_countdown_seconds == 5  # all or nothing
     assert "not KEY=VALUE" in run("study", "set", "seed", "--study", "Pilot", code=1)
@@ -60,7 +81,9 @@ def test_study_create_list_show_set_and_lifecycle(cli_env):
     run("study", "set", "mask_selectors=#dob; .record-number", "--study", "Pilot")
     assert study_named(cli_env, "Pilot").mask_selectors == ["#dob", ".record-number"]
     assert "#dob; .record-number" in run("study", "show", "--study", "Pilot")
-    assert "at most 500 characters" in run("study", "set", "mask_selectors=#" + "x" * 600, "--study", "Pilot", code=1)
+    assert "at most 500 characters" in run(
+        "study", "set", "mask_selectors=#" + "x" * 600, "--study", "Pilot", code=1
+    )
     assert "mask_selectors" in run("study", "set", "--help")
     assert "unknown environment" in run("study", "create", "Other", "--env", "nowhere", code=1)
     assert "already exists" in run("study", "create", "Pilot", code=1)
@@ -77,9 +100,17 @@ def test_commands_refuse_to_guess_between_several_studies(cli_env, tmp_path):
     run("study", "create", "Alpha")
     run("annotators", "add", "A1")  # one study: it is the default
     run("study", "create", "Beta")
-    for command in (["annotators", "list"], ["annotators", "add", "A2"], ["panel", "check"], ["study", "show"],
-                    ["export", "bundle", str(tmp_path / "b")], ["clean"], ["study", "open"], ["bots", "--annotators", "A1"],
-                    ["annotators", "links", "--out", str(tmp_path / "l.csv")]):
+    for command in (
+        ["annotators", "list"],
+        ["annotators", "add", "A2"],
+        ["panel", "check"],
+        ["study", "show"],
+        ["export", "bundle", str(tmp_path / "b")],
+        ["clean"],
+        ["study", "open"],
+        ["bots", "--annotators", "A1"],
+        ["annotators", "links", "--out", str(tmp_path / "l.csv")],
+    ):
         out = run(*command, code=1)
         assert "2 studies" in out and "--study" in out and "Alpha" in out and "Beta" in out, (command, out)
     assert "A1" in run("annotators", "list", "--study", "Alpha")
@@ -99,7 +130,9 @@ def _signed_in_home(client, sign_in_http, url: str) -> str:
     return client.get("/", follow_redirects=True).text
 
 
-def test_annotators_link_signs_a_person_of_several_studies_into_the_named_one(cli_env, client, sign_in_http, tmp_path):
+def test_annotators_link_signs_a_person_of_several_studies_into_the_named_one(
+    cli_env, client, sign_in_http, tmp_path
+):
     run("study", "create", "Alpha", "--description", "Alpha tasks.")
     run("study", "create", "Beta", "--description", "Beta tasks.")
     run("annotators", "add", "A1", "--study", "Alpha")
@@ -117,11 +150,15 @@ def test_annotators_link_signs_a_person_of_several_studies_into_the_named_one(cl
     with Session(cli_env) as db:
         from annotators import service as accounts
 
-        plain = accounts.create_login_link(db, secret_key=client.app.state.settings.secret_key, code="A1", base_url="http://x")
+        plain = accounts.create_login_link(
+            db, secret_key=client.app.state.settings.secret_key, code="A1", base_url="http://x"
+        )
     assert "Alpha" in _signed_in_home(client, sign_in_http, plain) and "Beta" in client.get("/studies").text
     # One study: it is the default; a study the person is not in is refused; a lead's link may name any study.
     assert "Beta tasks." in _signed_in_home(client, sign_in_http, run("annotators", "link", "A2"))
-    assert "A2 is not an active member of 'Alpha'" in run("annotators", "link", "A2", "--study", "Alpha", code=1)
+    assert "A2 is not an active member of 'Alpha'" in run(
+        "annotators", "link", "A2", "--study", "Alpha", code=1
+    )
     assert "no study 'Gamma'" in run("annotators", "link", "A1", "--study", "Gamma", code=1)
     assert "/login/" in run("annotators", "link", "L1", "--study", "Alpha")
     # The mail-merge CSV's links sign each person into the study it was written for.
@@ -152,7 +189,9 @@ def test_annotators_import_is_all_or_nothing_then_links_and_deactivate(cli_env, 
     unknown_env = tmp_path / "env.csv"
     unknown_env.write_text("code,designed\nA3,nowhere\n")
     assert "unknown environment(s) nowhere" in run("annotators", "import", str(unknown_env), code=1)
-    assert "unknown column(s) email" in run("annotators", "import", str(_write(tmp_path, "c.csv", "code,email\nA1,x@y\n")), code=1)
+    assert "unknown column(s) email" in run(
+        "annotators", "import", str(_write(tmp_path, "c.csv", "code,email\nA1,x@y\n")), code=1
+    )
 
     good = tmp_path / "people.csv"
     good.write_text(GOOD)
@@ -183,29 +222,41 @@ def _write(tmp_path, name: str, text: str):
 def test_panel_plan_and_export_act_on_the_named_study(cli_env, tmp_path):
     run("study", "create", "Pilot", "--env", "shop")
     run("study", "create", "Main", "--env", "shop", "--seed", "9")
-    people = _write(tmp_path, "p.csv", "code,tier\nA1,primary\nA2,primary\nA3,primary\nA4,primary\nD1,duplicate\n")
+    people = _write(
+        tmp_path, "p.csv", "code,tier\nA1,primary\nA2,primary\nA3,primary\nA4,primary\nD1,duplicate\n"
+    )
     run("annotators", "import", str(people), "--study", "Main")
     out = run("panel", "plan", "--per-cell", "1", "--study", "Main")
     assert "Stored" in out or "assignments" in out
     assert "follow every planning rule" in run("panel", "check", "--study", "Main")
     assert "no assignments yet" in run("panel", "check", "--study", "Pilot", code=1)
-    assert "plan cannot be made" in run("panel", "plan", "--per-cell", "1", "--study", "Pilot", code=1)  # nobody in Pilot
+    assert "plan cannot be made" in run(
+        "panel", "plan", "--per-cell", "1", "--study", "Pilot", code=1
+    )  # nobody in Pilot
     out = run("export", "bundle", str(tmp_path / "bundle"), "--format", "csv", "--study", "Main")
     assert "'Main'" in out
-    assert "matches its manifest" in " ".join(run("export", "verify", str(tmp_path / "bundle")).split())  # rich wraps long paths
+    assert "matches its manifest" in " ".join(
+        run("export", "verify", str(tmp_path / "bundle")).split()
+    )  # rich wraps long paths
     run("clean", "--study", "Main")
 
 
-def test_settings_changes_after_the_first_attempt_are_audited_and_seed_is_fixed(cli_env, make_assignment, person, study):
+def test_settings_changes_after_the_first_attempt_are_audited_and_seed_is_fixed(
+    cli_env, make_assignment, person, study
+):
     run("study", "set", "rollback_grace_seconds=20", "--study", study.name)
     with Session(cli_env) as db:
         assert db.exec(select(StudyChange)).all() == []  # before any attempt: not audited
         flow.start_assignment(db, assignment_id=make_assignment("A1"), annotator=person("A1"))
     run("study", "set", "rollback_grace_seconds=30", "--study", study.name, "--by", "L1")
-    assert "cannot change once attempts are recorded" in run("study", "set", "seed=8", "--study", study.name, code=1)
+    assert "cannot change once attempts are recorded" in run(
+        "study", "set", "seed=8", "--study", study.name, code=1
+    )
     run("study", "close", "--study", study.name, "--by", "L1")
     with Session(cli_env) as db:
-        trail = [(c.actor, c.key, c.old, c.new) for c in db.exec(select(StudyChange).order_by(StudyChange.id))]
+        trail = [
+            (c.actor, c.key, c.old, c.new) for c in db.exec(select(StudyChange).order_by(StudyChange.id))
+        ]
     assert trail == [("L1", "rollback_grace_seconds", "20", "30"), ("L1", "status", "open", "closed")]
     shown = run("study", "show", "--study", study.name)
     assert "audit trail" in shown and "rollback_grace_seconds" in shown

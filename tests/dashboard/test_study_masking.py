@@ -37,14 +37,20 @@ def _everything_stored(engine) -> str:
         return "\n".join(repr(row) for table in meta.sorted_tables for row in conn.execute(sa_select(table)))
 
 
-def test_text_in_a_field_the_study_masks_is_nowhere_in_the_database_or_the_bundle(live, study, make_assignment, context, tmp_path):
+def test_text_in_a_field_the_study_masks_is_nowhere_in_the_database_or_the_bundle(
+    live, study, make_assignment, context, tmp_path
+):
     engine = live.app.state.engine
     with Session(engine) as db:
         row = db.get(Study, study.id)
         # the lead's setting, as `humantrace study set mask_selectors="#body"` or the settings page store it
-        studies.update_study(db, study=row, changes={"mask_selectors": "#body", "reading_countdown_seconds": "0"}, actor="L1")
+        studies.update_study(
+            db, study=row, changes={"mask_selectors": "#body", "reading_countdown_seconds": "0"}, actor="L1"
+        )
         assert db.get(Study, study.id).mask_selectors == ["#body"]
-        link = accounts.create_login_link(db, secret_key=live.app.state.settings.secret_key, code="A1", base_url=live.url)
+        link = accounts.create_login_link(
+            db, secret_key=live.app.state.settings.secret_key, code="A1", base_url=live.url
+        )
     assignment_id = make_assignment("A1")
     control = context.new_page()
     sign_in(control, link)
@@ -59,19 +65,32 @@ def test_text_in_a_field_the_study_masks_is_nowhere_in_the_database_or_the_bundl
     website.keyboard.press("Control+A")  # selecting the masked text reveals nothing either
     website.click("#title")
     with Session(engine) as db:
-        recording_id = db.exec(select(Attempt.recording_id).where(Attempt.assignment_id == assignment_id)).first()
+        recording_id = db.exec(
+            select(Attempt.recording_id).where(Attempt.assignment_id == assignment_id)
+        ).first()
     control.bring_to_front()
-    control.wait_for_function(f"Number(document.getElementById('events').textContent) >= {len(VISIBLE) + len(SECRET)}")
+    control.wait_for_function(
+        f"Number(document.getElementById('events').textContent) >= {len(VISIBLE) + len(SECRET)}"
+    )
     website.wait_for_timeout(1500)  # the last batch is acknowledged
     with control.expect_navigation():
         control.click("#evaluate")
 
     with Session(engine) as db:
         recording = db.get(Recording, recording_id)
-        assert "#body" in (recording.mask_selectors or "")  # the study's selector reached the recorder, beside the site's
-        keys = [e.key for e in db.exec(select(RawEvent).where(RawEvent.recording_id == recording_id, RawEvent.type == "keydown"))]
+        assert "#body" in (
+            recording.mask_selectors or ""
+        )  # the study's selector reached the recorder, beside the site's
+        keys = [
+            e.key
+            for e in db.exec(
+                select(RawEvent).where(RawEvent.recording_id == recording_id, RawEvent.type == "keydown")
+            )
+        ]
     assert keys.count("*") >= len(SECRET), "the keys typed into #body are recorded, masked"
-    assert "".join(k for k in keys if k and len(k) == 1 and k != "*").startswith(VISIBLE), "other fields are not masked"
+    assert "".join(k for k in keys if k and len(k) == 1 and k != "*").startswith(VISIBLE), (
+        "other fields are not masked"
+    )
 
     stored = _everything_stored(engine)
     out = tmp_path / "bundle"

@@ -45,7 +45,9 @@ def website_origin(live) -> str:
 
 def open_as(context, live, code: str):
     with Session(live.app.state.engine) as db:
-        link = accounts.create_login_link(db, secret_key=live.app.state.settings.secret_key, code=code, base_url=live.url)
+        link = accounts.create_login_link(
+            db, secret_key=live.app.state.settings.secret_key, code=code, base_url=live.url
+        )
     page = context.new_page()
     sign_in(page, link)
     return page
@@ -56,8 +58,16 @@ def lab_oracle(env_page, live, assignment_id):
     from environments.oracles import OracleContext
 
     targets, instruction, task_id = _targets_and_instruction(live.app.state.engine, assignment_id)
-    _solution(task_id, wrong=False)(env_page, OracleContext(targets=targets, condition="clean", instruction=instruction,
-                                                             base_url=website_origin(live), task_id=task_id))
+    _solution(task_id, wrong=False)(
+        env_page,
+        OracleContext(
+            targets=targets,
+            condition="clean",
+            instruction=instruction,
+            base_url=website_origin(live),
+            task_id=task_id,
+        ),
+    )
     env_page.wait_for_timeout(800)
 
 
@@ -84,7 +94,9 @@ def test_one_assignment_end_to_end(live_study, context, make_assignment, screens
     control.click("#start-now")
     env_page.wait_for_url("**/env/lab/**")
     env_page.wait_for_load_state("load")
-    assert context.cookies(live.url) and all(c["domain"] == "localhost" for c in context.cookies(website_origin(live)))
+    assert context.cookies(live.url) and all(
+        c["domain"] == "localhost" for c in context.cookies(website_origin(live))
+    )
     control.wait_for_function("document.getElementById('rec-label').textContent === 'REC'")
     html = env_page.content()
     assert "Evaluate" not in html and "lab-001" not in html  # the website only
@@ -122,10 +134,17 @@ def test_one_assignment_end_to_end(live_study, context, make_assignment, screens
 
     with Session(live.app.state.engine) as db:
         assert db.get(Assignment, assignment_id).state == "completed"
-        attempts = db.exec(select(Attempt).where(Attempt.assignment_id == assignment_id).order_by(Attempt.id)).all()
-        assert [(a.phase, a.outcome, a.passed) for a in attempts] == [("cold", "evaluated", True), ("warm", "evaluated", True)]
+        attempts = db.exec(
+            select(Attempt).where(Attempt.assignment_id == assignment_id).order_by(Attempt.id)
+        ).all()
+        assert [(a.phase, a.outcome, a.passed) for a in attempts] == [
+            ("cold", "evaluated", True),
+            ("warm", "evaluated", True),
+        ]
         # the warm clock starts at its own first acknowledged event, after "Start warm attempt"
-        warm_first = min(e.t_ms for e in db.exec(select(RawEvent).where(RawEvent.recording_id == attempts[1].recording_id)))
+        warm_first = min(
+            e.t_ms for e in db.exec(select(RawEvent).where(RawEvent.recording_id == attempts[1].recording_id))
+        )
         assert warm_first / 1000 >= warm_pressed - 0.5
         assert 0 < attempts[1].wall_clock_ms <= (warm_ended - warm_pressed) * 1000 + 500
         for attempt in attempts:
@@ -192,7 +211,9 @@ def test_closing_the_environment_tab_rolls_back_and_reload_does_not(live_study, 
     control.reload()
     assert not _wait_for_state(live, assignment_id, "not_started", 6)
     env_page.close()
-    assert _wait_for_state(live, assignment_id, "not_started", 15), "closing the website window must roll back"
+    assert _wait_for_state(live, assignment_id, "not_started", 15), (
+        "closing the website window must roll back"
+    )
     control.wait_for_url("**/assignments?notice=rolled_back", timeout=15000)
     assert "put back to" in control.content()
 
@@ -209,7 +230,9 @@ def test_double_click_on_evaluate_scores_once(live_study, context, make_assignme
     live = live_study
     assignment_id = make_assignment("A1")
     control, _env = _start_cold(context, live, assignment_id)
-    control.evaluate("""() => { const b = document.getElementById('evaluate'); b.click(); b.disabled = false; b.click(); }""")
+    control.evaluate(
+        """() => { const b = document.getElementById('evaluate'); b.click(); b.disabled = false; b.click(); }"""
+    )
     control.wait_for_selector("#start-warm")
     with Session(live.app.state.engine) as db:
         attempts = db.exec(select(Attempt).where(Attempt.assignment_id == assignment_id)).all()
@@ -224,7 +247,11 @@ def test_an_annotator_cannot_reach_another_annotators_assignment(live_study, con
     for path in (f"/assignments/{theirs}/control", f"/assignments/{theirs}/website"):
         response = page.goto(live.url + path)
         assert response.status == 404, path
-    response = page.request.post(live.url + f"/assignments/{theirs}/start",
-                                 headers={"X-CSRF-Token": page.locator("#control, [name=csrf_token]").first.get_attribute("value") or ""})
+    response = page.request.post(
+        live.url + f"/assignments/{theirs}/start",
+        headers={
+            "X-CSRF-Token": page.locator("#control, [name=csrf_token]").first.get_attribute("value") or ""
+        },
+    )
     assert response.status in (403, 404)
     assert _state(live, theirs) == "not_started"

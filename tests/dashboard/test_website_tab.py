@@ -39,7 +39,9 @@ def _settings(live, **values):
 
 def _login(context, live, code="A1"):
     with Session(live.app.state.engine) as db:
-        link = accounts.create_login_link(db, secret_key=live.app.state.settings.secret_key, code=code, base_url=live.url)
+        link = accounts.create_login_link(
+            db, secret_key=live.app.state.settings.secret_key, code=code, base_url=live.url
+        )
     page = context.new_page()
     sign_in(page, link)
     return page
@@ -60,10 +62,14 @@ def _assignment(live, assignment_id):
 
 def _attempts(live, assignment_id):
     with Session(live.app.state.engine) as db:
-        return db.exec(select(Attempt).where(Attempt.assignment_id == assignment_id).order_by(Attempt.id)).all()
+        return db.exec(
+            select(Attempt).where(Attempt.assignment_id == assignment_id).order_by(Attempt.id)
+        ).all()
 
 
-def test_the_website_tab_holds_nothing_of_the_dashboard_and_the_clock_skips_the_countdown(live, study, make_assignment, context):
+def test_the_website_tab_holds_nothing_of_the_dashboard_and_the_clock_skips_the_countdown(
+    live, study, make_assignment, context
+):
     _settings(live, reading_countdown_seconds=4, rollback_grace_seconds=30)
     assignment_id = make_assignment("A1")
     control = _login(context, live)
@@ -109,17 +115,24 @@ def test_the_website_tab_holds_nothing_of_the_dashboard_and_the_clock_skips_the_
     assert refused == [], refused
     cold = _attempts(live, assignment_id)[0]
     with Session(live.app.state.engine) as db:
-        first = min(e.t_ms for e in db.exec(select(RawEvent).where(RawEvent.recording_id == cold.recording_id)))
-    assert cold.wall_clock_ms <= (elapsed_since_click - 3.5) * 1000, "the reading countdown is not on the clock"
+        first = min(
+            e.t_ms for e in db.exec(select(RawEvent).where(RawEvent.recording_id == cold.recording_id))
+        )
+    assert cold.wall_clock_ms <= (elapsed_since_click - 3.5) * 1000, (
+        "the reading countdown is not on the clock"
+    )
     assert cold.wall_clock_ms > 500 and first / 1000 >= clicked + 3.5
     # the website tab left the site (its session cookies are gone); a page still holding the
     # session would be refused with a clear message
-    late = context.request.post(origin + "/api/env/lab/notes", data={"title": "late"},
-                                headers={"X-Env-Session": cold.env_session_id})
+    late = context.request.post(
+        origin + "/api/env/lab/notes", data={"title": "late"}, headers={"X-Env-Session": cold.env_session_id}
+    )
     assert late.status == 409 and late.json() == {"detail": "This attempt has ended"}
 
 
-def test_reopen_website_during_the_grace_period_and_a_question_before_leaving(live, study, make_assignment, context, screenshot_dir):
+def test_reopen_website_during_the_grace_period_and_a_question_before_leaving(
+    live, study, make_assignment, context, screenshot_dir
+):
     _settings(live, reading_countdown_seconds=0, rollback_grace_seconds=12)
     assignment_id = make_assignment("A1")
     control = _login(context, live)
@@ -145,12 +158,16 @@ def test_reopen_website_during_the_grace_period_and_a_question_before_leaving(li
     reopened.locator("li.note").first.click()
     reopened.wait_for_timeout(1500)
     with Session(live.app.state.engine) as db:
-        rows = db.exec(select(RawEvent.stream, RawEvent.seq).where(RawEvent.recording_id == attempts[0].recording_id)).all()
+        rows = db.exec(
+            select(RawEvent.stream, RawEvent.seq).where(RawEvent.recording_id == attempts[0].recording_id)
+        ).all()
     by_stream: dict[int, list[int]] = {}
     for stream, seq in rows:
         by_stream.setdefault(stream, []).append(seq)
     assert sorted(by_stream) == [0, 1], by_stream
-    assert all(sorted(seqs) == list(range(len(seqs))) for seqs in by_stream.values()), "seq contiguous per stream"
+    assert all(sorted(seqs) == list(range(len(seqs))) for seqs in by_stream.values()), (
+        "seq contiguous per stream"
+    )
 
     # leaving the control tab during the task asks first; staying keeps everything
     asked = []
@@ -178,13 +195,25 @@ def test_a_rolled_back_assignment_can_be_started_again_and_evaluated(live, study
         control.click("#evaluate")
     assert _assignment(live, assignment_id).state == "warm_ready"
     with Session(live.app.state.engine) as db:
-        trail = [(e.from_state, e.to_state) for e in db.exec(select(AssignmentEvent).where(
-            AssignmentEvent.assignment_id == assignment_id).order_by(AssignmentEvent.id))]
-    assert trail == [("not_started", "cold_active"), ("cold_active", "not_started"),
-                     ("not_started", "cold_active"), ("cold_active", "warm_ready")]
+        trail = [
+            (e.from_state, e.to_state)
+            for e in db.exec(
+                select(AssignmentEvent)
+                .where(AssignmentEvent.assignment_id == assignment_id)
+                .order_by(AssignmentEvent.id)
+            )
+        ]
+    assert trail == [
+        ("not_started", "cold_active"),
+        ("cold_active", "not_started"),
+        ("not_started", "cold_active"),
+        ("cold_active", "warm_ready"),
+    ]
 
 
-def test_an_assignment_a_lead_reopened_can_be_started_again_and_evaluated(live, study, make_assignment, context, person):
+def test_an_assignment_a_lead_reopened_can_be_started_again_and_evaluated(
+    live, study, make_assignment, context, person
+):
     from dashboard.flow import service as flow
 
     _settings(live, reading_countdown_seconds=0, rollback_grace_seconds=3)
@@ -211,7 +240,18 @@ def test_an_assignment_a_lead_reopened_can_be_started_again_and_evaluated(live, 
         control.click("#evaluate")
     assert _assignment(live, assignment_id).state == "warm_ready"
     with Session(live.app.state.engine) as db:
-        trail = [(e.from_state, e.to_state) for e in db.exec(select(AssignmentEvent).where(
-            AssignmentEvent.assignment_id == assignment_id).order_by(AssignmentEvent.id))]
-    assert trail == [("not_started", "cold_active"), ("cold_active", "warm_ready"), ("warm_ready", "not_started"),
-                     ("not_started", "cold_active"), ("cold_active", "warm_ready")]
+        trail = [
+            (e.from_state, e.to_state)
+            for e in db.exec(
+                select(AssignmentEvent)
+                .where(AssignmentEvent.assignment_id == assignment_id)
+                .order_by(AssignmentEvent.id)
+            )
+        ]
+    assert trail == [
+        ("not_started", "cold_active"),
+        ("cold_active", "warm_ready"),
+        ("warm_ready", "not_started"),
+        ("not_started", "cold_active"),
+        ("cold_active", "warm_ready"),
+    ]

@@ -97,7 +97,9 @@ def oracle_cases() -> list[tuple[str, str, str, str]]:
     cases = []
     for env in registry.all_environments():
         found = load_oracles(env)
-        for task_id in sorted(t.task_id for t in catalog.load_catalog().tasks.values() if t.env_id == env.env_id):
+        for task_id in sorted(
+            t.task_id for t in catalog.load_catalog().tasks.values() if t.env_id == env.env_id
+        ):
             conditions = ["clean"] + (["intervention"] if catalog.variant_for(task_id) else [])
             for condition in conditions:
                 cases.append(("oracle", env.env_id, task_id, condition))
@@ -158,7 +160,9 @@ class LiveServer:
     app: FastAPI
 
     def control(self) -> httpx.Client:
-        return httpx.Client(base_url=self.base_url, headers={"X-Controller-Secret": CONTROLLER_SECRET}, timeout=30)
+        return httpx.Client(
+            base_url=self.base_url, headers={"X-Controller-Secret": CONTROLLER_SECRET}, timeout=30
+        )
 
     def public(self, session_id: str | None = None) -> httpx.Client:
         headers = {"X-Env-Session": session_id} if session_id else {}
@@ -166,7 +170,9 @@ class LiveServer:
 
     def create(self, task_id: str, condition: str = "clean", seed: int = 42) -> dict:
         with self.control() as client:
-            response = client.post("/control/sessions", json={"task_id": task_id, "condition": condition, "seed": seed})
+            response = client.post(
+                "/control/sessions", json={"task_id": task_id, "condition": condition, "seed": seed}
+            )
         assert response.status_code == 201, response.text
         return response.json()
 
@@ -191,7 +197,15 @@ def server_factory(engine_factory) -> Iterator[Callable[..., LiveServer]]:
         load_lab_module()
         engine = engine_factory(url)
         app = build_app(engine)
-        config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", access_log=False, log_config=None, lifespan="off")
+        config = uvicorn.Config(
+            app,
+            host="127.0.0.1",
+            port=port,
+            log_level="warning",
+            access_log=False,
+            log_config=None,
+            lifespan="off",
+        )
         server = uvicorn.Server(config)
         thread = threading.Thread(target=server.run, daemon=True)
         thread.start()

@@ -22,9 +22,14 @@ def _pages(server, info) -> dict[str, str]:
     with server.public(info["session_id"]) as api:
         trips = api.get("/api/env/booking/trips").json()
         today = date.fromisoformat(api.get("/api/env/booking/me").json()["today"])
-        check_in, check_out = (today + timedelta(days=12)).isoformat(), (today + timedelta(days=15)).isoformat()
+        check_in, check_out = (
+            (today + timedelta(days=12)).isoformat(),
+            (today + timedelta(days=15)).isoformat(),
+        )
         hotel_id = info["targets"]["hotel_id"]
-        detail = api.get(f"/api/env/booking/hotels/{hotel_id}", params={"check_in": check_in, "check_out": check_out}).json()
+        detail = api.get(
+            f"/api/env/booking/hotels/{hotel_id}", params={"check_in": check_in, "check_out": check_out}
+        ).json()
     stay = f"check_in={check_in}&check_out={check_out}&guests=2&rooms=1"
     room = detail["rooms"][0]["id"]
     past = next(t for t in trips["past"] if t["can_review"])
@@ -45,13 +50,22 @@ def _pages(server, info) -> dict[str, str]:
 
 def _watch(page):
     problems: list[str] = []
-    page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
+    page.on(
+        "console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None
+    )
     page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
-    page.on("response", lambda r: problems.append(f"{r.status} {r.url}") if "/api/env/" in r.url and r.status >= 400 else None)
+    page.on(
+        "response",
+        lambda r: (
+            problems.append(f"{r.status} {r.url}") if "/api/env/" in r.url and r.status >= 400 else None
+        ),
+    )
     return problems
 
 
-def test_every_page_renders_cleanly_and_hides_the_task(server_factory, sqlite_url, port, context, screenshot_dir):
+def test_every_page_renders_cleanly_and_hides_the_task(
+    server_factory, sqlite_url, port, context, screenshot_dir
+):
     server = server_factory(sqlite_url, port)
     info = server.create("booking-001", "clean", seed=42)
     page = context.new_page()
@@ -89,7 +103,9 @@ def test_search_flow_through_the_widgets(server_factory, sqlite_url, port, conte
     calendar = page.get_by_role("dialog", name="Choose your dates")
     calendar.locator("button.cal-day:not([disabled])").nth(10).click()
     calendar.locator("button.cal-day:not([disabled])").nth(13).click()
-    assert re.search(r"Check-out date, \w+ \d+ \w+ \d{4}", page.locator(".sb-trigger").nth(1).get_attribute("aria-label"))
+    assert re.search(
+        r"Check-out date, \w+ \d+ \w+ \d{4}", page.locator(".sb-trigger").nth(1).get_attribute("aria-label")
+    )
     page.get_by_role("button", name=re.compile("^Guests and rooms")).click()
     page.get_by_role("button", name="More adults").click()
     page.get_by_role("button", name="Done").click()
@@ -109,10 +125,26 @@ def test_api_errors_are_shown_with_a_way_to_recover(server_factory, sqlite_url, 
     server = server_factory(sqlite_url, port)
     info = server.create("booking-001", "clean", seed=42)
     with server.control() as control:
-        control.put(f"/control/sessions/{info['session_id']}/interventions", json={"network": [
-            {"action": "error_then_success", "url_pattern": "/trips", "methods": ["GET"], "error_status": 503, "fail_count": 1},
-            {"action": "concurrent_modification", "url_pattern": "/lists", "methods": ["POST"], "fail_count": 1},
-        ]})
+        control.put(
+            f"/control/sessions/{info['session_id']}/interventions",
+            json={
+                "network": [
+                    {
+                        "action": "error_then_success",
+                        "url_pattern": "/trips",
+                        "methods": ["GET"],
+                        "error_status": 503,
+                        "fail_count": 1,
+                    },
+                    {
+                        "action": "concurrent_modification",
+                        "url_pattern": "/lists",
+                        "methods": ["POST"],
+                        "fail_count": 1,
+                    },
+                ]
+            },
+        )
     page = context.new_page()
     page.goto(server.base_url + info["enter_url"])
     page.goto(server.base_url + "/env/booking/trips")
@@ -129,4 +161,6 @@ def test_api_errors_are_shown_with_a_way_to_recover(server_factory, sqlite_url, 
     toast.wait_for()
     assert "someone else" in toast.inner_text() and toast.get_by_role("button", name="Reload").count() == 1
     page.get_by_role("button", name="Create list").click()
-    page.get_by_role("navigation", name="Your lists").get_by_role("button", name=re.compile("^Autumn")).wait_for()
+    page.get_by_role("navigation", name="Your lists").get_by_role(
+        "button", name=re.compile("^Autumn")
+    ).wait_for()

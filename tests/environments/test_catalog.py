@@ -32,7 +32,9 @@ def spec_lines(loader, path) -> list[str]:
 def test_task_errors_name_file_field_and_expectation(tmp_path):
     text = GOOD_TASK.read_text()
     text = text.replace("difficulty: easy", "difficulty: eazy")
-    text = text.replace("      outputs: {note_id: target_note_id}", "      outputz: {note_id: target_note_id}")
+    text = text.replace(
+        "      outputs: {note_id: target_note_id}", "      outputz: {note_id: target_note_id}"
+    )
     text = text.replace("      desc: the target note is pinned", "      bijection: {ovr: x}")
     text += "colour: blue\n"
     path = write(tmp_path, "shop-003.yaml", text)
@@ -40,8 +42,13 @@ def test_task_errors_name_file_field_and_expectation(tmp_path):
     assert all(line.startswith(f"{path}: ") for line in lines)
     joined = "\n".join(lines)
     assert "difficulty: got 'eazy', expected one of: easy, medium, hard, expert, frontier" in joined
-    assert "seed.steps[1]: extra key 'outputz' is not allowed (expected one of: use, params, outputs)" in joined
-    assert "canonical_diff.update[0].bijection: extra key 'ovr' is not allowed (expected one of: over, variable)" in joined
+    assert (
+        "seed.steps[1]: extra key 'outputz' is not allowed (expected one of: use, params, outputs)" in joined
+    )
+    assert (
+        "canonical_diff.update[0].bijection: extra key 'ovr' is not allowed (expected one of: over, variable)"
+        in joined
+    )
     assert "canonical_diff.update[0].bijection: missing required field 'over'" in joined
     assert "(top level): extra key 'colour' is not allowed" in joined
 
@@ -55,7 +62,10 @@ def test_predicate_verbs_and_yaml_syntax_are_checked(tmp_path):
 
 
 def test_variant_errors_name_the_injection(tmp_path):
-    path = write(tmp_path, "v.yaml", """
+    path = write(
+        tmp_path,
+        "v.yaml",
+        """
 variant_id: x-001-v1
 base_task_id: x-001
 target_primitive: verification
@@ -69,19 +79,26 @@ injections:
     params: {action: decoy_element}
   - layer: network
     params: {action: teleport, url_pattern: /x, behavior: {mode: every}}
-""")
+""",
+    )
     joined = "\n".join(spec_lines(load_variant, path))
-    assert "injections[0].params: extra key 'fail_cont' is not allowed (expected one of: action, url_pattern," in joined
+    assert (
+        "injections[0].params: extra key 'fail_cont' is not allowed (expected one of: action, url_pattern,"
+        in joined
+    )
     assert "injections[1]: layer must be one of: seed, server, network, client" in joined
     assert "injections[2].params: decoy_element needs selector" in joined
-    assert "injections[3].params.action: got 'teleport', expected one of: delay, error_then_success," in joined
+    assert (
+        "injections[3].params.action: got 'teleport', expected one of: delay, error_then_success," in joined
+    )
     assert "injections[3].params.behavior: behavior mode 'every' needs k" in joined
 
 
 def test_templates_keep_types_and_report_missing_paths():
     outputs = {"product": {"id": "p-0001", "tags": ["a", "b"]}, "count": 3}
-    assert resolve_templates({"x": "{output.count}", "y": ["{output.product.tags.1}"], "z": "n={output.count}"},
-                             outputs=outputs) == {"x": 3, "y": ["b"], "z": "n=3"}
+    assert resolve_templates(
+        {"x": "{output.count}", "y": ["{output.product.tags.1}"], "z": "n={output.count}"}, outputs=outputs
+    ) == {"x": 3, "y": ["b"], "z": "n=3"}
     with pytest.raises(SeedError, match=r"output.product has no 'name' \(has: id, tags\)"):
         resolve_templates("{output.product.name}", outputs=outputs)
 
@@ -109,7 +126,9 @@ def test_every_task_builds_identically_twice_and_in_another_process(every_task_c
         assert first.targets == second.targets
         here[f"{task_id}/{condition}"] = state_sha256(first.state)
     assert {"lab-001/clean", "lab-001/intervention", "lab-002/clean", "lab-002/intervention"} <= set(here)
-    script = lab_loader_code + """
+    script = (
+        lab_loader_code
+        + """
 import json
 from environments import catalog
 from environments.seeding import build_session_state
@@ -118,10 +137,17 @@ pairs = json.loads(sys.argv[1])
 print(json.dumps({p: state_sha256(build_session_state(catalog.get_task(p.split("/")[0]), p.split("/")[1], 42).state)
                   for p in pairs}))
 """
+    )
     import json
 
-    result = subprocess.run([sys.executable, "-c", script, json.dumps(sorted(here))], capture_output=True, text=True,
-                            timeout=300, env={"PYTHONHASHSEED": "12345", "PATH": "/usr/bin:/bin"}, cwd=Path.cwd())
+    result = subprocess.run(
+        [sys.executable, "-c", script, json.dumps(sorted(here))],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={"PYTHONHASHSEED": "12345", "PATH": "/usr/bin:/bin"},
+        cwd=Path.cwd(),
+    )
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout.strip().splitlines()[-1]) == here
 
@@ -151,9 +177,13 @@ def test_check_all_passes_on_good_files_and_reports_bad_ones(lab, tmp_path):
     broken = tmp_path / "labcopy"
     shutil.copytree(Path(lab.__file__).parent, broken)
     (broken / "tasks" / "lab-002.yaml").write_text(
-        (broken / "tasks" / "lab-002.yaml").read_text().replace("use: lab.new_title", "use: lab.no_such_builder"))
+        (broken / "tasks" / "lab-002.yaml")
+        .read_text()
+        .replace("use: lab.new_title", "use: lab.no_such_builder")
+    )
     (broken / "tasks" / "lab-001.yaml").write_text(
-        (broken / "tasks" / "lab-001.yaml").read_text().replace("{target.title}", "{target.name}", 1))
+        (broken / "tasks" / "lab-001.yaml").read_text().replace("{target.title}", "{target.name}", 1)
+    )
     from dataclasses import replace
 
     registry.register(replace(lab.ENVIRONMENT, root=broken), replace=True)
@@ -161,6 +191,10 @@ def test_check_all_passes_on_good_files_and_reports_bad_ones(lab, tmp_path):
         problems = [str(p) for p in checks.check_all()]
     finally:
         registry.register(lab.ENVIRONMENT, replace=True)
-    assert any("lab-002.yaml: clean seed 42: lab-002 seed.steps[1] (lab.no_such_builder): unknown builder" in p
-               for p in problems), problems
-    assert any("lab-001: instruction names {target.name}, which the targets lack" in p for p in problems), problems
+    assert any(
+        "lab-002.yaml: clean seed 42: lab-002 seed.steps[1] (lab.no_such_builder): unknown builder" in p
+        for p in problems
+    ), problems
+    assert any("lab-001: instruction names {target.name}, which the targets lack" in p for p in problems), (
+        problems
+    )

@@ -13,7 +13,9 @@ def open_session(server, context, client, task="lab-002"):
     info = server.create(task, "clean", 42)
     if client is not None:
         with server.control() as control:
-            response = control.put(f"/control/sessions/{info['session_id']}/interventions", json={"client": client})
+            response = control.put(
+                f"/control/sessions/{info['session_id']}/interventions", json={"client": client}
+            )
         assert response.status_code == 200, response.text
     page = context.new_page()
     page.goto(server.base_url + info["enter_url"])
@@ -23,7 +25,9 @@ def open_session(server, context, client, task="lab-002"):
 
 def note_titles(server, session_id):
     with server.control() as control:
-        return [n["title"] for n in control.get(f"/control/sessions/{session_id}/state").json()["state"]["notes"]]
+        return [
+            n["title"] for n in control.get(f"/control/sessions/{session_id}/state").json()["state"]["notes"]
+        ]
 
 
 def save(page, title):
@@ -51,7 +55,9 @@ def test_the_lab_variant_registers_its_client_dispatches(lab_server, context):
 
 
 def test_swallowed_clicks_swallow_only_the_first_n(lab_server, context):
-    info, page = open_session(lab_server, context, [{"action": "swallowed_clicks", "selector": "#save", "count": 2}])
+    info, page = open_session(
+        lab_server, context, [{"action": "swallowed_clicks", "selector": "#save", "count": 2}]
+    )
     for _ in range(2):
         save(page, "Swallow")
         page.wait_for_timeout(300)
@@ -64,7 +70,9 @@ def test_swallowed_clicks_swallow_only_the_first_n(lab_server, context):
 
 
 def test_intercepting_overlay_blocks_until_closed_and_does_not_return(lab_server, context):
-    info, page = open_session(lab_server, context, [{"action": "intercepting_overlay", "title": "Big sale", "message": "50% off"}])
+    info, page = open_session(
+        lab_server, context, [{"action": "intercepting_overlay", "title": "Big sale", "message": "50% off"}]
+    )
     dialog = page.get_by_role("dialog")
     dialog.wait_for()
     with pytest.raises(PlaywrightTimeoutError):
@@ -79,7 +87,9 @@ def test_intercepting_overlay_blocks_until_closed_and_does_not_return(lab_server
 
 
 def test_stuck_loader_disappears_on_reload(lab_server, context):
-    info, page = open_session(lab_server, context, [{"action": "stuck_loader", "trigger_selector": "#save", "message": "Saving…"}])
+    info, page = open_session(
+        lab_server, context, [{"action": "stuck_loader", "trigger_selector": "#save", "message": "Saving…"}]
+    )
     save(page, "Loader")
     loader = page.get_by_role("progressbar")
     loader.wait_for()
@@ -92,8 +102,18 @@ def test_stuck_loader_disappears_on_reload(lab_server, context):
 
 
 def test_confirmation_modal_confirms_then_proceeds(lab_server, context):
-    info, page = open_session(lab_server, context, [{"action": "confirmation_modal", "selector": "#save",
-                                                      "title": "Save this note?", "confirm_text": "Yes, save"}])
+    info, page = open_session(
+        lab_server,
+        context,
+        [
+            {
+                "action": "confirmation_modal",
+                "selector": "#save",
+                "title": "Save this note?",
+                "confirm_text": "Yes, save",
+            }
+        ],
+    )
     save(page, "Confirmed")
     dialog = page.get_by_role("dialog")
     dialog.wait_for()
@@ -103,7 +123,9 @@ def test_confirmation_modal_confirms_then_proceeds(lab_server, context):
 
 
 def test_decoy_element_does_nothing_and_the_real_one_works(lab_server, context):
-    info, page = open_session(lab_server, context, [{"action": "decoy_element", "selector": "#save", "position": "before"}])
+    info, page = open_session(
+        lab_server, context, [{"action": "decoy_element", "selector": "#save", "position": "before"}]
+    )
     buttons = page.get_by_role("button", name="Save note")
     assert buttons.count() == 2
     page.get_by_label("Title").fill("Decoy test")
@@ -115,15 +137,21 @@ def test_decoy_element_does_nothing_and_the_real_one_works(lab_server, context):
 
 
 def test_misaligned_labels_swap_the_visible_text(lab_server, context):
-    info, page = open_session(lab_server, context, [{"action": "misaligned_labels",
-                                                      "selectors": ["label[for=title]", "label[for=body]"]}])
+    info, page = open_session(
+        lab_server,
+        context,
+        [{"action": "misaligned_labels", "selectors": ["label[for=title]", "label[for=body]"]}],
+    )
     assert page.locator("label[for=title]").inner_text() == "Body"
     assert page.locator("label[for=body]").inner_text() == "Title"
 
 
 def test_save_drift_changes_the_field_once(lab_server, context):
-    info, page = open_session(lab_server, context, [{"action": "save_drift", "selector": "#title",
-                                                      "submit_selector": "#save", "value": "Drifted"}])
+    info, page = open_session(
+        lab_server,
+        context,
+        [{"action": "save_drift", "selector": "#title", "submit_selector": "#save", "value": "Drifted"}],
+    )
     save(page, "Intended")
     page.locator("li.note .note-title", has_text="Drifted").wait_for()
     assert page.get_by_label("Title").input_value() == "Drifted"  # visible to whoever re-reads
@@ -132,7 +160,9 @@ def test_save_drift_changes_the_field_once(lab_server, context):
 
 
 def test_double_submit_trap_holds_the_first_click(lab_server, context):
-    info, page = open_session(lab_server, context, [{"action": "double_submit_trap", "selector": "#save", "delay_ms": 600}])
+    info, page = open_session(
+        lab_server, context, [{"action": "double_submit_trap", "selector": "#save", "delay_ms": 600}]
+    )
     page.get_by_label("Title").fill("Twice")
     page.get_by_role("button", name="Save note").click()
     page.get_by_role("button", name="Save note").click()  # the impatient second click
@@ -141,7 +171,9 @@ def test_double_submit_trap_holds_the_first_click(lab_server, context):
 
 
 def test_budgets_start_afresh_after_a_reset(lab_server, context):
-    info, page = open_session(lab_server, context, [{"action": "swallowed_clicks", "selector": "#save", "count": 1}])
+    info, page = open_session(
+        lab_server, context, [{"action": "swallowed_clicks", "selector": "#save", "count": 1}]
+    )
     save(page, "One")
     page.wait_for_timeout(300)
     save(page, "One")

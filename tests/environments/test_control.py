@@ -39,11 +39,22 @@ def test_controller_round_trip(lab_server):
     sid = info["session_id"]
     with lab_server.control() as control:
         assert control.get("/control/sessions/nope/state").status_code == 404
-        assert control.post("/control/sessions", json={"task_id": "lab-999", "condition": "clean"}).status_code == 404
-        assert control.post("/control/sessions", json={"task_id": "lab-001", "condition": "dirty"}).status_code == 422
-        assert [t["task_id"] for t in control.get("/control/tasks").json() if t["env_id"] == "lab"] == ["lab-001", "lab-002"]
+        assert (
+            control.post("/control/sessions", json={"task_id": "lab-999", "condition": "clean"}).status_code
+            == 404
+        )
+        assert (
+            control.post("/control/sessions", json={"task_id": "lab-001", "condition": "dirty"}).status_code
+            == 422
+        )
+        assert [t["task_id"] for t in control.get("/control/tasks").json() if t["env_id"] == "lab"] == [
+            "lab-001",
+            "lab-002",
+        ]
         with lab_server.public(sid) as api:
-            api.patch(f"/api/env/lab/notes/{info['targets']['note_id']}", json={"pinned": True})  # misleading success
+            api.patch(
+                f"/api/env/lab/notes/{info['targets']['note_id']}", json={"pinned": True}
+            )  # misleading success
             api.patch(f"/api/env/lab/notes/{info['targets']['note_id']}", json={"pinned": True})
         assert len(control.get(f"/control/sessions/{sid}/diff").json()["diff"]) == 1
         events = control.get(f"/control/sessions/{sid}/events").json()["events"]

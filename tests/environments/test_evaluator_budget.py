@@ -105,7 +105,9 @@ def test_a_bomb_is_refused_in_a_worker_thread_and_the_next_evaluation_starts_afr
             return exc
 
     with ThreadPoolExecutor(max_workers=2) as pool:
-        bombs = list(pool.map(work, ["'x' * 10**9", "sum(1 for a in range(10**5) for b in range(10**5))"] * 2))
+        bombs = list(
+            pool.map(work, ["'x' * 10**9", "sum(1 for a in range(10**5) for b in range(10**5))"] * 2)
+        )
         fine = list(pool.map(work, ["len(x) + sum(i for i in range(90000))"] * 4))
     assert all(isinstance(r, ExprBudgetExceeded) for r in bombs)
     assert fine == [1000 + sum(range(90000))] * 4  # budgets are per evaluation, not per thread
@@ -123,19 +125,29 @@ def test_a_bomb_in_a_canonical_diff_fails_its_check_and_scoring_goes_on() -> Non
     final = {"notes": [{"id": "n1", "body": "b"}]}
     from environments.evaluator import compute_diff
 
-    verdict = match(compute_diff(initial, final), {
-        "update": [{"entity": "notes", "where": {"id": "n1"},
-                    "changes": {"body": {"expr": "x * 10**9 == 'b'"}}}],
-        "constraints": [{"desc": "bounded", "expr": "len(str(10**10**6)) > 0", "severity": "low"}],
-    }, initial=initial, final=final)
+    verdict = match(
+        compute_diff(initial, final),
+        {
+            "update": [
+                {"entity": "notes", "where": {"id": "n1"}, "changes": {"body": {"expr": "x * 10**9 == 'b'"}}}
+            ],
+            "constraints": [{"desc": "bounded", "expr": "len(str(10**10**6)) > 0", "severity": "low"}],
+        },
+        initial=initial,
+        final=final,
+    )
     assert verdict.score == 0.0 and not verdict.passed
     assert "ExprBudgetExceeded" in verdict.positive_checks[0].diagnosis
     assert "ExprBudgetExceeded" in verdict.negative_checks[0].diagnosis
 
 
 def test_ordinary_expressions_over_a_shop_sized_state_stay_within_budget() -> None:
-    state = StateView({"products": [{"id": f"p{i}", "price": i % 50, "name": f"Product {i}"} for i in range(600)],
-                       "orders": [{"id": f"o{i}", "product_id": f"p{i * 7 % 600}"} for i in range(300)]})
+    state = StateView(
+        {
+            "products": [{"id": f"p{i}", "price": i % 50, "name": f"Product {i}"} for i in range(600)],
+            "orders": [{"id": f"o{i}", "product_id": f"p{i * 7 % 600}"} for i in range(300)],
+        }
+    )
     target = MappingView({"ids": [f"p{i}" for i in range(0, 600, 3)]})
     sources = [
         "sorted(p.id for p in state.products if p.price < 10 and p.name.lower().startswith('product'))",

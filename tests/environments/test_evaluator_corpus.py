@@ -81,14 +81,23 @@ def test_corpus_case_scores_as_worked_out_by_hand(case: dict[str, Any]) -> None:
     world = CORPUS["worlds"][case["world"]]
     initial = world["initial"]
     final = final_state(initial, case.get("final") or {})
-    verdict = match(compute_diff(initial, final), case["canonical_diff"], targets=world["targets"],
-                    initial=initial, final=final, session_start=world.get("session_start"),
-                    state_model=MODELS.get(world.get("model")))
+    verdict = match(
+        compute_diff(initial, final),
+        case["canonical_diff"],
+        targets=world["targets"],
+        initial=initial,
+        final=final,
+        session_start=world.get("session_start"),
+        state_model=MODELS.get(world.get("model")),
+    )
     expected = case["expect"]
     assert verdict.score == pytest.approx(expected["score"], abs=1e-6), verdict.summary()
     assert verdict.passed is expected["passed"], verdict.summary()
-    errors = [c.diagnosis for c in [*verdict.positive_checks, *verdict.negative_checks]
-              if "raised" in c.diagnosis or "filter errors" in c.diagnosis]
+    errors = [
+        c.diagnosis
+        for c in [*verdict.positive_checks, *verdict.negative_checks]
+        if "raised" in c.diagnosis or "filter errors" in c.diagnosis
+    ]
     assert not errors, errors  # every expression ran; a score never comes from an error
 
 
@@ -99,15 +108,34 @@ def test_the_worlds_with_a_model_are_valid_states_of_it() -> None:
 
 
 CONSTRUCTS = {
-    "str.lower()": ".lower()", "str.upper()": ".upper()", "str.split()": ".split(", "str.rsplit()": ".rsplit(",
-    "str.startswith()": ".startswith(", "str.endswith()": ".endswith(", "str.strip()": ".strip()",
-    "str.replace()": ".replace(", "str.join()": ".join(", "next() over a generator": "next((",
-    "Decimal()": "Decimal(", "Decimal.quantize()": ".quantize(", "datetime.fromisoformat()": "datetime.fromisoformat(",
-    "datetime.strptime()": "datetime.strptime(", "date.fromisoformat()": "date.fromisoformat(",
-    "key=": "key=lambda", "maxsplit=": "maxsplit=", "reverse=": "reverse=True", "f-string": "f'",
-    "state helper": "state.get_stock(", "helper on initial": "initial.get_stock(", "helper returning an entity": ".position(",
-    "site helper": "state.unread_count(", "final in a filter": "for e in final.", "initial in a filter": "for e in initial.",
-    "target in a filter": "target.newsletter_id and", "invariant weight": "weight: 3", "count beside bijection": "count: 5",
+    "str.lower()": ".lower()",
+    "str.upper()": ".upper()",
+    "str.split()": ".split(",
+    "str.rsplit()": ".rsplit(",
+    "str.startswith()": ".startswith(",
+    "str.endswith()": ".endswith(",
+    "str.strip()": ".strip()",
+    "str.replace()": ".replace(",
+    "str.join()": ".join(",
+    "next() over a generator": "next((",
+    "Decimal()": "Decimal(",
+    "Decimal.quantize()": ".quantize(",
+    "datetime.fromisoformat()": "datetime.fromisoformat(",
+    "datetime.strptime()": "datetime.strptime(",
+    "date.fromisoformat()": "date.fromisoformat(",
+    "key=": "key=lambda",
+    "maxsplit=": "maxsplit=",
+    "reverse=": "reverse=True",
+    "f-string": "f'",
+    "state helper": "state.get_stock(",
+    "helper on initial": "initial.get_stock(",
+    "helper returning an entity": ".position(",
+    "site helper": "state.unread_count(",
+    "final in a filter": "for e in final.",
+    "initial in a filter": "for e in initial.",
+    "target in a filter": "target.newsletter_id and",
+    "invariant weight": "weight: 3",
+    "count beside bijection": "count: 5",
 }
 
 

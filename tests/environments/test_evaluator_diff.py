@@ -74,7 +74,10 @@ def test_records_accept_keywords_and_dump_to_json() -> None:
     record = Update(entity="emails", entity_id="e1", field_changes={"is_read": (False, True)})
     assert record == Update("emails", "e1", {"is_read": (False, True)})
     assert record.model_dump(mode="json") == {
-        "kind": "update", "entity": "emails", "entity_id": "e1", "field_changes": {"is_read": [False, True]},
+        "kind": "update",
+        "entity": "emails",
+        "entity_id": "e1",
+        "field_changes": {"is_read": [False, True]},
     }
     assert record.ref == "emails/e1"
 

@@ -22,7 +22,9 @@ def test_named_invariant_renames_an_invariant_and_sets_its_severity() -> None:
     final = {"messages": [], "reservations": [{"id": "r-1", "status": "cancelled"}]}
     canonical = {
         "invariant": [{"collection": "state.reservations"}],
-        "named_invariants": [{"name": "reservation untouched", "ref": "invariant[0]", "severity": "critical"}],
+        "named_invariants": [
+            {"name": "reservation untouched", "ref": "invariant[0]", "severity": "critical"}
+        ],
     }
     (check,) = score(canonical, MESSAGES, final).negative_checks
     assert (check.name, check.severity, check.penalty) == ("reservation untouched", "critical", 0.30)
@@ -45,21 +47,38 @@ def test_named_update_and_delete_refs_only_rename_the_positive_check() -> None:
 
 
 def test_create_named_invariant_fails_when_more_candidates_qualify_than_slots() -> None:
-    final = {"messages": [{"id": "m-1", "to": "host", "body": "Airport pickup?"},
-                          {"id": "m-2", "to": "host", "body": "airport pickup please"}],
-             "reservations": MESSAGES["reservations"]}
+    final = {
+        "messages": [
+            {"id": "m-1", "to": "host", "body": "Airport pickup?"},
+            {"id": "m-2", "to": "host", "body": "airport pickup please"},
+        ],
+        "reservations": MESSAGES["reservations"],
+    }
     canonical = {
-        "create": [{"entity": "Message", "desc": "ask about airport pickup", "properties": {"to": "host", "body": {"substring": "airport"}}}],
+        "create": [
+            {
+                "entity": "Message",
+                "desc": "ask about airport pickup",
+                "properties": {"to": "host", "body": {"substring": "airport"}},
+            }
+        ],
         "named_invariants": [{"name": "only one pickup message", "ref": "create[0]", "severity": "high"}],
     }
     verdict = score(canonical, MESSAGES, final)
     (positive,) = verdict.positive_checks
     assert positive.passed and positive.eligible == 2 and positive.name == "only one pickup message"
     surplus = next(n for n in verdict.negative_checks if n.kind == "surplus")
-    assert (surplus.passed, surplus.severity, surplus.penalty, surplus.entries) == (False, "high", 0.20, ["messages/m-2"])
+    assert (surplus.passed, surplus.severity, surplus.penalty, surplus.entries) == (
+        False,
+        "high",
+        0.20,
+        ["messages/m-2"],
+    )
     assert "2 eligible candidate(s) for 1 slot(s)" in surplus.diagnosis
     # The surplus create is also visible to the sweep (step 8 does not exempt it).
-    assert [n.name for n in verdict.negative_checks if n.kind == "collateral"] == ["Unaccounted create in messages (id=m-2)"]
+    assert [n.name for n in verdict.negative_checks if n.kind == "collateral"] == [
+        "Unaccounted create in messages (id=m-2)"
+    ]
     assert verdict.score == pytest.approx(1 - 0.20 - 0.15)
 
 
@@ -67,7 +86,13 @@ def test_create_named_invariant_on_a_bijection_counts_eligible_candidates_agains
     initial: dict[str, list[Any]] = {"orders": []}
     final = {"orders": [{"id": i, "sku": s} for i, s in enumerate(["A", "B", "B"])]}
     canonical = {
-        "create": [{"entity": "orders", "bijection": {"over": "target['skus']"}, "properties": {"sku": {"expr": "x == v"}}}],
+        "create": [
+            {
+                "entity": "orders",
+                "bijection": {"over": "target['skus']"},
+                "properties": {"sku": {"expr": "x == v"}},
+            }
+        ],
         "invariant": [{"collection": "state.orders"}],
         "named_invariants": [{"name": "one order per sku", "ref": "create[0]", "severity": "low"}],
     }
@@ -87,7 +112,11 @@ def test_oneof_picks_the_best_alternative_and_reports_each() -> None:
         "update": [{"entity": "carts", "desc": "empty the cart", "changes": {"items": {"length": 0}}}],
         "oneof": [
             {"delete": [{"entity": "wishlist"}]},
-            {"create": [{"entity": "wishlist", "desc": "save it for later", "properties": {"product_id": "p-1"}}]},
+            {
+                "create": [
+                    {"entity": "wishlist", "desc": "save it for later", "properties": {"product_id": "p-1"}}
+                ]
+            },
         ],
     }
     verdict = score(canonical, initial, final)
@@ -99,11 +128,15 @@ def test_oneof_picks_the_best_alternative_and_reports_each() -> None:
 def test_oneof_prefers_alternatives_whose_critical_constraints_hold() -> None:
     initial = {"orders": [{"id": "o-1", "status": "open"}]}
     final = {"orders": [{"id": "o-1", "status": "paid"}]}
-    canonical = {"oneof": [
-        {"update": [{"entity": "orders", "changes": {"status": "paid"}}],
-         "constraints": [{"expr": "False", "severity": "critical", "desc": "impossible"}]},
-        {"update": [{"entity": "orders", "weight": 1, "changes": {"status": "shipped"}}]},
-    ]}
+    canonical = {
+        "oneof": [
+            {
+                "update": [{"entity": "orders", "changes": {"status": "paid"}}],
+                "constraints": [{"expr": "False", "severity": "critical", "desc": "impossible"}],
+            },
+            {"update": [{"entity": "orders", "weight": 1, "changes": {"status": "shipped"}}]},
+        ]
+    }
     verdict = score(canonical, initial, final)
     # Alternative 0 scores 0.70 and alternative 1 scores 0, but only 1 keeps its critical constraints.
     assert [a.score for a in verdict.alternatives] == [0.7, 0.0]
@@ -111,21 +144,31 @@ def test_oneof_prefers_alternatives_whose_critical_constraints_hold() -> None:
 
 
 def test_oneof_named_invariants_index_into_their_own_alternative() -> None:
-    blocks = parse_canonical_diff({
-        "invariant": [{"collection": "state.a"}],
-        "oneof": [{"invariant": [{"collection": "state.b"}],
-                   "named_invariants": [{"name": "b kept", "ref": "invariant[0]", "severity": "low"}]}],
-    })
+    blocks = parse_canonical_diff(
+        {
+            "invariant": [{"collection": "state.a"}],
+            "oneof": [
+                {
+                    "invariant": [{"collection": "state.b"}],
+                    "named_invariants": [{"name": "b kept", "ref": "invariant[0]", "severity": "low"}],
+                }
+            ],
+        }
+    )
     (block,) = blocks
     assert [(i.collection, i.name, i.severity) for i in block.invariants] == [
-        ("a", "invariant on state.a", "medium"), ("b", "b kept", "low"),
+        ("a", "invariant on state.a", "medium"),
+        ("b", "b kept", "low"),
     ]
 
 
 @pytest.mark.parametrize(
     ("canonical", "message"),
     [
-        ({"update": [{"entity": "x", "chnages": {}}]}, "canonical_diff.update[0]: unknown key(s) ['chnages']"),
+        (
+            {"update": [{"entity": "x", "chnages": {}}]},
+            "canonical_diff.update[0]: unknown key(s) ['chnages']",
+        ),
         ({"create": [{"properties": {}}]}, "canonical_diff.create[0]: 'entity'"),
         ({"named_invariants": [{"name": "n", "ref": "invariant[3]"}]}, "invariant[3] does not exist"),
         ({"named_invariants": [{"name": "n", "ref": "constraint[0]"}]}, "is not like invariant[0]"),
@@ -133,7 +176,10 @@ def test_oneof_named_invariants_index_into_their_own_alternative() -> None:
         ({"invariant": [{"collection": "state.a", "filter": "open('f')"}]}, "builtin 'open'"),
         ({"constraints": [{"expr": "True", "severity": "severe"}]}, "severity 'severe' is not one of"),
         ({"update": [{"entity": "x", "where": {"id": {"equals": 1}}}]}, "canonical_diff.update[0].where.id"),
-        ({"create": [{"entity": "x", "bijection": {"over": "[1]", "variable": "__v"}}]}, "is not a plain name"),
+        (
+            {"create": [{"entity": "x", "bijection": {"over": "[1]", "variable": "__v"}}]},
+            "is not a plain name",
+        ),
         ({"oneof": [{"oneof": []}]}, "canonical_diff.oneof[0]: unknown key(s) ['oneof']"),
     ],
 )
@@ -164,18 +210,34 @@ def test_a_pydantic_model_canonical_diff_is_read_through_model_dump() -> None:
 
 def test_evaluate_diffs_the_session_matches_and_reports_events_beside_the_score() -> None:
     initial = {"orders": [], "products": [{"id": "p-7", "stock": 4, "updated_at": "t0"}]}
-    final = {"orders": [{"id": "o-1", "product_id": "p-7", "qty": 2, "placed_at": "2026-03-01T10:05:00+00:00"}],
-             "products": [{"id": "p-7", "stock": 4, "updated_at": "t1"}]}
+    final = {
+        "orders": [{"id": "o-1", "product_id": "p-7", "qty": 2, "placed_at": "2026-03-01T10:05:00+00:00"}],
+        "products": [{"id": "p-7", "stock": 4, "updated_at": "t1"}],
+    }
     task = SimpleNamespace(
-        canonical_diff={"create": [{"entity": "Order", "properties": {
-            "product_id": "{target.product_id}", "qty": 2, "placed_at": {"expr": "dt(x) >= session_start"}}}]},
+        canonical_diff={
+            "create": [
+                {
+                    "entity": "Order",
+                    "properties": {
+                        "product_id": "{target.product_id}",
+                        "qty": 2,
+                        "placed_at": {"expr": "dt(x) >= session_start"},
+                    },
+                }
+            ]
+        },
         event_conditions=[{"event": "basket_add", "params": {"product_id": "p-7", "quantity": 2}}],
     )
     session = SimpleNamespace(
-        initial_state=initial, state=final, targets={"product_id": "p-7"},
+        initial_state=initial,
+        state=final,
+        targets={"product_id": "p-7"},
         session_start="2026-03-01T10:00:00Z",
-        events=[{"event": "basket_add", "params": {"product_id": "p-7", "quantity": 2}},
-                {"event": "basket_add", "params": {"product_id": "p-7", "quantity": 3}}],
+        events=[
+            {"event": "basket_add", "params": {"product_id": "p-7", "quantity": 2}},
+            {"event": "basket_add", "params": {"product_id": "p-7", "quantity": 3}},
+        ],
     )
     verdict = evaluate(task, session, ignore_fields={"products": ["updated_at"]})
     assert verdict.passed and verdict.score == 1.0
@@ -187,7 +249,13 @@ def test_evaluate_diffs_the_session_matches_and_reports_events_beside_the_score(
 def test_evaluate_accepts_session_start_as_datetime_and_tasks_without_event_conditions() -> None:
     initial: dict[str, list[Any]] = {"notes": []}
     final = {"notes": [{"id": 1, "created": "2026-03-01T09:00:00"}]}
-    task = SimpleNamespace(canonical_diff={"create": [{"entity": "notes", "properties": {"created": {"expr": "dt(x) < session_start"}}}]})
-    session = SimpleNamespace(initial_state=initial, state=final, targets={}, session_start=datetime(2026, 3, 1, 10, tzinfo=UTC))
+    task = SimpleNamespace(
+        canonical_diff={
+            "create": [{"entity": "notes", "properties": {"created": {"expr": "dt(x) < session_start"}}}]
+        }
+    )
+    session = SimpleNamespace(
+        initial_state=initial, state=final, targets={}, session_start=datetime(2026, 3, 1, 10, tzinfo=UTC)
+    )
     verdict = evaluate(task, session)
     assert verdict.passed and verdict.event_match_score is None and verdict.event_checks is None

@@ -22,8 +22,12 @@ STATE = {"products": [{"id": "p-7", "stock": 3}], "owner": "ada"}
 
 def scope(slot: object = None) -> Scope:
     return Scope(
-        targets=TARGETS, target=MappingView(TARGETS, "target"), initial=StateView(STATE, "initial"),
-        state=StateView(STATE), session_start=datetime(2026, 1, 1, tzinfo=UTC), slot=slot,
+        targets=TARGETS,
+        target=MappingView(TARGETS, "target"),
+        initial=StateView(STATE, "initial"),
+        state=StateView(STATE),
+        session_start=datetime(2026, 1, 1, tzinfo=UTC),
+        slot=slot,
     )
 
 
@@ -50,7 +54,11 @@ CASES = [
     ({"regex": r"^ORD-\d{4}$"}, "ORD-1234", "ord-1234"),
     ({"matches_semantic": "Please cancel my order"}, "please cancel my order!", "ship it fast"),
     ({"matches_semantic": {"value": "cancel my order", "threshold": 0.6}}, "cancel the order", "hello"),
-    ({"fields": {"city": "Paris", "zip": {"regex": r"^75"}}}, {"city": "Paris", "zip": "75001"}, {"city": "Lyon", "zip": "69001"}),
+    (
+        {"fields": {"city": "Paris", "zip": {"regex": r"^75"}}},
+        {"city": "Paris", "zip": "75001"},
+        {"city": "Lyon", "zip": "69001"},
+    ),
     ({"not": {"eq": "draft"}}, "sent", "draft"),
     ({"all_of": [{"eq": 3}, {"expr": "x < 10"}]}, 3, 4),
     ({"any_of": [{"eq": 3}, {"eq": 4}]}, 4, 5),

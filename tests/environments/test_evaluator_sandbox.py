@@ -61,7 +61,9 @@ REFUSED = [
 
 
 @pytest.mark.parametrize(("source", "construct"), REFUSED, ids=[s for s, _ in REFUSED])
-def test_unsafe_constructs_are_refused_at_parse_time_naming_the_construct(source: str, construct: str) -> None:
+def test_unsafe_constructs_are_refused_at_parse_time_naming_the_construct(
+    source: str, construct: str
+) -> None:
     with pytest.raises(UnsafeExpression) as info:
         compile_expr(source)
     assert construct in str(info.value)
@@ -69,14 +71,17 @@ def test_unsafe_constructs_are_refused_at_parse_time_naming_the_construct(source
     assert info.value.instead  # every refusal says what to write instead
 
 
-@pytest.mark.parametrize(("source", "alternative"), [
-    ("x.format(state)", "allowed methods are str: capitalize, casefold, center"),
-    ("getattr(x, 'y')", "allowed functions: Decimal, abs, all, any"),
-    ("sorted(x, cmp=len)", "allowed keyword arguments: day, days, default"),
-    ("lambda: 1", "allowed only as key= of sorted(), min() or max()"),
-    ("os.system('id')", "names an expression can read: x (the value)"),
-    ("f'{x:.2f}'", "use round(x, 2)"),
-])
+@pytest.mark.parametrize(
+    ("source", "alternative"),
+    [
+        ("x.format(state)", "allowed methods are str: capitalize, casefold, center"),
+        ("getattr(x, 'y')", "allowed functions: Decimal, abs, all, any"),
+        ("sorted(x, cmp=len)", "allowed keyword arguments: day, days, default"),
+        ("lambda: 1", "allowed only as key= of sorted(), min() or max()"),
+        ("os.system('id')", "names an expression can read: x (the value)"),
+        ("f'{x:.2f}'", "use round(x, 2)"),
+    ],
+)
 def test_refusals_name_the_allowed_alternatives(source: str, alternative: str) -> None:
     with pytest.raises(UnsafeExpression) as info:
         compile_expr(source)
@@ -115,9 +120,13 @@ def test_attribute_reads_on_non_wrappers_fail_at_run_time() -> None:
 
 
 def test_methods_are_allowed_by_the_runtime_type_of_the_value() -> None:
-    with pytest.raises(Exception, match=r"int values have no allowed method \.lower\(\); allowed: bit_length"):
+    with pytest.raises(
+        Exception, match=r"int values have no allowed method \.lower\(\); allowed: bit_length"
+    ):
         run("x.lower()", x=3)
-    with pytest.raises(Exception, match=r"list/tuple values have no allowed method \.get\(\); allowed: count, index"):
+    with pytest.raises(
+        Exception, match=r"list/tuple values have no allowed method \.get\(\); allowed: count, index"
+    ):
         run("x.get(1)", x=[1])
     with pytest.raises(Exception, match=r"entity has no method \.split\(\)"):
         run("a.split()", a=MappingView({"id": 1}))
@@ -150,22 +159,35 @@ def test_string_methods_on_values() -> None:
 
 
 def test_next_over_a_generator_and_key_functions() -> None:
-    state = StateView({"products": [{"id": "p1", "price": 5, "name": "b"}, {"id": "p2", "price": 3, "name": "a"}]})
+    state = StateView(
+        {"products": [{"id": "p1", "price": 5, "name": "b"}, {"id": "p2", "price": 3, "name": "a"}]}
+    )
     assert run("next((p.id for p in state.products if p.price < 4), None)", state=state) == "p2"
     assert run("next((p for p in state.products if p.price > 9), None)", state=state) is None
     assert run("min(state.products, key=lambda p: p.price).id", state=state) == "p2"
-    assert run("[p.id for p in sorted(state.products, key=lambda p: p.name, reverse=True)]", state=state) == ["p1", "p2"]
+    assert run("[p.id for p in sorted(state.products, key=lambda p: p.name, reverse=True)]", state=state) == [
+        "p1",
+        "p2",
+    ]
     assert run("max((p.price for p in state.products), default=0)", state=state) == 5
     assert run("sum(p.price for p in state.products) == 8", state=state)
-    assert run("(p.id for p in state.products)", state=state) == ["p1", "p2"]  # a generator comes out as a list
+    assert run("(p.id for p in state.products)", state=state) == [
+        "p1",
+        "p2",
+    ]  # a generator comes out as a list
 
 
 def test_decimal_and_dates() -> None:
     assert run("Decimal(x) * 3 == Decimal('59.97')", x="19.99")
     assert run("Decimal(x).quantize(Decimal('0.1'))", x="2.46") == run("Decimal('2.5')")
-    assert run("datetime.fromisoformat(x) >= session_start", x="2026-12-04T10:00:00Z",
-               session_start=run("dt('2026-12-04T09:00:00')"))
-    assert run("date.fromisoformat(x) < date(2027, 1, 1) and date.fromisoformat(x).month == 12", x="2026-12-24")
+    assert run(
+        "datetime.fromisoformat(x) >= session_start",
+        x="2026-12-04T10:00:00Z",
+        session_start=run("dt('2026-12-04T09:00:00')"),
+    )
+    assert run(
+        "date.fromisoformat(x) < date(2027, 1, 1) and date.fromisoformat(x).month == 12", x="2026-12-24"
+    )
     assert run("(date.fromisoformat(x) - date.fromisoformat(v)).days", x="2026-12-24", v="2026-12-04") == 20
     assert run("datetime.strptime(x, '%d/%m/%Y').date().isoformat()", x="04/12/2026") == "2026-12-04"
     assert run("dt(x) + timedelta(hours=2) > dt(v)", x="2026-12-04T10:00:00Z", v="2026-12-04T11:00:00Z")

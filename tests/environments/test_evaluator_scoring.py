@@ -95,8 +95,12 @@ def test_b11_all_five_in_any_order_passes() -> None:
 
 def test_singleton_takes_the_first_satisfying_candidate_and_earns_full_weight() -> None:
     initial = {"orders": []}
-    final = {"orders": [{"id": "o-1", "product_id": "p-9", "qty": 1}, {"id": "o-2", "product_id": "p-7", "qty": 2}]}
-    canonical = {"create": [{"entity": "Order", "properties": {"product_id": "{target.product_id}", "qty": 2}}]}
+    final = {
+        "orders": [{"id": "o-1", "product_id": "p-9", "qty": 1}, {"id": "o-2", "product_id": "p-7", "qty": 2}]
+    }
+    canonical = {
+        "create": [{"entity": "Order", "properties": {"product_id": "{target.product_id}", "qty": 2}}]
+    }
     verdict = score(canonical, initial, final, targets={"product_id": "p-7"})
     (check,) = verdict.positive_checks
     assert check.passed and check.used == ["orders/o-2"]
@@ -109,7 +113,11 @@ def test_singleton_takes_the_first_satisfying_candidate_and_earns_full_weight() 
 def test_a_failed_singleton_makes_every_candidate_a_near_miss_charged_only_once() -> None:
     initial = {"orders": []}
     final = {"orders": [{"id": "o-1", "product_id": "p-7", "qty": 3}]}
-    canonical = {"create": [{"entity": "orders", "desc": "order two units", "properties": {"product_id": "p-7", "qty": 2}}]}
+    canonical = {
+        "create": [
+            {"entity": "orders", "desc": "order two units", "properties": {"product_id": "p-7", "qty": 2}}
+        ]
+    }
     verdict = score(canonical, initial, final)
     (check,) = verdict.positive_checks
     assert not check.passed and check.near_misses == ["orders/o-1"]
@@ -121,7 +129,9 @@ def test_a_failed_singleton_makes_every_candidate_a_near_miss_charged_only_once(
 def test_update_where_reads_the_before_state_and_changes_the_after_state() -> None:
     initial = {"orders": [{"id": "o-1", "status": "open"}, {"id": "o-2", "status": "shipped"}]}
     final = {"orders": [{"id": "o-1", "status": "cancelled"}, {"id": "o-2", "status": "cancelled"}]}
-    canonical = {"update": [{"entity": "Order", "where": {"status": "open"}, "changes": {"status": "cancelled"}}]}
+    canonical = {
+        "update": [{"entity": "Order", "where": {"status": "open"}, "changes": {"status": "cancelled"}}]
+    }
     verdict = score(canonical, initial, final)
     assert verdict.positive_checks[0].used == ["orders/o-1"]
     assert [n.name for n in verdict.negative_checks] == ["Unaccounted update in orders (id=o-2)"]
@@ -147,14 +157,18 @@ def test_entity_class_names_resolve_to_snake_case_plural_collections() -> None:
 def test_an_explicit_collection_wins_over_the_entity_name() -> None:
     initial: dict[str, list[Any]] = {"sent_messages": [], "messages": []}
     final = {"sent_messages": [{"id": "m1", "to": "bob"}], "messages": []}
-    canonical = {"create": [{"entity": "Message", "collection": "state.sent_messages", "properties": {"to": "bob"}}]}
+    canonical = {
+        "create": [{"entity": "Message", "collection": "state.sent_messages", "properties": {"to": "bob"}}]
+    }
     assert score(canonical, initial, final).passed
 
 
 def test_count_requires_that_many_satisfying_creates() -> None:
     initial: dict[str, list[Any]] = {"tickets": []}
     final = {"tickets": [{"id": 1, "kind": "adult"}, {"id": 2, "kind": "child"}]}
-    canonical = {"create": [{"entity": "tickets", "count": 3, "properties": {"kind": {"in": ["adult", "child"]}}}]}
+    canonical = {
+        "create": [{"entity": "tickets", "count": 3, "properties": {"kind": {"in": ["adult", "child"]}}}]
+    }
     verdict = score(canonical, initial, final)
     (check,) = verdict.positive_checks
     assert (check.matched, check.slots, round(check.credit, 4), check.passed) == (2, 3, 0.6667, False)
@@ -164,10 +178,12 @@ def test_count_requires_that_many_satisfying_creates() -> None:
 def test_weights_make_the_raw_score_a_weighted_share() -> None:
     initial = {"orders": [{"id": "o-1", "status": "open"}], "carts": [{"id": "c", "total": 5}]}
     final = {"orders": [{"id": "o-1", "status": "paid"}], "carts": [{"id": "c", "total": 5}]}
-    canonical = {"update": [
-        {"entity": "orders", "weight": 2, "changes": {"status": "paid"}},
-        {"entity": "carts", "weight": 1, "changes": {"total": 0}},
-    ]}
+    canonical = {
+        "update": [
+            {"entity": "orders", "weight": 2, "changes": {"status": "paid"}},
+            {"entity": "carts", "weight": 1, "changes": {"total": 0}},
+        ]
+    }
     verdict = score(canonical, initial, final)
     assert (verdict.earned_weight, verdict.total_weight) == (2.0, 3.0)
     assert verdict.score == pytest.approx(2 / 3, abs=1e-6)
@@ -175,7 +191,9 @@ def test_weights_make_the_raw_score_a_weighted_share() -> None:
 
 def test_bijection_with_no_slots_is_not_applicable_and_passes() -> None:
     initial = {"emails": [{"id": "e-1", "is_read": False}]}
-    canonical = {"update": [{"entity": "emails", "changes": {"is_read": True}, "bijection": {"over": "target['ids']"}}]}
+    canonical = {
+        "update": [{"entity": "emails", "changes": {"is_read": True}, "bijection": {"over": "target['ids']"}}]
+    }
     verdict = score(canonical, initial, initial, targets={"ids": []})
     (check,) = verdict.positive_checks
     assert (check.applicable, check.weight, check.passed) == (False, 0.0, True)
@@ -186,8 +204,11 @@ def test_bijection_slots_may_come_from_a_template_a_list_or_the_state() -> None:
     initial = inbox()
     final = act(initial, **{i: READ for i in INVOICES[:2]})
     changes = {"entity": "emails", "where": {"id": {"expr": "x == v"}}, "changes": {"is_read": True}}
-    for over, slots in (("{target.invoice_ids}", 5), (["e-101", "e-102"], 2),
-                        ("[e.id for e in initial.emails if startswith(e.subject, 'Invoice')]", 5)):
+    for over, slots in (
+        ("{target.invoice_ids}", 5),
+        (["e-101", "e-102"], 2),
+        ("[e.id for e in initial.emails if startswith(e.subject, 'Invoice')]", 5),
+    ):
         verdict = score({"update": [{**changes, "bijection": {"over": over}}]}, initial, final)
         assert verdict.positive_checks[0].slots == slots
 
@@ -195,18 +216,36 @@ def test_bijection_slots_may_come_from_a_template_a_list_or_the_state() -> None:
 def test_bijection_variable_can_be_renamed() -> None:
     initial = {"stocks": []}
     final = {"stocks": [{"id": 1, "symbol": "ACME", "qty": 10}, {"id": 2, "symbol": "INIT", "qty": 5}]}
-    canonical = {"create": [{
-        "entity": "stocks", "bijection": {"over": "target['buys']", "variable": "buy"},
-        "properties": {"symbol": {"expr": "x == buy.symbol"}, "qty": {"expr": "x == buy['qty']"}},
-    }]}
-    verdict = score(canonical, initial, final, targets={"buys": [{"symbol": "INIT", "qty": 5}, {"symbol": "ACME", "qty": 10}]})
+    canonical = {
+        "create": [
+            {
+                "entity": "stocks",
+                "bijection": {"over": "target['buys']", "variable": "buy"},
+                "properties": {"symbol": {"expr": "x == buy.symbol"}, "qty": {"expr": "x == buy['qty']"}},
+            }
+        ]
+    }
+    verdict = score(
+        canonical,
+        initial,
+        final,
+        targets={"buys": [{"symbol": "INIT", "qty": 5}, {"symbol": "ACME", "qty": 10}]},
+    )
     assert verdict.passed and verdict.positive_checks[0].matched == 2
 
 
 def test_bijection_rejects_duplicates_of_one_target_as_matches_for_another() -> None:
     initial: dict[str, list[Any]] = {"orders": []}
     final = {"orders": [{"id": 1, "sku": "A"}, {"id": 2, "sku": "A"}]}
-    canonical = {"create": [{"entity": "orders", "bijection": {"over": "['A', 'B']"}, "properties": {"sku": {"expr": "x == v"}}}]}
+    canonical = {
+        "create": [
+            {
+                "entity": "orders",
+                "bijection": {"over": "['A', 'B']"},
+                "properties": {"sku": {"expr": "x == v"}},
+            }
+        ]
+    }
     verdict = score(canonical, initial, final)
     (check,) = verdict.positive_checks
     assert (check.matched, check.unmatched_slots, check.surplus) == (1, ["B"], ["orders/2"])
@@ -217,8 +256,16 @@ def test_bijection_rejects_duplicates_of_one_target_as_matches_for_another() -> 
 def test_unsaturated_bijection_turns_edgeless_candidates_into_near_misses() -> None:
     initial = inbox()
     final = act(initial, **{"e-101": READ, "e-301": READ, "e-201": {"starred": True}})
-    canonical = {"update": [{"entity": "emails", "where": {"id": {"expr": "x == v"}}, "changes": {"is_read": True},
-                             "bijection": {"over": "target['invoice_ids']"}}]}
+    canonical = {
+        "update": [
+            {
+                "entity": "emails",
+                "where": {"id": {"expr": "x == v"}},
+                "changes": {"is_read": True},
+                "bijection": {"over": "target['invoice_ids']"},
+            }
+        ]
+    }
     verdict = score(canonical, initial, final)
     (check,) = verdict.positive_checks
     assert check.matched == 1
@@ -230,13 +277,17 @@ def test_unsaturated_bijection_turns_edgeless_candidates_into_near_misses() -> N
 # --- negative checks --------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("severity", "penalty"), [("critical", 0.30), ("high", 0.20), ("medium", 0.15), ("low", 0.10)])
+@pytest.mark.parametrize(
+    ("severity", "penalty"), [("critical", 0.30), ("high", 0.20), ("medium", 0.15), ("low", 0.10)]
+)
 def test_each_severity_subtracts_its_penalty(severity: str, penalty: float) -> None:
     initial = {"orders": [{"id": "o-1", "status": "open"}]}
     final = {"orders": [{"id": "o-1", "status": "paid"}]}
     canonical = {
         "update": [{"entity": "orders", "changes": {"status": "paid"}}],
-        "constraints": [{"desc": "nothing was refunded", "expr": "len(state.orders) == 2", "severity": severity}],
+        "constraints": [
+            {"desc": "nothing was refunded", "expr": "len(state.orders) == 2", "severity": severity}
+        ],
     }
     verdict = score(canonical, initial, final)
     (constraint,) = verdict.negative_checks
@@ -247,8 +298,10 @@ def test_each_severity_subtracts_its_penalty(severity: str, penalty: float) -> N
 def test_constraint_defaults_to_medium_and_a_raising_constraint_fails_without_crashing() -> None:
     initial = {"orders": [{"id": "o-1", "status": "open"}]}
     final = {"orders": [{"id": "o-1", "status": "paid"}]}
-    canonical = {"update": [{"entity": "orders", "changes": {"status": "paid"}}],
-                 "constraints": [{"expr": "state.orders[5].status == 'x'"}]}
+    canonical = {
+        "update": [{"entity": "orders", "changes": {"status": "paid"}}],
+        "constraints": [{"expr": "state.orders[5].status == 'x'"}],
+    }
     (constraint,) = score(canonical, initial, final).negative_checks
     assert constraint.severity == "medium" and not constraint.passed
     assert "raised IndexError" in constraint.diagnosis
@@ -258,8 +311,16 @@ def test_collateral_in_a_named_collection_is_unaccounted_medium_elsewhere_unexpe
     initial = inbox()
     final = act(initial, **{i: READ for i in INVOICES}, **{"e-202": {"starred": True}})
     final["labels"].append({"id": "l-2", "name": "Junk"})
-    canonical = {"update": [{"entity": "emails", "where": {"id": {"in": "{target.invoice_ids}"}}, "changes": {"is_read": True},
-                             "bijection": {"over": "{target.invoice_ids}"}}]}
+    canonical = {
+        "update": [
+            {
+                "entity": "emails",
+                "where": {"id": {"in": "{target.invoice_ids}"}},
+                "changes": {"is_read": True},
+                "bijection": {"over": "{target.invoice_ids}"},
+            }
+        ]
+    }
     verdict = score(canonical, initial, final)
     charges = {(n.name, n.severity, n.penalty) for n in verdict.negative_checks}
     assert charges == {
@@ -302,10 +363,20 @@ def test_comprehensive_filtered_invariant_covers_its_whole_collection_for_the_sw
 def test_constraints_only_block_scores_the_share_of_held_constraints_without_sweep_or_penalty() -> None:
     initial = inbox()
     final = act(initial, **{"e-201": {"starred": True}})
-    canonical = {"constraints": [
-        {"desc": "e-201 starred", "expr": "any(e.id == 'e-201' and e.starred for e in state.emails)", "severity": "high"},
-        {"desc": "e-202 starred", "expr": "any(e.id == 'e-202' and e.starred for e in state.emails)", "severity": "high"},
-    ]}
+    canonical = {
+        "constraints": [
+            {
+                "desc": "e-201 starred",
+                "expr": "any(e.id == 'e-201' and e.starred for e in state.emails)",
+                "severity": "high",
+            },
+            {
+                "desc": "e-202 starred",
+                "expr": "any(e.id == 'e-202' and e.starred for e in state.emails)",
+                "severity": "high",
+            },
+        ]
+    }
     verdict = score(canonical, initial, final)
     assert [n.kind for n in verdict.negative_checks] == ["constraint", "constraint"]
     assert verdict.raw_score == 0.5 and verdict.penalty == 0.0 and verdict.score == 0.5
@@ -316,17 +387,22 @@ def test_no_positive_entries_and_no_constraints_means_leave_everything_alone() -
     initial = inbox()
     assert score({}, initial, initial).score == 1.0
     verdict = score({}, initial, act(initial, **{"e-201": {"starred": True}}))
-    assert verdict.score == 0.8 and verdict.negative_checks[0].name == "Unexpected update in emails (id=e-201)"
+    assert (
+        verdict.score == 0.8 and verdict.negative_checks[0].name == "Unexpected update in emails (id=e-201)"
+    )
 
 
 def test_benign_read_side_effects_are_skipped_by_invariants_and_the_sweep() -> None:
     initial = inbox()
     for email in initial["emails"]:
         email["last_viewed_at"] = None
-    final = act(initial, **{
-        "e-301": {"is_read": True, "last_viewed_at": "2026-01-01T10:00:00Z"},  # opened the newsletter
-        "e-202": {"last_viewed_at": "2026-01-01T10:01:00Z"},  # looked at a read email
-    })
+    final = act(
+        initial,
+        **{
+            "e-301": {"is_read": True, "last_viewed_at": "2026-01-01T10:00:00Z"},  # opened the newsletter
+            "e-202": {"last_viewed_at": "2026-01-01T10:01:00Z"},  # looked at a read email
+        },
+    )
     canonical = {"invariant": [{"collection": "state.emails"}]}
     verdict = score(canonical, initial, final)
     assert verdict.passed and verdict.benign == ["emails/e-202", "emails/e-301"]
@@ -355,9 +431,15 @@ def test_declared_benign_fields_count_as_side_effects() -> None:
 def test_invariant_filter_errors_count_as_no_match_and_are_reported() -> None:
     initial = inbox()
     final = act(initial, **{"e-201": {"starred": True}})
-    verdict = score({"invariant": [{"collection": "state.emails", "filter": "a.folder == 'x'"}]}, initial, final)
+    verdict = score(
+        {"invariant": [{"collection": "state.emails", "filter": "a.folder == 'x'"}]}, initial, final
+    )
     invariant, sweep = verdict.negative_checks
-    assert invariant.passed and "filter errors" in invariant.diagnosis and "no field 'folder'" in invariant.diagnosis
+    assert (
+        invariant.passed
+        and "filter errors" in invariant.diagnosis
+        and "no field 'folder'" in invariant.diagnosis
+    )
     assert sweep.kind == "collateral" and sweep.entries == ["emails/e-201"]
 
 
@@ -383,11 +465,15 @@ def test_verdict_dumps_to_json_with_every_check() -> None:
 def test_entry_predicates_see_the_whole_entity_as_a_before_and_after_the_change() -> None:
     initial = {"orders": [{"id": "o-1", "status": "open", "total": 40, "refund": 0}]}
     final = {"orders": [{"id": "o-1", "status": "refunded", "total": 40, "refund": 40}]}
-    canonical = {"update": [{
-        "entity": "orders",
-        "where": {"status": {"expr": "x == 'open' and a.refund == 0"}},
-        "changes": {"refund": {"expr": "x == a.total and a.status == 'refunded'"}},
-    }]}
+    canonical = {
+        "update": [
+            {
+                "entity": "orders",
+                "where": {"status": {"expr": "x == 'open' and a.refund == 0"}},
+                "changes": {"refund": {"expr": "x == a.total and a.status == 'refunded'"}},
+            }
+        ]
+    }
     assert score(canonical, initial, final).passed
 
 

@@ -45,7 +45,10 @@ def test_exact_params_match_and_every_condition_must_hold_for_a_score_of_one() -
 
 
 def test_a_wrong_tariff_fails_one_condition_and_scores_zero() -> None:
-    conditions = [{"event": "select_city", "params": {"cityId": "msk"}}, {"event": "select_tariff", "params": {"tariff": "business"}}]
+    conditions = [
+        {"event": "select_city", "params": {"cityId": "msk"}},
+        {"event": "select_tariff", "params": {"tariff": "business"}},
+    ]
     result = check_event_conditions(conditions, RAIL)
     assert result.score == 0.0 and [c.passed for c in result.conditions] == [True, False]
     assert "tariff: 'economy' != 'business'" in result.conditions[1].diagnosis
@@ -72,8 +75,16 @@ def test_wildcards_glob_on_strings_and_numbers() -> None:
 
 @pytest.mark.parametrize(
     ("comparison", "holds"),
-    [({">=": 2000}, True), ({">": 2100}, False), ({"<": 3000}, True), ({"<=": 2099}, False),
-     ({"==": 2100}, True), ({"!=": 2100}, False), ({">=": 2000, "<=": 2200}, True), ({">=": "2000"}, True)],
+    [
+        ({">=": 2000}, True),
+        ({">": 2100}, False),
+        ({"<": 3000}, True),
+        ({"<=": 2099}, False),
+        ({"==": 2100}, True),
+        ({"!=": 2100}, False),
+        ({">=": 2000, "<=": 2200}, True),
+        ({">=": "2000"}, True),
+    ],
 )
 def test_comparisons_on_numeric_params(comparison: dict, holds: bool) -> None:
     assert one({"event": "basket_add", "params": {"price": comparison}}, RAIL)[0] is holds
@@ -113,13 +124,19 @@ def test_events_without_identity_params_have_one_last_state() -> None:
 
 def test_conditions_without_quantities_hold_on_any_event_even_with_match_last() -> None:
     events = [ev("select_tariff", tariff="economy"), ev("select_tariff", tariff="business")]
-    result = check_event_conditions([{"event": "select_tariff", "params": {"tariff": "economy"}, "match": "last"}], events)
+    result = check_event_conditions(
+        [{"event": "select_tariff", "params": {"tariff": "economy"}, "match": "last"}], events
+    )
     assert result.passed and result.conditions[0].match == "any"
 
 
 def test_any_of_holds_when_one_member_holds() -> None:
-    group = {"any_of": [{"event": "submit_payment", "params": {"result": "failed"}},
-                        {"event": "select_tariff", "params": {"tariff": "econ*"}}]}
+    group = {
+        "any_of": [
+            {"event": "submit_payment", "params": {"result": "failed"}},
+            {"event": "select_tariff", "params": {"tariff": "econ*"}},
+        ]
+    }
     result = check_event_conditions([group], RAIL)
     (top,) = result.conditions
     assert top.passed and [m.passed for m in top.members] == [False, True] and top.matched_event == 3
@@ -134,9 +151,17 @@ def test_nested_params_and_dotted_names() -> None:
 
 
 def test_events_may_be_objects_or_flat_mappings() -> None:
-    events = [SimpleNamespace(event="basket_add", params={"product_id": "p", "qty": 1}), {"name": "submit_payment", "result": "success"}]
+    events = [
+        SimpleNamespace(event="basket_add", params={"product_id": "p", "qty": 1}),
+        {"name": "submit_payment", "result": "success"},
+    ]
     result = check_event_conditions(
-        [{"event": "basket_add", "params": {"qty": 1}}, {"event": "submit_payment", "params": {"result": "success"}}], events)
+        [
+            {"event": "basket_add", "params": {"qty": 1}},
+            {"event": "submit_payment", "params": {"result": "success"}},
+        ],
+        events,
+    )
     assert result.passed
 
 
@@ -146,9 +171,13 @@ def test_no_conditions_is_vacuously_a_match() -> None:
 
 @pytest.mark.parametrize(
     ("condition", "message"),
-    [({"params": {}}, "'event'"), ({"event": "a", "when": 1}, "unknown key(s) ['when']"),
-     ({"event": "a", "match": "first"}, "must be last or any"), ({"any_of": []}, "non-empty list"),
-     ({"any_of": [{"event": "a"}], "event": "b"}, "any_of must be the only key")],
+    [
+        ({"params": {}}, "'event'"),
+        ({"event": "a", "when": 1}, "unknown key(s) ['when']"),
+        ({"event": "a", "match": "first"}, "must be last or any"),
+        ({"any_of": []}, "non-empty list"),
+        ({"any_of": [{"event": "a"}], "event": "b"}, "any_of must be the only key"),
+    ],
 )
 def test_malformed_conditions_are_authoring_errors(condition: dict, message: str) -> None:
     with pytest.raises(EventConditionError, match="event_conditions\\[0\\]") as info:
@@ -156,11 +185,23 @@ def test_malformed_conditions_are_authoring_errors(condition: dict, message: str
     assert message in str(info.value)
 
 
-@pytest.mark.parametrize(("name", "quantity"), [
-    ("quantity", True), ("qty", True), ("count", True), ("amount", True), ("number", True),
-    ("guestsCount", True), ("rooms_count", True), ("item_quantity", True),
-    ("account", False), ("phone_number", False), ("product_id", False), ("discount", False),
-])
+@pytest.mark.parametrize(
+    ("name", "quantity"),
+    [
+        ("quantity", True),
+        ("qty", True),
+        ("count", True),
+        ("amount", True),
+        ("number", True),
+        ("guestsCount", True),
+        ("rooms_count", True),
+        ("item_quantity", True),
+        ("account", False),
+        ("phone_number", False),
+        ("product_id", False),
+        ("discount", False),
+    ],
+)
 def test_quantity_like_param_names(name: str, quantity: bool) -> None:
     assert is_quantity_param(name) is quantity
 
@@ -177,13 +218,23 @@ def test_evaluate_resolves_target_templates_in_event_conditions():
     from environments.evaluator import evaluate
 
     task = SimpleNamespace(
-        canonical_diff={"update": [{"entity": "notes", "where": {"id": {"eq": "{target.note_id}"}}, "changes": {"pinned": {"eq": True}}}]},
+        canonical_diff={
+            "update": [
+                {
+                    "entity": "notes",
+                    "where": {"id": {"eq": "{target.note_id}"}},
+                    "changes": {"pinned": {"eq": True}},
+                }
+            ]
+        },
         event_conditions=[{"event": "note_pin", "params": {"note_id": "{target.note_id}", "pinned": True}}],
     )
     initial = {"notes": [{"id": "n-1", "pinned": False}, {"id": "n-2", "pinned": False}]}
     session = SimpleNamespace(
-        initial_state=initial, state={"notes": [{"id": "n-1", "pinned": True}, {"id": "n-2", "pinned": False}]},
-        targets={"note_id": "n-1"}, session_start=None,
+        initial_state=initial,
+        state={"notes": [{"id": "n-1", "pinned": True}, {"id": "n-2", "pinned": False}]},
+        targets={"note_id": "n-1"},
+        session_start=None,
         events=[{"event": "note_pin", "params": {"note_id": "n-1", "pinned": True}}],
     )
     assert evaluate(task, session).event_match_score == 1

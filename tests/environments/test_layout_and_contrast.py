@@ -38,7 +38,9 @@ def _start_page(server, context, env_id: str):
 
 
 @pytest.mark.parametrize("env_id", SITES)
-def test_every_picker_menu_and_dialog_opens_inside_the_viewport_unclipped(site_server, context, env_id, screenshot_dir):
+def test_every_picker_menu_and_dialog_opens_inside_the_viewport_unclipped(
+    site_server, context, env_id, screenshot_dir
+):
     page = _start_page(site_server, context, env_id)
     opened, problems = 0, []
     for index in range(page.locator(TRIGGERS).count()):

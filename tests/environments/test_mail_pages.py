@@ -38,7 +38,10 @@ def live(server_factory, sqlite_url, port):
 
 def _watch(page) -> list[str]:
     problems: list[str] = []
-    page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type in ("error", "warning") else None)
+    page.on(
+        "console",
+        lambda m: problems.append(f"console {m.type}: {m.text}") if m.type in ("error", "warning") else None,
+    )
     page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
     return problems
 
@@ -107,9 +110,17 @@ def test_compose_suggests_contacts(live, context):
 
 def test_a_failed_load_offers_to_try_again(live, context):
     info = live.create("mail-001", "clean", 42)
-    rule = {"action": "error_then_success", "url_pattern": "/messages", "methods": ["GET"], "fail_count": 1, "error_status": 503}
+    rule = {
+        "action": "error_then_success",
+        "url_pattern": "/messages",
+        "methods": ["GET"],
+        "fail_count": 1,
+        "error_status": 503,
+    }
     with live.control() as control:
-        control.put(f"/control/sessions/{info['session_id']}/interventions", json={"network": [rule]}).raise_for_status()
+        control.put(
+            f"/control/sessions/{info['session_id']}/interventions", json={"network": [rule]}
+        ).raise_for_status()
     page = context.new_page()
     page.goto(live.base_url + info["enter_url"])
     alert = page.get_by_role("alert")
@@ -121,9 +132,16 @@ def test_a_failed_load_offers_to_try_again(live, context):
 
 def test_an_expired_session_leads_to_sign_in_and_back(live, context):
     info = live.create("mail-001", "clean", 42)
-    rule = {"action": "session_expiry", "url_pattern": "/messages/*/star", "methods": ["POST"], "after_calls": 1}
+    rule = {
+        "action": "session_expiry",
+        "url_pattern": "/messages/*/star",
+        "methods": ["POST"],
+        "after_calls": 1,
+    }
     with live.control() as control:
-        control.put(f"/control/sessions/{info['session_id']}/interventions", json={"network": [rule]}).raise_for_status()
+        control.put(
+            f"/control/sessions/{info['session_id']}/interventions", json={"network": [rule]}
+        ).raise_for_status()
     page = context.new_page()
     page.goto(live.base_url + info["enter_url"])
     page.locator("li.row button.star").first.click()

@@ -42,8 +42,10 @@ def second_process(lab_loader_code):
 
     def start(url: str) -> str:
         port = _free_port()
-        proc = subprocess.Popen([sys.executable, "-c", lab_loader_code + APP_SCRIPT, url, str(port), "ctl-secret-7f3a9c"],
-                                env={**os.environ, "HT_LAB_ONLY": "1"})
+        proc = subprocess.Popen(
+            [sys.executable, "-c", lab_loader_code + APP_SCRIPT, url, str(port), "ctl-secret-7f3a9c"],
+            env={**os.environ, "HT_LAB_ONLY": "1"},
+        )
         started.append(proc)
         base = f"http://127.0.0.1:{port}"
         deadline = time.monotonic() + 60
@@ -69,8 +71,13 @@ def test_two_processes_share_counters_and_writes(server_factory, postgres_url, p
     sid = info["session_id"]
     rule = {"action": "error_then_success", "url_pattern": "/notes", "methods": ["GET"], "fail_count": 3}
     with first.control() as control:
-        assert control.put(f"/control/sessions/{sid}/interventions", json={"network": [rule]}).status_code == 200
-    clients = [httpx.Client(base_url=base, headers={"X-Env-Session": sid}, timeout=30) for base in (first.base_url, second)]
+        assert (
+            control.put(f"/control/sessions/{sid}/interventions", json={"network": [rule]}).status_code == 200
+        )
+    clients = [
+        httpx.Client(base_url=base, headers={"X-Env-Session": sid}, timeout=30)
+        for base in (first.base_url, second)
+    ]
     try:
         statuses = [clients[i % 2].get("/api/env/lab/notes").status_code for i in range(5)]
         assert statuses == [500, 500, 500, 200, 200]
@@ -94,12 +101,20 @@ def test_two_processes_share_counters_and_writes(server_factory, postgres_url, p
 
 def test_concurrent_writes_on_sqlite_are_serialised(lab_server):
     info = lab_server.create("lab-002", "clean", 3)
-    with httpx.Client(base_url=lab_server.base_url, headers={"X-Env-Session": info["session_id"]}, timeout=60) as api:
+    with httpx.Client(
+        base_url=lab_server.base_url, headers={"X-Env-Session": info["session_id"]}, timeout=60
+    ) as api:
         with ThreadPoolExecutor(max_workers=8) as pool:
-            statuses = list(pool.map(lambda i: api.post("/api/env/lab/notes", json={"title": f"w{i}"}).status_code, range(16)))
+            statuses = list(
+                pool.map(
+                    lambda i: api.post("/api/env/lab/notes", json={"title": f"w{i}"}).status_code, range(16)
+                )
+            )
     assert statuses == [201] * 16
     with lab_server.control() as control:
         state = control.get(f"/control/sessions/{info['session_id']}/state").json()["state"]
         events = control.get(f"/control/sessions/{info['session_id']}/events").json()["events"]
-    assert sorted(n["title"] for n in state["notes"] if n["title"].startswith("w")) == sorted(f"w{i}" for i in range(16))
+    assert sorted(n["title"] for n in state["notes"] if n["title"].startswith("w")) == sorted(
+        f"w{i}" for i in range(16)
+    )
     assert [e["seq"] for e in events] == list(range(16))

@@ -14,7 +14,9 @@ from environments.interventions import modes
 def setup(server, rules, task="lab-001", seed=42):
     info = server.create(task, "clean", seed)
     with server.control() as control:
-        response = control.put(f"/control/sessions/{info['session_id']}/interventions", json={"network": rules})
+        response = control.put(
+            f"/control/sessions/{info['session_id']}/interventions", json={"network": rules}
+        )
     assert response.status_code == 200, response.text
     return info
 
@@ -34,8 +36,18 @@ def note(api, title="Shopping list"):
 
 
 def test_error_then_success_fails_first_calls_then_goes_through(lab_server):
-    info = setup(lab_server, [{"action": "error_then_success", "url_pattern": "/notes", "methods": ["POST"],
-                               "fail_count": 2, "error_status": 503}])
+    info = setup(
+        lab_server,
+        [
+            {
+                "action": "error_then_success",
+                "url_pattern": "/notes",
+                "methods": ["POST"],
+                "fail_count": 2,
+                "error_status": 503,
+            }
+        ],
+    )
     before = len(state(lab_server, info["session_id"])["notes"])
     with lab_server.public(info["session_id"]) as api:
         first, second, third = note(api), note(api), note(api)
@@ -50,8 +62,13 @@ def test_error_then_success_fails_first_calls_then_goes_through(lab_server):
 
 @pytest.mark.parametrize("action", ["silent_fail", "misleading_success"])
 def test_fabricated_success_leaves_state_untouched(lab_server, action):
-    rule = {"action": action, "url_pattern": "/notes/*", "methods": ["PATCH"], "fail_count": 1,
-            "response_body": {"ok": True}}
+    rule = {
+        "action": action,
+        "url_pattern": "/notes/*",
+        "methods": ["PATCH"],
+        "fail_count": 1,
+        "response_body": {"ok": True},
+    }
     info = setup(lab_server, [rule])
     target = info["targets"]["note_id"]
     with lab_server.public(info["session_id"]) as api:
@@ -75,13 +92,18 @@ def test_fabricated_success_leaves_state_untouched(lab_server, action):
 
 
 def test_stale_data_serves_the_previous_snapshot_for_n_reads(lab_server):
-    info = setup(lab_server, [{"action": "stale_data", "url_pattern": "/notes", "methods": ["GET"], "fail_count": 2}])
+    info = setup(
+        lab_server, [{"action": "stale_data", "url_pattern": "/notes", "methods": ["GET"], "fail_count": 2}]
+    )
     target = info["targets"]["note_id"]
     with lab_server.public(info["session_id"]) as api:
         # Before any write there is nothing older to serve, and no read is used up.
         assert api.get("/api/env/lab/notes").status_code == 200
         assert api.patch(f"/api/env/lab/notes/{target}", json={"pinned": True}).json()["pinned"] is True
-        reads = [{n["id"]: n["pinned"] for n in api.get("/api/env/lab/notes").json()["notes"]}[target] for _ in range(3)]
+        reads = [
+            {n["id"]: n["pinned"] for n in api.get("/api/env/lab/notes").json()["notes"]}[target]
+            for _ in range(3)
+        ]
     assert reads == [False, False, True]
     fired = [entry["intervention"] for entry in audit(lab_server, info["session_id"])]
     assert fired == [None, None, "stale_data", "stale_data", None]
@@ -89,8 +111,18 @@ def test_stale_data_serves_the_previous_snapshot_for_n_reads(lab_server):
 
 
 def test_stale_data_from_the_initial_snapshot(lab_server):
-    info = setup(lab_server, [{"action": "stale_data", "url_pattern": "/notes", "methods": ["GET"],
-                               "fail_count": 1, "snapshot": "initial"}])
+    info = setup(
+        lab_server,
+        [
+            {
+                "action": "stale_data",
+                "url_pattern": "/notes",
+                "methods": ["GET"],
+                "fail_count": 1,
+                "snapshot": "initial",
+            }
+        ],
+    )
     with lab_server.public(info["session_id"]) as api:
         note(api, "Fresh note")
         titles = [[n["title"] for n in api.get("/api/env/lab/notes").json()["notes"]] for _ in range(2)]
@@ -99,10 +131,24 @@ def test_stale_data_from_the_initial_snapshot(lab_server):
 
 
 def test_concurrent_modification_and_rate_limit(lab_server):
-    info = setup(lab_server, [
-        {"action": "concurrent_modification", "url_pattern": "/notes/*", "methods": ["PATCH"], "fail_count": 1},
-        {"action": "rate_limit", "url_pattern": "/notes", "methods": ["POST"], "fail_count": 1, "retry_after": 3},
-    ])
+    info = setup(
+        lab_server,
+        [
+            {
+                "action": "concurrent_modification",
+                "url_pattern": "/notes/*",
+                "methods": ["PATCH"],
+                "fail_count": 1,
+            },
+            {
+                "action": "rate_limit",
+                "url_pattern": "/notes",
+                "methods": ["POST"],
+                "fail_count": 1,
+                "retry_after": 3,
+            },
+        ],
+    )
     target = info["targets"]["note_id"]
     with lab_server.public(info["session_id"]) as api:
         conflict = api.patch(f"/api/env/lab/notes/{target}", json={"pinned": True})
@@ -126,7 +172,9 @@ def test_session_expiry_until_relogin_through_the_api(lab_server):
     assert still.status_code == 401
     assert login.status_code == 200
     assert [r.status_code for r in after] == [200, 201, 200]
-    assert len([n for n in state(lab_server, info["session_id"])["notes"] if n["title"] == "Shopping list"]) == 1
+    assert (
+        len([n for n in state(lab_server, info["session_id"])["notes"] if n["title"] == "Shopping list"]) == 1
+    )
 
 
 def test_session_expiry_until_relogin_through_the_page(lab_server):
@@ -151,16 +199,22 @@ def test_session_expiry_until_relogin_through_the_page(lab_server):
     ],
 )
 def test_behaviour_modes_pick_the_calls(lab_server, behavior, expected):
-    info = setup(lab_server, [{"action": "error_then_success", "url_pattern": "/notes", "methods": ["GET"],
-                               "behavior": behavior}])
+    info = setup(
+        lab_server,
+        [{"action": "error_then_success", "url_pattern": "/notes", "methods": ["GET"], "behavior": behavior}],
+    )
     with lab_server.public(info["session_id"]) as api:
         statuses = [api.get("/api/env/lab/notes").status_code for _ in range(7)]
     assert [i + 1 for i, status in enumerate(statuses) if status == 500] == expected
 
 
 def test_seeded_probability_is_deterministic_per_seed(lab_server):
-    rule = {"action": "error_then_success", "url_pattern": "/notes", "methods": ["GET"],
-            "behavior": {"mode": "probability", "p": 0.5}}
+    rule = {
+        "action": "error_then_success",
+        "url_pattern": "/notes",
+        "methods": ["GET"],
+        "behavior": {"mode": "probability", "p": 0.5},
+    }
     patterns = []
     for seed in (5, 5, 6):
         info = setup(lab_server, [rule], seed=seed)
@@ -180,7 +234,11 @@ def test_seeded_probability_is_deterministic_per_seed(lab_server):
         ({"mode": "intermittent", "every": 2, "delay_ms": 5}, ["GET"] * 4, [2, 4]),
         ({"mode": "correlated_window", "window_start": 2, "window_end": 3}, ["GET"] * 4, [2, 3]),
         ({"mode": "write_only_slow"}, ["GET", "POST", "GET", "POST"], [2, 4]),
-        ({"mode": "tail_latency", "delay_ms": 0, "tail_probability": 1.0, "tail_ms": 5}, ["GET"] * 3, [1, 2, 3]),
+        (
+            {"mode": "tail_latency", "delay_ms": 0, "tail_probability": 1.0, "tail_ms": 5},
+            ["GET"] * 3,
+            [1, 2, 3],
+        ),
     ],
 )
 def test_delay_modes_pick_the_calls_they_slow(lab_server, params, methods, expected):

@@ -12,7 +12,10 @@ from environments.state import state_sha256
 
 def _pin(db: Session, session_id: str, note_id: str) -> None:
     row = sessions.get_session(db, session_id=session_id)
-    state = {**row.state, "notes": [dict(n, pinned=True) if n["id"] == note_id else n for n in row.state["notes"]]}
+    state = {
+        **row.state,
+        "notes": [dict(n, pinned=True) if n["id"] == note_id else n for n in row.state["notes"]],
+    }
     row.state = state
     db.add(row)
     db.commit()

@@ -76,7 +76,8 @@ def test_search_filters_and_sorts(shop):
     prices = [item["price_cents"] for item in mats["items"]]
     assert prices == sorted(prices) and len(prices) >= 5
     rated = client.get(
-        "/api/env/shop/products", params={"q": "yoga mat", "min_rating": 4.5, "in_stock": "true", "sort": "price_asc"}
+        "/api/env/shop/products",
+        params={"q": "yoga mat", "min_rating": 4.5, "in_stock": "true", "sort": "price_asc"},
     ).json()
     assert rated["items"][0]["name"] == "Alignment Yoga Mat, 5 mm"
     assert all(i["rating"] >= 4.5 and i["in_stock"] for i in rated["items"])
@@ -93,17 +94,25 @@ def test_add_to_cart_merges_lines_and_respects_options_and_stock(shop):
     missing_option = client.post("/api/env/shop/cart/items", json={"product_id": jacket["id"], "quantity": 1})
     assert missing_option.status_code == 400 and "choose" in missing_option.json()["detail"].lower()
     sold_out = next(v for v in jacket["variants"] if v["size"] == "L" and v["color"] == "Black")
-    assert client.post(
-        "/api/env/shop/cart/items", json={"product_id": jacket["id"], "variant_id": sold_out["id"]}
-    ).status_code == 409
+    assert (
+        client.post(
+            "/api/env/shop/cart/items", json={"product_id": jacket["id"], "variant_id": sold_out["id"]}
+        ).status_code
+        == 409
+    )
     olive = info["targets"]["variant_id"]
     first = client.post("/api/env/shop/cart/items", json={"product_id": jacket["id"], "variant_id": olive})
-    again = client.post("/api/env/shop/cart/items", json={"product_id": jacket["id"], "variant_id": olive, "quantity": 2})
+    again = client.post(
+        "/api/env/shop/cart/items", json={"product_id": jacket["id"], "variant_id": olive, "quantity": 2}
+    )
     assert first.status_code == again.status_code == 201
     cart = client.get("/api/env/shop/cart").json()
     assert len(cart["items"]) == 1 and cart["count"] == 3 and cart["subtotal_cents"] == 3 * 8900
     # A line holds at most 10 (the Olive L has more in stock than that).
-    assert client.patch(f"/api/env/shop/cart/items/{cart['items'][0]['id']}", json={"quantity": 10}).status_code == 200
+    assert (
+        client.patch(f"/api/env/shop/cart/items/{cart['items'][0]['id']}", json={"quantity": 10}).status_code
+        == 200
+    )
     too_many = client.post("/api/env/shop/cart/items", json={"product_id": jacket["id"], "variant_id": olive})
     assert too_many.status_code == 409 and "Only 10" in too_many.json()["detail"]
     adds = [e for e in _events(server, info["session_id"]) if e["event"] == "cart_add"]
@@ -114,11 +123,16 @@ def test_add_to_cart_merges_lines_and_respects_options_and_stock(shop):
 def test_checkout_totals_coupon_shipping_and_tax(shop):
     server, open_task = shop
     info, client = open_task("shop-010")
-    quote = client.post("/api/env/shop/checkout/quote", json={"delivery_option": "express", "coupon_code": "spring25"})
+    quote = client.post(
+        "/api/env/shop/checkout/quote", json={"delivery_option": "express", "coupon_code": "spring25"}
+    )
     body = quote.json()
     # 64.99 + 2 × 24.99 + 39.99 = 154.96; 25 % off = 38.74; tax 8 % of 116.22 = 9.30; express 12.99.
     assert (body["subtotal_cents"], body["discount_cents"], body["shipping_cents"], body["tax_cents"]) == (
-        15496, 3874, 1299, 930
+        15496,
+        3874,
+        1299,
+        930,
     )
     assert body["total_cents"] == 15496 - 3874 + 1299 + 930
     expired = client.post("/api/env/shop/checkout/quote", json={"coupon_code": "WINTER20"})
@@ -126,8 +140,12 @@ def test_checkout_totals_coupon_shipping_and_tax(shop):
     ids = {a["label"]: a["id"] for a in client.get("/api/env/shop/addresses").json()["addresses"]}
     placed = client.post(
         "/api/env/shop/orders",
-        json={"address_id": ids["Work"], "payment_method_id": info["targets"]["payment_method_id"],
-              "delivery_option": "express", "coupon_code": "SPRING25"},
+        json={
+            "address_id": ids["Work"],
+            "payment_method_id": info["targets"]["payment_method_id"],
+            "delivery_option": "express",
+            "coupon_code": "SPRING25",
+        },
     )
     assert placed.status_code == 201
     order = placed.json()["order"]
@@ -169,7 +187,9 @@ def test_cancel_only_processing_orders(shop):
     assert no_reason.status_code == 400
     done = client.post(f"/api/env/shop/orders/{open_order['id']}/cancel", json={"reason": "No longer needed"})
     assert done.status_code == 200 and done.json()["order"]["status"] == "cancelled"
-    twice = client.post(f"/api/env/shop/orders/{open_order['id']}/cancel", json={"reason": "No longer needed"})
+    twice = client.post(
+        f"/api/env/shop/orders/{open_order['id']}/cancel", json={"reason": "No longer needed"}
+    )
     assert twice.status_code == 409 and "already cancelled" in twice.json()["detail"]
     assert [e["event"] for e in _events(server, info["session_id"])].count("order_cancelled") == 1
 
@@ -186,15 +206,29 @@ def test_return_rules_window_final_sale_and_quantity(shop):
     )
     assert closed.status_code == 409 and "window" in closed.json()["detail"]
     boots = next(
-        i for o in orders.values() if o["status"] == "delivered" for i in o["items"]
+        i
+        for o in orders.values()
+        if o["status"] == "delivered"
+        for i in o["items"]
         if i["name"] == "Ridgeback Waterproof Hiking Boot" and i["quantity"] == 2
     )
     order_id = next(o["id"] for o in orders.values() if any(i["id"] == boots["id"] for i in o["items"]))
     url = f"/api/env/shop/orders/{order_id}/returns"
-    assert client.post(url, json={"items": [{"order_item_id": boots["id"], "quantity": 3}], "reason": "No longer needed"}).status_code == 409
-    first = client.post(url, json={"items": [{"order_item_id": boots["id"], "quantity": 1}], "reason": "No longer needed"})
-    assert first.status_code == 201 and first.json()["returns"][0]["refund_cents"] == boots["unit_price_cents"]
-    second = client.post(url, json={"items": [{"order_item_id": boots["id"], "quantity": 2}], "reason": "No longer needed"})
+    assert (
+        client.post(
+            url, json={"items": [{"order_item_id": boots["id"], "quantity": 3}], "reason": "No longer needed"}
+        ).status_code
+        == 409
+    )
+    first = client.post(
+        url, json={"items": [{"order_item_id": boots["id"], "quantity": 1}], "reason": "No longer needed"}
+    )
+    assert (
+        first.status_code == 201 and first.json()["returns"][0]["refund_cents"] == boots["unit_price_cents"]
+    )
+    second = client.post(
+        url, json={"items": [{"order_item_id": boots["id"], "quantity": 2}], "reason": "No longer needed"}
+    )
     assert second.status_code == 409 and "at most 1" in second.json()["detail"]
     shipped = next(o for o in orders.values() if o["status"] == "shipped")
     early = client.post(
@@ -215,8 +249,15 @@ def test_addresses_default_and_delete_rules(shop):
     assert bad.status_code == 400 and "street address" in bad.json()["detail"]
     made = client.post(
         "/api/env/shop/addresses",
-        json={"label": "Cabin", "full_name": "Jordan Rivera", "line1": "1 Pine Rd", "city": "Bend", "region": "or",
-              "postal_code": "97701", "make_default": True},
+        json={
+            "label": "Cabin",
+            "full_name": "Jordan Rivera",
+            "line1": "1 Pine Rd",
+            "city": "Bend",
+            "region": "or",
+            "postal_code": "97701",
+            "make_default": True,
+        },
     ).json()["address"]
     assert made["is_default"] and made["region"] == "OR"
     addresses = client.get("/api/env/shop/addresses").json()["addresses"]
@@ -230,16 +271,24 @@ def test_cards_are_validated_and_the_default_cannot_be_removed(shop):
     visa = info["targets"]["visa_id"]
     assert client.delete(f"/api/env/shop/payment-methods/{visa}").status_code == 409
     wrong_number = client.post(
-        "/api/env/shop/payment-methods", json={"number": "5555 4444 3333 1112", "exp_month": 9, "exp_year": 2029, "holder": "J"}
+        "/api/env/shop/payment-methods",
+        json={"number": "5555 4444 3333 1112", "exp_month": 9, "exp_year": 2029, "holder": "J"},
     )
     assert wrong_number.status_code == 400
     expired = client.post(
-        "/api/env/shop/payment-methods", json={"number": "5555 4444 3333 1111", "exp_month": 1, "exp_year": 2020, "holder": "J"}
+        "/api/env/shop/payment-methods",
+        json={"number": "5555 4444 3333 1111", "exp_month": 1, "exp_year": 2020, "holder": "J"},
     )
     assert expired.status_code == 400 and "expired" in expired.json()["detail"]
     saved = client.post(
         "/api/env/shop/payment-methods",
-        json={"number": "5555 4444 3333 1111", "exp_month": 9, "exp_year": 2029, "holder": "Jordan Rivera", "make_default": True},
+        json={
+            "number": "5555 4444 3333 1111",
+            "exp_month": 9,
+            "exp_year": 2029,
+            "holder": "Jordan Rivera",
+            "make_default": True,
+        },
     ).json()["payment_method"]
     assert (saved["brand"], saved["last4"], saved["is_default"]) == ("Mastercard", "1111", True)
     assert "number" not in saved
@@ -303,17 +352,27 @@ def test_cart_to_order_on_sqlite_and_postgres(server_factory, db_url, port):
         added = client.post("/api/env/shop/cart/items", json={"product_id": info["targets"]["product_id"]})
         assert added.status_code == 201
         line = added.json()["item"]["id"]
-        assert client.patch(f"/api/env/shop/cart/items/{line}", json={"quantity": 2}).json()["cart"]["count"] == 2
+        assert (
+            client.patch(f"/api/env/shop/cart/items/{line}", json={"quantity": 2}).json()["cart"]["count"]
+            == 2
+        )
         addresses = client.get("/api/env/shop/addresses").json()["addresses"]
         cards = client.get("/api/env/shop/payment-methods").json()["payment_methods"]
         placed = client.post(
             "/api/env/shop/orders",
-            json={"address_id": addresses[0]["id"], "payment_method_id": cards[0]["id"], "delivery_option": "standard"},
+            json={
+                "address_id": addresses[0]["id"],
+                "payment_method_id": cards[0]["id"],
+                "delivery_option": "standard",
+            },
         ).json()["order"]
         # 2 × 32.99 = 65.98, free shipping, tax 8 % = 5.28.
-        assert (placed["subtotal_cents"], placed["shipping_cents"], placed["tax_cents"], placed["total_cents"]) == (
-            6598, 0, 528, 7126
-        )
+        assert (
+            placed["subtotal_cents"],
+            placed["shipping_cents"],
+            placed["tax_cents"],
+            placed["total_cents"],
+        ) == (6598, 0, 528, 7126)
         assert client.get("/api/env/shop/cart").json()["count"] == 0
     with server.control() as control:
         diff = control.get(f"/control/sessions/{info['session_id']}/diff").json()["diff"]

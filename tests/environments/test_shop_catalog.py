@@ -15,13 +15,17 @@ pytestmark = pytest.mark.all_sites
 
 
 def _shop_tasks():
-    return sorted((t for t in catalog.load_catalog().tasks.values() if t.env_id == "shop"), key=lambda t: t.task_id)
+    return sorted(
+        (t for t in catalog.load_catalog().tasks.values() if t.env_id == "shop"), key=lambda t: t.task_id
+    )
 
 
 def test_twenty_tasks_four_per_difficulty_with_sensible_budgets():
     tasks = _shop_tasks()
     assert [t.task_id for t in tasks] == [f"shop-{n:03d}" for n in range(1, 21)]
-    assert Counter(t.difficulty for t in tasks) == {d: 4 for d in ("easy", "medium", "hard", "expert", "frontier")}
+    assert Counter(t.difficulty for t in tasks) == {
+        d: 4 for d in ("easy", "medium", "hard", "expert", "frontier")
+    }
     limits = {d: [t.time_limit_seconds for t in tasks if t.difficulty == d] for d in ("easy", "frontier")}
     assert max(limits["easy"]) <= 180 and min(limits["frontier"]) >= 900
     frontier = [t for t in tasks if t.difficulty == "frontier"]

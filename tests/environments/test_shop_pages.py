@@ -36,7 +36,10 @@ def live(server_factory, sqlite_url, port):
 
 def _watch(page) -> list[str]:
     problems: list[str] = []
-    page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type in ("error", "warning") else None)
+    page.on(
+        "console",
+        lambda m: problems.append(f"console {m.type}: {m.text}") if m.type in ("error", "warning") else None,
+    )
     page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
     return problems
 
@@ -49,7 +52,15 @@ def test_every_page_renders_without_errors_or_leaks(live, context, screenshot_di
         "product_id": info["targets"]["lines"][0]["product_id"],
         "delivered_order": orders[0]["id"],
     }
-    forbidden = ["shop-010", "shop-010-v1", info["instruction"], info["session_id"], "SPRING25", "canonical", "target"]
+    forbidden = [
+        "shop-010",
+        "shop-010-v1",
+        info["instruction"],
+        info["session_id"],
+        "SPRING25",
+        "canonical",
+        "target",
+    ]
     page = context.new_page()
     problems = _watch(page)
     page.goto(live.base_url + info["enter_url"])
@@ -98,8 +109,17 @@ def test_failed_call_shows_a_way_to_recover(live, context):
     with live.control() as control:
         response = control.put(
             f"/control/sessions/{info['session_id']}/interventions",
-            json={"network": [{"action": "error_then_success", "url_pattern": "/wishlist", "methods": ["POST"],
-                               "error_status": 503, "fail_count": 1}]},
+            json={
+                "network": [
+                    {
+                        "action": "error_then_success",
+                        "url_pattern": "/wishlist",
+                        "methods": ["POST"],
+                        "error_status": 503,
+                        "fail_count": 1,
+                    }
+                ]
+            },
         )
         assert response.status_code == 200, response.text
     page = context.new_page()

@@ -94,7 +94,9 @@ def test_a_read_answers_while_a_write_holds_the_session(server_factory, db_url, 
         before = _notes(api)
         with server.engine.connect() as writer:
             # A write in progress: holds the row lock (PostgreSQL), the database write lock (SQLite).
-            writer.execute(update(EnvSession).where(EnvSession.session_id == sid).values(event_seq=EnvSession.event_seq))
+            writer.execute(
+                update(EnvSession).where(EnvSession.session_id == sid).values(event_seq=EnvSession.event_seq)
+            )
             # Before reads ran without the lock, this one waited for the writer: a timeout here.
             reply = api.get("/api/env/lab/notes", timeout=10)
             writer.rollback()
@@ -115,7 +117,12 @@ def test_a_read_that_records_a_view_keeps_every_event(server_factory, db_url, po
         assert api.get("/api/env/lab/notes/n-9999/open").status_code == 404  # a refused read records nothing
     with server.control() as control:
         events = control.get(f"/control/sessions/{sid}/events").json()["events"]
-    assert [(e["seq"], e["event"]) for e in events] == [(0, "note_view"), (1, "note_view"), (2, "note_view"), (3, "note_create")]
+    assert [(e["seq"], e["event"]) for e in events] == [
+        (0, "note_view"),
+        (1, "note_view"),
+        (2, "note_view"),
+        (3, "note_create"),
+    ]
 
 
 def test_a_read_that_changed_the_state_while_another_call_did_is_run_again(server_factory, db_url, port):
@@ -133,7 +140,9 @@ def test_a_read_that_changed_the_state_while_another_call_did_is_run_again(serve
         READ_HOLD.release.clear()
         READ_HOLD.armed.set()
         try:
-            touch = threading.Thread(target=lambda: results.update(touch=api.get(f"/api/env/lab/notes/{note['id']}/touch")))
+            touch = threading.Thread(
+                target=lambda: results.update(touch=api.get(f"/api/env/lab/notes/{note['id']}/touch"))
+            )
             touch.start()
             assert READ_HOLD.entered.wait(10)  # the GET read the state and is inside its handler
             with server.public(sid) as other:
@@ -174,8 +183,11 @@ def test_a_change_committed_elsewhere_right_after_ours_is_seen(server_factory, d
             note = {**row.state["notes"][0], "id": "n-0900", "title": "from the other process"}
             state = {**row.state, "notes": [*row.state["notes"], note]}
         with server.engine.begin() as conn:
-            conn.execute(update(EnvSession).where(EnvSession.session_id == sid)
-                         .values(state=state, state_version=EnvSession.state_version + 1))
+            conn.execute(
+                update(EnvSession)
+                .where(EnvSession.session_id == sid)
+                .values(state=state, state_version=EnvSession.state_version + 1)
+            )
 
     with server.public(sid) as api:
         _notes(api)  # cached in this process
@@ -234,7 +246,9 @@ def test_a_delayed_read_shows_a_change_made_during_its_delay(server_factory, db_
     sid = server.create("lab-002", "clean", 7)["session_id"]
     rule = {"action": "delay", "url_pattern": "/notes", "methods": ["GET"], "delay_ms": 3000, "mode": "once"}
     with server.control() as control:
-        assert control.put(f"/control/sessions/{sid}/interventions", json={"network": [rule]}).status_code == 200
+        assert (
+            control.put(f"/control/sessions/{sid}/interventions", json={"network": [rule]}).status_code == 200
+        )
     results: dict[str, httpx.Response] = {}
     with server.public(sid) as api:
         # The first call of the session in this process: the row it reads holds the state.
@@ -243,7 +257,9 @@ def test_a_delayed_read_shows_a_change_made_during_its_delay(server_factory, db_
         deadline = time.monotonic() + 10
         while True:  # the call is counted after its row was read, before its delay
             with Session(server.engine) as db:
-                counted = db.exec(select(InterventionCounter).where(InterventionCounter.session_id == sid)).first()
+                counted = db.exec(
+                    select(InterventionCounter).where(InterventionCounter.session_id == sid)
+                ).first()
             if counted is not None and counted.count >= 1:
                 break
             assert time.monotonic() < deadline, "the delayed call never reached the network layer"
@@ -269,16 +285,23 @@ def test_a_read_waits_for_the_persons_write_still_being_saved(server_factory, db
         tracker = server.app.state.env_writes
         with server.engine.connect() as holder:
             # Another call holds the session, so the person's save waits inside its handler.
-            holder.execute(update(EnvSession).where(EnvSession.session_id == sid).values(event_seq=EnvSession.event_seq))
-            save = threading.Thread(target=lambda: results.update(
-                save=api.post("/api/env/lab/notes", json={"title": "saved by the click"}, timeout=20)))
+            holder.execute(
+                update(EnvSession).where(EnvSession.session_id == sid).values(event_seq=EnvSession.event_seq)
+            )
+            save = threading.Thread(
+                target=lambda: results.update(
+                    save=api.post("/api/env/lab/notes", json={"title": "saved by the click"}, timeout=20)
+                )
+            )
             save.start()
             deadline = time.monotonic() + 10
             while tracker.running(sid) == 0:
                 assert time.monotonic() < deadline, "the save never reached the network layer"
                 time.sleep(0.01)
             waited = tracker.waited
-            page = threading.Thread(target=lambda: results.update(page=api.get("/api/env/lab/notes", timeout=20)))
+            page = threading.Thread(
+                target=lambda: results.update(page=api.get("/api/env/lab/notes", timeout=20))
+            )
             page.start()
             while tracker.waited == waited:
                 assert "page" not in results, "the read answered while the save was still running"

@@ -41,17 +41,34 @@ class BrokerState(EnvState):
         return 1
 
 
-INITIAL = {"holdings": [{"id": "h1", "symbol": "ACME", "shares": 10}, {"id": "h2", "symbol": "INIT", "shares": 5}]}
-FINAL = {"holdings": [{"id": "h1", "symbol": "ACME", "shares": 0}, {"id": "h2", "symbol": "INIT", "shares": 5}]}
-SELL = {"update": [{"entity": "holdings", "bijection": {"over": "target.symbols"},
-                    "where": {"symbol": {"expr": "x == v and initial.get_stock(v) > 0"}},
-                    "changes": {"shares": {"expr": "state.get_stock(v) == 0 and state.position(v).shares == 0"}}}],
-        "constraints": [{"desc": "INIT kept", "expr": "final.get_stock('INIT') == initial.get_stock('INIT')"}]}
+INITIAL = {
+    "holdings": [{"id": "h1", "symbol": "ACME", "shares": 10}, {"id": "h2", "symbol": "INIT", "shares": 5}]
+}
+FINAL = {
+    "holdings": [{"id": "h1", "symbol": "ACME", "shares": 0}, {"id": "h2", "symbol": "INIT", "shares": 5}]
+}
+SELL = {
+    "update": [
+        {
+            "entity": "holdings",
+            "bijection": {"over": "target.symbols"},
+            "where": {"symbol": {"expr": "x == v and initial.get_stock(v) > 0"}},
+            "changes": {"shares": {"expr": "state.get_stock(v) == 0 and state.position(v).shares == 0"}},
+        }
+    ],
+    "constraints": [{"desc": "INIT kept", "expr": "final.get_stock('INIT') == initial.get_stock('INIT')"}],
+}
 
 
 def score(canonical: dict, final: dict = FINAL, model: type | None = BrokerState):
-    return match(compute_diff(INITIAL, final), canonical, targets={"symbols": ["ACME"]}, initial=INITIAL,
-                 final=final, state_model=model)
+    return match(
+        compute_diff(INITIAL, final),
+        canonical,
+        targets={"symbols": ["ACME"]},
+        initial=INITIAL,
+        final=final,
+        state_model=model,
+    )
 
 
 def test_declared_helpers_are_callable_on_state_initial_and_final() -> None:
@@ -76,8 +93,15 @@ def test_only_declared_helpers_run_and_a_site_without_a_model_has_none() -> None
 def test_a_helper_cannot_change_the_state_being_scored() -> None:
     final = {"holdings": [dict(h) for h in FINAL["holdings"]]}
     before = canonical_json(final)
-    verdict = score({"constraints": [{"expr": "state.sell_everything() == 0 and state.get_stock('INIT') == 0"},
-                                     {"expr": "state.holdings[1].shares == 5"}]}, final)
+    verdict = score(
+        {
+            "constraints": [
+                {"expr": "state.sell_everything() == 0 and state.get_stock('INIT') == 0"},
+                {"expr": "state.holdings[1].shares == 5"},
+            ]
+        },
+        final,
+    )
     assert canonical_json(final) == before
     assert [c.passed for c in verdict.negative_checks] == [True, True]
 
@@ -85,22 +109,54 @@ def test_a_helper_cannot_change_the_state_being_scored() -> None:
 def test_helpers_must_be_documented_and_well_named() -> None:
     with pytest.raises(StateHelperError, match="needs a docstring"):
         state_helper(lambda self: 1)  # noqa: PT011 - the lambda has no docstring
+
     def keys(self):  # noqa: ANN001, ANN202
         """Shadows the view method."""
+
     with pytest.raises(StateHelperError, match="must not start with '_' or be one of"):
         state_helper(keys)
 
 
 @pytest.mark.all_sites
-@pytest.mark.parametrize(("task_id", "calls"), [
-    ("shop-001", ["stock_of(state.products[0].id)", "cart_quantity('nope')", "order_lines('nope')",
-                  "product_by_name(state.products[0].name).id == state.products[0].id", "default_address()"]),
-    ("mail-008", ["account_settings().display_name", "in_folder('inbox')", "unread_count()", "unread_count('spam')",
-                  "thread(state.emails[0].thread_id)", "contact_by_email(state.contacts[0].email.upper()).id"]),
-    ("booking-007", ["booking_ids()", "confirmed_bookings()", "nights(state.bookings[0].id)",
-                     "hotel_by_name(state.hotels[0].name).id == state.hotels[0].id", "saved_hotel_ids('none')"]),
-])
-def test_site_helpers_are_documented_pure_and_answer_on_a_seeded_state(task_id: str, calls: list[str]) -> None:
+@pytest.mark.parametrize(
+    ("task_id", "calls"),
+    [
+        (
+            "shop-001",
+            [
+                "stock_of(state.products[0].id)",
+                "cart_quantity('nope')",
+                "order_lines('nope')",
+                "product_by_name(state.products[0].name).id == state.products[0].id",
+                "default_address()",
+            ],
+        ),
+        (
+            "mail-008",
+            [
+                "account_settings().display_name",
+                "in_folder('inbox')",
+                "unread_count()",
+                "unread_count('spam')",
+                "thread(state.emails[0].thread_id)",
+                "contact_by_email(state.contacts[0].email.upper()).id",
+            ],
+        ),
+        (
+            "booking-007",
+            [
+                "booking_ids()",
+                "confirmed_bookings()",
+                "nights(state.bookings[0].id)",
+                "hotel_by_name(state.hotels[0].name).id == state.hotels[0].id",
+                "saved_hotel_ids('none')",
+            ],
+        ),
+    ],
+)
+def test_site_helpers_are_documented_pure_and_answer_on_a_seeded_state(
+    task_id: str, calls: list[str]
+) -> None:
     task = catalog.get_task(task_id)
     model = registry.get(task.env_id).state_model
     documented = describe_helpers(model)
@@ -124,8 +180,13 @@ def test_tasks_that_use_helpers_evaluate_through_the_session_snapshot() -> None:
     initial = parts["initial"]
     final = orjson.loads(orjson.dumps(initial))
     final["bookings"][0]["status"] = "cancelled"
-    snap = {"initial_state": initial, "state": final, "targets": parts["targets"], "session_start": None,
-            "state_model": registry.get("booking").state_model}
+    snap = {
+        "initial_state": initial,
+        "state": final,
+        "targets": parts["targets"],
+        "session_start": None,
+        "state_model": registry.get("booking").state_model,
+    }
     verdict = evaluate(task.evaluator_view(), snap)
     invariants = [c for c in verdict.negative_checks if c.kind == "invariant"]
     assert invariants and not invariants[0].passed

@@ -64,7 +64,11 @@ def attempt_rows() -> list[dict]:
     plan += [(r, "primary", True) for r in ROLLED_BACK]
     assignments: dict[tuple, int] = {}
     rows = []
-    for attempt_id, ((task, cond, phase, annot, passed, wall, raw, clean, outcome), tier, rolled) in enumerate(plan, 1):
+    for attempt_id, (
+        (task, cond, phase, annot, passed, wall, raw, clean, outcome),
+        tier,
+        rolled,
+    ) in enumerate(plan, 1):
         env, difficulty, primitive = TASKS[task]
         assignment = assignments.setdefault((task, cond, annot, tier, rolled), len(assignments) + 1)
         start = pd.Timestamp("2026-03-02T09:00:00Z") + pd.Timedelta(minutes=10 * attempt_id)
@@ -111,14 +115,32 @@ def verdict_rows(attempts: list[dict]) -> list[dict]:
         overreach = a["task_id"] == "T3" and a["condition"] == "intervention" and a["phase"] == "warm"
         positive_ok = a["passed"] or overreach
         rows.append(
-            {"attempt_id": a["attempt_id"], "kind": "update", "polarity": "positive", "index": 0, "name": "update[0]",
-             "desc": "the target changed", "passed": positive_ok, "credit": 1.0 if positive_ok else 0.0, "weight": 1.0,
-             "diagnosis": "" if positive_ok else "missing update"}
+            {
+                "attempt_id": a["attempt_id"],
+                "kind": "update",
+                "polarity": "positive",
+                "index": 0,
+                "name": "update[0]",
+                "desc": "the target changed",
+                "passed": positive_ok,
+                "credit": 1.0 if positive_ok else 0.0,
+                "weight": 1.0,
+                "diagnosis": "" if positive_ok else "missing update",
+            }
         )
         rows.append(
-            {"attempt_id": a["attempt_id"], "kind": "invariant", "polarity": "negative", "index": 0, "name": "invariant[0]",
-             "desc": "nothing else changed", "passed": not overreach, "severity": "medium",
-             "penalty": 0.15 if overreach else 0.0, "diagnosis": "collateral edit" if overreach else ""}
+            {
+                "attempt_id": a["attempt_id"],
+                "kind": "invariant",
+                "polarity": "negative",
+                "index": 0,
+                "name": "invariant[0]",
+                "desc": "nothing else changed",
+                "passed": not overreach,
+                "severity": "medium",
+                "penalty": 0.15 if overreach else 0.0,
+                "diagnosis": "collateral edit" if overreach else "",
+            }
         )
     return rows
 
@@ -130,7 +152,10 @@ def raw_events(attempt_id: int, n: int, t0: int = 1_772_441_000_000) -> pd.DataF
         kind = kinds[seq % len(kinds)]
         rows.append(
             {
-                "attempt_id": attempt_id, "seq": seq, "t_ms": t0 + 150 * seq, "type": kind,
+                "attempt_id": attempt_id,
+                "seq": seq,
+                "t_ms": t0 + 150 * seq,
+                "type": kind,
                 "xpath": "/html/body/main/form/input[1]" if kind in ("keydown", "input") else "/html",
                 "url": "http://127.0.0.1/env/shop/",
                 "x": 10.0 + seq if kind in ("click", "mousemove") else None,
@@ -155,22 +180,69 @@ def session_rows() -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     and one event condition per T1 attempt (ids 1-4)."""
     t0 = 1_772_441_000_000
     semantic = pd.DataFrame(
-        [{"attempt_id": 1, "seq": 0, "t_ms": t0, "event": "cart_add", "params": '{"product_id": "p1", "quantity": 1}'},
-         {"attempt_id": 1, "seq": 1, "t_ms": t0 + 900, "event": "checkout", "params": "{}"}]
+        [
+            {
+                "attempt_id": 1,
+                "seq": 0,
+                "t_ms": t0,
+                "event": "cart_add",
+                "params": '{"product_id": "p1", "quantity": 1}',
+            },
+            {"attempt_id": 1, "seq": 1, "t_ms": t0 + 900, "event": "checkout", "params": "{}"},
+        ]
     )
     start = pd.Timestamp("2026-03-02T09:30:00Z")
     audit = pd.DataFrame(
-        [{"attempt_id": 3, "seq": 0, "t": start, "method": "GET", "path": "/api/env/shop/products", "status": 200,
-          "intervention": None, "intervention_fired": False, "duration_ms": 12},
-         {"attempt_id": 3, "seq": 1, "t": start + pd.Timedelta(seconds=5), "method": "POST", "path": "/api/env/shop/cart",
-          "status": 503, "intervention": "error_then_success", "intervention_fired": True, "duration_ms": 3},
-         {"attempt_id": 3, "seq": 2, "t": start + pd.Timedelta(seconds=9), "method": "POST", "path": "/api/env/shop/cart",
-          "status": 201, "intervention": None, "intervention_fired": False, "duration_ms": 15}]
+        [
+            {
+                "attempt_id": 3,
+                "seq": 0,
+                "t": start,
+                "method": "GET",
+                "path": "/api/env/shop/products",
+                "status": 200,
+                "intervention": None,
+                "intervention_fired": False,
+                "duration_ms": 12,
+            },
+            {
+                "attempt_id": 3,
+                "seq": 1,
+                "t": start + pd.Timedelta(seconds=5),
+                "method": "POST",
+                "path": "/api/env/shop/cart",
+                "status": 503,
+                "intervention": "error_then_success",
+                "intervention_fired": True,
+                "duration_ms": 3,
+            },
+            {
+                "attempt_id": 3,
+                "seq": 2,
+                "t": start + pd.Timedelta(seconds=9),
+                "method": "POST",
+                "path": "/api/env/shop/cart",
+                "status": 201,
+                "intervention": None,
+                "intervention_fired": False,
+                "duration_ms": 15,
+            },
+        ]
     )
     checks = pd.DataFrame(
-        [{"attempt_id": i, "index": 0, "event": "cart_add", "params": '{"product_id": "p1"}', "match": None,
-          "passed": EMS[i] == 1.0, "matched_event": 0 if EMS[i] == 1.0 else None, "diagnosis": "cart_add p1"}
-         for i in (1, 2, 3, 4)]
+        [
+            {
+                "attempt_id": i,
+                "index": 0,
+                "event": "cart_add",
+                "params": '{"product_id": "p1"}',
+                "match": None,
+                "passed": EMS[i] == 1.0,
+                "matched_event": 0 if EMS[i] == 1.0 else None,
+                "diagnosis": "cart_add p1",
+            }
+            for i in (1, 2, 3, 4)
+        ]
     )
     return semantic, audit, checks
 
@@ -196,8 +268,19 @@ def write_study_bundle(out: Path, *, formats=("parquet", "csv")) -> Path:
         writer.append("event_checks", checks)
         writer.append(
             "ratings",
-            pd.DataFrame([{"assignment_id": 1, "annotator": "A1", "task_id": "T1", "condition": "clean",
-                           "clarity": 4, "realism": 5, "suspected_bug": False}]),
+            pd.DataFrame(
+                [
+                    {
+                        "assignment_id": 1,
+                        "annotator": "A1",
+                        "task_id": "T1",
+                        "condition": "clean",
+                        "clarity": 4,
+                        "realism": 5,
+                        "suspected_bug": False,
+                    }
+                ]
+            ),
         )
         writer.close(study_settings=STUDY_SETTINGS, cleaning_config=CLEANING_CONFIG)
     return out
@@ -219,13 +302,23 @@ M1 = [
     ("T9", "intervention", 0.0, 12, "click", 2, 1, 0, "Trying again."),
 ]
 # M1's Event-Match Scores on T1/T2 (its T2 intervention run passed the diff, its events did not match).
-M1_EMS = {("T1", "clean"): 1.0, ("T1", "intervention"): 0.0, ("T2", "clean"): 1.0, ("T2", "intervention"): 0.0}
+M1_EMS = {
+    ("T1", "clean"): 1.0,
+    ("T1", "intervention"): 0.0,
+    ("T2", "clean"): 1.0,
+    ("T2", "intervention"): 0.0,
+}
 M2 = [
-    ("T1", "clean", 1.0), ("T1", "intervention", 1.0),
-    ("T2", "clean", 1.0), ("T2", "intervention", 0.7),
-    ("T3", "clean", 0.0), ("T3", "intervention", 0.0),
-    ("T4", "clean", 1.0), ("T4", "intervention", 1.0),
-    ("T5", "clean", 1.0), ("T5", "intervention", 1.0),
+    ("T1", "clean", 1.0),
+    ("T1", "intervention", 1.0),
+    ("T2", "clean", 1.0),
+    ("T2", "intervention", 0.7),
+    ("T3", "clean", 0.0),
+    ("T3", "intervention", 0.0),
+    ("T4", "clean", 1.0),
+    ("T4", "intervention", 1.0),
+    ("T5", "clean", 1.0),
+    ("T5", "intervention", 1.0),
 ]
 
 
@@ -240,11 +333,25 @@ def write_agent_files(folder: Path) -> list[Path]:
     for i, (task, cond, score, steps, verb, repeat, pos, neg, thought) in enumerate(M1, 1):
         env, difficulty = _env(task)
         m1.append(
-            {"run_id": f"m1-{i}", "model": "M1", "task": task, "env": env, "difficulty": difficulty, "condition": cond,
-             "score": score, "steps": steps, "elapsed_s": 60.0 + i, "source_variant": f"{task}_v1" if cond == "intervention" else "",
-             "terminal_verb": verb, "max_repeat_run": repeat, "action_error_count": 0 if verb else None,
-             "failed_positive_checks": pos, "failed_negative_checks": neg, "final_thought": thought,
-             "event_match_score": M1_EMS.get((task, cond))}
+            {
+                "run_id": f"m1-{i}",
+                "model": "M1",
+                "task": task,
+                "env": env,
+                "difficulty": difficulty,
+                "condition": cond,
+                "score": score,
+                "steps": steps,
+                "elapsed_s": 60.0 + i,
+                "source_variant": f"{task}_v1" if cond == "intervention" else "",
+                "terminal_verb": verb,
+                "max_repeat_run": repeat,
+                "action_error_count": 0 if verb else None,
+                "failed_positive_checks": pos,
+                "failed_negative_checks": neg,
+                "final_thought": thought,
+                "event_match_score": M1_EMS.get((task, cond)),
+            }
         )
     m1_path = folder / "m1.csv"
     pd.DataFrame(m1).to_csv(m1_path, index=False)
@@ -252,18 +359,39 @@ def write_agent_files(folder: Path) -> list[Path]:
     with m2_path.open("w") as fh:
         for i, (task, cond, score) in enumerate(M2, 1):
             env, difficulty = _env(task)
-            run = {"run_id": f"m2-{i}", "model": "M2", "task": task, "env": env, "difficulty": difficulty,
-                   "condition": cond, "score": score, "steps": 9, "elapsed_s": 100.0,
-                   "source_variant": f"{task}_v1" if cond == "intervention" else None}
+            run = {
+                "run_id": f"m2-{i}",
+                "model": "M2",
+                "task": task,
+                "env": env,
+                "difficulty": difficulty,
+                "condition": cond,
+                "score": score,
+                "steps": 9,
+                "elapsed_s": 100.0,
+                "source_variant": f"{task}_v1" if cond == "intervention" else None,
+            }
             if task == "T2" and cond == "intervention":
-                run.update(terminal_verb="finish", max_repeat_run=1, action_error_count=0,
-                           failed_positive_checks=0, failed_negative_checks=1, final_thought="Saved.")
+                run.update(
+                    terminal_verb="finish",
+                    max_repeat_run=1,
+                    action_error_count=0,
+                    failed_positive_checks=0,
+                    failed_negative_checks=1,
+                    final_thought="Saved.",
+                )
             fh.write(json.dumps(run) + "\n")
     return [m1_path, m2_path]
 
 
 TASK_COUNTS = pd.DataFrame(
-    [("shop", "easy", 10), ("shop", "hard", 20), ("mail", "easy", 30), ("mail", "hard", 40), ("mail", "expert", 5)],
+    [
+        ("shop", "easy", 10),
+        ("shop", "hard", 20),
+        ("mail", "easy", 30),
+        ("mail", "hard", 40),
+        ("mail", "expert", 5),
+    ],
     columns=["env", "difficulty", "n_tasks"],
 )
 
@@ -289,7 +417,9 @@ def compared(tmp_path_factory):
     counts = root / "task_counts.csv"
     TASK_COUNTS.to_csv(counts, index=False)
     messages: list[str] = []
-    result = compare(bundle, files, root / "out", task_counts=counts, bootstrap=2000, seed=0, progress=messages.append)
+    result = compare(
+        bundle, files, root / "out", task_counts=counts, bootstrap=2000, seed=0, progress=messages.append
+    )
     result.progress_messages = messages
     return result
 

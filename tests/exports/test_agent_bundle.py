@@ -18,11 +18,27 @@ from exports.replay_tables import replay_reproduce
 
 
 def _episode(attempt_id: int, task_id: str, passed: bool, **extra) -> dict:
-    return {"attempt_id": attempt_id, "run_id": f"replay/{task_id}.clean.42.h{attempt_id}", "model": "replay",
-            "env_id": "shop", "task_id": task_id, "difficulty": "easy", "condition": "clean", "seed": 42,
-            "elapsed_s": 12.5, "steps": 7, "raw_events": 30, "clean_steps": 9, "score": 1.0 if passed else 0.4,
-            "passed": passed, "ended_by": "pass" if passed else "message", "terminal_verb": "send_message_to_user",
-            "failed_positive_checks": 0 if passed else 1, "failed_negative_checks": 0, **extra}
+    return {
+        "attempt_id": attempt_id,
+        "run_id": f"replay/{task_id}.clean.42.h{attempt_id}",
+        "model": "replay",
+        "env_id": "shop",
+        "task_id": task_id,
+        "difficulty": "easy",
+        "condition": "clean",
+        "seed": 42,
+        "elapsed_s": 12.5,
+        "steps": 7,
+        "raw_events": 30,
+        "clean_steps": 9,
+        "score": 1.0 if passed else 0.4,
+        "passed": passed,
+        "ended_by": "pass" if passed else "message",
+        "terminal_verb": "send_message_to_user",
+        "failed_positive_checks": 0 if passed else 1,
+        "failed_negative_checks": 0,
+        **extra,
+    }
 
 
 def write_bundle(path, episodes: list[dict]) -> None:
@@ -37,11 +53,14 @@ def write_bundle(path, episodes: list[dict]) -> None:
 @pytest.fixture
 def bundle(tmp_path):
     path = tmp_path / "replay"
-    write_bundle(path, [
-        _episode(1, "shop-001", True, replayed_attempt_id=11),
-        _episode(2, "shop-001", False, replayed_attempt_id=12, replay_failure="xpath_unresolved"),
-        _episode(3, "shop-002", True, replayed_attempt_id=13),
-    ])
+    write_bundle(
+        path,
+        [
+            _episode(1, "shop-001", True, replayed_attempt_id=11),
+            _episode(2, "shop-001", False, replayed_attempt_id=12, replay_failure="xpath_unresolved"),
+            _episode(3, "shop-002", True, replayed_attempt_id=13),
+        ],
+    )
     return path
 
 
@@ -67,7 +86,11 @@ def test_a_changed_file_is_refused(bundle):
 
 def test_a_table_that_breaks_the_schema_is_refused(tmp_path):
     with pytest.raises(AgentBundleError, match="ended_by"):
-        write_table(tmp_path / "episodes.csv", "episodes", pd.DataFrame([_episode(1, "shop-001", True, ended_by="gave_up")]))
+        write_table(
+            tmp_path / "episodes.csv",
+            "episodes",
+            pd.DataFrame([_episode(1, "shop-001", True, ended_by="gave_up")]),
+        )
     with pytest.raises(AgentBundleError, match="required"):
         write_table(tmp_path / "episodes.csv", "episodes", pd.DataFrame([{"attempt_id": 1}]))
 
@@ -75,7 +98,12 @@ def test_a_table_that_breaks_the_schema_is_refused(tmp_path):
 def test_replay_share_per_task_and_site(bundle):
     table = replay_reproduce([bundle])
     by_task = table[table["level"] == "task"].set_index("task_id")
-    assert by_task.loc["shop-001", ["replays", "reproduced", "share", "xpath_unresolved"]].tolist() == [2, 1, 0.5, 1]
+    assert by_task.loc["shop-001", ["replays", "reproduced", "share", "xpath_unresolved"]].tolist() == [
+        2,
+        1,
+        0.5,
+        1,
+    ]
     assert by_task.loc["shop-002", "share"] == 1.0
     site = table[table["level"] == "site"].iloc[0]
     assert (site["env_id"], site["replays"], site["reproduced"]) == ("shop", 3, 2)

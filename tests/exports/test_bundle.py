@@ -14,9 +14,21 @@ from exports.schema import TABLES
 
 def _attempt(**overrides) -> dict:
     row = {
-        "attempt_id": 1, "annotator": "A1", "env_id": "shop", "task_id": "t1", "difficulty": "easy",
-        "condition": "clean", "phase": "cold", "tier": "primary", "assignment_id": 1, "wall_clock_s": 12.5,
-        "raw_events": 30, "score": 1.0, "passed": True, "outcome": "evaluated", "rolled_back": False,
+        "attempt_id": 1,
+        "annotator": "A1",
+        "env_id": "shop",
+        "task_id": "t1",
+        "difficulty": "easy",
+        "condition": "clean",
+        "phase": "cold",
+        "tier": "primary",
+        "assignment_id": 1,
+        "wall_clock_s": 12.5,
+        "raw_events": 30,
+        "score": 1.0,
+        "passed": True,
+        "outcome": "evaluated",
+        "rolled_back": False,
     }
     row.update(overrides)
     return row
@@ -28,8 +40,16 @@ def test_fresh_bundle_verifies_and_manifest_describes_it(study_bundle: Path):
     assert manifest["schema_version"] == "2.0"
     assert manifest["formats"] == ["parquet", "csv"]
     # 20 primary + 4 duplicate + 1 rolled back attempts; 3 attempts x 7 raw events; 2 checks per attempt.
-    assert manifest["row_counts"] == {"attempts": 25, "events_raw": 21, "events_clean": 3, "verdicts": 50, "ratings": 1,
-                                      "semantic_events": 2, "backend_audit": 3, "event_checks": 4}
+    assert manifest["row_counts"] == {
+        "attempts": 25,
+        "events_raw": 21,
+        "events_clean": 3,
+        "verdicts": 50,
+        "ratings": 1,
+        "semantic_events": 2,
+        "backend_audit": 3,
+        "event_checks": 4,
+    }
     assert manifest["study_settings"] == {"k_per_cell": 1, "seed": 42, "show_pass_fail": False}
     assert manifest["cleaning_config"]["scroll_window_ms"] == 400
     assert set(manifest["files"]) == {f"{t}.{f}" for t in TABLES for f in ("parquet", "csv")}
@@ -67,7 +87,9 @@ def test_not_a_bundle(tmp_path: Path):
 def test_chunks_stream_into_one_table_with_one_csv_header(tmp_path: Path):
     out = tmp_path / "b"
     events = [
-        pd.DataFrame({"attempt_id": [1] * 3, "seq": [i, i + 1, i + 2], "t_ms": [10 * i] * 3, "type": ["click"] * 3})
+        pd.DataFrame(
+            {"attempt_id": [1] * 3, "seq": [i, i + 1, i + 2], "t_ms": [10 * i] * 3, "type": ["click"] * 3}
+        )
         for i in (0, 3, 6)
     ]
     with BundleWriter(out, formats=("parquet", "csv")) as writer:
@@ -87,7 +109,9 @@ def test_chunks_stream_into_one_table_with_one_csv_header(tmp_path: Path):
         assert list(back.columns) == [c.name for c in TABLES["events_raw"].columns]
 
 
-@pytest.mark.parametrize("column", ["client_ip", "ip", "remote_addr", "recorder_token", "session_id", "password"])
+@pytest.mark.parametrize(
+    "column", ["client_ip", "ip", "remote_addr", "recorder_token", "session_id", "password"]
+)
 def test_writer_refuses_forbidden_columns(tmp_path: Path, column: str):
     writer = BundleWriter(tmp_path / "b")
     with pytest.raises(BundleError, match="refused"):
@@ -115,8 +139,14 @@ def test_writer_needs_an_empty_directory(tmp_path: Path):
 
 
 def test_comments_are_withheld_unless_asked_for(tmp_path: Path):
-    rating = {"assignment_id": 7, "annotator": "A1", "task_id": "t1", "condition": "clean", "clarity": 2,
-              "comments": "the button moved"}
+    rating = {
+        "assignment_id": 7,
+        "annotator": "A1",
+        "task_id": "t1",
+        "condition": "clean",
+        "clarity": 2,
+        "comments": "the button moved",
+    }
     plain = BundleWriter(tmp_path / "plain", formats=("parquet", "csv"))
     with pytest.raises(BundleError, match="comments are withheld"):
         plain.append("ratings", pd.DataFrame([rating]))

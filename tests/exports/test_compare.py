@@ -36,13 +36,21 @@ def test_panel_summary(compared):
     t = csv(compared, "panel_summary")
     # clean cold: T1 P, T2 P, T3 F, T4 P, T5 P = 4/5; times 30,36,40,60,90 -> 40; raw 20,26,30,50,80 -> 30;
     # clean steps 10,13,15,25,40 -> 15. The rolled-back A3 attempt (500 s, fail) is not counted.
-    assert row(t, condition="clean", phase="cold")[["n_attempts", "pass_rate", "median_wall_clock_s", "median_raw_events", "median_clean_steps"]].tolist() == [5, 0.8, 40, 30, 15]
+    assert row(t, condition="clean", phase="cold")[
+        ["n_attempts", "pass_rate", "median_wall_clock_s", "median_raw_events", "median_clean_steps"]
+    ].tolist() == [5, 0.8, 40, 30, 15]
     # clean warm: all pass; times 20,24,30,40,50 -> 30; raw 16,20,22,30,40 -> 22; steps 8,10,11,15,20 -> 11
-    assert row(t, condition="clean", phase="warm")[["pass_rate", "median_wall_clock_s", "median_raw_events", "median_clean_steps"]].tolist() == [1.0, 30, 22, 11]
+    assert row(t, condition="clean", phase="warm")[
+        ["pass_rate", "median_wall_clock_s", "median_raw_events", "median_clean_steps"]
+    ].tolist() == [1.0, 30, 22, 11]
     # intervention cold: T2, T4 pass = 2/5; times 48,50,66,70,100 -> 66; raw 36,40,50,60,90 -> 50; steps 18,20,25,30,45 -> 25
-    assert row(t, condition="intervention", phase="cold")[["pass_rate", "median_wall_clock_s", "median_raw_events", "median_clean_steps"]].tolist() == [0.4, 66, 50, 25]
+    assert row(t, condition="intervention", phase="cold")[
+        ["pass_rate", "median_wall_clock_s", "median_raw_events", "median_clean_steps"]
+    ].tolist() == [0.4, 66, 50, 25]
     # intervention warm: T3 fails = 4/5; times 30,36,42,44,80 -> 42; raw 24,30,32,36,70 -> 32; steps 12,14,16,18,35 -> 16
-    assert row(t, condition="intervention", phase="warm")[["pass_rate", "median_wall_clock_s", "median_raw_events", "median_clean_steps"]].tolist() == [0.8, 42, 32, 16]
+    assert row(t, condition="intervention", phase="warm")[
+        ["pass_rate", "median_wall_clock_s", "median_raw_events", "median_clean_steps"]
+    ].tolist() == [0.8, 42, 32, 16]
 
 
 def test_panel_drops_gains_and_bootstrap_intervals(compared):
@@ -63,8 +71,12 @@ def test_panel_drops_gains_and_bootstrap_intervals(compared):
     assert row(t, comparison="drop", within="cold", metric="median_wall_clock_s").estimate == approx(-26)
     assert row(t, comparison="drop", within="warm", metric="median_wall_clock_s").estimate == approx(-12)
     # time warm gains: clean 30 - 40, intervention 42 - 66; raw events: cold drop 30 - 50, warm drop 22 - 32
-    assert row(t, comparison="warm_gain", within="clean", metric="median_wall_clock_s").estimate == approx(-10)
-    assert row(t, comparison="warm_gain", within="intervention", metric="median_wall_clock_s").estimate == approx(-24)
+    assert row(t, comparison="warm_gain", within="clean", metric="median_wall_clock_s").estimate == approx(
+        -10
+    )
+    assert row(
+        t, comparison="warm_gain", within="intervention", metric="median_wall_clock_s"
+    ).estimate == approx(-24)
     assert row(t, comparison="drop", within="cold", metric="median_raw_events").estimate == approx(-20)
     assert row(t, comparison="drop", within="warm", metric="median_raw_events").estimate == approx(-10)
     assert row(t, comparison="drop", within="warm", metric="median_clean_steps").estimate == approx(11 - 16)
@@ -85,16 +97,37 @@ def test_agents_by_model(compared):
     m1 = row(t, model="M1", scope="panel")
     # M1 clean: T4 scores 0.5 -> 4/5; intervention: only T2 scores 1 -> 1/5; per-task drops 1,0,1,0,1 -> 0.6
     # mean scores: clean (1+1+1+0.5+1)/5 = 0.9, intervention (0.4+1+0+0.5+0.2)/5 = 0.42, drop 0.48
-    assert m1[["clean_pass_rate", "intervention_pass_rate", "pass_drop", "clean_mean_score", "intervention_mean_score", "score_drop", "n_paired_tasks"]].tolist() == approx([0.8, 0.2, 0.6, 0.9, 0.42, 0.48, 5])
+    assert m1[
+        [
+            "clean_pass_rate",
+            "intervention_pass_rate",
+            "pass_drop",
+            "clean_mean_score",
+            "intervention_mean_score",
+            "score_drop",
+            "n_paired_tasks",
+        ]
+    ].tolist() == approx([0.8, 0.2, 0.6, 0.9, 0.42, 0.48, 5])
     m2 = row(t, model="M2", scope="panel")
     # M2 clean: T3 fails -> 4/5; intervention: T2 (0.7) and T3 fail -> 3/5; drops 0,1,0,0,0 -> 0.2
     # mean scores: clean 4/5 = 0.8, intervention 3.7/5 = 0.74, drop 0.06
-    assert m2[["clean_pass_rate", "intervention_pass_rate", "pass_drop", "clean_mean_score", "intervention_mean_score", "score_drop"]].tolist() == approx([0.8, 0.6, 0.2, 0.8, 0.74, 0.06])
+    assert m2[
+        [
+            "clean_pass_rate",
+            "intervention_pass_rate",
+            "pass_drop",
+            "clean_mean_score",
+            "intervention_mean_score",
+            "score_drop",
+        ]
+    ].tolist() == approx([0.8, 0.6, 0.2, 0.8, 0.74, 0.06])
     # M2 drops: one 1 among 5 -> K ~ Binomial(5, 0.2): interval [0, 0.6] as for the warm human drop
     assert [m2.pass_drop_ci_low, m2.pass_drop_ci_high] == approx([0.0, 0.6])
     # scope "all" adds M1's T9 (clean pass, intervention fail): clean 5/6, intervention 1/6, drop 4/6
     all_m1 = row(t, model="M1", scope="all")
-    assert all_m1[["clean_pass_rate", "intervention_pass_rate", "pass_drop", "n_paired_tasks"]].tolist() == approx([5 / 6, 1 / 6, 4 / 6, 6])
+    assert all_m1[
+        ["clean_pass_rate", "intervention_pass_rate", "pass_drop", "n_paired_tasks"]
+    ].tolist() == approx([5 / 6, 1 / 6, 4 / 6, 6])
 
 
 def test_primitives_and_per_task_scatter(compared):
@@ -102,31 +135,47 @@ def test_primitives_and_per_task_scatter(compared):
     # agent pass drop per task = mean over M1, M2: T1 (1+0)/2, T2 (0+1)/2, T3 (1+0)/2, T4 0, T5 (1+0)/2
     g = row(t, primitive="grounding")  # T1, T2
     # human warm drops T1 0, T2 0 -> 0; cold T1 1, T2 0 -> 0.5; agents (0.5 + 0.5)/2 = 0.5; gap 0.5
-    assert g[["n_tasks", "human_warm_drop", "human_cold_drop", "agent_pass_drop", "gap_vs_warm"]].tolist() == approx([2, 0.0, 0.5, 0.5, 0.5])
+    assert g[
+        ["n_tasks", "human_warm_drop", "human_cold_drop", "agent_pass_drop", "gap_vs_warm"]
+    ].tolist() == approx([2, 0.0, 0.5, 0.5, 0.5])
     v = row(t, primitive="verification")  # T3, T4, T5
     # human warm T3 1, T4 0, T5 0 -> 1/3; cold T3 0, T4 0, T5 1 -> 1/3; agents (0.5 + 0 + 0.5)/3 = 1/3
-    assert v[["n_tasks", "human_warm_drop", "human_cold_drop", "agent_pass_drop", "gap_vs_warm"]].tolist() == approx([3, 1 / 3, 1 / 3, 1 / 3, 0.0], abs=1e-9)
+    assert v[
+        ["n_tasks", "human_warm_drop", "human_cold_drop", "agent_pass_drop", "gap_vs_warm"]
+    ].tolist() == approx([3, 1 / 3, 1 / 3, 1 / 3, 0.0], abs=1e-9)
     # agent score drops per task: T1 (0.6+0)/2 = 0.3, T2 (0+0.3)/2 = 0.15 -> grounding 0.225
     assert g.agent_score_drop == approx(0.225)
 
     s = csv(compared, "task_time_vs_agent_drop").set_index("task_id")
     # ln(warm intervention / warm clean): T1 30/20, T2 44/40, T3 80/50, T4 36/24, T5 42/30
-    assert s.log_time_ratio.tolist() == approx([math.log(1.5), math.log(1.1), math.log(1.6), math.log(1.5), math.log(1.4)])
+    assert s.log_time_ratio.tolist() == approx(
+        [math.log(1.5), math.log(1.1), math.log(1.6), math.log(1.5), math.log(1.4)]
+    )
     # agent score drops: T3 (1 + 0)/2, T4 0, T5 (0.8 + 0)/2
-    assert s.loc[["T1", "T2", "T3", "T4", "T5"], "agent_score_drop"].tolist() == approx([0.3, 0.15, 0.5, 0.0, 0.4])
+    assert s.loc[["T1", "T2", "T3", "T4", "T5"], "agent_score_drop"].tolist() == approx(
+        [0.3, 0.15, 0.5, 0.0, 0.4]
+    )
     assert "T9" not in s.index  # no human times for a task outside the panel
 
 
 def test_environment_and_difficulty(compared):
     env = csv(compared, "by_environment")
     # shop = T1, T2: cold clean 2/2, int 1/2 (T1 fails), drop 0.5; mail = T3, T4, T5 warm: clean 3/3, int 2/3
-    assert row(env, group="shop", population="human_cold")[["clean_pass_rate", "intervention_pass_rate", "drop"]].tolist() == approx([1.0, 0.5, 0.5])
-    assert row(env, group="mail", population="human_warm")[["clean_pass_rate", "intervention_pass_rate", "drop"]].tolist() == approx([1.0, 2 / 3, 1 / 3])
+    assert row(env, group="shop", population="human_cold")[
+        ["clean_pass_rate", "intervention_pass_rate", "drop"]
+    ].tolist() == approx([1.0, 0.5, 0.5])
+    assert row(env, group="mail", population="human_warm")[
+        ["clean_pass_rate", "intervention_pass_rate", "drop"]
+    ].tolist() == approx([1.0, 2 / 3, 1 / 3])
     # M1 on mail: clean T3 1, T4 0, T5 1 -> 2/3; intervention all fail -> 0; drop 2/3
-    assert row(env, group="mail", population="M1", scope="panel")[["clean_pass_rate", "intervention_pass_rate", "drop"]].tolist() == approx([2 / 3, 0.0, 2 / 3])
+    assert row(env, group="mail", population="M1", scope="panel")[
+        ["clean_pass_rate", "intervention_pass_rate", "drop"]
+    ].tolist() == approx([2 / 3, 0.0, 2 / 3])
     diff = csv(compared, "by_difficulty")
     # easy = T1, T3, T5 cold: clean 2/3, intervention 0/3, drop 2/3; hard = T2, T4: no drop
-    assert row(diff, group="easy", population="human_cold")[["clean_pass_rate", "intervention_pass_rate", "drop"]].tolist() == approx([2 / 3, 0.0, 2 / 3])
+    assert row(diff, group="easy", population="human_cold")[
+        ["clean_pass_rate", "intervention_pass_rate", "drop"]
+    ].tolist() == approx([2 / 3, 0.0, 2 / 3])
     assert row(diff, group="hard", population="human_warm")["drop"] == 0
     # M1's T9 (medium) only exists in scope "all"
     assert row(diff, group="medium", population="M1", scope="all")["drop"] == 1
@@ -147,7 +196,9 @@ def test_full_benchmark_weights_and_estimates(compared):
     # cold drop: se 1, sh 0, me 0.5, mh 0 -> 25/100. Within-cell bootstrap: only mail-easy varies,
     # its mean is 0, 0.5 or 1 (p = 1/4, 1/2, 1/4) -> (10 + 30 m)/100 in {0.1, 0.25, 0.4}: interval [0.1, 0.4]
     cold = row(t, phase="cold", quantity="drop")
-    assert [cold.weighted_estimate, cold.ci_low, cold.ci_high, cold.panel_value] == approx([0.25, 0.1, 0.4, 0.4])
+    assert [cold.weighted_estimate, cold.ci_low, cold.ci_high, cold.panel_value] == approx(
+        [0.25, 0.1, 0.4, 0.4]
+    )
     # warm drop: only mail-easy T3 = 1 -> 30 * 0.5 / 100 = 0.15; interval {0, 0.3}
     warm = row(t, phase="warm", quantity="drop")
     assert [warm.weighted_estimate, warm.ci_low, warm.ci_high] == approx([0.15, 0.0, 0.3])
@@ -158,8 +209,14 @@ def test_full_benchmark_weights_and_estimates(compared):
 def test_annotators_and_duplicate_audit(compared):
     a = csv(compared, "annotators")
     # A1 clean cold: T1 P, T3 F -> 0.5; A3 clean cold: T4 only (the rolled-back T1 attempt is excluded) -> 1.0
-    assert row(a, annotator="A1", condition="clean", phase="cold")[["n_attempts", "pass_rate"]].tolist() == [2, 0.5]
-    assert row(a, annotator="A3", condition="clean", phase="cold")[["n_attempts", "pass_rate"]].tolist() == [1, 1.0]
+    assert row(a, annotator="A1", condition="clean", phase="cold")[["n_attempts", "pass_rate"]].tolist() == [
+        2,
+        0.5,
+    ]
+    assert row(a, annotator="A3", condition="clean", phase="cold")[["n_attempts", "pass_rate"]].tolist() == [
+        1,
+        1.0,
+    ]
     # A3 intervention warm: T3 F, T5 P -> 0.5; A2 intervention cold: T1 F -> 0
     assert row(a, annotator="A3", condition="intervention", phase="warm").pass_rate == 0.5
     assert row(a, annotator="A2", condition="intervention", phase="cold").pass_rate == 0.0
@@ -172,7 +229,9 @@ def test_annotators_and_duplicate_audit(compared):
     s = csv(compared, "duplicate_audit_summary")
     # agreement: T2 cold no, T2 warm yes, T3 cold no, T3 warm yes -> 2/4
     # time ratios 10/7, 55/44 = 1.25, 60/90, 50/50 -> median (1 + 1.25)/2; events 4/3, 1.25, 0.5, 1.1 -> (1.1 + 1.25)/2
-    assert row(s, phase="all")[["n_pairs", "agreement_rate", "median_time_ratio", "median_event_ratio"]].tolist() == approx([4, 0.5, 1.125, 1.175])
+    assert row(s, phase="all")[
+        ["n_pairs", "agreement_rate", "median_time_ratio", "median_event_ratio"]
+    ].tolist() == approx([4, 0.5, 1.125, 1.175])
     # cold only: agreement 0; time ratios 10/7 and 2/3 -> 22/21
     assert row(s, phase="cold")[["agreement_rate", "median_time_ratio"]].tolist() == approx([0.0, 22 / 21])
 
@@ -181,19 +240,28 @@ def test_failure_modes_humans_next_to_agents(compared):
     f = csv(compared, "failure_modes")
     f["phase"] = f["phase"].fillna("")
     # humans, intervention cold failures: T1 and T5 (failed obligation) = belief, T3 timed out
-    assert row(f, population="human", condition="intervention", phase="cold", mode="belief_failure")[["count", "share"]].tolist() == approx([2, 2 / 3])
+    assert row(f, population="human", condition="intervention", phase="cold", mode="belief_failure")[
+        ["count", "share"]
+    ].tolist() == approx([2, 2 / 3])
     assert row(f, population="human", condition="intervention", phase="cold", mode="time_out")["count"] == 1
-    assert row(f, population="human", condition="clean", phase="cold", mode="abandon")[["count", "share"]].tolist() == [1, 1.0]
+    assert row(f, population="human", condition="clean", phase="cold", mode="abandon")[
+        ["count", "share"]
+    ].tolist() == [1, 1.0]
     # T3 warm intervention met its obligation but broke the invariant
     assert row(f, population="human", condition="intervention", phase="warm", mode="overreach")["count"] == 1
     # M1 intervention failures: T1 misleading, T4 premature, T3 retry loop, T5 plan collapse, T9 abandoned_run;
     # shares exclude abandoned_run: 1/4 each
     for mode in ("misleading_success_taken", "premature_done", "retry_loop", "plan_collapse"):
-        assert row(f, population="M1", condition="intervention", mode=mode)[["count", "share"]].tolist() == [1, 0.25]
+        assert row(f, population="M1", condition="intervention", mode=mode)[["count", "share"]].tolist() == [
+            1,
+            0.25,
+        ]
     abandoned = row(f, population="M1", condition="intervention", mode="abandoned_run")
     assert abandoned["count"] == 1 and math.isnan(abandoned["share"])
     # M2: T2 overreach classified, T3 has no features
-    assert row(f, population="M2", condition="intervention", mode="silent_overreach")[["count", "share"]].tolist() == [1, 1.0]
+    assert row(f, population="M2", condition="intervention", mode="silent_overreach")[
+        ["count", "share"]
+    ].tolist() == [1, 1.0]
     assert row(f, population="M2", condition="intervention", mode="no_features")["count"] == 1
 
 
@@ -230,9 +298,21 @@ def _agents_with_seed(folder, seeds: dict[str, int | None]):
     rows = []
     for task, seed in seeds.items():
         for cond in ("clean", "intervention"):
-            rows.append({"run_id": f"s-{task}-{cond}", "model": "S", "task": task, "env": "shop", "difficulty": "easy",
-                         "condition": cond, "score": 1.0, "steps": 5, "elapsed_s": 10.0,
-                         "source_variant": f"{task}_v1" if cond == "intervention" else "", "seed": seed})
+            rows.append(
+                {
+                    "run_id": f"s-{task}-{cond}",
+                    "model": "S",
+                    "task": task,
+                    "env": "shop",
+                    "difficulty": "easy",
+                    "condition": cond,
+                    "score": 1.0,
+                    "steps": 5,
+                    "elapsed_s": 10.0,
+                    "source_variant": f"{task}_v1" if cond == "intervention" else "",
+                    "seed": seed,
+                }
+            )
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / "seeded.csv"
     pd.DataFrame(rows).to_csv(path, index=False)
@@ -246,7 +326,10 @@ def test_compare_warns_when_an_agent_run_used_another_seed(tmp_path, study_bundl
     result = compare(study_bundle, [agents], tmp_path / "out", bootstrap=50, seed=0)
     seed_warnings = [w for w in result.warnings if "seed" in w]
     assert len(seed_warnings) == 1 and seed_warnings[0].startswith("task T1: agent runs used seed(s) 7")
-    assert "not comparable" in seed_warnings[0] and seed_warnings[0] in (tmp_path / "out" / "report.html").read_text()
+    assert (
+        "not comparable" in seed_warnings[0]
+        and seed_warnings[0] in (tmp_path / "out" / "report.html").read_text()
+    )
 
 
 def test_a_schema_1_bundle_still_reads_and_compares(tmp_path, study_bundle, agent_files):

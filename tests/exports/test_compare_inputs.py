@@ -28,24 +28,34 @@ def test_two_studies_stack_with_their_own_annotators(tmp_path, make_study_bundle
     assert {"study1/A1", "study2/A1"} <= annotators and "A1" not in annotators
     # every primary attempt twice: humans cold over T1..T5 has two attempts per cell, same rates
     summary = result.tables["panel_summary"].set_index(["condition", "phase"])
-    assert summary.loc[("clean", "cold"), "n_attempts"] == 10 and summary.loc[("clean", "cold"), "pass_rate"] == 0.8
+    assert (
+        summary.loc[("clean", "cold"), "n_attempts"] == 10
+        and summary.loc[("clean", "cold"), "pass_rate"] == 0.8
+    )
     fpr = result.tables["false_positive_completion"].set_index(["population", "condition"])
     assert fpr.loc[("humans cold", "intervention"), ["n_claimed", "n_claimed_failed"]].tolist() == [8, 4]
     assert fpr.loc[("humans cold", "intervention"), "ci_note"] == ""  # n = 8: an interval now
 
 
 def test_filter_keeps_matching_attempts_and_runs(tmp_path, study_bundle, agent_files):
-    result = compare(study_bundle, agent_files, tmp_path / "out", filters="env=shop,difficulty=easy", bootstrap=50)
+    result = compare(
+        study_bundle, agent_files, tmp_path / "out", filters="env=shop,difficulty=easy", bootstrap=50
+    )
     # only T1 is shop/easy
     assert set(result.tables["panel_summary"]["n_tasks"]) == {1}
     assert set(result.agent_import.runs["task"]) == {"T1"}
     assert any("filter" in w and "4 of 20" not in w for w in result.warnings)
     assert any("human attempts kept" in w for w in result.warnings)
-    both = compare(study_bundle, agent_files, tmp_path / "out2", filters=["env=shop,env=mail", "task=T3"], bootstrap=50)
+    both = compare(
+        study_bundle, agent_files, tmp_path / "out2", filters=["env=shop,env=mail", "task=T3"], bootstrap=50
+    )
     assert set(both.tables["failure_features"]["task_id"]) == {"T3"}
 
 
-@pytest.mark.parametrize("spec, message", [("envshop", "not key=value"), ("model=M1", "unknown filter key"), ("env=", "not key=value")])
+@pytest.mark.parametrize(
+    "spec, message",
+    [("envshop", "not key=value"), ("model=M1", "unknown filter key"), ("env=", "not key=value")],
+)
 def test_a_bad_filter_is_a_clear_error(spec, message):
     with pytest.raises(ValueError, match=message):
         parse_filters(spec)
@@ -63,7 +73,9 @@ def _as_version_1(bundle):
     keep = [i for i, name in enumerate(rows[0]) if name not in ("seed", "variant_id", "event_match_score")]
     with path.open("w", newline="") as fh:
         csv.writer(fh, lineterminator="\n").writerows([[row[i] for i in keep] for row in rows])
-    manifest["files"]["attempts.csv"].update(bytes=path.stat().st_size, sha256=hashlib.sha256(path.read_bytes()).hexdigest())
+    manifest["files"]["attempts.csv"].update(
+        bytes=path.stat().st_size, sha256=hashlib.sha256(path.read_bytes()).hexdigest()
+    )
     manifest["schema_version"] = "1.0"
     (bundle / "manifest.json").write_text(json.dumps(manifest))
 

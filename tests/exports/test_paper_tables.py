@@ -43,7 +43,9 @@ def test_model_primitive_pass_rates_and_paired_drops(compared):
     assert r.pass_drop == pytest.approx(1 / 3) and r.score_drop == pytest.approx(0.6 / 3)
     # M1 ran T9 too (outside the panel): six paired tasks, clean 5/6, intervention 1/6.
     r = row(table, population="M1", primitive="all")
-    assert r.n_tasks == 6 and r.clean_pass_rate == pytest.approx(5 / 6) and r.pass_drop == pytest.approx(4 / 6)
+    assert (
+        r.n_tasks == 6 and r.clean_pass_rate == pytest.approx(5 / 6) and r.pass_drop == pytest.approx(4 / 6)
+    )
 
 
 def test_env_primitive_cells_and_no_variants(compared):
@@ -79,15 +81,38 @@ def test_completion_verification_gap_and_event_match_scores(compared):
     assert (r.n, r.pass_rate, r.ems_rate, r.completion_rate, r.ems_not_pass) == (2, 0.5, 1.0, 1.0, 0.5)
     assert r.pass_minus_ems == pytest.approx(-0.5)
     r = row(gap, population="humans warm", condition="intervention")  # attempt 4 passed with EMS 0
-    assert (r.pass_rate, r.ems_rate, r.over_claim, r.pass_not_ems, r.completion_minus_ems) == (1.0, 0.5, 0.5, 0.5, 0.5)
-    r = row(gap, population="M1", condition="intervention")  # T1 (fail) and T2 (pass), both EMS 0, both finish
-    assert (r.n, r.n_without_ems, r.pass_rate, r.ems_rate, r.over_claim, r.done_and_pass) == (2, 4, 0.5, 0.0, 1.0, 0.0)
+    assert (r.pass_rate, r.ems_rate, r.over_claim, r.pass_not_ems, r.completion_minus_ems) == (
+        1.0,
+        0.5,
+        0.5,
+        0.5,
+        0.5,
+    )
+    r = row(
+        gap, population="M1", condition="intervention"
+    )  # T1 (fail) and T2 (pass), both EMS 0, both finish
+    assert (r.n, r.n_without_ems, r.pass_rate, r.ems_rate, r.over_claim, r.done_and_pass) == (
+        2,
+        4,
+        0.5,
+        0.0,
+        1.0,
+        0.0,
+    )
     by_task = compared.tables["verification_gap_by_task"]
     assert row(by_task, population="M1", task="T2", condition="intervention").pass_not_ems == 1.0
     episodes = compared.tables["event_match"]
     humans = episodes[(episodes["source"] == "human") & episodes["event_match_score"].notna()]
     assert dict(zip(humans["episode"].astype(int), humans["event_match_score"], strict=True)) == {
-        1: 1.0, 2: 1.0, 3: 1.0, 4: 0.0, 5: 1.0, 6: 1.0, 7: 1.0, 8: 1.0}
+        1: 1.0,
+        2: 1.0,
+        3: 1.0,
+        4: 0.0,
+        5: 1.0,
+        6: 1.0,
+        7: 1.0,
+        8: 1.0,
+    }
 
 
 def test_failure_modes_by_primitive_and_environment(compared):
@@ -115,35 +140,62 @@ def test_human_features_come_from_the_bundle(compared):
     # attempt 3's audit log has one 503 among three calls; attempt 11 timed out.
     assert features.loc[3, "action_error_count"] == 1 and features.loc[3, "terminal_verb"] == "evaluate"
     assert features.loc[3, "failure_mode"] == "premature_done"
-    assert features.loc[11, "terminal_verb"] == "time_out" and features.loc[11, "failure_mode"] == "abandoned_run"
-    assert features.loc[12, "failed_negative_checks"] == 1 and features.loc[12, "failure_mode"] == "silent_overreach"
+    assert (
+        features.loc[11, "terminal_verb"] == "time_out"
+        and features.loc[11, "failure_mode"] == "abandoned_run"
+    )
+    assert (
+        features.loc[12, "failed_negative_checks"] == 1
+        and features.loc[12, "failure_mode"] == "silent_overreach"
+    )
 
 
 def test_extract_features_on_hand_built_tables():
-    episodes = pd.DataFrame([
-        {"attempt_id": 1, "terminal_verb": "click('a51')", "final_thought": "Trying again."},
-        {"attempt_id": 2, "outcome": "evaluated"},
-        {"attempt_id": 3, "outcome": "abandoned"},
-    ])
+    episodes = pd.DataFrame(
+        [
+            {"attempt_id": 1, "terminal_verb": "click('a51')", "final_thought": "Trying again."},
+            {"attempt_id": 2, "outcome": "evaluated"},
+            {"attempt_id": 3, "outcome": "abandoned"},
+        ]
+    )
     actions = pd.DataFrame(
-        [(1, 0, "fill", "b22", None), (1, 1, "fill", "b22", None), (1, 2, "click", "a51", "Element a51 doesn't exist"),
-         (1, 3, "click", "a51", None), (1, 4, "click", "a51", "Could not click"), (1, 5, "scroll", "", None),
-         (1, 6, "click", "a51", None)],
+        [
+            (1, 0, "fill", "b22", None),
+            (1, 1, "fill", "b22", None),
+            (1, 2, "click", "a51", "Element a51 doesn't exist"),
+            (1, 3, "click", "a51", None),
+            (1, 4, "click", "a51", "Could not click"),
+            (1, 5, "scroll", "", None),
+            (1, 6, "click", "a51", None),
+        ],
         columns=["attempt_id", "step", "verb", "target", "error"],
     )
     clean = pd.DataFrame(
-        [(2, 0, "click", "/html/x"), (2, 1, "fill", "/html/in"), (2, 2, "fill", "/html/in"), (2, 3, "click", "/html/x")],
+        [
+            (2, 0, "click", "/html/x"),
+            (2, 1, "fill", "/html/in"),
+            (2, 2, "fill", "/html/in"),
+            (2, 3, "click", "/html/x"),
+        ],
         columns=["attempt_id", "step", "type", "xpath"],
     )
     audit = pd.DataFrame({"attempt_id": [2, 2, 2], "status": [200, 409, 503]})
     verdicts = pd.DataFrame(
-        [(1, "positive", True), (2, "positive", False), (2, "negative", True)], columns=["attempt_id", "polarity", "passed"]
+        [(1, "positive", True), (2, "positive", False), (2, "negative", True)],
+        columns=["attempt_id", "polarity", "passed"],
     )
-    out = extract_features(episodes, actions=actions, events_clean=clean, backend_audit=audit, verdicts=verdicts)
+    out = extract_features(
+        episodes, actions=actions, events_clean=clean, backend_audit=audit, verdicts=verdicts
+    )
     out = out.set_index("attempt_id")
     assert out.loc[1, ["max_repeat_run", "action_error_count", "steps"]].tolist() == [3, 2, 7]
     assert out.loc[1, "terminal_verb"] == "click('a51')" and out.loc[1, "final_thought"] == "Trying again."
-    assert out.loc[2, ["max_repeat_run", "action_error_count", "steps", "terminal_verb"]].tolist() == [2, 2, 4, "evaluate"]
+    assert out.loc[2, ["max_repeat_run", "action_error_count", "steps", "terminal_verb"]].tolist() == [
+        2,
+        2,
+        4,
+        "evaluate",
+    ]
     assert (out.loc[2, "failed_positive_checks"], out.loc[2, "failed_negative_checks"]) == (1, 0)
     assert out.loc[3, "terminal_verb"] == "abandon" and pd.isna(out.loc[3, "failed_positive_checks"])
 
@@ -152,7 +204,9 @@ def test_time_ratio_on_task_conditions_both_passed(compared):
     table = compared.tables["time_ratio"]
     # warm passes vs M1 passes: T1c (20, 61), T2c (40, 63), T2i (44, 64), T3c (50, 65), T5c (30, 69).
     r = row(table, model="M1", human_phase="warm", condition="all")
-    assert (r.n_pairs, r.median_human_s, r.median_agent_s) == (5, 40.0, 64.0) and r.ratio == pytest.approx(1.6)
+    assert (r.n_pairs, r.median_human_s, r.median_agent_s) == (5, 40.0, 64.0) and r.ratio == pytest.approx(
+        1.6
+    )
     assert r.ratio_ci_low <= r.ratio <= r.ratio_ci_high
     r = row(table, model="M1", human_phase="warm", condition="clean")
     assert r.ratio == pytest.approx(64 / 35) and r.ci_note == "n too small"

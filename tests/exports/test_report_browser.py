@@ -28,8 +28,19 @@ def test_report_renders_offline_without_errors(compared, context, screenshot_dir
     assert page.title() == "humantrace: humans vs agents"
     # every chart is inline SVG, also saved as PNG and SVG beside the CSVs
     assert page.locator("svg.chart").count() == 11
-    for name in ("pass_rates", "model_primitive", "env_primitive", "false_positive", "verification_gap",
-                 "failure_classes", "time_ratio", "human_time", "duplicates", "primitives", "tasks"):
+    for name in (
+        "pass_rates",
+        "model_primitive",
+        "env_primitive",
+        "false_positive",
+        "verification_gap",
+        "failure_classes",
+        "time_ratio",
+        "human_time",
+        "duplicates",
+        "primitives",
+        "tasks",
+    ):
         assert (compared.out_dir / f"fig_{name}.png").stat().st_size > 1000
         assert (compared.out_dir / f"fig_{name}.svg").read_text().lstrip().startswith("<?xml")
     # every bar shows its n and its 95% interval, or says the interval would rest on too few units
@@ -39,7 +50,10 @@ def test_report_renders_offline_without_errors(compared, context, screenshot_dir
     })""")
     assert len(labels) > 30
     for bar_id, text in labels:
-        assert text is not None and re.fullmatch(r"n=\d+ \[-?[\d.]+, -?[\d.]+\]|n=\d+, n too small", text), (bar_id, text)
+        assert text is not None and re.fullmatch(r"n=\d+ \[-?[\d.]+, -?[\d.]+\]|n=\d+, n too small", text), (
+            bar_id,
+            text,
+        )
     assert "n=5 [3.6, 62.4]" in [t for _, t in labels]  # M1: 1 of 5 intervention runs passed, Wilson
     assert all("[" not in t for _, t in labels if int(t[2:].split(" ")[0].rstrip(",")) < 5)
     # no legend sits over a bar or marker
@@ -56,10 +70,14 @@ def test_report_renders_offline_without_errors(compared, context, screenshot_dir
     }""")
     assert overlaps == []
     # no table is cut off inside its column (nothing hidden behind a sideways scroll)
-    cut = page.evaluate("() => [...document.querySelectorAll('.scroll')].filter(d => d.scrollWidth > d.clientWidth + 1).length")
+    cut = page.evaluate(
+        "() => [...document.querySelectorAll('.scroll')].filter(d => d.scrollWidth > d.clientWidth + 1).length"
+    )
     assert cut == 0
     # no empty table cell: a missing value says why
-    blank = page.evaluate("""() => [...document.querySelectorAll('tbody td')].filter(td => !td.textContent.trim()).length""")
+    blank = page.evaluate(
+        """() => [...document.querySelectorAll('tbody td')].filter(td => !td.textContent.trim()).length"""
+    )
     assert blank == 0
     # headline numbers are on the page as a reader sees them
     kpis = page.locator(".kpi b").all_inner_texts()

@@ -33,7 +33,9 @@ CONTROLLER_SECRET = "hardening-controller-secret-" + "c" * 32
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line("markers", "heavy: a fault-injection test (subprocesses, restarts); still runs in CI")
+    config.addinivalue_line(
+        "markers", "heavy: a fault-injection test (subprocesses, restarts); still runs in CI"
+    )
 
 
 def register_lab() -> None:
@@ -84,8 +86,13 @@ def copy_template(template: Path, directory: Path) -> str:
 def hardening_settings(database_url: str, data_dir: Path, **overrides):
     from core.settings import Settings
 
-    values = dict(data_dir=data_dir, database_url=database_url, secret_key=SECRET_KEY,
-                  controller_secret=CONTROLLER_SECRET, run_monitor=False)
+    values = dict(
+        data_dir=data_dir,
+        database_url=database_url,
+        secret_key=SECRET_KEY,
+        controller_secret=CONTROLLER_SECRET,
+        run_monitor=False,
+    )
     values.update(overrides)
     return Settings(**values)
 
@@ -137,14 +144,26 @@ class CastMaker:
         with Session(self.engine, expire_on_commit=False) as db:
             row = accounts.add_annotator(db, code=code, role=role, tier="primary", study_id=self.study_id)
             token = accounts.start_login_session(db, annotator=row, ttl_hours=24)
-            return Person(code=code, id=row.id, session_token=token,
-                          csrf=accounts.csrf_token(secret_key=SECRET_KEY, session_token=token))
+            return Person(
+                code=code,
+                id=row.id,
+                session_token=token,
+                csrf=accounts.csrf_token(secret_key=SECRET_KEY, session_token=token),
+            )
 
     def cast(self) -> Cast:
-        return Cast(a=self.person("A"), b=self.person("B"), lead=self.person("L", role="lead"), study_id=self.study_id)
+        return Cast(
+            a=self.person("A"), b=self.person("B"), lead=self.person("L", role="lead"), study_id=self.study_id
+        )
 
-    def assignment(self, person: Person, *, state: str = "not_started", task_id: str = "lab-001",
-                   condition: str = "clean") -> dict:
+    def assignment(
+        self,
+        person: Person,
+        *,
+        state: str = "not_started",
+        task_id: str = "lab-001",
+        condition: str = "clean",
+    ) -> dict:
         """An assignment of `person` moved through the real flow to `state`; its ids."""
         from dashboard.flow import service as flow
         from dashboard.studies.models import Assignment, Outcome
@@ -154,15 +173,25 @@ class CastMaker:
             from annotators import service as accounts
 
             annotator = accounts.get_by_code(db, code=person.code)
-            row = Assignment(study_id=self.study_id, annotator_id=person.id, task_id=task_id, env_id="lab", difficulty="easy",
-                             condition=condition, tier="primary", seed=session_seed(HARDENING_SEED))
+            row = Assignment(
+                study_id=self.study_id,
+                annotator_id=person.id,
+                task_id=task_id,
+                env_id="lab",
+                difficulty="easy",
+                condition=condition,
+                tier="primary",
+                seed=session_seed(HARDENING_SEED),
+            )
             db.add(row)
             db.commit()
             ids = {"assignment_id": row.id, "study_id": self.study_id, "code": person.code}
             if state == "not_started":
                 return ids
             attempt = flow.start_assignment(db, assignment_id=row.id, annotator=annotator)
-            ids.update(attempt_id=attempt.id, session_id=attempt.env_session_id, recording_id=attempt.recording_id)
+            ids.update(
+                attempt_id=attempt.id, session_id=attempt.env_session_id, recording_id=attempt.recording_id
+            )
             if state == "cold_active":
                 return ids
             flow.end_attempt(db, attempt_id=attempt.id, annotator=annotator, outcome=Outcome.evaluated)
@@ -175,8 +204,12 @@ class CastMaker:
             flow.end_attempt(db, attempt_id=warm.id, annotator=annotator, outcome=Outcome.evaluated)
             if state == "rating":
                 return ids
-            rating = flow.submit_rating(db, assignment_id=row.id, annotator=annotator,
-                                        form=flow.RatingForm(clarity=3, suspected_bug=True, comments="looks odd"))
+            rating = flow.submit_rating(
+                db,
+                assignment_id=row.id,
+                annotator=annotator,
+                form=flow.RatingForm(clarity=3, suspected_bug=True, comments="looks odd"),
+            )
             ids["rating_id"] = rating.id
             return ids
 
@@ -223,7 +256,11 @@ class ServeProcess:
     def start(self, timeout: float = 60) -> ServeProcess:
         self.proc = subprocess.Popen(
             [sys.executable, "-c", CLI_SCRIPT, "serve", "--host", self.host, "--port", str(self.port)],
-            env=self.env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=str(ROOT),
+            env=self.env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            cwd=str(ROOT),
         )
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
@@ -323,8 +360,14 @@ def app_routes() -> list[AppRoute]:
 
     register_lab()
     tmp = Path(tempfile.mkdtemp(prefix="ht-routes-"))
-    app = create_app(Settings(data_dir=tmp, database_url=f"sqlite:///{tmp / 'routes.db'}", secret_key="r" * 40,
-                              controller_secret="s" * 40))
+    app = create_app(
+        Settings(
+            data_dir=tmp,
+            database_url=f"sqlite:///{tmp / 'routes.db'}",
+            secret_key="r" * 40,
+            controller_secret="s" * 40,
+        )
+    )
     found: list[AppRoute] = []
     for route in iter_route_contexts(app.routes):
         original = route.original_route
@@ -359,10 +402,22 @@ def kit():
     from types import SimpleNamespace
 
     return SimpleNamespace(
-        register_lab=register_lab, copy_template=copy_template, settings=hardening_settings, CastMaker=CastMaker,
-        make_study=make_study, SECRET_KEY=SECRET_KEY, CONTROLLER_SECRET=CONTROLLER_SECRET, WS=WS_METHOD,
-        ServeProcess=ServeProcess, serve_env=serve_env, free_port=free_port, FlowAnnotator=FlowAnnotator,
-        login_link=login_link, make_event=make_event, CLI_SCRIPT=CLI_SCRIPT, ControlTab=ControlTab,
+        register_lab=register_lab,
+        copy_template=copy_template,
+        settings=hardening_settings,
+        CastMaker=CastMaker,
+        make_study=make_study,
+        SECRET_KEY=SECRET_KEY,
+        CONTROLLER_SECRET=CONTROLLER_SECRET,
+        WS=WS_METHOD,
+        ServeProcess=ServeProcess,
+        serve_env=serve_env,
+        free_port=free_port,
+        FlowAnnotator=FlowAnnotator,
+        login_link=login_link,
+        make_event=make_event,
+        CLI_SCRIPT=CLI_SCRIPT,
+        ControlTab=ControlTab,
     )
 
 
@@ -387,7 +442,9 @@ class FlowAnnotator:
     host name (127.0.0.1 and localhost swapped), as a browser reaches it.
     """
 
-    def __init__(self, base_url: str, *, env_url: str | None = None, address: str | None = None, timeout: float = 30):
+    def __init__(
+        self, base_url: str, *, env_url: str | None = None, address: str | None = None, timeout: float = 30
+    ):
         self.base_url = base_url.rstrip("/")
         from core.settings import other_loopback_host
 
@@ -405,8 +462,12 @@ class FlowAnnotator:
             return httpx.Client(base_url=url, timeout=timeout, follow_redirects=False)
         parsed = httpx.URL(url)
         host = f"[{self.address}]" if ":" in self.address else self.address
-        return httpx.Client(base_url=f"{parsed.scheme}://{host}:{parsed.port}", timeout=timeout, follow_redirects=False,
-                            headers={"Host": f"{parsed.host}:{parsed.port}"})
+        return httpx.Client(
+            base_url=f"{parsed.scheme}://{host}:{parsed.port}",
+            timeout=timeout,
+            follow_redirects=False,
+            headers={"Host": f"{parsed.host}:{parsed.port}"},
+        )
 
     def _connect(self, url: str):
         from websockets.sync.client import connect
@@ -414,7 +475,9 @@ class FlowAnnotator:
         if self.address is None:
             return connect(url, open_timeout=20)
         parsed = httpx.URL(url)
-        return connect(url, sock=socket.create_connection((self.address, parsed.port), timeout=20), open_timeout=20)
+        return connect(
+            url, sock=socket.create_connection((self.address, parsed.port), timeout=20), open_timeout=20
+        )
 
     def close(self) -> None:
         self.http.close()
@@ -423,7 +486,7 @@ class FlowAnnotator:
     def login(self, link: str) -> None:
         from dashboard.people.routes import sign_in_form
 
-        path = link[link.index("/login/"):]
+        path = link[link.index("/login/") :]
         page = self.http.get(path)
         assert page.status_code == 200, page.text
         response = self.http.post(path, data=sign_in_form(page.text))
@@ -443,8 +506,12 @@ class FlowAnnotator:
         found["instruction"] = html_lib.unescape(instruction.group(1)) if instruction else ""
         return found
 
-    def post(self, path: str, data: dict | None = None, *, client: httpx.Client | None = None) -> httpx.Response:
-        return (client or self.http).post(path, data=data or {}, headers={"X-CSRF-Token": self.csrf, "Accept": "application/json"})
+    def post(
+        self, path: str, data: dict | None = None, *, client: httpx.Client | None = None
+    ) -> httpx.Response:
+        return (client or self.http).post(
+            path, data=data or {}, headers={"X-CSRF-Token": self.csrf, "Accept": "application/json"}
+        )
 
     def start(self, assignment_id: int) -> int:
         home = self.http.get("/assignments")
@@ -458,11 +525,18 @@ class FlowAnnotator:
         page, the cover, then `/website/go` (env session and recorder cookies) and the start page.
         `attempt_id` is the running attempt of the assignment whose control tab was read last."""
         ticket = self.http.get(f"/assignments/{self.assignment_id}/website").json()["url"]
-        entered = self.env.get(ticket[ticket.index("/enter/"):])
-        assert entered.status_code == 303 and entered.headers["location"] == "/website/cover", entered.status_code
-        self.post(f"/attempts/{attempt_id}/begin")  # "Start now": the server gives "go" (a second press is harmless)
+        entered = self.env.get(ticket[ticket.index("/enter/") :])
+        assert entered.status_code == 303 and entered.headers["location"] == "/website/cover", (
+            entered.status_code
+        )
+        self.post(
+            f"/attempts/{attempt_id}/begin"
+        )  # "Start now": the server gives "go" (a second press is harmless)
         went = self.env.get("/website/go")
-        assert went.status_code == 303 and went.headers["location"].startswith("/env/"), (went.status_code, went.headers)
+        assert went.status_code == 303 and went.headers["location"].startswith("/env/"), (
+            went.status_code,
+            went.headers,
+        )
         page = self.env.get(went.headers["location"])
         assert page.status_code == 200 and 'data-token="' in page.text, page.status_code
         return self.env_url + went.headers["location"]
@@ -474,7 +548,9 @@ class FlowAnnotator:
     def ws_url(self, path: str, base: str | None = None) -> str:
         return (base or self.env_url).replace("http://", "ws://", 1) + path
 
-    def record(self, *, url: str, count: int, first_seq: int = 0, batch: int = 20, base: str | None = None) -> int:
+    def record(
+        self, *, url: str, count: int, first_seq: int = 0, batch: int = 20, base: str | None = None
+    ) -> int:
         """Send `count` events (in batches) on one recorder connection; the highest seq acknowledged."""
         import json
 
@@ -484,8 +560,18 @@ class FlowAnnotator:
             assert hello["type"] == "ack", hello
             acked = hello["seq"]
             if first_seq == 0 and acked == -1:
-                socket.send(json.dumps({"type": "meta", "user_agent": "flow-annotator", "viewport_w": 1280, "viewport_h": 800,
-                                        "screen_w": 1920, "screen_h": 1080}))
+                socket.send(
+                    json.dumps(
+                        {
+                            "type": "meta",
+                            "user_agent": "flow-annotator",
+                            "viewport_w": 1280,
+                            "viewport_h": 800,
+                            "screen_w": 1920,
+                            "screen_h": 1080,
+                        }
+                    )
+                )
                 assert json.loads(socket.recv(timeout=20))["type"] == "ack"
             seq = acked + 1
             end = first_seq + count
@@ -524,8 +610,10 @@ class FlowAnnotator:
         warm_id = self.post(f"/assignments/{assignment_id}/warm").json()["attempt_id"]
         warm = self.play_attempt(assignment_id, warm_id, events=events)
         self.control(assignment_id)
-        rated = self.http.post(f"/assignments/{assignment_id}/rating",
-                               data={"csrf_token": self.csrf, "clarity": "4", "realism": "4", "fun_value": "3"})
+        rated = self.http.post(
+            f"/assignments/{assignment_id}/rating",
+            data={"csrf_token": self.csrf, "clarity": "4", "realism": "4", "fun_value": "3"},
+        )
         assert rated.status_code == 303, rated.text
         return [cold, warm]
 
@@ -535,12 +623,42 @@ def make_event(seq: int, url: str) -> dict:
     t_ms = 1_700_000_000_000 + seq * 250
     kind = seq % 4
     if kind == 0:
-        return {"seq": seq, "t_ms": t_ms, "type": "mousemove", "x": 10.0 + seq, "y": 20.0, "xpath": "/html/body", "url": url}
+        return {
+            "seq": seq,
+            "t_ms": t_ms,
+            "type": "mousemove",
+            "x": 10.0 + seq,
+            "y": 20.0,
+            "xpath": "/html/body",
+            "url": url,
+        }
     if kind == 1:
-        return {"seq": seq, "t_ms": t_ms, "type": "click", "x": 12.0, "y": 30.0, "xpath": "/html/body/ul/li[1]/button", "url": url}
+        return {
+            "seq": seq,
+            "t_ms": t_ms,
+            "type": "click",
+            "x": 12.0,
+            "y": 30.0,
+            "xpath": "/html/body/ul/li[1]/button",
+            "url": url,
+        }
     if kind == 2:
-        return {"seq": seq, "t_ms": t_ms, "type": "keydown", "key": "a", "xpath": "/html/body/form/input[1]", "url": url}
-    return {"seq": seq, "t_ms": t_ms, "type": "input", "value": f"text {seq}", "xpath": "/html/body/form/input[1]", "url": url}
+        return {
+            "seq": seq,
+            "t_ms": t_ms,
+            "type": "keydown",
+            "key": "a",
+            "xpath": "/html/body/form/input[1]",
+            "url": url,
+        }
+    return {
+        "seq": seq,
+        "t_ms": t_ms,
+        "type": "input",
+        "value": f"text {seq}",
+        "xpath": "/html/body/form/input[1]",
+        "url": url,
+    }
 
 
 def login_link(engine, code: str, base_url: str) -> str:
@@ -671,7 +789,9 @@ class ControlTab:
 
         from websockets.sync.client import connect
 
-        with connect(self.url, additional_headers={"Cookie": f"ht_session={self.cookie}"}, open_timeout=20) as channel:
+        with connect(
+            self.url, additional_headers={"Cookie": f"ht_session={self.cookie}"}, open_timeout=20
+        ) as channel:
             while not self._stop.is_set():
                 try:
                     self.snapshots.append(json.loads(channel.recv(timeout=0.5)))
@@ -717,8 +837,12 @@ class PrivatePostgres:
         return self.start()
 
     def start(self) -> PrivatePostgres:
-        options = f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=100"
-        self._pg("pg_ctl", "-D", str(self.data), "-l", str(self.root / "server.log"), "-o", options, "-w", "start")
+        options = (
+            f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=100"
+        )
+        self._pg(
+            "pg_ctl", "-D", str(self.data), "-l", str(self.root / "server.log"), "-o", options, "-w", "start"
+        )
         return self
 
     def stop(self, mode: str = "fast") -> None:

@@ -91,14 +91,18 @@ DASHBOARD: dict[tuple[str, str], Cell] = {
     ("POST", "/attempts/{attempt_id}/end"): Cell(annotator_form(200), form={"outcome": "evaluated"}),
     ("GET", "/assignments/{assignment_id}/website"): Cell(annotator_page(200)),
     ("POST", "/assignments/{assignment_id}/warm"): Cell(annotator_form(303), scene="warm_ready"),
-    ("POST", "/assignments/{assignment_id}/rating"): Cell(annotator_form(303), scene="rating", form={"clarity": "4"}),
+    ("POST", "/assignments/{assignment_id}/rating"): Cell(
+        annotator_form(303), scene="rating", form={"clarity": "4"}
+    ),
     ("GET", "/lead"): Cell(lead_page()),
     ("GET", "/lead/assignments"): Cell(lead_page()),
     ("GET", "/lead/assignments/{assignment_id}"): Cell(lead_page()),
     ("POST", "/lead/assignments/{assignment_id}/reopen"): Cell(lead_form(303), form={"reason": "matrix"}),
     ("GET", "/lead/attempts/{attempt_id}"): Cell(lead_page()),
     ("GET", "/lead/review"): Cell(lead_page()),
-    ("POST", "/lead/review/{rating_id}"): Cell(lead_form(303), scene="completed", form={"resolution": "keep"}),
+    ("POST", "/lead/review/{rating_id}"): Cell(
+        lead_form(303), scene="completed", form={"resolution": "keep"}
+    ),
     ("GET", "/lead/pass-rates"): Cell(lead_page()),
     ("GET", "/lead/plan"): Cell(lead_page()),
     ("POST", "/lead/plan"): Cell(lead_form(200), form={"per_cell": "0", "seed": "1", "action": "preview"}),
@@ -141,10 +145,14 @@ DASHBOARD: dict[tuple[str, str], Cell] = {
     ("GET", "/env-static/ux.js"): Cell(same(200), shared=True),
     ("GET", "/env-static/site.js"): Cell(same(200), shared=True),
     ("GET", "/control/tasks"): Cell(controller()),
-    ("POST", "/control/sessions"): Cell(controller(201), json={"task_id": "lab-001", "condition": "clean", "seed": 1}),
+    ("POST", "/control/sessions"): Cell(
+        controller(201), json={"task_id": "lab-001", "condition": "clean", "seed": 1}
+    ),
     ("GET", "/control/sessions/{session_id}"): Cell(controller()),
     ("POST", "/control/sessions/{session_id}/reset"): Cell(controller()),
-    ("PUT", "/control/sessions/{session_id}/interventions"): Cell(controller(), json={"network": [], "client": []}),
+    ("PUT", "/control/sessions/{session_id}/interventions"): Cell(
+        controller(), json={"network": [], "client": []}
+    ),
     ("GET", "/control/sessions/{session_id}/state"): Cell(controller()),
     ("GET", "/control/sessions/{session_id}/diff"): Cell(controller()),
     ("GET", "/control/sessions/{session_id}/targets"): Cell(controller()),
@@ -168,7 +176,10 @@ LAB_AS_ENVPAGE = {
     ("POST", "/api/env/lab/auth/login"): 200,
     ("GET", "/env/lab/"): 200,
 }
-LAB_BODIES = {("POST", "/api/env/lab/notes"): {"title": "from the matrix"}, ("PATCH", "/api/env/lab/notes/{note_id}"): {"pinned": True}}
+LAB_BODIES = {
+    ("POST", "/api/env/lab/notes"): {"title": "from the matrix"},
+    ("PATCH", "/api/env/lab/notes/{note_id}"): {"pinned": True},
+}
 SITE_PATH = re.compile(r"^/(api/env|env|env-static)/(?P<env>[a-z0-9_-]+)(/|$)")
 
 
@@ -287,7 +298,12 @@ def call(world, app_route, cell: Cell, role: str) -> object:
         # Every caller is refused or only reads: nothing can change, so these cells share a cast.
         caller, ids = world.bystanders[role], {}
     else:
-        needs_objects = bool(re.search(r"\{(assignment_id|attempt_id|session_id|rating_id|study_id|code|recording_id)\}", app_route.path))
+        needs_objects = bool(
+            re.search(
+                r"\{(assignment_id|attempt_id|session_id|rating_id|study_id|code|recording_id)\}",
+                app_route.path,
+            )
+        )
         owner = maker.person("A")
         ids = maker.assignment(owner, state=cell.scene) if needs_objects else {}
         caller = caller_for(role, world, owner)
@@ -315,7 +331,14 @@ def call(world, app_route, cell: Cell, role: str) -> object:
     elif cell.json is not None:
         kwargs["json"] = cell.json
     if path == "/recorder/events" and app_route.method == "POST":
-        meta = {"type": "meta", "user_agent": "matrix", "viewport_w": 800, "viewport_h": 600, "screen_w": 800, "screen_h": 600}
+        meta = {
+            "type": "meta",
+            "user_agent": "matrix",
+            "viewport_w": 800,
+            "viewport_h": 600,
+            "screen_w": 800,
+            "screen_h": 600,
+        }
         kwargs = {"content": json.dumps(meta), "headers": {"Content-Type": "text/plain"}}
         if caller.recorder_token:
             kwargs["headers"]["Authorization"] = f"Bearer {caller.recorder_token}"
@@ -326,7 +349,11 @@ def call(world, app_route, cell: Cell, role: str) -> object:
 
 
 def test_access(app_route, role, world):
-    cell = cell_for(app_route.method, app_route.path) if app_route.probe is None else Cell(same(200), shared=True)
+    cell = (
+        cell_for(app_route.method, app_route.path)
+        if app_route.probe is None
+        else Cell(same(200), shared=True)
+    )
     assert cell is not None, f"{app_route.id} has no expected status per role: add it to the access matrix"
     # The website tab holds an environment tab's credentials and its own cookie, nothing more.
     expected = cell.expect.get("envpage") if role == "website" else cell.expect[role]
@@ -362,8 +389,14 @@ def test_no_existence_leak_across_annotators(world):
             for number in {str(value.get("assignment_id")), str(value.get("attempt_id"))}:
                 body = re.sub(rf"\b{number}\b", "ID", body)
             answers.append((response.status_code, response.headers.get("content-type"), body))
-        difference = "\n".join(difflib.unified_diff(str(answers[0][-1]).splitlines(), str(answers[1][-1]).splitlines(), lineterm="", n=0))
-        assert answers[0] == answers[1], f"{method} {template}: another's object answers unlike a missing one:\n{difference}"
+        difference = "\n".join(
+            difflib.unified_diff(
+                str(answers[0][-1]).splitlines(), str(answers[1][-1]).splitlines(), lineterm="", n=0
+            )
+        )
+        assert answers[0] == answers[1], (
+            f"{method} {template}: another's object answers unlike a missing one:\n{difference}"
+        )
         assert answers[0][0] in (404, 403, 1008), (method, template, answers[0][:2])
     # and the owner's objects are untouched by all that
     with Session(world.app.state.engine) as db:
@@ -372,8 +405,19 @@ def test_no_existence_leak_across_annotators(world):
         assert db.get(Assignment, ids["assignment_id"]).state == "cold_active"
 
 
-FORBIDDEN_IN_PAGES = ("lab-001-v1", "lab-001", "canonical_diff", "verdict", "positive_checks", "target_primitive",
-                      "misleading_success", "decoy_notes", "shuffle_list", "grounding", "verification")
+FORBIDDEN_IN_PAGES = (
+    "lab-001-v1",
+    "lab-001",
+    "canonical_diff",
+    "verdict",
+    "positive_checks",
+    "target_primitive",
+    "misleading_success",
+    "decoy_notes",
+    "shuffle_list",
+    "grounding",
+    "verification",
+)
 
 
 def test_environment_page_reads_no_target_verdict_or_variant(world):
@@ -405,7 +449,14 @@ def test_environment_page_reads_no_target_verdict_or_variant(world):
     keep("enter", entered)
     client.cookies.set("htrec", token)
     pages = [r.path for r in world.app.routes if getattr(r, "path", "").startswith("/env/lab/")]
-    for path in ["/env/lab/", "/env/lab/relogin", "/recorder/recorder.js", "/env-static/ux.js", "/env-static/lab/lab.css", *pages]:
+    for path in [
+        "/env/lab/",
+        "/env/lab/relogin",
+        "/recorder/recorder.js",
+        "/env-static/ux.js",
+        "/env-static/lab/lab.css",
+        *pages,
+    ]:
         keep(path, client.get(path))
     keep("list", client.get("/api/env/lab/notes"))
     keep("create", client.post("/api/env/lab/notes", json={"title": "mine"}))
@@ -415,7 +466,12 @@ def test_environment_page_reads_no_target_verdict_or_variant(world):
     keep("bad", client.post("/api/env/lab/notes", json={"title": ""}))
     keep("missing", client.get("/api/env/lab/nothing-here"))
     batch = {"type": "batch", "events": [{"seq": 0, "t_ms": 1, "type": "click", "x": 1.0, "y": 2.0}]}
-    keep("fallback", client.post("/recorder/events", content=json.dumps(batch), headers={"Authorization": f"Bearer {token}"}))
+    keep(
+        "fallback",
+        client.post(
+            "/recorder/events", content=json.dumps(batch), headers={"Authorization": f"Bearer {token}"}
+        ),
+    )
     with client.websocket_connect(f"/recorder/ws?token={token}") as socket:
         seen["ws"] = socket.receive_text()
         socket.send_text(json.dumps({**batch, "events": [{**batch["events"][0], "seq": 1}]}))
@@ -432,7 +488,11 @@ def test_csrf_refused_on_every_state_changing_form(world):
 
     maker = world.maker
     # The sign-in form has a token of its own (tests/annotators/test_login.py).
-    forms = [(m, p) for (m, p) in DASHBOARD if m == "POST" and not p.startswith(("/recorder/", "/control/", "/env/", "/login/"))]
+    forms = [
+        (m, p)
+        for (m, p) in DASHBOARD
+        if m == "POST" and not p.startswith(("/recorder/", "/control/", "/env/", "/login/"))
+    ]
     assert len(forms) >= 10
     client = world.client
     for method, template in forms:
@@ -458,7 +518,10 @@ def test_csrf_refused_on_every_state_changing_form(world):
     ids = maker.assignment(owner)
     client.cookies.clear()
     client.cookies.set("ht_session", owner.session_token)
-    assert client.post(f"/assignments/{ids['assignment_id']}/start", data={"csrf_token": owner.csrf}).status_code == 303
+    assert (
+        client.post(f"/assignments/{ids['assignment_id']}/start", data={"csrf_token": owner.csrf}).status_code
+        == 303
+    )
 
 
 @pytest.mark.parametrize("secure", [False, True], ids=["http", "https"])
@@ -471,7 +534,9 @@ def test_session_cookies_are_httponly_and_samesite(kit, sqlite_template, tmp_pat
     kit.register_lab()
     url = kit.copy_template(sqlite_template, tmp_path)
     app = create_app(kit.settings(url, tmp_path / "data", cookie_secure=secure))
-    with TestClient(app, base_url="https://testserver" if secure else "http://testserver", follow_redirects=False) as client:
+    with TestClient(
+        app, base_url="https://testserver" if secure else "http://testserver", follow_redirects=False
+    ) as client:
         maker = kit.CastMaker(app.state.engine, kit.make_study(app.state.engine))
         person = maker.person("A")
         ids = maker.assignment(person, state="cold_active")
@@ -479,7 +544,9 @@ def test_session_cookies_are_httponly_and_samesite(kit, sqlite_template, tmp_pat
             link = accounts.create_login_link(db, secret_key=kit.SECRET_KEY, code=person.code, base_url="")
         page = client.get(link)
         sign_in_page = page.headers.get("set-cookie")
-        issued = [client.post(link, data=sign_in_form(page.text)).headers.get("set-cookie").split(", ht_login=")[0]]
+        issued = [
+            client.post(link, data=sign_in_form(page.text)).headers.get("set-cookie").split(", ht_login=")[0]
+        ]
         with Session(app.state.engine) as db:  # the countdown is over: "go"
             from dashboard.flow.website import ticket_for
             from dashboard.studies.models import Assignment, Attempt
@@ -497,7 +564,9 @@ def test_session_cookies_are_httponly_and_samesite(kit, sqlite_template, tmp_pat
     assert names == ["ht_session", "htweb", "htenv", "htrec", "htenv"]
     # the sign-in page's own cookie goes only back to the sign-in form, never from another website
     attributes = [part.strip().lower() for part in sign_in_page.split(";")]
-    assert sign_in_page.startswith("ht_login=") and "samesite=strict" in attributes and "httponly" in attributes
+    assert (
+        sign_in_page.startswith("ht_login=") and "samesite=strict" in attributes and "httponly" in attributes
+    )
     assert ("secure" in attributes) == secure and "path=/login/" in attributes
     for cookie in issued:
         attributes = [part.strip().lower() for part in cookie.split(";")]
@@ -513,7 +582,9 @@ def test_ids_out_of_range_name_nothing_and_never_fail(world, number):
     owner, lead = maker.person("A"), maker.person("L", role="lead")
     routes = [key for key in DASHBOARD if re.search(r"\{(assignment_id|attempt_id|rating_id)\}", key[1])]
     assert len(routes) >= 12
-    client = TestClient(world.app, base_url="http://testserver", follow_redirects=False, raise_server_exceptions=False)
+    client = TestClient(
+        world.app, base_url="http://testserver", follow_redirects=False, raise_server_exceptions=False
+    )
     for method, template in routes:
         acting = lead if template.startswith("/lead/") else owner
         client.cookies.clear()
@@ -549,7 +620,9 @@ def test_the_environments_host_serves_no_dashboard_route(world):
         if method == WS or template.startswith(("/env", "/api/env", "/recorder", "/enter", "/website")):
             continue
         path = fill_path(template, ids, caller, world.app.state.engine)
-        response = client.request(method, "http://localhost" + path, cookies=caller.cookies, data=cell.form, json=cell.json)
+        response = client.request(
+            method, "http://localhost" + path, cookies=caller.cookies, data=cell.form, json=cell.json
+        )
         answers[f"{method} {template}"] = response.status_code
     assert len(answers) >= 25 and set(answers.values()) == {404}, answers
     with Session(world.app.state.engine) as db:

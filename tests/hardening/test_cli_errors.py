@@ -67,12 +67,25 @@ def assert_refused(result, says: str) -> None:
 def human_bundle(out: Path) -> Path:
     from exports.bundle import BundleWriter
 
-    attempts = pd.DataFrame({
-        "attempt_id": [1, 2], "annotator": ["A1", "A2"], "env_id": ["shop", "shop"], "task_id": ["T1", "T1"],
-        "difficulty": ["easy", "easy"], "condition": ["clean", "intervention"], "phase": ["cold", "cold"],
-        "tier": ["primary", "primary"], "assignment_id": [1, 2], "wall_clock_s": [30.0, 40.0], "raw_events": [3, 4],
-        "score": [1.0, 0.0], "passed": [True, False], "outcome": ["evaluated", "evaluated"], "rolled_back": [False, False],
-    })
+    attempts = pd.DataFrame(
+        {
+            "attempt_id": [1, 2],
+            "annotator": ["A1", "A2"],
+            "env_id": ["shop", "shop"],
+            "task_id": ["T1", "T1"],
+            "difficulty": ["easy", "easy"],
+            "condition": ["clean", "intervention"],
+            "phase": ["cold", "cold"],
+            "tier": ["primary", "primary"],
+            "assignment_id": [1, 2],
+            "wall_clock_s": [30.0, 40.0],
+            "raw_events": [3, 4],
+            "score": [1.0, 0.0],
+            "passed": [True, False],
+            "outcome": ["evaluated", "evaluated"],
+            "rolled_back": [False, False],
+        }
+    )
     with BundleWriter(out, formats=("parquet",)) as writer:
         writer.append("attempts", attempts)
         writer.close()
@@ -82,8 +95,13 @@ def human_bundle(out: Path) -> Path:
 def test_export_bundle_to_a_wrong_place(cli, kit, tmp_path):
     a_file = tmp_path / "taken.txt"
     a_file.write_text("mine")
-    real = subprocess.run([sys.executable, "-c", kit.CLI_SCRIPT, "export", "bundle", str(a_file)], env=cli.env,
-                          capture_output=True, text=True, timeout=120)
+    real = subprocess.run(
+        [sys.executable, "-c", kit.CLI_SCRIPT, "export", "bundle", str(a_file)],
+        env=cli.env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert_refused(real, "is a file")
     assert_refused(cli("export", "bundle", str(a_file)), "is a file")
     assert a_file.read_text() == "mine"
@@ -107,12 +125,23 @@ def test_export_bundle_to_a_wrong_place(cli, kit, tmp_path):
 def test_compare_with_a_wrong_out_or_agents(cli, tmp_path):
     human = human_bundle(tmp_path / "human")
     good = tmp_path / "agents.jsonl"
-    run = {"model": "m1", "task": "T1", "env": "shop", "difficulty": "easy", "condition": "clean", "score": 1.0,
-           "steps": 4, "elapsed_s": 9.0, "source_variant": ""}
+    run = {
+        "model": "m1",
+        "task": "T1",
+        "env": "shop",
+        "difficulty": "easy",
+        "condition": "clean",
+        "score": 1.0,
+        "steps": 4,
+        "elapsed_s": 9.0,
+        "source_variant": "",
+    }
     good.write_text(json.dumps(run) + "\n")
     rejected = tmp_path / "rejected.csv"
-    rejected.write_text("model,task,env,difficulty,condition,score,steps,elapsed_s,source_variant\n"
-                        "m2,T1,shop,easy,clean,7,4,9,\nm2,T1,shop,weird,clean,1,4,9,\n")
+    rejected.write_text(
+        "model,task,env,difficulty,condition,score,steps,elapsed_s,source_variant\n"
+        "m2,T1,shop,easy,clean,7,4,9,\nm2,T1,shop,weird,clean,1,4,9,\n"
+    )
 
     a_file = tmp_path / "report.txt"
     a_file.write_text("mine")
@@ -122,9 +151,13 @@ def test_compare_with_a_wrong_out_or_agents(cli, tmp_path):
     used.mkdir()
     (used / "old.txt").write_text("x")
     assert_refused(cli(*base, "--agents", str(good), "--out", str(used)), "not empty")
-    assert_refused(cli(*base, "--agents", str(tmp_path / "missing.csv"), "--out", str(tmp_path / "o1")), "not found")
-    assert_refused(cli(*base, "--agents", str(good), "--agents", str(rejected), "--out", str(tmp_path / "o2")),
-                   "no agent run could be imported")
+    assert_refused(
+        cli(*base, "--agents", str(tmp_path / "missing.csv"), "--out", str(tmp_path / "o1")), "not found"
+    )
+    assert_refused(
+        cli(*base, "--agents", str(good), "--agents", str(rejected), "--out", str(tmp_path / "o2")),
+        "no agent run could be imported",
+    )
 
     fine = cli(*base, "--agents", str(good), "--out", str(tmp_path / "o3"))
     assert fine.returncode == 0, fine.stdout + fine.stderr
@@ -132,7 +165,9 @@ def test_compare_with_a_wrong_out_or_agents(cli, tmp_path):
 
 
 def test_annotators_add_with_an_unknown_designed_environment(cli):
-    assert_refused(cli("annotators", "add", "Z9", "--designed", "nosuchenv"), "unknown environment(s) nosuchenv")
+    assert_refused(
+        cli("annotators", "add", "Z9", "--designed", "nosuchenv"), "unknown environment(s) nosuchenv"
+    )
     listed = cli("annotators", "list")
     assert "Z9" not in listed.stdout
     added = cli("annotators", "add", "Z8", "--designed", "lab")

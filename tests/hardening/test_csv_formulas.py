@@ -15,8 +15,23 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-HOSTILE = ["=1+1", "+SUM(A1:A9)", "-2+3", "@SUM(A1)", "\tTAB", "\rCR", "'quoted", "''two", "=cmd|' /C calc'!A0",
-           "plain", "", "a=b", "-", "'", "'=1"]
+HOSTILE = [
+    "=1+1",
+    "+SUM(A1:A9)",
+    "-2+3",
+    "@SUM(A1)",
+    "\tTAB",
+    "\rCR",
+    "'quoted",
+    "''two",
+    "=cmd|' /C calc'!A0",
+    "plain",
+    "",
+    "a=b",
+    "-",
+    "'",
+    "'=1",
+]
 RUNNABLE = ("=", "+", "-", "@", "\t", "\r")
 
 
@@ -30,19 +45,47 @@ def _write_bundle(out: Path, formats: tuple[str, ...]) -> Path:
     from exports.bundle import BundleWriter
 
     n = len(HOSTILE)
-    attempts = pd.DataFrame({
-        "attempt_id": [1], "annotator": ["A1"], "env_id": ["shop"], "task_id": ["T1"], "difficulty": ["easy"],
-        "condition": ["clean"], "phase": ["cold"], "tier": ["primary"], "assignment_id": [1], "wall_clock_s": [3.0],
-        "raw_events": [n], "score": [1.0], "passed": [True], "outcome": ["evaluated"], "rolled_back": [False],
-        "user_agent": ["=UA()"],
-    })
-    events = pd.DataFrame({
-        "attempt_id": [1] * n, "seq": list(range(n)), "t_ms": [1_700_000_000_000 + i for i in range(n)],
-        "type": ["input"] * n, "value": HOSTILE, "url": [f"http://x/{i}" for i in range(n)], "key": HOSTILE[::-1],
-        "x": [-5.0] * n,  # numbers stay numbers: a negative number is no formula
-    })
-    ratings = pd.DataFrame({"assignment_id": list(range(1, n + 1)), "annotator": ["A1"] * n, "task_id": ["T1"] * n,
-                            "condition": ["clean"] * n, "comments": HOSTILE})
+    attempts = pd.DataFrame(
+        {
+            "attempt_id": [1],
+            "annotator": ["A1"],
+            "env_id": ["shop"],
+            "task_id": ["T1"],
+            "difficulty": ["easy"],
+            "condition": ["clean"],
+            "phase": ["cold"],
+            "tier": ["primary"],
+            "assignment_id": [1],
+            "wall_clock_s": [3.0],
+            "raw_events": [n],
+            "score": [1.0],
+            "passed": [True],
+            "outcome": ["evaluated"],
+            "rolled_back": [False],
+            "user_agent": ["=UA()"],
+        }
+    )
+    events = pd.DataFrame(
+        {
+            "attempt_id": [1] * n,
+            "seq": list(range(n)),
+            "t_ms": [1_700_000_000_000 + i for i in range(n)],
+            "type": ["input"] * n,
+            "value": HOSTILE,
+            "url": [f"http://x/{i}" for i in range(n)],
+            "key": HOSTILE[::-1],
+            "x": [-5.0] * n,  # numbers stay numbers: a negative number is no formula
+        }
+    )
+    ratings = pd.DataFrame(
+        {
+            "assignment_id": list(range(1, n + 1)),
+            "annotator": ["A1"] * n,
+            "task_id": ["T1"] * n,
+            "condition": ["clean"] * n,
+            "comments": HOSTILE,
+        }
+    )
     with BundleWriter(out, formats=formats, include_comments=True) as writer:
         writer.append("attempts", attempts)
         writer.append("events_raw", events)
@@ -56,7 +99,9 @@ def test_bundle_csvs_neutralise_formulas_and_read_back_exactly(tmp_path):
 
     both = _write_bundle(tmp_path / "both", ("parquet", "csv"))
     assert verify_bundle(both) == []
-    written = _text_cells(both / "events_raw.csv", ["value", "key"]) + _text_cells(both / "ratings.csv", ["comments"])
+    written = _text_cells(both / "events_raw.csv", ["value", "key"]) + _text_cells(
+        both / "ratings.csv", ["comments"]
+    )
     written += _text_cells(both / "attempts.csv", ["user_agent"])
     assert not [cell for cell in written if cell.startswith(RUNNABLE)], written
     values = _text_cells(both / "events_raw.csv", ["value"])
@@ -96,10 +141,25 @@ def test_compare_tables_neutralise_formulas(tmp_path):
 
     human = _write_bundle(tmp_path / "human", ("parquet",))
     agents = tmp_path / "agents.jsonl"
-    rows = [{"run_id": f"r{i}", "model": "=HYPERLINK(\"http://evil\",\"m\")", "task": "T1", "env": "shop", "difficulty": "easy",
-             "condition": "clean", "score": 1.0, "steps": 3, "elapsed_s": 10.0, "source_variant": "", "final_thought": "@SUM(1)"}
-            for i in range(2)]
-    rows.append({"run_id": "bad", "model": "-m", "task": "=T1", "env": "shop"})  # rejected: its reason names "=T1"
+    rows = [
+        {
+            "run_id": f"r{i}",
+            "model": '=HYPERLINK("http://evil","m")',
+            "task": "T1",
+            "env": "shop",
+            "difficulty": "easy",
+            "condition": "clean",
+            "score": 1.0,
+            "steps": 3,
+            "elapsed_s": 10.0,
+            "source_variant": "",
+            "final_thought": "@SUM(1)",
+        }
+        for i in range(2)
+    ]
+    rows.append(
+        {"run_id": "bad", "model": "-m", "task": "=T1", "env": "shop"}
+    )  # rejected: its reason names "=T1"
     agents.write_text("\n".join(json.dumps(r) for r in rows) + "\n")
     result = compare(human, [agents], tmp_path / "out", bootstrap=20, seed=1)
     checked = 0
@@ -112,7 +172,7 @@ def test_compare_tables_neutralise_formulas(tmp_path):
                     checked += 1
                     assert not cell.startswith(RUNNABLE) or _is_number(cell), (name, cell)
     models = _text_cells(result.csv_paths["agents_by_model"], ["model"])
-    assert models and all(m == "'=HYPERLINK(\"http://evil\",\"m\")" for m in models), models
+    assert models and all(m == '\'=HYPERLINK("http://evil","m")' for m in models), models
     assert checked > 20
 
 
@@ -146,9 +206,20 @@ def test_recordings_export_neutralises_formulas(monkeypatch, tmp_path, migrated_
     monkeypatch.setenv("HUMANTRACE_SECRET_KEY", client.app.state.settings.secret_key)
     with Session(client.app.state.engine) as db:
         recording = recorder.create_recording(db, kind="standalone", label="pilot")
-        events = [{"seq": i, "t_ms": 1_700_000_000_000 + 1000 * i, "type": "input", "xpath": "/html/body/input[1]",
-                   "url": "http://x/", "value": value} for i, value in enumerate(HOSTILE)]
-        recorder.ingest_batch(db, recording=recording, batch=BatchMessage.model_validate({"type": "batch", "events": events}))
+        events = [
+            {
+                "seq": i,
+                "t_ms": 1_700_000_000_000 + 1000 * i,
+                "type": "input",
+                "xpath": "/html/body/input[1]",
+                "url": "http://x/",
+                "value": value,
+            }
+            for i, value in enumerate(HOSTILE)
+        ]
+        recorder.ingest_batch(
+            db, recording=recording, batch=BatchMessage.model_validate({"type": "batch", "events": events})
+        )
         recording_id = recording.id
     out = tmp_path / "pilot"
     result = CliRunner().invoke(app, ["recordings", "export", str(recording_id), str(out)])

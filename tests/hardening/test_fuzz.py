@@ -20,13 +20,21 @@ from sqlmodel import Session
 API_EXAMPLES = 2
 NEGATIVE_EXAMPLES = 1
 # No shrinking: a failure is reported as found (shrinking many operations would take minutes).
-FUZZ = settings(max_examples=API_EXAMPLES, deadline=None, database=None, derandomize=True,
-                phases=[Phase.explicit, Phase.generate], suppress_health_check=list(HealthCheck))
+FUZZ = settings(
+    max_examples=API_EXAMPLES,
+    deadline=None,
+    database=None,
+    derandomize=True,
+    phases=[Phase.explicit, Phase.generate],
+    suppress_health_check=list(HealthCheck),
+)
 
 
 @pytest.fixture(scope="module")
 def schemathesis():
-    return pytest.importorskip("schemathesis", reason="schemathesis is not installed (pip install schemathesis)")
+    return pytest.importorskip(
+        "schemathesis", reason="schemathesis is not installed (pip install schemathesis)"
+    )
 
 
 def _checks():
@@ -52,7 +60,9 @@ def fuzz_world(kit, sqlite_template, tmp_path_factory):
         env_sessions = {}
         with Session(app.state.engine) as db:
             for env in registry.all_environments():
-                tasks = sorted(t.task_id for t in catalog.load_catalog().tasks.values() if t.env_id == env.env_id)
+                tasks = sorted(
+                    t.task_id for t in catalog.load_catalog().tasks.values() if t.env_id == env.env_id
+                )
                 for task_id in tasks[:1]:
                     env_sessions[env.env_id] = sessions.create(db, task_id=task_id, condition="clean", seed=5)
             db.commit()
@@ -60,8 +70,14 @@ def fuzz_world(kit, sqlite_template, tmp_path_factory):
         yield app, client, person, ids, env_sessions
 
 
-def _run_operations(schema, *, headers: dict, cookies: dict | None = None, path_parameters: dict | None = None,
-                    statuses: list[int] | None = None) -> list[str]:
+def _run_operations(
+    schema,
+    *,
+    headers: dict,
+    cookies: dict | None = None,
+    path_parameters: dict | None = None,
+    statuses: list[int] | None = None,
+) -> list[str]:
     """Every operation of `schema`, positive and negative data; the failures, described (statuses seen go to `statuses`)."""
     from schemathesis import GenerationMode
     from schemathesis.core.failures import FailureGroup
@@ -72,10 +88,13 @@ def _run_operations(schema, *, headers: dict, cookies: dict | None = None, path_
     for operation in sorted(operations, key=lambda op: "logout" in op.path):
         for mode in (GenerationMode.POSITIVE, GenerationMode.NEGATIVE):
             params = {k: v for k, v in (path_parameters or {}).items() if "{" + k + "}" in operation.path}
-            strategy = operation.as_strategy(generation_mode=mode, headers=headers, cookies=cookies,
-                                             path_parameters=params or None)
+            strategy = operation.as_strategy(
+                generation_mode=mode, headers=headers, cookies=cookies, path_parameters=params or None
+            )
 
-            @settings(FUZZ, max_examples=API_EXAMPLES if mode == GenerationMode.POSITIVE else NEGATIVE_EXAMPLES)
+            @settings(
+                FUZZ, max_examples=API_EXAMPLES if mode == GenerationMode.POSITIVE else NEGATIVE_EXAMPLES
+            )
             @given(case=strategy)
             def run(case) -> None:
                 response = case.call(allow_redirects=False)
@@ -84,8 +103,10 @@ def _run_operations(schema, *, headers: dict, cookies: dict | None = None, path_
                 try:
                     case.validate_response(response, checks=_checks())
                 except FailureGroup as failure:
-                    described = (f"{case.method} {case.formatted_path} ({mode.value}) -> {response.status_code} "
-                                 f"{str(failure).splitlines()[2:6]} [{case.as_curl_command()}]")
+                    described = (
+                        f"{case.method} {case.formatted_path} ({mode.value}) -> {response.status_code} "
+                        f"{str(failure).splitlines()[2:6]} [{case.as_curl_command()}]"
+                    )
                     failures[described] = None
                     raise
 
@@ -109,7 +130,10 @@ def test_environment_api_has_no_500_and_keeps_its_schema(fuzz_world, schemathesi
         statuses: list[int] = []
         failures += _run_operations(schema, headers={"X-Env-Session": session_id}, statuses=statuses)
         # the session header works: the handlers themselves ran (a site's own logout may then answer 401)
-        assert sum(200 <= status < 300 for status in statuses) >= len(statuses) // 10, (env_id, sorted(set(statuses)))
+        assert sum(200 <= status < 300 for status in statuses) >= len(statuses) // 10, (
+            env_id,
+            sorted(set(statuses)),
+        )
     assert not failures, "\n".join(failures)
 
 
@@ -130,7 +154,11 @@ def test_every_site_answer_is_described_by_a_model():
         if "anyOf" in schema:
             return all(closed(option) for option in schema["anyOf"])
         target = components[schema["$ref"].rsplit("/", 1)[1]]
-        return target["type"] == "object" and target.get("additionalProperties") is False and bool(target["properties"])
+        return (
+            target["type"] == "object"
+            and target.get("additionalProperties") is False
+            and bool(target["properties"])
+        )
 
     operations = 0
     for path, methods in document["paths"].items():
@@ -151,14 +179,20 @@ def test_every_site_answer_is_described_by_a_model():
 def test_dashboard_json_endpoints_have_no_500(fuzz_world, schemathesis):
     app, _client, person, ids, _ = fuzz_world
     schema = schemathesis.openapi.from_asgi("/openapi.json", app).include(
-        path_regex=r"^/(attempts/\{attempt_id\}/(begin|end)|assignments/\{assignment_id\}/warm)$")
+        path_regex=r"^/(attempts/\{attempt_id\}/(begin|end)|assignments/\{assignment_id\}/warm)$"
+    )
     assert len(list(schema.get_all_operations())) == 3
     headers = {"X-CSRF-Token": person.csrf, "Accept": "application/json"}
     failures = _run_operations(schema, headers=headers, cookies=person.cookies)
     # and once more aimed at the person's own live attempt and assignment, not random ids
     statuses: list[int] = []
-    failures += _run_operations(schema, headers=headers, cookies=person.cookies, statuses=statuses,
-                                path_parameters={"attempt_id": ids["attempt_id"], "assignment_id": ids["assignment_id"]})
+    failures += _run_operations(
+        schema,
+        headers=headers,
+        cookies=person.cookies,
+        statuses=statuses,
+        path_parameters={"attempt_id": ids["attempt_id"], "assignment_id": ids["assignment_id"]},
+    )
     assert 200 in statuses and 401 not in statuses and 403 not in statuses, sorted(set(statuses))
     assert not failures, "\n".join(failures)
 
@@ -167,8 +201,11 @@ def test_dashboard_json_endpoints_have_no_500(fuzz_world, schemathesis):
 
 TEXT = st.text(max_size=40)
 FLOAT = st.floats(allow_nan=False, allow_infinity=False, width=64)
-JSON = st.recursive(st.none() | st.booleans() | st.integers() | FLOAT | TEXT,
-                    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(TEXT, inner, max_size=4), max_leaves=12)
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | FLOAT | TEXT,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(TEXT, inner, max_size=4),
+    max_leaves=12,
+)
 
 
 def _fields(kind: str):
@@ -220,8 +257,16 @@ def frames(draw) -> tuple[str, object]:
     if kind == "bytes":
         return "raw", draw(st.binary(max_size=300))
     if kind == "meta":
-        return "raw", json.dumps({"type": "meta", "user_agent": draw(TEXT), "viewport_w": draw(st.integers(-5, 200_000)),
-                                  "viewport_h": 1, "screen_w": 1, "screen_h": 1})
+        return "raw", json.dumps(
+            {
+                "type": "meta",
+                "user_agent": draw(TEXT),
+                "viewport_w": draw(st.integers(-5, 200_000)),
+                "viewport_h": 1,
+                "screen_w": 1,
+                "screen_h": 1,
+            }
+        )
     from recorder.schemas import MAX_FRAME_BYTES
 
     return "raw", "x" * (MAX_FRAME_BYTES + draw(st.integers(1, 2000)))
@@ -229,9 +274,15 @@ def frames(draw) -> tuple[str, object]:
 
 def _same(stored, sent) -> bool:
     if isinstance(sent, str):
-        sent = sent.replace("\x00", "\ufffd")  # NUL cannot be stored on PostgreSQL: the recorder stores U+FFFD
+        sent = sent.replace(
+            "\x00", "\ufffd"
+        )  # NUL cannot be stored on PostgreSQL: the recorder stores U+FFFD
     if isinstance(sent, float) or isinstance(stored, float):
-        return stored is not None and sent is not None and math.isclose(float(stored), float(sent), rel_tol=1e-12, abs_tol=1e-300)
+        return (
+            stored is not None
+            and sent is not None
+            and math.isclose(float(stored), float(sent), rel_tol=1e-12, abs_tol=1e-300)
+        )
     return stored == sent
 
 
@@ -241,7 +292,9 @@ def test_recorder_websocket_survives_any_frame_and_stores_only_valid_events(fuzz
 
     app, client, _person, _ids, _ = fuzz_world
     maker = app.state.cast_maker
-    ids = maker.assignment(maker.person("W"), state="cold_active")  # its own attempt: independent of the other tests
+    ids = maker.assignment(
+        maker.person("W"), state="cold_active"
+    )  # its own attempt: independent of the other tests
     token = recorder.issue_token(secret_key=app.state.settings.secret_key, recording_id=ids["recording_id"])
     accepted: dict[int, dict] = {}
     with client.websocket_connect(f"/recorder/ws?token={token}") as socket:
@@ -268,7 +321,11 @@ def test_recorder_websocket_survives_any_frame_and_stores_only_valid_events(fuzz
             if reply["type"] == "ack":
                 assert reply["seq"] >= model["acked"], "the ack never goes back"
             if kind == "batch" and start <= model["acked"] + 1:
-                assert reply == {"type": "ack", "seq": max(model["acked"], events[-1]["seq"])}, (reply, start, model)
+                assert reply == {"type": "ack", "seq": max(model["acked"], events[-1]["seq"])}, (
+                    reply,
+                    start,
+                    model,
+                )
                 for event in events:
                     accepted.setdefault(event["seq"], event)  # a resent seq keeps its first version
                 model["acked"] = reply["seq"]
@@ -283,7 +340,9 @@ def test_recorder_websocket_survives_any_frame_and_stores_only_valid_events(fuzz
     with Session(app.state.engine) as db:
         from sqlmodel import select
 
-        rows = db.exec(select(RawEvent).where(RawEvent.recording_id == ids["recording_id"]).order_by(RawEvent.seq)).all()
+        rows = db.exec(
+            select(RawEvent).where(RawEvent.recording_id == ids["recording_id"]).order_by(RawEvent.seq)
+        ).all()
         recording = recorder.get_recording(db, recording_id=ids["recording_id"])
     assert [row.seq for row in rows] == list(range(model["acked"] + 1)) == sorted(accepted)
     assert recording.acked_seq == model["acked"]
@@ -306,8 +365,10 @@ def test_nul_in_typed_text_is_stored_on_every_backend(kit, migrated_url, tmp_pat
         maker = kit.CastMaker(app.state.engine, kit.make_study(app.state.engine))
         ids = maker.assignment(maker.person("A"), state="cold_active")
         token = recorder.issue_token(secret_key=kit.SECRET_KEY, recording_id=ids["recording_id"])
-        events = [{"seq": 0, "t_ms": 1, "type": "input", "value": "a\u0000b", "url": "http://x/\u0000"},
-                  {"seq": 1, "t_ms": 2, "type": "keydown", "key": "\u0000"}]
+        events = [
+            {"seq": 0, "t_ms": 1, "type": "input", "value": "a\u0000b", "url": "http://x/\u0000"},
+            {"seq": 1, "t_ms": 2, "type": "keydown", "key": "\u0000"},
+        ]
         with client.websocket_connect(f"/recorder/ws?token={token}") as socket:
             socket.receive_text()
             socket.send_text(json.dumps({"type": "batch", "events": events}))
@@ -315,5 +376,10 @@ def test_nul_in_typed_text_is_stored_on_every_backend(kit, migrated_url, tmp_pat
         with Session(app.state.engine) as db:
             from sqlmodel import select
 
-            rows = db.exec(select(RawEvent).where(RawEvent.recording_id == ids["recording_id"]).order_by(RawEvent.seq)).all()
-    assert [(r.value, r.url, r.key) for r in rows] == [("a\ufffdb", "http://x/\ufffd", None), (None, None, "\ufffd")]
+            rows = db.exec(
+                select(RawEvent).where(RawEvent.recording_id == ids["recording_id"]).order_by(RawEvent.seq)
+            ).all()
+    assert [(r.value, r.url, r.key) for r in rows] == [
+        ("a\ufffdb", "http://x/\ufffd", None),
+        (None, None, "\ufffd"),
+    ]

@@ -56,7 +56,9 @@ def world(kit, sqlite_template, tmp_path_factory):
 
 
 def fill(path: str, ids: dict) -> str:
-    return re.sub(r"\{(\w+)\}", lambda m: str(ids.get(m.group(1), "lab" if m.group(1) == "env_id" else "x1")), path)
+    return re.sub(
+        r"\{(\w+)\}", lambda m: str(ids.get(m.group(1), "lab" if m.group(1) == "env_id" else "x1")), path
+    )
 
 
 def assert_dashboard_headers(response, where: str) -> None:
@@ -85,7 +87,9 @@ def test_every_route_answers_with_its_security_headers(app_route, world):
         where = f"{app_route.method} {path} as {'lead' if who else 'nobody'} -> {response.status_code}"
         if SITE_SIDE.match(app_route.path):
             assert response.headers.get("x-content-type-options") == "nosniff", where
-            assert "content-security-policy" not in response.headers, where  # the sites' own inline scripts stay working
+            assert "content-security-policy" not in response.headers, (
+                where
+            )  # the sites' own inline scripts stay working
         else:
             assert_dashboard_headers(response, where)
 
@@ -94,8 +98,11 @@ def test_every_dashboard_page_that_renders_has_no_inline_script_or_style(world, 
     """Every GET page route without a body, as the lead and as the annotator who owns the objects."""
     from fastapi.routing import iter_route_contexts
 
-    pages = [r.path for r in iter_route_contexts(world.app.routes)
-             if "GET" in (getattr(r, "methods", None) or ()) and not SITE_SIDE.match(r.path)]
+    pages = [
+        r.path
+        for r in iter_route_contexts(world.app.routes)
+        if "GET" in (getattr(r, "methods", None) or ()) and not SITE_SIDE.match(r.path)
+    ]
     rendered = []
     for who in (world.lead, world.owner):
         client = world.client
@@ -104,7 +111,9 @@ def test_every_dashboard_page_that_renders_has_no_inline_script_or_style(world, 
         for template in pages:
             path = fill(template, world.ids)
             response = client.get(path, headers={"Accept": "text/html"})
-            if response.status_code != 200 or not response.headers.get("content-type", "").startswith("text/html"):
+            if response.status_code != 200 or not response.headers.get("content-type", "").startswith(
+                "text/html"
+            ):
                 continue
             rendered.append(path)
             assert_dashboard_headers(response, path)
@@ -114,7 +123,9 @@ def test_every_dashboard_page_that_renders_has_no_inline_script_or_style(world, 
                 assert found is None, f"{path}: {found.group(0)[:120] if found else ''}"
     # the lead's pages and the annotator's (home, control tab, rating form) were all looked at
     assert {"/lead", "/lead/assignments", "/lead/review", "/assignments"} <= set(rendered), rendered
-    assert any(p.endswith("/control") for p in rendered) and any(p.endswith("/monitor") for p in rendered), rendered
+    assert any(p.endswith("/control") for p in rendered) and any(p.endswith("/monitor") for p in rendered), (
+        rendered
+    )
     assert len(rendered) >= 15, rendered
 
 
@@ -147,6 +158,8 @@ def test_openapi_on_a_developer_machine_lists_no_controller_route(kit, sqlite_te
         document = client.get("/openapi.json").json()
         assert client.get("/docs").status_code == 404 and client.get("/redoc").status_code == 404
     paths = set(document["paths"])
-    assert any(p.startswith("/api/env/") for p in paths), sorted(paths)  # the sites' API stays described (schemathesis)
+    assert any(p.startswith("/api/env/") for p in paths), sorted(
+        paths
+    )  # the sites' API stays described (schemathesis)
     assert not [p for p in paths if p.startswith("/control")], sorted(paths)
     assert "control" not in {tag.get("name") for tag in document.get("tags", [])}

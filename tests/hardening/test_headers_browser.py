@@ -60,7 +60,9 @@ class Server:
 
         self.url = f"http://127.0.0.1:{port}"
         options: dict[str, Any] = uvicorn_ws_options()
-        self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, access_log=False, log_config=None, **options))
+        self.server = uvicorn.Server(
+            uvicorn.Config(app, host="127.0.0.1", port=port, access_log=False, log_config=None, **options)
+        )
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
     def start(self) -> Server:
@@ -117,7 +119,14 @@ def test_every_dashboard_page_loads_and_works_under_its_csp(served, kit, browser
     sign_in(page, kit.login_link(engine, owner.code, server.url))
     page.wait_for_url("**/assignments")
     shot(page, screenshot_dir, "annotator_home")
-    play_assignment(page, engine, assignment_id=first["assignment_id"], base_url=server.url, rng=random.Random(3), mistakes=0.0)
+    play_assignment(
+        page,
+        engine,
+        assignment_id=first["assignment_id"],
+        base_url=server.url,
+        rng=random.Random(3),
+        mistakes=0.0,
+    )
     assert "completed" in page.url
     from dashboard.studies.models import Assignment
 
@@ -135,8 +144,12 @@ def test_every_dashboard_page_loads_and_works_under_its_csp(served, kit, browser
     page.goto(f"{server.url}/lead/studies")
     with page.expect_navigation():
         page.click(f"form[action='/lead/studies/{maker.study_id}/use'] button")
-    ids = {"study_id": maker.study_id, "assignment_id": rated["assignment_id"], "attempt_id": rated["attempt_id"],
-           "code": other.code}
+    ids = {
+        "study_id": maker.study_id,
+        "assignment_id": rated["assignment_id"],
+        "attempt_id": rated["attempt_id"],
+        "code": other.code,
+    }
     with Session(engine) as db:
         from dashboard.studies.models import Rating
 
@@ -144,7 +157,11 @@ def test_every_dashboard_page_loads_and_works_under_its_csp(served, kit, browser
     visited = []
     for route in iter_route_contexts(app.routes):
         path = route.path
-        if "GET" not in (getattr(route, "methods", None) or ()) or SITE_SIDE.match(path) or path.startswith("/control"):
+        if (
+            "GET" not in (getattr(route, "methods", None) or ())
+            or SITE_SIDE.match(path)
+            or path.startswith("/control")
+        ):
             continue
         if path.endswith("/stream") or path in ("/openapi.json", "/logout") or "{token}" in path:
             continue
@@ -153,13 +170,21 @@ def test_every_dashboard_page_loads_and_works_under_its_csp(served, kit, browser
             continue
         filled = re.sub(r"\{(\w+)\}", lambda m: str(ids[m.group(1)]), path)
         response = page.goto(server.url + filled)
-        if response is None or response.status != 200 or "text/html" not in response.headers.get("content-type", ""):
+        if (
+            response is None
+            or response.status != 200
+            or "text/html" not in response.headers.get("content-type", "")
+        ):
             continue
         page.wait_for_load_state("load")
         assert "content-security-policy" in response.headers, filled
         visited.append(filled)
-    assert {"/lead", "/lead/assignments", "/lead/review", "/lead/plan", "/lead/exports"} <= set(visited), visited
-    assert any(p.endswith("/monitor") for p in visited) and any(p.endswith("/people") for p in visited), visited
+    assert {"/lead", "/lead/assignments", "/lead/review", "/lead/plan", "/lead/exports"} <= set(visited), (
+        visited
+    )
+    assert any(p.endswith("/monitor") for p in visited) and any(p.endswith("/people") for p in visited), (
+        visited
+    )
 
     # The scripts moved out of the templates still do their work.
     page.goto(f"{server.url}/lead")
@@ -218,8 +243,11 @@ def test_a_login_page_sends_no_referrer_to_a_third_party(served, kit, browser):
         for start in (link, f"{server.url}/login"):
             page.goto(start)
             # a link on the page to another site (as a mail client's preview or an extension may add)
-            page.evaluate("(href) => { const a = document.createElement('a'); a.id = 'out'; a.href = href; a.textContent = 'out';"
-                          " document.body.append(a); }", elsewhere)
+            page.evaluate(
+                "(href) => { const a = document.createElement('a'); a.id = 'out'; a.href = href; a.textContent = 'out';"
+                " document.body.append(a); }",
+                elsewhere,
+            )
             with page.expect_navigation():
                 page.click("#out")
             assert page.locator("p").inner_text() == "third party"

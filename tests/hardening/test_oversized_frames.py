@@ -94,8 +94,12 @@ def _open(port: int, token: str) -> socket.socket:
     """A websocket handshake by hand (the attack needs to stream one frame's payload itself)."""
     sock = socket.create_connection(("127.0.0.1", port), timeout=30)
     key = base64.b64encode(os.urandom(16)).decode()
-    sock.sendall((f"GET /recorder/ws?token={token} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
-                  f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
+    sock.sendall(
+        (
+            f"GET /recorder/ws?token={token} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        ).encode()
+    )
     head = b""
     while b"\r\n\r\n" not in head:
         chunk = sock.recv(1)
@@ -147,7 +151,9 @@ def _attacker(port: int, token: str, start: threading.Barrier, attack: Attack, l
             attack.sent_bytes.append(sent)
 
 
-def _honest(port: int, token: str, url: str, stop: threading.Event, acks: list[tuple[float, int]], kit) -> int:
+def _honest(
+    port: int, token: str, url: str, stop: threading.Event, acks: list[tuple[float, int]], kit
+) -> int:
     """A recording that keeps sending small batches; every ack's time kept. The last seq sent."""
     from websockets.sync.client import connect
 
@@ -155,7 +161,9 @@ def _honest(port: int, token: str, url: str, stop: threading.Event, acks: list[t
     with connect(f"ws://127.0.0.1:{port}/recorder/ws?token={token}", open_timeout=30) as ws:
         assert json.loads(ws.recv(timeout=30))["type"] == "ack"
         while not stop.is_set():
-            ws.send(json.dumps({"type": "batch", "events": [kit.make_event(s, url) for s in range(seq, seq + 5)]}))
+            ws.send(
+                json.dumps({"type": "batch", "events": [kit.make_event(s, url) for s in range(seq, seq + 5)]})
+            )
             reply = json.loads(ws.recv(timeout=30))
             assert reply == {"type": "ack", "seq": seq + 4}, reply
             acks.append((time.monotonic(), reply["seq"]))
@@ -164,7 +172,9 @@ def _honest(port: int, token: str, url: str, stop: threading.Event, acks: list[t
     return seq - 1
 
 
-def test_forty_parallel_oversized_frames_cost_no_memory_and_honest_recording_goes_on(kit, sqlite_template, tmp_path, serve):
+def test_forty_parallel_oversized_frames_cost_no_memory_and_honest_recording_goes_on(
+    kit, sqlite_template, tmp_path, serve
+):
     from core.db import make_engine
     from recorder import service as recorder
     from recorder.models import RawEvent
@@ -185,7 +195,9 @@ def test_forty_parallel_oversized_frames_cost_no_memory_and_honest_recording_goe
 
     def honest() -> None:
         try:
-            honest_result["last"] = _honest(server.port, honest_token, server.url + "/env/lab/", stop, acks, kit)
+            honest_result["last"] = _honest(
+                server.port, honest_token, server.url + "/env/lab/", stop, acks, kit
+            )
         except BaseException as exc:  # reported below
             honest_result["error"] = exc
 
@@ -199,8 +211,12 @@ def test_forty_parallel_oversized_frames_cost_no_memory_and_honest_recording_goe
     attack = Attack()
     lock = threading.Lock()
     start = threading.Barrier(ATTACKERS + 1)
-    attackers = [threading.Thread(target=_attacker, args=(server.port, attacker_token, start, attack, lock), daemon=True)
-                 for _ in range(ATTACKERS)]
+    attackers = [
+        threading.Thread(
+            target=_attacker, args=(server.port, attacker_token, start, attack, lock), daemon=True
+        )
+        for _ in range(ATTACKERS)
+    ]
     for thread in attackers:
         thread.start()
     peak = PeakMemory(server.proc.pid)
@@ -214,11 +230,14 @@ def test_forty_parallel_oversized_frames_cost_no_memory_and_honest_recording_goe
     stop.set()
     honest_thread.join(timeout=60)
 
-    assert "error" not in honest_result, f"the honest recording failed during the attack: {honest_result['error']!r}"
+    assert "error" not in honest_result, (
+        f"the honest recording failed during the attack: {honest_result['error']!r}"
+    )
     assert len(attack.closes) == ATTACKERS * ROUNDS, "an attacker did not finish"
     assert set(attack.closes) <= {1009, CUT} and 1009 in attack.closes, (
         f"every oversized frame must be refused by the protocol with close 1009; got closes "
-        f"{sorted(set(map(str, attack.closes)))}, replies {sorted(set(attack.replies))[:3]}")
+        f"{sorted(set(map(str, attack.closes)))}, replies {sorted(set(attack.replies))[:3]}"
+    )
     assert max(attack.sent_bytes) < FRAME_BYTES, "the server took a whole 15 MB frame before refusing it"
     assert growth < MAX_GROWTH_BYTES, f"peak resident memory grew by {growth / 2**20:.0f} MB under the attack"
 
@@ -228,7 +247,11 @@ def test_forty_parallel_oversized_frames_cost_no_memory_and_honest_recording_goe
     longest = max(b - a for a, b in zip(times, times[1:], strict=False))
     assert longest < 5, f"the honest recording waited {longest:.1f} s for an ack during the attack"
     with Session(engine) as db:
-        stored = list(db.exec(sql_select(RawEvent.seq).where(RawEvent.recording_id == honest_rec).order_by(RawEvent.seq)))
+        stored = list(
+            db.exec(
+                sql_select(RawEvent.seq).where(RawEvent.recording_id == honest_rec).order_by(RawEvent.seq)
+            )
+        )
         nothing = db.exec(sql_select(RawEvent.seq).where(RawEvent.recording_id == attacker_rec)).first()
     assert stored == list(range(honest_result["last"] + 1))
     assert nothing is None

@@ -23,11 +23,15 @@ def _study(kit, engine) -> dict[str, tuple]:
     """Two annotators with one assignment each (lab-001, clean and intervention)."""
     maker = kit.CastMaker(engine, kit.make_study(engine))
     people = {"v4": maker.person("P"), "v6": maker.person("Q")}
-    return {name: (person, maker.assignment(person, condition=condition)["assignment_id"])
-            for (name, person), condition in zip(people.items(), ("clean", "intervention"))}
+    return {
+        name: (person, maker.assignment(person, condition=condition)["assignment_id"])
+        for (name, person), condition in zip(people.items(), ("clean", "intervention"))
+    }
 
 
-def _play_over_http(kit, engine, base_url: str, person, assignment_id: int, *, address: str | None = None) -> str:
+def _play_over_http(
+    kit, engine, base_url: str, person, assignment_id: int, *, address: str | None = None
+) -> str:
     """Play the assignment; returns the login link used."""
     annotator = kit.FlowAnnotator(base_url, address=address)
     link = kit.login_link(engine, person.code, base_url)
@@ -52,8 +56,24 @@ def _dump_tables(engine) -> str:
 
 def _export(kit, env: dict, out) -> str:
     """`humantrace export bundle OUT --format both`, read back as text (CSV as written, Parquet decoded)."""
-    done = subprocess.run([sys.executable, "-c", kit.CLI_SCRIPT, "export", "bundle", str(out), "--format", "both", "--include-comments",
-                           "--include-rolled-back"], env=env, capture_output=True, text=True, timeout=180)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            kit.CLI_SCRIPT,
+            "export",
+            "bundle",
+            str(out),
+            "--format",
+            "both",
+            "--include-comments",
+            "--include-rolled-back",
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     parts = [done.stdout, done.stderr]
     files = sorted(p for p in out.rglob("*") if p.is_file())
@@ -71,8 +91,12 @@ def _leaks(label: str, content: str, websites: tuple[str, ...] = ()) -> list[str
     # server published, not a client's address: it is taken out before the search.
     for website in websites:
         content = content.replace(website, "<website host>")
-    return [f"{label}: {address!r} in …{content[max(0, i - 80):i + 40]!r}…"
-            for address in ADDRESSES for i in [content.find(address)] if i >= 0]
+    return [
+        f"{label}: {address!r} in …{content[max(0, i - 80) : i + 40]!r}…"
+        for address in ADDRESSES
+        for i in [content.find(address)]
+        if i >= 0
+    ]
 
 
 @pytest.mark.parametrize("backend", ["sqlite", "postgres"])
@@ -90,28 +114,46 @@ def test_no_client_address_in_database_logs_or_export(backend, kit, sqlite_templ
     people = _study(kit, engine)
     # One process on 127.0.0.1 and one on ::1, sharing the database: a client address of each family.
     port, port6 = kit.free_port(), kit.free_port()
-    env = kit.serve_env(data_dir=tmp_path / "data", database_url=url, HUMANTRACE_PUBLIC_URL=f"http://localhost:{port}")
+    env = kit.serve_env(
+        data_dir=tmp_path / "data", database_url=url, HUMANTRACE_PUBLIC_URL=f"http://localhost:{port}"
+    )
     env6 = {**env, "HUMANTRACE_PUBLIC_URL": f"http://localhost:{port6}"}
-    servers = [kit.ServeProcess(port=port, env=env).start(), kit.ServeProcess(port=port6, env=env6, host="::1").start()]
+    servers = [
+        kit.ServeProcess(port=port, env=env).start(),
+        kit.ServeProcess(port=port6, env=env6, host="::1").start(),
+    ]
     try:
         # `localhost` resolves to 127.0.0.1 here; the second annotator reaches ::1 under the same name
         person, assignment_id = people["v4"]
         links = [_play_over_http(kit, engine, f"http://localhost:{port}", person, assignment_id)]
         person, assignment_id = people["v6"]
-        links.append(_play_over_http(kit, engine, f"http://localhost:{port6}", person, assignment_id, address="::1"))
+        links.append(
+            _play_over_http(kit, engine, f"http://localhost:{port6}", person, assignment_id, address="::1")
+        )
         # and a few refusals, whose error paths must not log the address either
         import httpx
 
         # Dashboard routes answer only under the dashboard's host name (the other name is the website's).
-        for base, dashboard_host in ((servers[0].url, f"localhost:{port}"), (servers[1].url, f"localhost:{port6}")):
+        for base, dashboard_host in (
+            (servers[0].url, f"localhost:{port}"),
+            (servers[1].url, f"localhost:{port6}"),
+        ):
             control = httpx.get(base + "/assignments/1/control", headers={"Host": dashboard_host}, timeout=10)
             assert control.status_code == 303
-            assert httpx.get(base + "/control/tasks", headers={"Host": dashboard_host}, timeout=10).status_code == 401
+            assert (
+                httpx.get(base + "/control/tasks", headers={"Host": dashboard_host}, timeout=10).status_code
+                == 401
+            )
             assert httpx.post(base + "/recorder/events", content=b"{", timeout=10).status_code == 400
     finally:
         logs = [server.stop() for server in servers]
     for log in logs:
-        assert "humantrace.http" in log and "GET /assignments" in log and "/recorder/ws" in log or "POST /attempts" in log, log[-2000:]
+        assert (
+            "humantrace.http" in log
+            and "GET /assignments" in log
+            and "/recorder/ws" in log
+            or "POST /attempts" in log
+        ), log[-2000:]
     # Each server names the address it listens on once at start-up: its own, not a client's.
     log = "".join(log.replace(server.url, "<own address>") for log, server in zip(logs, servers))
 
@@ -120,7 +162,9 @@ def test_no_client_address_in_database_logs_or_export(backend, kit, sqlite_templ
 
     with Session(engine) as db:
         session_ids = [attempt.env_session_id for attempt in db.query(Attempt).all()]
-    assert len(session_ids) == 4 and "GET /login/{token} 200" in log and "GET /enter/{ticket} 303" in log, log[-2000:]
+    assert len(session_ids) == 4 and "GET /login/{token} 200" in log and "GET /enter/{ticket} 303" in log, (
+        log[-2000:]
+    )
     secrets_in_log = [s for s in [link.rsplit("/", 1)[1] for link in links] + session_ids if s in log]
     assert not secrets_in_log, secrets_in_log
 

@@ -41,7 +41,9 @@ def test_a_frame_refused_as_too_large_is_split_and_resent(context, sqlite_url, p
 
     app = create_app(database_url=sqlite_url, secret_key=SECRET, pages_dir=PAGES)
     options = {**uvicorn_ws_options(), "ws_max_size": SMALL_LIMIT}
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, access_log=False, log_config=None, **options))
+    server = uvicorn.Server(
+        uvicorn.Config(app, host="127.0.0.1", port=port, access_log=False, log_config=None, **options)
+    )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     while not server.started:
@@ -70,24 +72,36 @@ def test_a_frame_refused_as_too_large_is_split_and_resent(context, sqlite_url, p
         deadline = time.monotonic() + 60
         state = None
         while time.monotonic() < deadline:
-            state = page.evaluate("(key) => JSON.parse(sessionStorage.getItem(key) || 'null')", f"humantrace:{token}")
+            state = page.evaluate(
+                "(key) => JSON.parse(sessionStorage.getItem(key) || 'null')", f"humantrace:{token}"
+            )
             with Session(engine) as db:
                 acked = db.execute(select(Recording.acked_seq).where(Recording.id == rid)).scalar_one()
             if state and not state["events"] and state["next"] > BURST and acked == state["next"] - 1:
                 break
             time.sleep(0.2)
         else:
-            raise AssertionError(f"the burst was never fully acknowledged: browser {state and len(state['events'])} "
-                                 f"pending; frames sent: {[len(f) for f in sent]}")
+            raise AssertionError(
+                f"the burst was never fully acknowledged: browser {state and len(state['events'])} "
+                f"pending; frames sent: {[len(f) for f in sent]}"
+            )
 
         sizes = [len(frame.encode()) for frame in sent]
         refused = [frame for frame in sent if len(frame.encode()) > SMALL_LIMIT]
         assert refused, f"the test meant the first frame to exceed the server's limit: {sizes}"
-        assert len(refused) == len(set(refused)), f"a frame refused as too large was sent again as it was: {sizes}"
+        assert len(refused) == len(set(refused)), (
+            f"a frame refused as too large was sent again as it was: {sizes}"
+        )
         # Each refusal costs one connection; halving from 240 KiB gets under 48 KiB in three.
-        assert len(sockets) <= 5, f"the recorder should halve its frames after each refusal: {len(sockets)} connections, {sizes}"
+        assert len(sockets) <= 5, (
+            f"the recorder should halve its frames after each refusal: {len(sockets)} connections, {sizes}"
+        )
         with Session(engine) as db:
-            seqs = list(db.execute(select(RawEvent.seq).where(RawEvent.recording_id == rid).order_by(RawEvent.seq)).scalars())
+            seqs = list(
+                db.execute(
+                    select(RawEvent.seq).where(RawEvent.recording_id == rid).order_by(RawEvent.seq)
+                ).scalars()
+            )
         assert seqs == list(range(state["next"]))
     finally:
         server.should_exit = True

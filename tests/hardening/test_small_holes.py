@@ -11,8 +11,20 @@ from fastapi.testclient import TestClient
 from sqlmodel import Session
 from starlette.websockets import WebSocketDisconnect
 
-BATCH = {"type": "batch", "events": [{"seq": 0, "t_ms": 1_700_000_000_000, "type": "click", "xpath": "/html/body",
-                                      "url": "http://x/", "x": 1.0, "y": 2.0}]}
+BATCH = {
+    "type": "batch",
+    "events": [
+        {
+            "seq": 0,
+            "t_ms": 1_700_000_000_000,
+            "type": "click",
+            "xpath": "/html/body",
+            "url": "http://x/",
+            "x": 1.0,
+            "y": 2.0,
+        }
+    ],
+}
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
@@ -28,7 +40,9 @@ def app_on(request, kit, sqlite_template, tmp_path):
         url = request.getfixturevalue("postgres_url")
         migrate.upgrade(url)
     app = create_app(kit.settings(url, tmp_path / "data"))
-    with TestClient(app, base_url="http://testserver", follow_redirects=False, raise_server_exceptions=False) as client:
+    with TestClient(
+        app, base_url="http://testserver", follow_redirects=False, raise_server_exceptions=False
+    ) as client:
         yield app, client
 
 
@@ -38,7 +52,9 @@ def test_a_signed_token_naming_an_impossible_recording_is_refused_not_a_500(app_
 
     _app, client = app_on
     token = recorder.issue_token(secret_key=kit.SECRET_KEY, recording_id=rid)
-    answer = client.post("/recorder/events", content=json.dumps(BATCH), headers={"Authorization": f"Bearer {token}"})
+    answer = client.post(
+        "/recorder/events", content=json.dumps(BATCH), headers={"Authorization": f"Bearer {token}"}
+    )
     assert answer.status_code == 401, (answer.status_code, answer.text[:300])
     assert answer.json()["code"] == "token_invalid"
     assert answer.headers["access-control-allow-origin"] == "*"
@@ -50,7 +66,9 @@ def test_a_signed_token_naming_an_impossible_recording_is_refused_not_a_500(app_
 
 
 @pytest.mark.postgres
-def test_recorder_http_fallback_answers_a_database_outage_with_its_json_error(kit, postgres_url, tcp_proxy, tmp_path):
+def test_recorder_http_fallback_answers_a_database_outage_with_its_json_error(
+    kit, postgres_url, tcp_proxy, tmp_path
+):
     """A page on another origin reads the reply only with the CORS header, and the recorder reads
     only its JSON error frame: the documented 503 `internal`, so it resends later."""
     from core import migrate
@@ -63,11 +81,17 @@ def test_recorder_http_fallback_answers_a_database_outage_with_its_json_error(ki
     path_to_db = tcp_proxy((url.host, url.port or 5432))
     through_proxy = postgres_url.replace(f"{url.host}:{url.port or 5432}", f"127.0.0.1:{path_to_db.port}")
     app = create_app(kit.settings(through_proxy, tmp_path / "data"))
-    with TestClient(app, base_url="http://testserver", follow_redirects=False, raise_server_exceptions=False) as client:
+    with TestClient(
+        app, base_url="http://testserver", follow_redirects=False, raise_server_exceptions=False
+    ) as client:
         maker = kit.CastMaker(app.state.engine, kit.make_study(app.state.engine))
         ids = maker.assignment(maker.person("A"), state="cold_active")
         token = recorder.issue_token(secret_key=kit.SECRET_KEY, recording_id=ids["recording_id"])
-        headers = {"Authorization": f"Bearer {token}", "Content-Type": "text/plain;charset=UTF-8", "Origin": "http://elsewhere"}
+        headers = {
+            "Authorization": f"Bearer {token}",
+            "Content-Type": "text/plain;charset=UTF-8",
+            "Origin": "http://elsewhere",
+        }
         path_to_db.down()
         down = client.post("/recorder/events", content=json.dumps(BATCH), headers=headers)
         assert down.status_code == 503, (down.status_code, down.text[:300])
@@ -94,7 +118,9 @@ def test_a_sign_in_value_works_only_for_the_link_whose_page_gave_it(kit, sqlite_
         mine, theirs = maker.person("A"), maker.person("B")
         with Session(app.state.engine) as db:
             my_link = accounts.create_login_link(db, secret_key=kit.SECRET_KEY, code=mine.code, base_url="")
-            their_link = accounts.create_login_link(db, secret_key=kit.SECRET_KEY, code=theirs.code, base_url="")
+            their_link = accounts.create_login_link(
+                db, secret_key=kit.SECRET_KEY, code=theirs.code, base_url=""
+            )
         page = client.get(my_link)  # my page: its cookie and its form value
         carried = client.post(their_link, data=sign_in_form(page.text))
         assert carried.status_code == 403, "a value from another link's page must not sign in"

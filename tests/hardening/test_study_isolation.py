@@ -27,12 +27,25 @@ def two(kit, sqlite_template, tmp_path):
         one, two = kit.make_study(engine, "Study one"), kit.make_study(engine, "Study two")
         m1, m2 = kit.CastMaker(engine, one), kit.CastMaker(engine, two)
         a, b, c, lead = m1.person("A"), m2.person("B"), m1.person("C"), m1.person("L", role="lead")
-        a, b, c, lead = (replace(p, code=p.code.upper()) for p in (a, b, c, lead))  # codes are stored upper-case
+        a, b, c, lead = (
+            replace(p, code=p.code.upper()) for p in (a, b, c, lead)
+        )  # codes are stored upper-case
         with Session(engine) as db:
             accounts.add_annotator(db, code=c.code, tier="duplicate", study_id=two)
-        yield dict(client=client, app=app, one=one, two=two, a=a, b=b, c=c, lead=lead,
-                   done1=m1.assignment(a, state="completed"), done2=m2.assignment(b, state="completed"),
-                   c1=m1.assignment(c), c2=m2.assignment(c))
+        yield dict(
+            client=client,
+            app=app,
+            one=one,
+            two=two,
+            a=a,
+            b=b,
+            c=c,
+            lead=lead,
+            done1=m1.assignment(a, state="completed"),
+            done2=m2.assignment(b, state="completed"),
+            c1=m1.assignment(c),
+            c2=m2.assignment(c),
+        )
 
 
 def as_(client, person):
@@ -68,7 +81,10 @@ def test_a_person_in_both_studies_picks_one_and_sees_only_its_work(two):
     assert f'data-assignment="{two["c1"]["assignment_id"]}"' not in page
     assert client.post(f"/studies/{two['one']}/choose").status_code == 303
     page = client.get("/assignments").text
-    assert f'data-assignment="{two["c1"]["assignment_id"]}"' in page and f'data-assignment="{two["c2"]["assignment_id"]}"' not in page
+    assert (
+        f'data-assignment="{two["c1"]["assignment_id"]}"' in page
+        and f'data-assignment="{two["c2"]["assignment_id"]}"' not in page
+    )
 
 
 def lead_in(two, study_key: str):
@@ -84,9 +100,15 @@ def test_a_lead_in_one_study_sees_none_of_the_other(two, mine, theirs):
     done, foreign = two[f"done{1 if mine == 'one' else 2}"], two[f"done{2 if mine == 'one' else 1}"]
     listing = client.get("/lead/assignments").text
     assert two[me].code in listing and two[other].code not in listing
-    assert f"/lead/assignments/{done['assignment_id']}\"" in listing and f"/lead/assignments/{foreign['assignment_id']}\"" not in listing
+    assert (
+        f'/lead/assignments/{done["assignment_id"]}"' in listing
+        and f'/lead/assignments/{foreign["assignment_id"]}"' not in listing
+    )
     review = client.get("/lead/review?show=all").text
-    assert f"/lead/review/{done['rating_id']}\"" in review and f"/lead/review/{foreign['rating_id']}\"" not in review
+    assert (
+        f'/lead/review/{done["rating_id"]}"' in review
+        and f'/lead/review/{foreign["rating_id"]}"' not in review
+    )
     people = client.get(f"/lead/studies/{two[mine]}/people").text
     assert two[me].code in people and two[other].code not in people and two["c"].code in people
     overview = client.get("/lead").text

@@ -44,7 +44,9 @@ def _events(engine, recording_id: int) -> list[int]:
     from recorder.models import RawEvent
 
     with Session(engine) as db:
-        return list(db.exec(select(RawEvent.seq).where(RawEvent.recording_id == recording_id).order_by(RawEvent.seq)))
+        return list(
+            db.exec(select(RawEvent.seq).where(RawEvent.recording_id == recording_id).order_by(RawEvent.seq))
+        )
 
 
 def _attempt(engine, attempt_id: int):
@@ -92,8 +94,13 @@ def test_control_on_one_process_environment_on_the_other(kit, cluster, serve):
         listed = {n["id"]: n for n in on_first.get("/api/env/lab/notes").json()["notes"]}
         assert listed[note["id"]]["pinned"] is False, "the misleading success changed nothing"
         assert on_first.patch(f"/api/env/lab/notes/{note['id']}", json={"pinned": True}).status_code == 200
-        assert on_first.get("/api/env/lab/notes").json()["notes"] and \
-            {n["id"]: n for n in annotator.env.get("/api/env/lab/notes").json()["notes"]}[note["id"]]["pinned"] is True
+        assert (
+            on_first.get("/api/env/lab/notes").json()["notes"]
+            and {n["id"]: n for n in annotator.env.get("/api/env/lab/notes").json()["notes"]}[note["id"]][
+                "pinned"
+            ]
+            is True
+        )
         on_first.close()
 
         ended = annotator.post(f"/attempts/{attempt_id}/end", {"outcome": "evaluated"})
@@ -103,7 +110,11 @@ def test_control_on_one_process_environment_on_the_other(kit, cluster, serve):
         with Session(engine) as db:
             from environments import sessions
 
-            fired = [e.intervention for e in sessions.audit_log(db, session_id=cold.env_session_id) if e.intervention]
+            fired = [
+                e.intervention
+                for e in sessions.audit_log(db, session_id=cold.env_session_id)
+                if e.intervention
+            ]
         assert len(fired) == 1, fired
 
         annotator.control(assignment_id)
@@ -111,7 +122,9 @@ def test_control_on_one_process_environment_on_the_other(kit, cluster, serve):
         warm = annotator.play_attempt(assignment_id, warm_id, events=25)
         assert warm.acked == 24
         annotator.control(assignment_id)
-        rated = annotator.http.post(f"/assignments/{assignment_id}/rating", data={"csrf_token": annotator.csrf, "clarity": "5"})
+        rated = annotator.http.post(
+            f"/assignments/{assignment_id}/rating", data={"csrf_token": annotator.csrf, "clarity": "5"}
+        )
         assert rated.status_code == 303
         assert _state(engine, assignment_id) == "completed"
         assert _events(engine, _attempt(engine, warm_id).recording_id) == list(range(25))
@@ -131,7 +144,9 @@ def test_a_closed_environment_tab_is_rolled_back_by_the_other_process(kit, clust
         db.add(study)
         db.commit()
     first = serve(port=kit.free_port(), env=env)
-    second = serve(port=kit.free_port(), env={**env, "HUMANTRACE_RUN_MONITOR": "false"})  # only the first judges
+    second = serve(
+        port=kit.free_port(), env={**env, "HUMANTRACE_RUN_MONITOR": "false"}
+    )  # only the first judges
     person = maker.person("B")
     assignment_id = maker.assignment(person)["assignment_id"]
     annotator = kit.FlowAnnotator(first.url, env_url=second.url)
@@ -148,8 +163,11 @@ def test_a_closed_environment_tab_is_rolled_back_by_the_other_process(kit, clust
             control.close()
         annotator.close()
     with Session(engine) as db:
-        trail = db.exec(select(AssignmentEvent).where(AssignmentEvent.assignment_id == assignment_id,
-                                                      AssignmentEvent.to_state == "not_started")).all()
+        trail = db.exec(
+            select(AssignmentEvent).where(
+                AssignmentEvent.assignment_id == assignment_id, AssignmentEvent.to_state == "not_started"
+            )
+        ).all()
     assert [(e.actor, e.reason) for e in trail] == [("system", "environment tab closed")]
     assert _attempt(engine, attempt_id).status == "rolled_back"
     assert "rolled back: environment tab closed" in first.log and "rolled back" not in second.log
@@ -173,7 +191,11 @@ def test_sigkill_of_the_recorders_process_loses_no_event(kit, cluster, serve, tc
         socket = connect(annotator.ws_url(f"/recorder/ws?token={annotator.recorder_token}"), open_timeout=20)
         assert json.loads(socket.recv(timeout=20)) == {"type": "ack", "seq": -1, "stream": 0}
         for start in (0, 10, 20):
-            socket.send(json.dumps({"type": "batch", "events": [kit.make_event(s, url) for s in range(start, start + 10)]}))
+            socket.send(
+                json.dumps(
+                    {"type": "batch", "events": [kit.make_event(s, url) for s in range(start, start + 10)]}
+                )
+            )
             assert json.loads(socket.recv(timeout=20))["seq"] == start + 9
         # one more batch in flight, then the process dies without a word
         socket.send(json.dumps({"type": "batch", "events": [kit.make_event(s, url) for s in range(30, 40)]}))
@@ -192,7 +214,9 @@ def test_sigkill_of_the_recorders_process_loses_no_event(kit, cluster, serve, tc
 
 
 @pytest.mark.heavy
-def test_database_unreachable_at_evaluate_then_retry_scores_once(kit, cluster, serve, tcp_proxy, postgres_url):
+def test_database_unreachable_at_evaluate_then_retry_scores_once(
+    kit, cluster, serve, tcp_proxy, postgres_url
+):
     from dashboard.studies.models import AssignmentEvent
 
     engine, maker, env = cluster
@@ -230,8 +254,14 @@ def test_database_unreachable_at_evaluate_then_retry_scores_once(kit, cluster, s
     finally:
         annotator.close()
     with Session(engine) as db:
-        moves = db.exec(select(func.count()).select_from(AssignmentEvent).where(
-            AssignmentEvent.assignment_id == ids["assignment_id"], AssignmentEvent.to_state == "warm_ready")).one()
+        moves = db.exec(
+            select(func.count())
+            .select_from(AssignmentEvent)
+            .where(
+                AssignmentEvent.assignment_id == ids["assignment_id"],
+                AssignmentEvent.to_state == "warm_ready",
+            )
+        ).one()
     assert moves == 1
     ended = _attempt(engine, attempt_id)
     assert ended.outcome == "evaluated" and ended.raw_events == 15 and ended.score is not None
@@ -261,22 +291,33 @@ def test_database_restart_mid_attempt(kit, private_postgres, serve, tmp_path):
         url = annotator.open_environment(attempt_id)
         from websockets.sync.client import connect
 
-        with connect(annotator.ws_url(f"/recorder/ws?token={annotator.recorder_token}"), open_timeout=20) as socket:
+        with connect(
+            annotator.ws_url(f"/recorder/ws?token={annotator.recorder_token}"), open_timeout=20
+        ) as socket:
             assert json.loads(socket.recv(timeout=20))["seq"] == -1
             socket.send(json.dumps({"type": "batch", "events": [kit.make_event(s, url) for s in range(20)]}))
             assert json.loads(socket.recv(timeout=20)) == {"type": "ack", "seq": 19}
 
             private_postgres.stop()  # the restart's first half: the database is gone
-            socket.send(json.dumps({"type": "batch", "events": [kit.make_event(s, url) for s in range(20, 30)]}))
+            socket.send(
+                json.dumps({"type": "batch", "events": [kit.make_event(s, url) for s in range(20, 30)]})
+            )
             refused = json.loads(socket.recv(timeout=60))
             assert refused["type"] == "error" and refused["code"] == "internal", refused
-            down = [annotator.env.get("/api/env/lab/notes"), annotator.http.get(f"/assignments/{ids['assignment_id']}/control"),
-                    annotator.post(f"/attempts/{attempt_id}/end", {"outcome": "evaluated"})]
-            assert [r.status_code for r in down] == [503, 503, 503], [(r.status_code, r.text[:200]) for r in down]
+            down = [
+                annotator.env.get("/api/env/lab/notes"),
+                annotator.http.get(f"/assignments/{ids['assignment_id']}/control"),
+                annotator.post(f"/attempts/{attempt_id}/end", {"outcome": "evaluated"}),
+            ]
+            assert [r.status_code for r in down] == [503, 503, 503], [
+                (r.status_code, r.text[:200]) for r in down
+            ]
 
             private_postgres.start()  # ... and its second half
             for _ in range(60):  # the recorder resends the refused batch until it is acknowledged
-                socket.send(json.dumps({"type": "batch", "events": [kit.make_event(s, url) for s in range(20, 30)]}))
+                socket.send(
+                    json.dumps({"type": "batch", "events": [kit.make_event(s, url) for s in range(20, 30)]})
+                )
                 reply = json.loads(socket.recv(timeout=60))
                 if reply["type"] == "ack":
                     break
@@ -291,6 +332,8 @@ def test_database_restart_mid_attempt(kit, private_postgres, serve, tmp_path):
     engine = make_engine(private_postgres.url)
     try:
         assert _events(engine, _attempt(engine, attempt_id).recording_id) == list(range(45))
-        assert _state(engine, ids["assignment_id"]) == "warm_ready", "the downtime did not roll the assignment back"
+        assert _state(engine, ids["assignment_id"]) == "warm_ready", (
+            "the downtime did not roll the assignment back"
+        )
     finally:
         engine.dispose()

@@ -61,7 +61,13 @@ def event_dicts(start: int, count: int, *, type_: str = "keydown") -> list[dict]
     """`count` valid events of one type with seqs start..start+count-1."""
     out = []
     for seq in range(start, start + count):
-        event: dict = {"type": type_, "seq": seq, "t_ms": 1_700_000_000_000 + seq, "xpath": "/html/body/input[1]", "url": "http://shop.test/"}
+        event: dict = {
+            "type": type_,
+            "seq": seq,
+            "t_ms": 1_700_000_000_000 + seq,
+            "xpath": "/html/body/input[1]",
+            "url": "http://shop.test/",
+        }
         if type_ == "keydown":
             event["key"] = "abcdefghijklmnopqrstuvwxyz"[seq % 26]
         elif type_ in ("click", "mousemove"):
@@ -77,7 +83,9 @@ def make_batch() -> Callable[..., BatchMessage]:
     """make_batch(start, count) -> a validated BatchMessage of keydown events."""
 
     def build(start: int, count: int, *, type_: str = "keydown") -> BatchMessage:
-        message = parse_client_message(json.dumps({"type": "batch", "events": event_dicts(start, count, type_=type_)}))
+        message = parse_client_message(
+            json.dumps({"type": "batch", "events": event_dicts(start, count, type_=type_)})
+        )
         assert isinstance(message, BatchMessage)
         return message
 
@@ -177,8 +185,16 @@ def running_server(database_url: str, port: int) -> Iterator[LiveServer]:
         lg.setLevel(logging.INFO)
         lg.propagate = True
     app = create_app(database_url=database_url, secret_key=SECRET, pages_dir=PAGES_DIR)
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, access_log=False, log_config=None, log_level="info", lifespan="on",
-                            **uvicorn_ws_options())
+    config = uvicorn.Config(
+        app,
+        host="127.0.0.1",
+        port=port,
+        access_log=False,
+        log_config=None,
+        log_level="info",
+        lifespan="on",
+        **uvicorn_ws_options(),
+    )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -249,7 +265,9 @@ def wait_all_acked() -> Callable[..., dict]:
             else:
                 settled_since, settled_state = None, None
             time.sleep(0.1)
-        raise AssertionError(f"events not acknowledged in time: {state}, server ack {server.acked(recording_id)}")
+        raise AssertionError(
+            f"events not acknowledged in time: {state}, server ack {server.acked(recording_id)}"
+        )
 
     return wait
 

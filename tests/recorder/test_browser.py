@@ -73,18 +73,30 @@ def test_scripted_session_records_every_event_type(live_server, context, wait_al
     # Every XPath resolves, in the page, to an element; the acted-on ones to the right element.
     xpaths = frame["xpath"].dropna()
     resolved = dict(zip(xpaths.index, resolve_xpaths(page, xpaths.tolist()), strict=True))
-    assert all(resolved[i] is not None for i in xpaths.index), [frame.loc[i, "xpath"] for i in xpaths.index if resolved[i] is None]
+    assert all(resolved[i] is not None for i in xpaths.index), [
+        frame.loc[i, "xpath"] for i in xpaths.index if resolved[i] is None
+    ]
     frame["target"] = [resolved[i]["id"] if i in resolved else None for i in frame.index]
 
     pointer = frame[frame["type"].isin(["click", "dblclick", "contextmenu", "submit"])]
     assert list(zip(pointer["type"], pointer["target"], strict=True)) == [
         ("click", "buy"),
-        ("click", "dbl"), ("click", "dbl"), ("dblclick", "dbl"),
+        ("click", "dbl"),
+        ("click", "dbl"),
+        ("dblclick", "dbl"),
         ("contextmenu", "ctx"),
-        ("click", "name"), ("click", "password"), ("click", "agree"), ("click", "q"),
-        ("click", "go"), ("submit", "search"),
-        ("click", "para"), ("click", "para"), ("dblclick", "para"),
-        ("click", "grow"), ("click", "push"), ("click", "hashlink"),
+        ("click", "name"),
+        ("click", "password"),
+        ("click", "agree"),
+        ("click", "q"),
+        ("click", "go"),
+        ("submit", "search"),
+        ("click", "para"),
+        ("click", "para"),
+        ("dblclick", "para"),
+        ("click", "grow"),
+        ("click", "push"),
+        ("click", "hashlink"),
     ]
     assert (pointer.loc[pointer["type"] != "submit", ["x", "y"]].notna()).all().all()
 
@@ -118,7 +130,13 @@ def test_scripted_session_records_every_event_type(live_server, context, wait_al
     changes = after_grow[after_grow["type"] == "dom_change"]
     assert changes["added"].iloc[0] >= 1
 
-    assert frame[frame["type"] == "navigation"]["nav"].tolist() == ["load", "push", "popstate", "popstate", "hashchange"]
+    assert frame[frame["type"] == "navigation"]["nav"].tolist() == [
+        "load",
+        "push",
+        "popstate",
+        "popstate",
+        "hashchange",
+    ]
     assert frame[frame["type"] == "visibility"]["state"].tolist() == ["hidden", "visible"]
     resize = frame[frame["type"] == "resize"]
     assert resize[["width", "height"]].values.tolist() == [[1000, 700]]
@@ -172,7 +190,15 @@ def test_navigation_and_reload_keep_one_contiguous_trace(live_server, context, w
     navs = frame[frame["type"] == "navigation"]
     assert navs["nav"].tolist() == ["load", "unload", "load", "unload", "load", "unload", "load"]
     pages = [url.rsplit("/", 1)[-1] for url in navs["url"]]
-    assert pages == ["page1.html", "page1.html", "page2.html", "page2.html", "page2.html", "page2.html", "page1.html"]
+    assert pages == [
+        "page1.html",
+        "page1.html",
+        "page2.html",
+        "page2.html",
+        "page2.html",
+        "page2.html",
+        "page1.html",
+    ]
     # Typed values are intact across pages: nothing lost, nothing doubled.
     inputs = frame[frame["type"] == "input"]["value"].tolist()
     assert inputs == ["a", "ab", "abc", "x", "xy", "xyz", "1", "12", "Q"]
@@ -200,7 +226,10 @@ def test_init_script_records_on_any_page(live_server, context, wait_all_acked, f
 def test_snippet_records_on_another_origin(live_server, context, wait_all_acked, foreign_site):
     rid, token = live_server.new_recording()
     tag = snippet(server_url=live_server.base_url, token=token)
-    url = foreign_site("/page", f"<html><head>{tag}</head><body><a id='a' href='#x'>x</a><textarea id='t'></textarea></body></html>")
+    url = foreign_site(
+        "/page",
+        f"<html><head>{tag}</head><body><a id='a' href='#x'>x</a><textarea id='t'></textarea></body></html>",
+    )
     page = context.new_page()
     page.goto(url)
     page.click("#t")

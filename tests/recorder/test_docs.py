@@ -31,7 +31,19 @@ def test_every_limit_is_documented_with_its_value():
 
 
 def test_every_recorder_setting_is_documented():
-    for setting in ("data-token", "data-server", "data-mask-all", "data-mousemove-ms", "data-debug",
-                    "maskAllText", "mousemoveSampleMs", "HUMANTRACE_RECORDER", "mask_all_text", "mousemove_sample_ms",
-                    "HUMANTRACE_RECORDER_DATABASE_URL", "HUMANTRACE_RECORDER_SECRET", "HUMANTRACE_RECORDER_PAGES"):
+    for setting in (
+        "data-token",
+        "data-server",
+        "data-mask-all",
+        "data-mousemove-ms",
+        "data-debug",
+        "maskAllText",
+        "mousemoveSampleMs",
+        "HUMANTRACE_RECORDER",
+        "mask_all_text",
+        "mousemove_sample_ms",
+        "HUMANTRACE_RECORDER_DATABASE_URL",
+        "HUMANTRACE_RECORDER_SECRET",
+        "HUMANTRACE_RECORDER_PAGES",
+    ):
         assert setting in DOC, setting

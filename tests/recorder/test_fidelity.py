@@ -98,7 +98,7 @@ def test_caret_scrolling_leaves_one_fill(live_server, context, wait_all_acked):
     fills = on_field[on_field["type"] == "fill"]
     assert len(fills) == 1 and fills["value"].iloc[0] == typed
     # at most the field scrolling back to its start when it loses focus, after the fill
-    after = on_field.loc[fills.index[0]:, "type"].tolist()[1:]
+    after = on_field.loc[fills.index[0] :, "type"].tolist()[1:]
     assert "scroll" not in on_field.loc[: fills.index[0], "type"].tolist() and after.count("scroll") <= 1
 
 
@@ -118,8 +118,10 @@ def test_values_set_by_scripts_are_recorded(live_server, context, wait_all_acked
     assert "Micronesia" in changes["value"].tolist()
     assert "2026-12-12" in changes["value"].tolist()
     steps = cleaned(live_server, rid)
-    country = steps[(steps["xpath"] == changes.loc[changes["value"] == "Micronesia", "xpath"].iloc[0])
-                    & steps["value"].notna()]
+    country = steps[
+        (steps["xpath"] == changes.loc[changes["value"] == "Micronesia", "xpath"].iloc[0])
+        & steps["value"].notna()
+    ]
     assert country["value"].iloc[-1] == "Micronesia"  # a replay ends with the right value
 
 
@@ -146,7 +148,10 @@ def test_drags_become_one_step(live_server, context, wait_all_acked):
     assert (slider["x"], slider["y"]) == pytest.approx(start, abs=1)
     assert slider["dx"] == pytest.approx(210, abs=2) and slider["dy"] == pytest.approx(0, abs=1)
     dropped = drags.iloc[1]  # #src (4th div of the section) dropped on #dst (5th), before the page moved it
-    assert (dropped["xpath"], dropped["value"]) == ("/html/body/section[2]/div[4]", "/html/body/section[2]/div[5]")
+    assert (dropped["xpath"], dropped["value"]) == (
+        "/html/body/section[2]/div[4]",
+        "/html/body/section[2]/div[5]",
+    )
     assert "click" in steps["type"].tolist()
     assert not steps["type"].isin(["mousedown", "mouseup"]).any()
 
@@ -168,8 +173,10 @@ def test_frames_are_recorded_and_gaps_marked(live_server, context, wait_all_acke
     assert {"click", "keydown", "input"} <= set(in_frame["type"])
     assert in_frame.loc[in_frame["type"] == "input", "value"].iloc[-1] == "Happy birthday"
     child = page.frame_locator("#inner").locator("body").element_handle().owner_frame()
-    targets = {xp: child.evaluate("(xp) => document.evaluate(xp, document, null, 9, null).singleNodeValue?.id",
-                                  xp) for xp in in_frame["xpath"].dropna().unique()}
+    targets = {
+        xp: child.evaluate("(xp) => document.evaluate(xp, document, null, 9, null).singleNodeValue?.id", xp)
+        for xp in in_frame["xpath"].dropna().unique()
+    }
     assert {"inframe", "inbutton"} <= set(targets.values())
     gaps = frame[frame["type"] == "frame_gap"]
     assert gaps["xpath"].tolist() == ["/html/body/iframe[2]"] and gaps["frame_xpath"].tolist() == [""]

@@ -17,10 +17,19 @@ PROBE = (
 
 
 def _probe(build: str, tmp_path: Path) -> list[str]:
-    env = {**os.environ, "HUMANTRACE_RECORDER_SECRET": "probe-secret",
-           "HUMANTRACE_RECORDER_DATABASE_URL": f"sqlite:///{tmp_path / 'probe.db'}"}
-    done = subprocess.run([sys.executable, "-c", PROBE.format(build=build)], cwd=REPO, env=env,
-                          capture_output=True, text=True, timeout=120)
+    env = {
+        **os.environ,
+        "HUMANTRACE_RECORDER_SECRET": "probe-secret",
+        "HUMANTRACE_RECORDER_DATABASE_URL": f"sqlite:///{tmp_path / 'probe.db'}",
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE.format(build=build)],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     return done.stdout.split()
 
@@ -33,6 +42,8 @@ def test_the_server_entry_point_freezes_and_raises_the_young_threshold(tmp_path)
 
 
 def test_building_an_app_in_another_program_leaves_the_collector_alone(tmp_path):
-    build = ("from recorder.standalone import create_app; "
-             f"create_app(database_url='sqlite:///{tmp_path / 'other.db'}', secret_key='probe-secret')")
+    build = (
+        "from recorder.standalone import create_app; "
+        f"create_app(database_url='sqlite:///{tmp_path / 'other.db'}', secret_key='probe-secret')"
+    )
     assert _probe(build, tmp_path) == ["700", "700", "False"]

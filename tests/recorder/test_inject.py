@@ -28,7 +28,11 @@ def test_environment_page_gets_the_script_before_head_close(live_server):
     assert 'data-server=""' in tag and 'data-mask-all="true"' in tag and 'data-mousemove-ms="40"' in tag
     assert "Hello from a plain environment page." in r.text
     # Never cached or revalidated: a cached copy would carry an older attempt's token.
-    assert r.headers["cache-control"] == "no-store" and "etag" not in r.headers and "last-modified" not in r.headers
+    assert (
+        r.headers["cache-control"] == "no-store"
+        and "etag" not in r.headers
+        and "last-modified" not in r.headers
+    )
     untouched = get(live_server, "/env/plain.html")
     with httpx.Client(base_url=live_server.base_url, cookies={"htrec": token}, timeout=10) as client:
         again = client.get("/env/plain.html", headers={"If-None-Match": untouched.headers["etag"]})
@@ -58,7 +62,9 @@ def test_pages_are_untouched_without_a_live_token(live_server):
 
 
 def test_snippet_and_init_script_configure_the_recorder():
-    tag = snippet(server_url="https://rec.example.org/", token="abc.DEF-1_2", mask_all_text=True, mousemove_sample_ms=0)
+    tag = snippet(
+        server_url="https://rec.example.org/", token="abc.DEF-1_2", mask_all_text=True, mousemove_sample_ms=0
+    )
     assert tag.startswith('<script src="https://rec.example.org/recorder/recorder.js"')
     assert 'data-server="https://rec.example.org"' in tag and 'data-token="abc.DEF-1_2"' in tag
     assert 'data-mask-all="true"' in tag and 'data-mousemove-ms="0"' in tag
@@ -68,12 +74,19 @@ def test_snippet_and_init_script_configure_the_recorder():
     first_line, rest = source.split("\n", 1)
     assert first_line.startswith("window.HUMANTRACE_RECORDER = ")
     config = json.loads(first_line[len("window.HUMANTRACE_RECORDER = ") : -1])
-    assert config == {"server": "http://127.0.0.1:9", "token": "tok", "maskAllText": False, "mousemoveSampleMs": 25, "debug": False}
+    assert config == {
+        "server": "http://127.0.0.1:9",
+        "token": "tok",
+        "maskAllText": False,
+        "mousemoveSampleMs": 25,
+        "debug": False,
+    }
     assert "humantrace recorder" in rest
 
 
 def test_insert_script_positions():
     tag = b"<script></script>"
     assert insert_script(b"<html><HEAD><title>t</title></HEAD ><body></body></html>", tag) == (
-        b"<html><HEAD><title>t</title><script></script></HEAD ><body></body></html>")
+        b"<html><HEAD><title>t</title><script></script></HEAD ><body></body></html>"
+    )
     assert insert_script(b"<p>fragment</p>", tag) == b"<script></script><p>fragment</p>"

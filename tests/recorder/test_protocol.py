@@ -42,7 +42,14 @@ def test_valid_stream_is_acknowledged_and_stored(live_server_any_db, batch_json)
         assert send(ws, batch_json(10, 5, type_="click")) == {"type": "ack", "seq": 14}
         # A resend of what is stored is acknowledged, not duplicated.
         assert send(ws, batch_json(5, 12, type_="input")) == {"type": "ack", "seq": 16}
-        meta = {"type": "meta", "user_agent": "UA/1.0", "viewport_w": 1000, "viewport_h": 700, "screen_w": 1920, "screen_h": 1080}
+        meta = {
+            "type": "meta",
+            "user_agent": "UA/1.0",
+            "viewport_w": 1000,
+            "viewport_h": 700,
+            "screen_w": 1920,
+            "screen_h": 1080,
+        }
         assert send(ws, meta) == {"type": "ack", "seq": 16}
     assert server.seqs(rid) == list(range(17))
     frame = server.frame(rid)
@@ -60,16 +67,66 @@ def test_valid_stream_is_acknowledged_and_stored(live_server_any_db, batch_json)
     [
         ("{not json", "malformed_json", "not valid JSON"),
         ("", "malformed_json", "not valid JSON"),
-        (json.dumps({"type": "batch", "events": [{"type": "teleport", "seq": 0, "t_ms": 1}]}), "invalid", "'teleport'"),
-        (json.dumps({"type": "batch", "events": [{"type": "click", "seq": 0, "t_ms": 1, "x": "12", "y": 3}]}), "invalid", "events.0.click.x"),
-        (json.dumps({"type": "batch", "events": [{"type": "keydown", "t_ms": 1, "key": "a"}]}), "invalid", "events.0.keydown.seq: Field required"),
-        (json.dumps({"type": "batch", "events": [{"type": "submit", "seq": 0, "t_ms": 1, "recording_id": 2}]}), "invalid", "recording_id: Extra inputs"),
-        (json.dumps({"type": "batch", "events": [{"type": "input", "seq": 0, "t_ms": 1, "value": "x" * 5000}]}), "invalid", "at most 4096"),
-        (json.dumps({"type": "batch", "events": [{"type": "navigation", "seq": 0, "t_ms": 1, "nav": "teleport"}]}), "invalid", "events.0.navigation.nav"),
+        (
+            json.dumps({"type": "batch", "events": [{"type": "teleport", "seq": 0, "t_ms": 1}]}),
+            "invalid",
+            "'teleport'",
+        ),
+        (
+            json.dumps(
+                {"type": "batch", "events": [{"type": "click", "seq": 0, "t_ms": 1, "x": "12", "y": 3}]}
+            ),
+            "invalid",
+            "events.0.click.x",
+        ),
+        (
+            json.dumps({"type": "batch", "events": [{"type": "keydown", "t_ms": 1, "key": "a"}]}),
+            "invalid",
+            "events.0.keydown.seq: Field required",
+        ),
+        (
+            json.dumps(
+                {"type": "batch", "events": [{"type": "submit", "seq": 0, "t_ms": 1, "recording_id": 2}]}
+            ),
+            "invalid",
+            "recording_id: Extra inputs",
+        ),
+        (
+            json.dumps(
+                {"type": "batch", "events": [{"type": "input", "seq": 0, "t_ms": 1, "value": "x" * 5000}]}
+            ),
+            "invalid",
+            "at most 4096",
+        ),
+        (
+            json.dumps(
+                {"type": "batch", "events": [{"type": "navigation", "seq": 0, "t_ms": 1, "nav": "teleport"}]}
+            ),
+            "invalid",
+            "events.0.navigation.nav",
+        ),
         (json.dumps({"type": "hello"}), "invalid", "'hello'"),
-        (json.dumps({"type": "batch", "events": [{"type": "submit", "seq": s, "t_ms": 1} for s in (0, 1, 1)]}), "repeated_seq", "seq 1 appears more than once"),
-        (json.dumps({"type": "batch", "events": [{"type": "submit", "seq": s, "t_ms": 1} for s in (0, 2)]}), "not_contiguous", "seq 2 follows seq 0"),
-        (json.dumps({"type": "batch", "events": [{"type": "submit", "seq": s, "t_ms": 1} for s in range(501)]}), "invalid", "at most 500"),
+        (
+            json.dumps(
+                {"type": "batch", "events": [{"type": "submit", "seq": s, "t_ms": 1} for s in (0, 1, 1)]}
+            ),
+            "repeated_seq",
+            "seq 1 appears more than once",
+        ),
+        (
+            json.dumps(
+                {"type": "batch", "events": [{"type": "submit", "seq": s, "t_ms": 1} for s in (0, 2)]}
+            ),
+            "not_contiguous",
+            "seq 2 follows seq 0",
+        ),
+        (
+            json.dumps(
+                {"type": "batch", "events": [{"type": "submit", "seq": s, "t_ms": 1} for s in range(501)]}
+            ),
+            "invalid",
+            "at most 500",
+        ),
     ],
 )
 def test_bad_frames_get_a_clear_error_and_store_nothing(live_server, batch_json, frame, code, says):
@@ -104,7 +161,12 @@ def test_oversized_frame_is_refused_by_the_protocol_and_a_new_connection_serves(
     without being read or stored; the recorder then reconnects with smaller frames."""
     rid, token = live_server.new_recording()
     with open_socket(live_server, token) as (ws, _):
-        huge = json.dumps({"type": "batch", "events": [{"type": "submit", "seq": 0, "t_ms": 1, "url": "u" * (MAX_FRAME_BYTES + 10)}]})
+        huge = json.dumps(
+            {
+                "type": "batch",
+                "events": [{"type": "submit", "seq": 0, "t_ms": 1, "url": "u" * (MAX_FRAME_BYTES + 10)}],
+            }
+        )
         ws.send(huge)
         with pytest.raises(ConnectionClosed) as info:
             ws.recv(timeout=10)
@@ -162,7 +224,11 @@ def test_ended_recording_token_is_refused(live_server, batch_json):
     assert code == 1008 and reason == "this recording has ended; its token no longer works"
     with connect(live_server.ws_url(token), open_timeout=10) as ws:
         first, code, reason = closed_with(ws)
-    assert (first["code"], code, reason) == ("recording_ended", 1008, "this recording has ended; its token no longer works")
+    assert (first["code"], code, reason) == (
+        "recording_ended",
+        1008,
+        "this recording has ended; its token no longer works",
+    )
     assert live_server.seqs(rid) == [0, 1, 2]
 
 
@@ -170,7 +236,11 @@ def test_http_fallback(live_server, batch_json):
     rid, token = live_server.new_recording()
     url = live_server.base_url + "/recorder/events"
     with httpx.Client(timeout=10) as client:
-        r = client.post(url, content=batch_json(0, 3), headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"})
+        r = client.post(
+            url,
+            content=batch_json(0, 3),
+            headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
+        )
         assert (r.status_code, r.json()) == (200, {"type": "ack", "seq": 2})
         assert r.headers["access-control-allow-origin"] == "*"
         # Token in the body, sent as text/plain the way sendBeacon does.
@@ -186,12 +256,17 @@ def test_http_fallback(live_server, batch_json):
         assert r.status_code == 401 and "no recorder token" in r.json()["message"]
         r = client.post(url, content=batch_json(6, 1), headers={"Authorization": "Bearer nonsense"})
         assert r.status_code == 401 and r.json()["code"] == "token_invalid"
-        r = client.post(url, content="x" * (MAX_FRAME_BYTES + 1), headers={"Authorization": f"Bearer {token}"})
+        r = client.post(
+            url, content="x" * (MAX_FRAME_BYTES + 1), headers={"Authorization": f"Bearer {token}"}
+        )
         assert r.status_code == 413 and r.json()["code"] == "frame_too_large"
         assert live_server.seqs(rid) == list(range(6))
         live_server.end(rid)
         r = client.post(url, content=batch_json(6, 1), headers={"Authorization": f"Bearer {token}"})
-        assert r.status_code == 410 and r.json()["message"] == "this recording has ended; its token no longer works"
+        assert (
+            r.status_code == 410
+            and r.json()["message"] == "this recording has ended; its token no longer works"
+        )
     assert live_server.seqs(rid) == list(range(6))
 
 
@@ -217,7 +292,11 @@ def test_no_client_address_or_token_in_logs(live_server, batch_json):
     with connect(live_server.ws_url("garbage"), open_timeout=10) as bad:
         closed_with(bad)
     with httpx.Client(timeout=10) as client:
-        client.post(live_server.base_url + "/recorder/events", content=batch_json(2, 1), headers={"Authorization": f"Bearer {token}"})
+        client.post(
+            live_server.base_url + "/recorder/events",
+            content=batch_json(2, 1),
+            headers={"Authorization": f"Bearer {token}"},
+        )
         client.get(live_server.base_url + "/env/plain.html")
     text = live_server.log.getvalue()[start:]
     assert '"WebSocket /recorder/ws' in text, "the handshake log line should have been captured"

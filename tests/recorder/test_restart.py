@@ -19,16 +19,31 @@ pytestmark = pytest.mark.browser
 REPO = Path(__file__).resolve().parents[2]
 
 
-def start_server(*, port: int, database_url: str, secret: str, pages: Path, log_path: Path) -> subprocess.Popen:
+def start_server(
+    *, port: int, database_url: str, secret: str, pages: Path, log_path: Path
+) -> subprocess.Popen:
     env = {
         **os.environ,
         "HUMANTRACE_RECORDER_DATABASE_URL": database_url,
         "HUMANTRACE_RECORDER_SECRET": secret,
         "HUMANTRACE_RECORDER_PAGES": str(pages),
     }
-    command = [sys.executable, "-m", "uvicorn", "recorder.standalone:app_from_env", "--factory",
-               "--host", "127.0.0.1", "--port", str(port), "--no-access-log",
-               "--ws-max-size", str(MAX_FRAME_BYTES), "--ws-per-message-deflate", "false"]  # as `humantrace serve` runs it
+    command = [
+        sys.executable,
+        "-m",
+        "uvicorn",
+        "recorder.standalone:app_from_env",
+        "--factory",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--no-access-log",
+        "--ws-max-size",
+        str(MAX_FRAME_BYTES),
+        "--ws-per-message-deflate",
+        "false",
+    ]  # as `humantrace serve` runs it
     log = open(log_path, "ab")  # noqa: SIM115 (kept open for the child's lifetime)
     proc = subprocess.Popen(command, env=env, cwd=REPO, stdout=log, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 30
@@ -51,12 +66,23 @@ def recorder_state(page, token):
     return json.loads(page.evaluate("(k) => sessionStorage.getItem(k)", f"humantrace:{token}") or "null")
 
 
-def test_sigkill_and_restart_mid_typing(tmp_path, port, sqlite_url, sqlite_engine, recorder_secret, pages_dir,
-                                        server_handle, context, wait_all_acked):
+def test_sigkill_and_restart_mid_typing(
+    tmp_path,
+    port,
+    sqlite_url,
+    sqlite_engine,
+    recorder_secret,
+    pages_dir,
+    server_handle,
+    context,
+    wait_all_acked,
+):
     server = server_handle(f"http://127.0.0.1:{port}", sqlite_engine)
     rid, token = server.new_recording()
     log_path = tmp_path / "server.log"
-    opts = dict(port=port, database_url=sqlite_url, secret=recorder_secret, pages=pages_dir, log_path=log_path)
+    opts = dict(
+        port=port, database_url=sqlite_url, secret=recorder_secret, pages=pages_dir, log_path=log_path
+    )
     proc = start_server(**opts)
     try:
         context.add_cookies([{"name": "htrec", "value": token, "url": server.base_url}])

@@ -19,7 +19,11 @@ SECRET = "test-secret-key-for-recorder"
 
 def stored_seqs(engine, recording_id: int) -> list[int]:
     with Session(engine) as s:
-        return list(s.execute(select(RawEvent.seq).where(RawEvent.recording_id == recording_id).order_by(RawEvent.seq)).scalars())
+        return list(
+            s.execute(
+                select(RawEvent.seq).where(RawEvent.recording_id == recording_id).order_by(RawEvent.seq)
+            ).scalars()
+        )
 
 
 def fresh_ack(engine, recording_id: int) -> int:
@@ -28,7 +32,9 @@ def fresh_ack(engine, recording_id: int) -> int:
 
 
 def test_create_recording_defaults(session):
-    rec = service.create_recording(session, kind="standalone", label="demo", mask_all_text=True, mousemove_sample_ms=50)
+    rec = service.create_recording(
+        session, kind="standalone", label="demo", mask_all_text=True, mousemove_sample_ms=50
+    )
     assert rec.id is not None
     assert (rec.kind, rec.label, rec.status, rec.acked_seq) == ("standalone", "demo", "active", -1)
     assert rec.mask_all_text is True and rec.mousemove_sample_ms == 50
@@ -41,13 +47,25 @@ def test_token_round_trip_and_refusals(session):
     b = service.create_recording(session, kind="attempt")
     token_a = service.issue_token(secret_key=SECRET, recording_id=a.id)
     assert service.resolve_token(session, secret_key=SECRET, token=token_a).id == a.id
-    assert service.resolve_token(session, secret_key=SECRET, token=service.issue_token(secret_key=SECRET, recording_id=b.id)).id == b.id
+    assert (
+        service.resolve_token(
+            session, secret_key=SECRET, token=service.issue_token(secret_key=SECRET, recording_id=b.id)
+        ).id
+        == b.id
+    )
 
-    for bad in ["", "garbage", token_a[:-2] + "xx", service.issue_token(secret_key="another-secret", recording_id=a.id)]:
+    for bad in [
+        "",
+        "garbage",
+        token_a[:-2] + "xx",
+        service.issue_token(secret_key="another-secret", recording_id=a.id),
+    ]:
         with pytest.raises(service.TokenInvalid):
             service.resolve_token(session, secret_key=SECRET, token=bad)
     with pytest.raises(service.TokenInvalid, match="does not exist"):
-        service.resolve_token(session, secret_key=SECRET, token=service.issue_token(secret_key=SECRET, recording_id=999_999))
+        service.resolve_token(
+            session, secret_key=SECRET, token=service.issue_token(secret_key=SECRET, recording_id=999_999)
+        )
 
     service.end_recording(session, recording_id=a.id)
     with pytest.raises(service.RecordingEnded, match="this recording has ended; its token no longer works"):
@@ -86,7 +104,9 @@ def test_repeated_and_non_contiguous_seqs_are_refused(engine, session):
     rec = service.create_recording(session, kind="attempt")
 
     def batch(seqs):
-        return parse_client_message(json.dumps({"type": "batch", "events": [{"type": "submit", "seq": s, "t_ms": 1} for s in seqs]}))
+        return parse_client_message(
+            json.dumps({"type": "batch", "events": [{"type": "submit", "seq": s, "t_ms": 1} for s in seqs]})
+        )
 
     with pytest.raises(service.RepeatedSeq, match="seq 1 appears more than once"):
         service.ingest_batch(session, recording=rec, batch=batch([0, 1, 1, 2]))
@@ -123,8 +143,14 @@ def test_a_group_of_batches_is_stored_as_if_one_at_a_time(engine, session, make_
     b = service.create_recording(session, kind="attempt")
     ended = service.create_recording(session, kind="attempt")
     service.end_recording(session, recording_id=ended.id)
-    repeated = parse_client_message(json.dumps({"type": "batch", "events": [
-        {"seq": 0, "t_ms": 1, "type": "focus"}, {"seq": 0, "t_ms": 2, "type": "blur"}]})).events
+    repeated = parse_client_message(
+        json.dumps(
+            {
+                "type": "batch",
+                "events": [{"seq": 0, "t_ms": 1, "type": "focus"}, {"seq": 0, "t_ms": 2, "type": "blur"}],
+            }
+        )
+    ).events
     items = [
         (a.id, make_batch(0, 50).events),
         (b.id, make_batch(0, 3).events),
@@ -185,10 +211,14 @@ def test_an_unchecked_bad_batch_is_refused_beside_checked_ones(engine, session):
     """`checked` is for batches parse_frame already checked; an unchecked bad batch is still refused."""
     rec = service.create_recording(session, kind="attempt")
     session.commit()
-    events = parse_client_message(json.dumps({"type": "batch", "events": [
-        {"type": "submit", "seq": seq, "t_ms": 1} for seq in (0, 1, 2)]})).events
-    repeated = parse_client_message(json.dumps({"type": "batch", "events": [
-        {"type": "submit", "seq": seq, "t_ms": 1} for seq in (3, 3)]})).events
+    events = parse_client_message(
+        json.dumps(
+            {"type": "batch", "events": [{"type": "submit", "seq": seq, "t_ms": 1} for seq in (0, 1, 2)]}
+        )
+    ).events
+    repeated = parse_client_message(
+        json.dumps({"type": "batch", "events": [{"type": "submit", "seq": seq, "t_ms": 1} for seq in (3, 3)]})
+    ).events
     outcomes = service.ingest_batches(session, [(rec.id, events), (rec.id, repeated)], checked=[True, False])
     session.commit()
     assert outcomes[0] == service.IngestResult(acked_seq=2, stored=3, duplicates=0)
@@ -230,21 +260,62 @@ def test_concurrent_overlapping_writers_never_lose_or_duplicate(engine, make_bat
 
 def test_meta_is_stored(engine, session):
     rec = service.create_recording(session, kind="attempt")
-    meta = MetaMessage(type="meta", user_agent="Mozilla/5.0 test", viewport_w=1366, viewport_h=800, screen_w=1920, screen_h=1080)
+    meta = MetaMessage(
+        type="meta",
+        user_agent="Mozilla/5.0 test",
+        viewport_w=1366,
+        viewport_h=800,
+        screen_w=1920,
+        screen_h=1080,
+    )
     service.store_meta(session, recording=rec, meta=meta)
     with Session(engine) as s:
         again = s.get(Recording, rec.id)
         assert (again.user_agent, again.viewport_w, again.viewport_h, again.screen_w, again.screen_h) == (
-            "Mozilla/5.0 test", 1366, 800, 1920, 1080)
+            "Mozilla/5.0 test",
+            1366,
+            800,
+            1920,
+            1080,
+        )
 
 
 def test_events_frame_has_the_agreed_columns(session):
     rec = service.create_recording(session, kind="attempt")
     events = [
-        {"type": "navigation", "seq": 0, "t_ms": 1_700_000_000_000, "url": "http://shop.test/", "nav": "load"},
-        {"type": "click", "seq": 1, "t_ms": 1_700_000_000_100, "xpath": "/html/body/button[1]", "x": 12.5, "y": 40},
-        {"type": "scroll", "seq": 2, "t_ms": 1_700_000_000_200, "xpath": "/html", "scroll_x": 0, "scroll_y": 300, "dx": 0, "dy": 300},
-        {"type": "dom_change", "seq": 3, "t_ms": 1_700_000_000_300, "added": 2, "removed": 1, "attributes": 5},
+        {
+            "type": "navigation",
+            "seq": 0,
+            "t_ms": 1_700_000_000_000,
+            "url": "http://shop.test/",
+            "nav": "load",
+        },
+        {
+            "type": "click",
+            "seq": 1,
+            "t_ms": 1_700_000_000_100,
+            "xpath": "/html/body/button[1]",
+            "x": 12.5,
+            "y": 40,
+        },
+        {
+            "type": "scroll",
+            "seq": 2,
+            "t_ms": 1_700_000_000_200,
+            "xpath": "/html",
+            "scroll_x": 0,
+            "scroll_y": 300,
+            "dx": 0,
+            "dy": 300,
+        },
+        {
+            "type": "dom_change",
+            "seq": 3,
+            "t_ms": 1_700_000_000_300,
+            "added": 2,
+            "removed": 1,
+            "attributes": 5,
+        },
         {"type": "visibility", "seq": 4, "t_ms": 1_700_000_000_400, "state": "hidden"},
         {"type": "resize", "seq": 5, "t_ms": 1_700_000_000_500, "width": 800, "height": 600},
     ]
@@ -252,8 +323,29 @@ def test_events_frame_has_the_agreed_columns(session):
     service.ingest_batch(session, recording=rec, batch=batch)
     frame = service.events_frame(session, recording_ids=[rec.id])
     assert list(frame.columns) == [
-        "attempt_id", "stream", "seq", "t_ms", "type", "xpath", "url", "x", "y", "key", "value", "scroll_x", "scroll_y",
-        "dx", "dy", "nav", "added", "removed", "attributes", "width", "height", "state", "frame_xpath",
+        "attempt_id",
+        "stream",
+        "seq",
+        "t_ms",
+        "type",
+        "xpath",
+        "url",
+        "x",
+        "y",
+        "key",
+        "value",
+        "scroll_x",
+        "scroll_y",
+        "dx",
+        "dy",
+        "nav",
+        "added",
+        "removed",
+        "attributes",
+        "width",
+        "height",
+        "state",
+        "frame_xpath",
     ]
     assert frame["attempt_id"].tolist() == [rec.id] * 6
     assert frame["type"].tolist() == ["navigation", "click", "scroll", "dom_change", "visibility", "resize"]
@@ -268,13 +360,23 @@ def test_events_frame_has_the_agreed_columns(session):
 def _every_shape(count: int) -> list[dict]:
     """`count` events cycling through every event model, each with and without its nullable fields."""
     kinds = [
-        {"type": "click", "x": 1.5, "y": 2.0}, {"type": "mousemove", "x": 0, "y": 3.25},
-        {"type": "keydown", "key": "a"}, {"type": "input", "value": "héllo"}, {"type": "change", "value": None},
+        {"type": "click", "x": 1.5, "y": 2.0},
+        {"type": "mousemove", "x": 0, "y": 3.25},
+        {"type": "keydown", "key": "a"},
+        {"type": "input", "value": "héllo"},
+        {"type": "change", "value": None},
         {"type": "scroll", "scroll_x": 0, "scroll_y": 120.5, "dx": 0, "dy": -40},
-        {"type": "navigation", "nav": "push"}, {"type": "visibility", "state": "hidden"},
-        {"type": "resize", "width": 1280, "height": 0}, {"type": "dom_change", "added": 0, "removed": 3, "attributes": 7},
-        {"type": "submit"}, {"type": "blur"}, {"type": "mousedown", "x": 4, "y": 5}, {"type": "mouseup", "x": 40, "y": 5},
-        {"type": "dragstart", "x": 4, "y": 6}, {"type": "drop", "x": 90, "y": 6}, {"type": "frame_gap"},
+        {"type": "navigation", "nav": "push"},
+        {"type": "visibility", "state": "hidden"},
+        {"type": "resize", "width": 1280, "height": 0},
+        {"type": "dom_change", "added": 0, "removed": 3, "attributes": 7},
+        {"type": "submit"},
+        {"type": "blur"},
+        {"type": "mousedown", "x": 4, "y": 5},
+        {"type": "mouseup", "x": 40, "y": 5},
+        {"type": "dragstart", "x": 4, "y": 6},
+        {"type": "drop", "x": 90, "y": 6},
+        {"type": "frame_gap"},
         {"type": "click", "x": 7, "y": 8, "frame_xpath": "/html/body/iframe[1]"},
     ]
     events = []
@@ -332,4 +434,9 @@ def test_no_column_can_hold_a_client_address(engine):
         names = [c["name"].lower() for c in inspector.get_columns(table)]
         assert names, table
         for name in names:
-            assert "ip" not in name.split("_") and "addr" not in name and "client" not in name and "host" not in name, name
+            assert (
+                "ip" not in name.split("_")
+                and "addr" not in name
+                and "client" not in name
+                and "host" not in name
+            ), name

@@ -47,14 +47,21 @@ def build_default_state(ctx: SeedContext) -> None:
 
 
 def add_note(ctx: SeedContext, *, title: str, body: str = "") -> Note:
-    note = Note(id=ctx.new_id("n"), title=title, body=body or f"About {title.lower()}.", created_at=ctx.ago(hours=ctx.rng.randint(1, 200)))
+    note = Note(
+        id=ctx.new_id("n"),
+        title=title,
+        body=body or f"About {title.lower()}.",
+        created_at=ctx.ago(hours=ctx.rng.randint(1, 200)),
+    )
     ctx.state.notes.append(note)
     return note
 
 
 @builder("lab.notes")
 def notes(ctx: SeedContext, *, count: int = 4) -> dict[str, Any]:
-    made = [add_note(ctx, title=f"{ctx.rng.choice(WORDS).title()} {ctx.rng.randint(2, 99)}") for _ in range(count)]
+    made = [
+        add_note(ctx, title=f"{ctx.rng.choice(WORDS).title()} {ctx.rng.randint(2, 99)}") for _ in range(count)
+    ]
     return {"note_ids": [note.id for note in made]}
 
 
@@ -68,7 +75,10 @@ def target_note(ctx: SeedContext) -> dict[str, Any]:
 
 @builder("lab.new_title")
 def new_title(ctx: SeedContext) -> dict[str, Any]:
-    return {"title": f"Call {ctx.rng.choice(WORDS)} shop {ctx.rng.randint(10, 99)}", "marker": f"tgtmark{ctx.rng.randint(10**8, 10**9)}"}
+    return {
+        "title": f"Call {ctx.rng.choice(WORDS)} shop {ctx.rng.randint(10, 99)}",
+        "marker": f"tgtmark{ctx.rng.randint(10**8, 10**9)}",
+    }
 
 
 @builder("lab.decoy_notes")

@@ -16,6 +16,7 @@ from environments.brokerage.models import (
     WatchItem,
     Watchlist,
 )
+from environments.responses import Answer
 
 
 class Body(BaseModel):
@@ -60,14 +61,14 @@ class NewAlert(Body):
     price_cents: int
 
 
-class Me(BaseModel):
+class Me(Answer):
     signed_in: bool
     name: str
     today: str
     open_orders: int
 
 
-class AccountView(BaseModel):
+class AccountView(Answer):
     id: str
     name: str
     kind: str
@@ -78,7 +79,7 @@ class AccountView(BaseModel):
     total_value_cents: int
 
 
-class PositionView(BaseModel):
+class PositionView(Answer):
     id: str
     account_id: str
     symbol: str
@@ -90,19 +91,19 @@ class PositionView(BaseModel):
     gain_cents: int
 
 
-class AccountsView(BaseModel):
+class AccountsView(Answer):
     accounts: list[AccountView]
     total_value_cents: int
 
 
-class AccountDetail(BaseModel):
+class AccountDetail(Answer):
     account: AccountView
     positions: list[PositionView]
     orders: list[Order]
     documents: list[Document]
 
 
-class InstrumentRow(BaseModel):
+class InstrumentRow(Answer):
     symbol: str
     name: str
     kind: str
@@ -111,60 +112,60 @@ class InstrumentRow(BaseModel):
     change_cents: int
 
 
-class InstrumentPage(BaseModel):
+class InstrumentPage(Answer):
     items: list[InstrumentRow]
     total: int
     page: int
     pages: int
 
 
-class Holding(BaseModel):
+class Holding(Answer):
     account_id: str
     account_name: str
     quantity: int
 
 
-class Quote(BaseModel):
+class Quote(Answer):
     instrument: Instrument
     change_cents: int
     holdings: list[Holding]
     watchlists: list[Watchlist]
 
 
-class OrderList(BaseModel):
+class OrderList(Answer):
     orders: list[Order]
 
 
-class OrderResult(BaseModel):
+class OrderResult(Answer):
     order: Order
     message: str
 
 
-class WatchlistView(BaseModel):
+class WatchlistView(Answer):
     watchlist: Watchlist
     items: list[InstrumentRow]
 
 
-class Watchlists(BaseModel):
+class Watchlists(Answer):
     watchlists: list[WatchlistView]
 
 
-class WatchItemResult(BaseModel):
+class WatchItemResult(Answer):
     item: WatchItem
 
 
-class Transfers(BaseModel):
+class Transfers(Answer):
     transfers: list[Transfer]
 
 
-class Plans(BaseModel):
+class Plans(Answer):
     recurring: list[RecurringInvestment]
     alerts: list[PriceAlert]
 
 
-class Documents(BaseModel):
+class Documents(Answer):
     documents: list[Document]
 
 
-class Ok(BaseModel):
+class Ok(Answer):
     ok: bool = True

@@ -14,6 +14,7 @@ import pytest
 from sqlalchemy import create_engine, text
 
 from dashboard.bots.service import sign_in
+from tests.waits import count_of, wait_for_text
 
 pytestmark = pytest.mark.browser
 
@@ -84,7 +85,7 @@ def test_restart_within_grace_keeps_the_assignment(server, context):
     website = popup.value
     control.click("#start-now")
     website.wait_for_load_state("load")
-    control.wait_for_function("Number(document.getElementById('events').textContent) > 0")
+    wait_for_text(control, "#events", lambda t: count_of(t) > 0)
     assert server.state(assignment_id) == "cold_active"
 
     server.kill()
@@ -96,9 +97,7 @@ def test_restart_within_grace_keeps_the_assignment(server, context):
     before = int(control.locator("#events").inner_text())
     website.mouse.click(5, 5)
     website.keyboard.press("Tab")
-    control.wait_for_function(
-        f"Number(document.getElementById('events').textContent) > {before}", timeout=20000
-    )
+    wait_for_text(control, "#events", lambda t: count_of(t) > before, timeout_ms=20000)
 
     website.close()  # a real close after the restart is still caught
     deadline = time.time() + 30

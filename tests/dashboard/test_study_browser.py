@@ -10,6 +10,7 @@ import pytest
 from sqlmodel import Session, select
 
 from dashboard.bots.service import play_assignment, sign_in
+from tests.waits import wait_for_text
 
 pytestmark = pytest.mark.browser
 
@@ -115,7 +116,7 @@ def test_lead_creates_imports_plans_and_watches_a1_complete_an_assignment(
     lead.goto(f"{live.url}/lead/studies/{study.id}/people")
     assert "never" in lead.locator("#people tr[data-code=A1] .signed-in").inner_text()
     lead.click("#people tr[data-code=A1] .copy-link")
-    lead.wait_for_function("document.getElementById('copied').textContent.includes('A1')")
+    wait_for_text(lead, "#copied", lambda t: "A1" in t)
     copied = lead.evaluate("navigator.clipboard.readText()")
     public_url = (
         live.app.state.settings.public_url
@@ -126,7 +127,7 @@ def test_lead_creates_imports_plans_and_watches_a1_complete_an_assignment(
 
     # The live monitor: watch it without reloading while A1 works.
     lead.goto(f"{live.url}/lead/studies/{study.id}/monitor")
-    lead.wait_for_function("document.getElementById('stream-state').textContent === 'live'")
+    wait_for_text(lead, "#stream-state", lambda t: t == "live")
     lead.evaluate("""() => {
         window.__sameDocument = true;
         window.__seen = [];
@@ -164,7 +165,7 @@ def test_lead_creates_imports_plans_and_watches_a1_complete_an_assignment(
     assert any("warm attempt" in row for row in working), seen
     assert any(" s" in row.split("\t")[3] for row in working if len(row.split("\t")) > 3), seen
     # Once A1 finished, the monitor says nobody is working (still without a reload).
-    lead.wait_for_function("document.getElementById('working-count').textContent === '0'", timeout=10_000)
+    wait_for_text(lead, "#working-count", lambda t: t == "0", timeout_ms=10_000)
     with Session(engine) as db:
         assert db.get(Assignment, first.id).state == "completed"
     lead.goto(f"{live.url}/lead/studies/{study.id}/people")

@@ -17,6 +17,7 @@ from dashboard.exports.bundle import export_bundle
 from dashboard.studies import service as studies
 from dashboard.studies.models import Attempt, Study
 from recorder.models import RawEvent, Recording
+from tests.waits import count_of, wait_for_text
 
 pytestmark = pytest.mark.browser
 
@@ -69,9 +70,7 @@ def test_text_in_a_field_the_study_masks_is_nowhere_in_the_database_or_the_bundl
             select(Attempt.recording_id).where(Attempt.assignment_id == assignment_id)
         ).first()
     control.bring_to_front()
-    control.wait_for_function(
-        f"Number(document.getElementById('events').textContent) >= {len(VISIBLE) + len(SECRET)}"
-    )
+    wait_for_text(control, "#events", lambda t: count_of(t) >= len(VISIBLE) + len(SECRET))
     website.wait_for_timeout(1500)  # the last batch is acknowledged
     with control.expect_navigation():
         control.click("#evaluate")

@@ -12,6 +12,7 @@ from annotators import service as accounts
 from dashboard.bots.service import sign_in
 from dashboard.studies.models import Assignment, Attempt, Rating, Study
 from recorder.models import RawEvent
+from tests.waits import count_of, wait_for_text
 
 pytestmark = pytest.mark.browser
 
@@ -97,13 +98,13 @@ def test_one_assignment_end_to_end(live_study, context, make_assignment, screens
     assert context.cookies(live.url) and all(
         c["domain"] == "localhost" for c in context.cookies(website_origin(live))
     )
-    control.wait_for_function("document.getElementById('rec-label').textContent === 'REC'")
+    wait_for_text(control, "#rec-label", lambda t: t == "REC")
     html = env_page.content()
     assert "Evaluate" not in html and "lab-001" not in html  # the website only
 
     lab_oracle(env_page, live, assignment_id)
     control.bring_to_front()
-    control.wait_for_function("Number(document.getElementById('events').textContent) > 0")
+    wait_for_text(control, "#events", lambda t: count_of(t) > 0)
     control.screenshot(path=str(screenshot_dir / "control_recording.png"), full_page=True)
     with control.expect_navigation():
         control.click("#evaluate")
@@ -184,7 +185,7 @@ def _start_cold(context, live, assignment_id):
     control.click("#start-now")
     env_page.wait_for_url("**/env/lab/**")
     env_page.wait_for_load_state("load")
-    control.wait_for_function("Number(document.getElementById('events').textContent) > 0")
+    wait_for_text(control, "#events", lambda t: count_of(t) > 0)
     return control, env_page
 
 

@@ -14,6 +14,7 @@ from annotators import service as accounts
 from dashboard.bots.service import sign_in
 from dashboard.studies.models import Assignment, AssignmentEvent, Attempt, Study
 from recorder.models import RawEvent
+from tests.waits import count_of, wait_for_text
 
 pytestmark = pytest.mark.browser
 
@@ -103,7 +104,7 @@ def test_the_website_tab_holds_nothing_of_the_dashboard_and_the_clock_skips_the_
     website.locator("li.note").first.click()
     website.wait_for_timeout(1500)
     control.bring_to_front()
-    control.wait_for_function("Number(document.getElementById('events').textContent) > 0")
+    wait_for_text(control, "#events", lambda t: count_of(t) > 0)
     refused: list[str] = []  # after Evaluate the recorder stops: no 410s from its token, no refused writes
     website.on("response", lambda r: refused.append(f"{r.status} {r.url}") if r.status >= 400 else None)
     website.on("console", lambda m: refused.append(m.text) if m.type == "error" else None)

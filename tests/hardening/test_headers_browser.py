@@ -24,6 +24,8 @@ import pytest
 import uvicorn
 from sqlmodel import Session, select
 
+from tests.waits import wait_for_text
+
 pytestmark = pytest.mark.browser
 
 SITE_SIDE = re.compile(r"^/(env|api/env|env-static|website|enter|recorder)(/|$)")
@@ -192,12 +194,12 @@ def test_every_dashboard_page_loads_and_works_under_its_csp(served, kit, browser
     assert widths and all(w.endswith("%") for w in widths), widths
     shot(page, screenshot_dir, "lead_home")
     page.goto(f"{server.url}/lead/studies/{maker.study_id}/monitor")
-    page.wait_for_function("document.getElementById('stream-state').textContent === 'live'", timeout=30_000)
+    wait_for_text(page, "#stream-state", lambda t: t == "live", timeout_ms=30_000)
     shot(page, screenshot_dir, "lead_monitor")
     page.goto(f"{server.url}/lead/studies/{maker.study_id}/people")
     code = other.code.upper()  # codes are stored upper-case
     page.click(f"#people tr[data-code={code}] .copy-link")
-    page.wait_for_function(f"document.getElementById('copied').textContent.includes('{code}')")
+    wait_for_text(page, "#copied", lambda t: code in t)
     shot(page, screenshot_dir, "lead_people")
     asked: list[str] = []
     page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))

@@ -11,13 +11,14 @@ from __future__ import annotations
 import csv
 import json
 import math
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import pandas as pd
 import pyarrow.parquet as pq
+from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationError, ValidationInfo
 
 from exports.failure_modes import DONE_VERBS, FEATURE_COLUMNS, MODE_CLASS, classify_failures, run_failed
 from exports.schema import CONDITIONS, DIFFICULTIES
@@ -91,6 +92,10 @@ def _bool(value: Any) -> bool | None:
     return True if text in _TRUE else False if text in _FALSE else None
 
 
+def _raw_text(value: Any) -> str | None:
+    return None if _blank(value) else str(value)
+
+
 def _records(path: Path) -> tuple[list[str], Iterator[tuple[int, dict]], str]:
     """(column names, (line, record) pairs, unit of the line numbers)."""
     if path.is_dir():
@@ -157,89 +162,135 @@ def _agent_bundle_records(path: Path) -> tuple[list[str], Iterator[tuple[int, di
     return keep, ((i + 1, rec) for i, rec in enumerate(records)), "row"
 
 
+def _text(value: Any, info: ValidationInfo) -> str:
+    if _blank(value):
+        raise ValueError(f"{info.field_name} is empty")
+    return str(value).strip()
+
+
+def _optional_text(value: Any) -> str | None:
+    return None if _blank(value) else str(value).strip()
+
+
+def _choice(allowed: tuple[str, ...], expected: str) -> Callable[[Any, ValidationInfo], str]:
+    def check(value: Any, info: ValidationInfo) -> str:
+        text = str(value or "").strip().lower()
+        if text not in allowed:
+            raise ValueError(f"unknown {info.field_name} {value!r} (expected {expected})")
+        return text
+
+    return check
+
+
+def _score(value: Any) -> float:
+    if _blank(value):
+        raise ValueError("score is empty")
+    if (number := _number(value)) is None:
+        raise ValueError(f"score {value!r} is not a number")
+    if not 0.0 <= number <= 1.0:
+        raise ValueError(f"score {number:g} is outside [0, 1]")
+    return number
+
+
+def _count(value: Any, info: ValidationInfo) -> int | None:
+    """A non-negative integer; True/False (or yes/no) count as 1/0 for the failure features."""
+    if _blank(value):
+        return None
+    flag_words = (_TRUE | _FALSE) - {"0", "1"}
+    if info.field_name in _COUNT_FEATURES and (
+        isinstance(value, bool) or str(value).strip().lower() in flag_words
+    ):
+        return int(value if isinstance(value, bool) else bool(_bool(value)))
+    number = _number(value)
+    if number is None or number < 0 or number != int(number):
+        raise ValueError(f"{info.field_name} {value!r} is not a non-negative integer")
+    return int(number)
+
+
+def _duration(value: Any, info: ValidationInfo) -> float | None:
+    if _blank(value):
+        return None
+    number = _number(value)
+    if number is None or number < 0:
+        raise ValueError(f"{info.field_name} {value!r} is not a non-negative number")
+    return number
+
+
+def _seed(value: Any) -> int | None:
+    if _blank(value):
+        return None
+    number = _number(value)
+    if number is None or number != int(number):
+        raise ValueError(f"seed {value!r} is not an integer")
+    return int(number)
+
+
+def _flag(value: Any, info: ValidationInfo) -> bool | None:
+    if _blank(value):
+        return None
+    if (flag := _bool(value)) is None:
+        raise ValueError(f"{info.field_name} {value!r} is not a boolean")
+    return flag
+
+
+def _share(value: Any) -> float | None:
+    if _blank(value):
+        return None
+    if (number := _number(value)) is None or not 0.0 <= number <= 1.0:
+        raise ValueError(f"event_match_score {value!r} is not a number in [0, 1]")
+    return number
+
+
+Text = Annotated[str, BeforeValidator(_text)]
+OptionalText = Annotated[str | None, BeforeValidator(_optional_text)]
+Count = Annotated[int | None, BeforeValidator(_count)]
+Flag = Annotated[bool | None, BeforeValidator(_flag)]
+
+
+class AgentRunRow(BaseModel):
+    """One agent run as a bundle row gives it. Each field's check names the field and the value it
+    refuses, in the words the import reports (`score 'abc' is not a number`); blank optional fields
+    are None. Columns the platform does not know are ignored (and listed by the import)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    model: Text
+    task: Text
+    env: Text
+    difficulty: Annotated[str, BeforeValidator(_choice(DIFFICULTIES, "one of " + ", ".join(DIFFICULTIES)))]
+    condition: Annotated[str, BeforeValidator(_choice(CONDITIONS, "clean or intervention"))]
+    score: Annotated[float, BeforeValidator(_score)]
+    steps: Count = None
+    elapsed_s: Annotated[float | None, BeforeValidator(_duration)] = None
+    source_variant: OptionalText = None
+    run_id: OptionalText = None
+    # The env seed the run's website was built from: compare warns when it is not the human study's.
+    seed: Annotated[int | None, BeforeValidator(_seed)] = None
+    passed: Flag = None
+    max_repeat_run: Count = None
+    action_error_count: Count = None
+    failed_positive_checks: Count = None
+    failed_negative_checks: Count = None
+    terminal_verb: Annotated[str | None, BeforeValidator(_raw_text)] = None
+    final_thought: Annotated[str | None, BeforeValidator(_raw_text)] = None
+    target_primitive: Annotated[str | None, BeforeValidator(_raw_text)] = None
+    event_match_score: Annotated[float | None, BeforeValidator(_share)] = None
+    completed: Flag = None
+
+
 def _validate(record: dict) -> tuple[dict | None, list[str]]:
-    """The normalised run, or None with the reasons it is rejected."""
+    """The normalised run, or None with the reasons it is rejected (every field's, in column order)."""
     if "__error__" in record:
         return None, [record["__error__"]]
     reasons: list[str] = []
-    run: dict[str, Any] = {}
-    for name in ("model", "task", "env"):
-        value = record.get(name)
-        if _blank(value):
-            reasons.append(f"{name} is empty")
-        else:
-            run[name] = str(value).strip()
-    difficulty = str(record.get("difficulty") or "").strip().lower()
-    if difficulty not in DIFFICULTIES:
-        reasons.append(
-            f"unknown difficulty {record.get('difficulty')!r} (expected one of {', '.join(DIFFICULTIES)})"
-        )
-    run["difficulty"] = difficulty
+    run: dict[str, Any] | None = None
+    try:
+        run = AgentRunRow.model_validate(record).model_dump()
+    except ValidationError as exc:
+        reasons = [str(error.get("ctx", {}).get("error", error["msg"])) for error in exc.errors()]
     condition = str(record.get("condition") or "").strip().lower()
-    if condition not in CONDITIONS:
-        reasons.append(f"unknown condition {record.get('condition')!r} (expected clean or intervention)")
-    run["condition"] = condition
-    score = record.get("score")
-    if _blank(score):
-        reasons.append("score is empty")
-    elif (number := _number(score)) is None:
-        reasons.append(f"score {score!r} is not a number")
-    elif not 0.0 <= number <= 1.0:
-        reasons.append(f"score {number:g} is outside [0, 1]")
-    else:
-        run["score"] = number
-    for name, integral in (("steps", True), ("elapsed_s", False)):
-        value = record.get(name)
-        if _blank(value):
-            run[name] = None
-            continue
-        number = _number(value)
-        if number is None or number < 0 or (integral and number != int(number)):
-            kind = "a non-negative integer" if integral else "a non-negative number"
-            reasons.append(f"{name} {value!r} is not {kind}")
-        else:
-            run[name] = int(number) if integral else number
-    variant = record.get("source_variant")
-    run["source_variant"] = None if _blank(variant) else str(variant).strip()
-    if condition == "intervention" and run["source_variant"] is None:
+    if condition == "intervention" and _blank(record.get("source_variant")):
         reasons.append("source_variant is empty on an intervention run")
-    run["run_id"] = None if _blank(record.get("run_id")) else str(record.get("run_id")).strip()
-    # The env seed the run's website was built from: compare warns when it is not the human study's.
-    seed = record.get("seed")
-    if _blank(seed):
-        run["seed"] = None
-    elif (number := _number(seed)) is None or number != int(number) or isinstance(seed, bool):
-        reasons.append(f"seed {seed!r} is not an integer")
-    else:
-        run["seed"] = int(number)
-    if not _blank(record.get("passed")):
-        if (flag := _bool(record["passed"])) is None:
-            reasons.append(f"passed {record['passed']!r} is not a boolean")
-        run["passed"] = flag
-    for name in _COUNT_FEATURES:
-        value = record.get(name)
-        if _blank(value):
-            run[name] = None
-        elif isinstance(value, bool) or str(value).strip().lower() in (_TRUE | _FALSE) - {"0", "1"}:
-            run[name] = int(bool(value) if isinstance(value, bool) else _bool(value))
-        elif (number := _number(value)) is None or number < 0 or number != int(number):
-            reasons.append(f"{name} {value!r} is not a non-negative integer")
-        else:
-            run[name] = int(number)
-    for name in ("terminal_verb", "final_thought", "target_primitive"):
-        run[name] = None if _blank(record.get(name)) else str(record.get(name))
-    ems = record.get("event_match_score")
-    if _blank(ems):
-        run["event_match_score"] = None
-    elif (number := _number(ems)) is None or not 0.0 <= number <= 1.0:
-        reasons.append(f"event_match_score {ems!r} is not a number in [0, 1]")
-    else:
-        run["event_match_score"] = number
-    run["completed"] = None
-    if not _blank(record.get("completed")):
-        if (flag := _bool(record["completed"])) is None:
-            reasons.append(f"completed {record['completed']!r} is not a boolean")
-        run["completed"] = flag
     return (None, reasons) if reasons else (run, [])
 
 

@@ -84,13 +84,7 @@ def matches(email: Email, query: Query) -> bool:
     """Whether `email` satisfies every part of `query` (case-insensitive substrings)."""
     sender = f"{email.from_name} {email.from_addr}".lower()
     recipients = " ".join(email.to + email.cc).lower()
-    if query.folder == "starred":
-        if not email.is_starred or email.folder in HIDDEN:
-            return False
-    elif query.folder is not None:
-        if email.folder != query.folder:
-            return False
-    elif email.folder in HIDDEN:
+    if not _in_query_folder(email, query.folder):
         return False
     if query.unread and email.is_read or query.starred and not email.is_starred:
         return False
@@ -109,11 +103,41 @@ def matches(email: Email, query: Query) -> bool:
     return all(word in haystack for word in query.words)
 
 
+def _in_query_folder(email: Email, folder: str | None) -> bool:
+    """A search in one folder (or `starred`) looks there; a search in no folder skips Spam and Trash."""
+    if folder == "starred":
+        return email.is_starred and email.folder not in HIDDEN
+    if folder is not None:
+        return email.folder == folder
+    return email.folder not in HIDDEN
+
+
 def in_view(email: Email, view: str) -> bool:
     """Whether `email` shows in folder view `view` (a folder, or `starred`)."""
     if view == "starred":
         return email.is_starred and email.folder not in HIDDEN and email.folder != "drafts"
     return email.folder == view
+
+
+def _participants(ordered: list[Email]) -> list[str]:
+    """The names a conversation row shows, in order of first message, each once."""
+    senders = {(m.from_addr if m.folder not in ("sent", "drafts") else "me") for m in ordered}
+    names: list[str] = []
+    for m in ordered:
+        if m.folder == "drafts":
+            shown = "Draft"
+        elif m.folder == "sent":
+            shown = "me"
+        else:
+            # Several people: first names (as mail clients do); one sender: the full name.
+            shown = (
+                m.from_name.split(" ")[0]
+                if len(senders) > 1 and m.from_addr.split("@")[1] not in _ORGS
+                else m.from_name
+            )
+        if shown not in names:
+            names.append(shown)
+    return names
 
 
 def thread_rows(
@@ -129,22 +153,7 @@ def thread_rows(
         latest = members[-1]
         everyone = [m for m in state.emails if m.thread_id == thread_id and m.folder not in HIDDEN]
         ordered = sorted(everyone or members, key=lambda e: (e.sent_at, e.id))
-        senders = {(m.from_addr if m.folder not in ("sent", "drafts") else "me") for m in ordered}
-        names = []
-        for m in ordered:
-            if m.folder == "drafts":
-                shown = "Draft"
-            elif m.folder == "sent":
-                shown = "me"
-            else:
-                # Several people: first names (as mail clients do); one sender: the full name.
-                shown = (
-                    m.from_name.split(" ")[0]
-                    if len(senders) > 1 and m.from_addr.split("@")[1] not in _ORGS
-                    else m.from_name
-                )
-            if shown not in names:
-                names.append(shown)
+        names = _participants(ordered)
         labels = sorted({label for m in members for label in m.labels})
         rows.append(
             {
@@ -316,59 +325,120 @@ def apply_action(
     if not message_ids and not thread_ids:
         raise SiteError(422, "Select at least one conversation first.")
     emails = _targets(state, message_ids=message_ids, thread_ids=thread_ids, folder=folder)
-    removed: list[str] = []
     changed = 0
     if action in ("label_add", "label_remove"):
         if not label or not any(existing.name == label for existing in state.labels):
             raise SiteError(422, "Choose an existing label.")
+    if action not in _ACTIONS:
+        raise SiteError(422, f"Unknown action {action!r}.")
+    act = _ACTIONS[action]
+    batch = _Batch(emails=emails, label=label, emit=emit)
     for email in emails:
         before = email.model_dump()
-        if action == "archive" and email.folder == "inbox":
-            _move(email, "archive", emit)
-        elif (
-            action == "move_to_inbox"
-            and email.folder in ("archive", "spam", "trash")
-            and email.previous_folder not in ("sent", "drafts")
-        ):
-            _move(email, "inbox", emit)
-        elif action == "trash" and email.folder != "trash":
-            _move(email, "trash", emit)
-        elif action == "restore" and email.folder == "trash":
-            _move(email, email.previous_folder or "inbox", emit)
-        elif action == "spam" and email.folder in ("inbox", "archive"):
-            _move(email, "spam", emit)
-        elif action == "not_spam" and email.folder == "spam":
-            _move(email, "inbox", emit)
-        elif action in ("read", "unread") and email.folder != "drafts":
-            value = action == "read"
-            if email.is_read != value and (value or email is _latest_received(emails, email.thread_id)):
-                email.is_read = value
-                emit("email_read_state", email_id=email.id, is_read=value)
-        elif action == "star" and email is _latest(emails, email.thread_id) and not email.is_starred:
-            email.is_starred = True
-            emit("email_starred", email_id=email.id, starred=True)
-        elif action == "unstar" and email.is_starred:
-            email.is_starred = False
-            emit("email_starred", email_id=email.id, starred=False)
-        elif action == "label_add" and label not in email.labels and email.folder != "drafts":
-            email.labels = [*email.labels, label]
-            emit("email_labelled", email_id=email.id, label=label, added=True)
-        elif action == "label_remove" and label in email.labels:
-            email.labels = [name for name in email.labels if name != label]
-            emit("email_labelled", email_id=email.id, label=label, added=False)
-        elif action == "delete_forever" and email.folder in HIDDEN:
-            removed.append(email.id)
-            emit("email_deleted", email_id=email.id)
+        act(email, batch)
         if email.model_dump() != before:
             changed += 1
-    if removed:
-        state.emails = [e for e in state.emails if e.id not in removed]
-        changed += len(removed)
+    if batch.removed:
+        state.emails = [e for e in state.emails if e.id not in batch.removed]
+        changed += len(batch.removed)
     return {
         "ok": True,
         "changed": changed,
         "message": _sentence(action, len({e.thread_id for e in emails}), label),
     }
+
+
+@dataclass
+class _Batch:
+    """What one bulk action works on: the chosen messages, the label and where events go."""
+
+    emails: list[Email]
+    label: str | None
+    emit: Emit
+    removed: list[str] = field(default_factory=list)
+
+
+def _mover(
+    sources: tuple[str, ...] | None, target: str | None, *, exclude: tuple[str, ...] = ()
+) -> Callable[[Email, _Batch], None]:
+    """An action that moves a message from one of `sources` (any folder but `exclude` when None) to
+    `target` (its previous folder when None)."""
+
+    def act(email: Email, batch: _Batch) -> None:
+        allowed = email.folder in sources if sources is not None else email.folder not in exclude
+        if allowed:
+            _move(email, target or email.previous_folder or "inbox", batch.emit)
+
+    return act
+
+
+def _move_to_inbox(email: Email, batch: _Batch) -> None:
+    # A sent message or draft that was trashed goes back where it came from, never to the inbox.
+    if email.folder in ("archive", "spam", "trash") and email.previous_folder not in ("sent", "drafts"):
+        _move(email, "inbox", batch.emit)
+
+
+def _read_state(value: bool) -> Callable[[Email, _Batch], None]:
+    def act(email: Email, batch: _Batch) -> None:
+        if email.folder == "drafts" or email.is_read == value:
+            return
+        # Marking a conversation unread marks only its latest received message.
+        if value or email is _latest_received(batch.emails, email.thread_id):
+            email.is_read = value
+            batch.emit("email_read_state", email_id=email.id, is_read=value)
+
+    return act
+
+
+def _star(email: Email, batch: _Batch) -> None:
+    # Starring a conversation stars its latest message, as webmail does.
+    if email is _latest(batch.emails, email.thread_id) and not email.is_starred:
+        email.is_starred = True
+        batch.emit("email_starred", email_id=email.id, starred=True)
+
+
+def _unstar(email: Email, batch: _Batch) -> None:
+    if email.is_starred:
+        email.is_starred = False
+        batch.emit("email_starred", email_id=email.id, starred=False)
+
+
+def _label_add(email: Email, batch: _Batch) -> None:
+    label = batch.label
+    if label is not None and label not in email.labels and email.folder != "drafts":
+        email.labels = [*email.labels, label]
+        batch.emit("email_labelled", email_id=email.id, label=label, added=True)
+
+
+def _label_remove(email: Email, batch: _Batch) -> None:
+    label = batch.label
+    if label is not None and label in email.labels:
+        email.labels = [name for name in email.labels if name != label]
+        batch.emit("email_labelled", email_id=email.id, label=label, added=False)
+
+
+def _delete_forever(email: Email, batch: _Batch) -> None:
+    if email.folder in HIDDEN:
+        batch.removed.append(email.id)
+        batch.emit("email_deleted", email_id=email.id)
+
+
+_ACTIONS: dict[str, Callable[[Email, _Batch], None]] = {
+    "archive": _mover(("inbox",), "archive"),
+    "move_to_inbox": _move_to_inbox,
+    "trash": _mover(None, "trash", exclude=("trash",)),
+    "restore": _mover(("trash",), None),
+    "spam": _mover(("inbox", "archive"), "spam"),
+    "not_spam": _mover(("spam",), "inbox"),
+    "read": _read_state(True),
+    "unread": _read_state(False),
+    "star": _star,
+    "unstar": _unstar,
+    "label_add": _label_add,
+    "label_remove": _label_remove,
+    "delete_forever": _delete_forever,
+}
+"""Each bulk action, applied to one message of the batch; a message it does not fit is left alone."""
 
 
 def _latest(emails: list[Email], thread_id: str) -> Email:

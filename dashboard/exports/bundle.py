@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
@@ -111,77 +112,10 @@ def export_bundle(
         )
         with writer:
             for chunk in _chunks(db, study, include_rolled_back):
-                attempts_rows, clean_rows, verdict_rows, event_check_rows = [], [], [], []
-                for attempt, assignment in chunk:
-                    if assignment.task_id not in meta_cache:
-                        meta_cache[assignment.task_id] = _task_meta(assignment.task_id)
-                    primitives, target_primitive, variant_id = meta_cache[assignment.task_id]
-                    intervention = assignment.condition == "intervention"
-                    rating = ratings.get(assignment.id)
-                    row = {
-                        "attempt_id": attempt.id,
-                        "annotator": codes[assignment.annotator_id],
-                        "env_id": assignment.env_id,
-                        "task_id": assignment.task_id,
-                        "difficulty": assignment.difficulty,
-                        "primitives": primitives,
-                        "target_primitive": target_primitive if intervention else None,
-                        "condition": assignment.condition,
-                        "seed": assignment.seed,
-                        "variant_id": variant_id if intervention else None,
-                        "phase": attempt.phase,
-                        "tier": assignment.tier,
-                        "assignment_id": assignment.id,
-                        "viewport_w": attempt.viewport_w,
-                        "viewport_h": attempt.viewport_h,
-                        "user_agent": attempt.user_agent,
-                        "started_at": _ms(attempt.recording_started_at or attempt.created_at),
-                        "ended_at": _ms(attempt.ended_at),
-                        "wall_clock_s": (attempt.wall_clock_ms or 0) / 1000,
-                        "raw_events": attempt.raw_events or 0,
-                        "clean_steps": attempt.clean_steps,
-                        "score": attempt.score if attempt.score is not None else 0.0,
-                        "passed": bool(attempt.passed),
-                        "outcome": attempt.outcome or "abandoned",
-                        "rolled_back": attempt.status == AttemptStatus.rolled_back.value or attempt.excluded,
-                        "event_match_score": (attempt.verdict or {}).get("event_match_score"),
-                    }
-                    for name in RATING_FIELDS:
-                        row[name] = (
-                            getattr(rating, name) if rating is not None and not rating.skipped else None
-                        )
-                    if include_comments:
-                        row["comments"] = rating.comments if rating is not None else None
-                    attempts_rows.append(row)
-                    for step, event in enumerate(attempt.clean_trace or []):
-                        clean_row = {k: v for k, v in event.items() if k in CLEAN_COLUMNS}
-                        clean_row["attempt_id"] = attempt.id
-                        clean_row.setdefault("step", step)
-                        seqs = clean_row.get("source_seqs") or []
-                        clean_row["source_seqs"] = (
-                            ";".join(str(s) for s in seqs) if isinstance(seqs, list) else seqs
-                        )
-                        clean_rows.append(clean_row)
-                    verdict_rows.extend(_verdict_rows(attempt))
-                    event_check_rows.extend(_event_check_rows(attempt))
-                    cleaning_config = cleaning_config or attempt.cleaning_config
-                writer.append("attempts", pd.DataFrame(attempts_rows))
-                by_recording = {attempt.recording_id: attempt.id for attempt, _ in chunk}
-                raw = recorder.events_frame(db, recording_ids=list(by_recording))
-                raw["attempt_id"] = raw["attempt_id"].map(by_recording).astype("int64")
-                writer.append("events_raw", raw)
-                if clean_rows:
-                    writer.append("events_clean", pd.DataFrame(clean_rows))
-                if verdict_rows:
-                    writer.append("verdicts", pd.DataFrame(verdict_rows))
-                if event_check_rows:
-                    writer.append("event_checks", pd.DataFrame(event_check_rows))
-                by_session = {attempt.env_session_id: attempt.id for attempt, _ in chunk}
-                semantic, audit = _session_logs(db, by_session)
-                if len(semantic):
-                    writer.append("semantic_events", semantic)
-                if len(audit):
-                    writer.append("backend_audit", audit)
+                config = _write_chunk(
+                    writer, db, chunk, _Lookup(codes, ratings, meta_cache), include_comments=include_comments
+                )
+                cleaning_config = cleaning_config or config
                 if progress:
                     progress(len(chunk))
             rating_rows = _rating_rows(db, study, codes, include_comments, include_rolled_back)
@@ -191,6 +125,113 @@ def export_bundle(
             return writer.close(
                 study_settings=settings, cleaning_config=cleaning_config or _default_cleaning_config()
             )
+
+
+@dataclass
+class _Lookup:
+    """What every attempt row looks up: annotator codes, ratings by assignment, catalogue facts by task."""
+
+    codes: dict[int | None, str]
+    ratings: dict[int, Rating]
+    meta: dict[str, tuple[str | None, str | None, str | None]]
+
+    def task_meta(self, task_id: str) -> tuple[str | None, str | None, str | None]:
+        if task_id not in self.meta:
+            self.meta[task_id] = _task_meta(task_id)
+        return self.meta[task_id]
+
+
+def _write_chunk(
+    writer: BundleWriter,
+    db: Session,
+    chunk: list[tuple[Attempt, Assignment]],
+    lookup: _Lookup,
+    *,
+    include_comments: bool,
+) -> dict | None:
+    """Append one chunk of attempts to every table; returns the first cleaning config met."""
+    attempts_rows, clean_rows, verdict_rows, event_check_rows = [], [], [], []
+    cleaning_config: dict | None = None
+    for attempt, assignment in chunk:
+        attempts_rows.append(_attempt_row(attempt, assignment, lookup, include_comments=include_comments))
+        clean_rows.extend(_clean_rows(attempt))
+        verdict_rows.extend(_verdict_rows(attempt))
+        event_check_rows.extend(_event_check_rows(attempt))
+        cleaning_config = cleaning_config or attempt.cleaning_config
+    writer.append("attempts", pd.DataFrame(attempts_rows))
+    by_recording = {attempt.recording_id: attempt.id for attempt, _ in chunk}
+    raw = recorder.events_frame(db, recording_ids=list(by_recording))
+    raw["attempt_id"] = raw["attempt_id"].map(by_recording).astype("int64")
+    writer.append("events_raw", raw)
+    for table, rows in (
+        ("events_clean", clean_rows),
+        ("verdicts", verdict_rows),
+        ("event_checks", event_check_rows),
+    ):
+        if rows:
+            writer.append(table, pd.DataFrame(rows))
+    by_session = {attempt.env_session_id: attempt.id for attempt, _ in chunk}
+    semantic, audit = _session_logs(db, by_session)
+    if len(semantic):
+        writer.append("semantic_events", semantic)
+    if len(audit):
+        writer.append("backend_audit", audit)
+    return cleaning_config
+
+
+def _attempt_row(
+    attempt: Attempt, assignment: Assignment, lookup: _Lookup, *, include_comments: bool
+) -> dict:
+    """The attempts table's row: the annotator by coded id, the condition's facts only under intervention."""
+    primitives, target_primitive, variant_id = lookup.task_meta(assignment.task_id)
+    intervention = assignment.condition == "intervention"
+    rating = lookup.ratings.get(assignment.id) if assignment.id is not None else None
+    row = {
+        "attempt_id": attempt.id,
+        "annotator": lookup.codes[assignment.annotator_id],
+        "env_id": assignment.env_id,
+        "task_id": assignment.task_id,
+        "difficulty": assignment.difficulty,
+        "primitives": primitives,
+        "target_primitive": target_primitive if intervention else None,
+        "condition": assignment.condition,
+        "seed": assignment.seed,
+        "variant_id": variant_id if intervention else None,
+        "phase": attempt.phase,
+        "tier": assignment.tier,
+        "assignment_id": assignment.id,
+        "viewport_w": attempt.viewport_w,
+        "viewport_h": attempt.viewport_h,
+        "user_agent": attempt.user_agent,
+        "started_at": _ms(attempt.recording_started_at or attempt.created_at),
+        "ended_at": _ms(attempt.ended_at),
+        "wall_clock_s": (attempt.wall_clock_ms or 0) / 1000,
+        "raw_events": attempt.raw_events or 0,
+        "clean_steps": attempt.clean_steps,
+        "score": attempt.score if attempt.score is not None else 0.0,
+        "passed": bool(attempt.passed),
+        "outcome": attempt.outcome or "abandoned",
+        "rolled_back": attempt.status == AttemptStatus.rolled_back.value or attempt.excluded,
+        "event_match_score": (attempt.verdict or {}).get("event_match_score"),
+    }
+    rated = rating is not None and not rating.skipped
+    for name in RATING_FIELDS:
+        row[name] = getattr(rating, name) if rated else None
+    if include_comments:
+        row["comments"] = rating.comments if rating is not None else None
+    return row
+
+
+def _clean_rows(attempt: Attempt) -> list[dict]:
+    rows = []
+    for step, event in enumerate(attempt.clean_trace or []):
+        row = {k: v for k, v in event.items() if k in CLEAN_COLUMNS}
+        row["attempt_id"] = attempt.id
+        row.setdefault("step", step)
+        seqs = row.get("source_seqs") or []
+        row["source_seqs"] = ";".join(str(s) for s in seqs) if isinstance(seqs, list) else seqs
+        rows.append(row)
+    return rows
 
 
 def _ms(moment):

@@ -358,7 +358,7 @@
     const cards = data.cards.map((c) => h("article", { class: "ins-card" + (c.status === "active" ? "" : " inactive"), "aria-label": `${c.insurer} ${c.plan}` },
       h("header", {}, h("strong", { text: c.insurer }), pill(c.status === "active" ? (c.coverage === "primary" ? "Primary" : "Secondary") : "Inactive", c.status === "active" ? (c.coverage === "primary" ? "ok" : "pending") : "muted")),
       h("p", { class: "plan", text: c.plan || "—" }),
-      h("dl", {}, h("dt", { text: "Member ID" }), h("dd", {}, h("span", { class: "member-id", text: c.member_id })),
+      h("dl", {}, h("dt", { text: "Member ID" }), h("dd", { class: "member-id", text: c.member_id }),
         h("dt", { text: "Group" }), h("dd", { text: c.group_number || "—" }), h("dt", { text: "Subscriber" }), h("dd", { text: c.subscriber }),
         h("dt", { text: "Effective" }), h("dd", { text: dateText(c.effective_from) })),
       c.status === "active" ? h("div", { class: "actions-row" },
@@ -453,7 +453,7 @@
       const live = p.status !== "revoked";
       return h("tr", { "data-proxy": p.id },
         h("td", {}, h("strong", { text: p.name }), h("div", { class: "muted", text: p.relationship })), h("td", { text: p.email }),
-        h("td", {}, h("span", { class: "dob", text: p.date_of_birth })),
+        h("td", { class: "dob", text: p.date_of_birth }),
         h("td", {}, live ? access : ACCESS[p.access]),
         h("td", {}, pill(p.status === "active" ? "Active" : p.status === "pending" ? "Invitation sent" : "Access removed", p.status === "active" ? "ok" : p.status === "pending" ? "pending" : "muted")),
         h("td", {}, live ? h("div", { class: "actions-row" },
@@ -493,8 +493,8 @@
     const p = data.profile;
     show(heading("Personal information"), h("section", { class: "panel narrow" },
       h("dl", { class: "facts" }, h("dt", { text: "Name" }), h("dd", { text: p.full_name }),
-        h("dt", { text: "Date of birth" }), h("dd", {}, h("span", { class: "dob", text: p.date_of_birth })),
-        h("dt", { text: "Medical record number" }), h("dd", {}, h("span", { class: "mrn", text: p.mrn })),
+        h("dt", { text: "Date of birth" }), h("dd", { class: "dob", text: p.date_of_birth }),
+        h("dt", { text: "Medical record number" }), h("dd", { class: "mrn", text: p.mrn }),
         h("dt", { text: "Email" }), h("dd", { text: p.email }), h("dt", { text: "Phone" }), h("dd", { text: p.phone }),
         h("dt", { text: "Address" }), h("dd", { text: p.address }), h("dt", { text: "Preferred pharmacy" }), h("dd", { text: data.pharmacy_name })),
       h("p", { class: "note", text: "To correct your name or date of birth, bring a photo ID to your next visit." })));

@@ -6,6 +6,7 @@ bind to targets. Dates are offsets in days from the session's fixed "today".
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
 from environments.portal.models import Bill, Prescription, Provider
@@ -87,8 +88,10 @@ def earliest_slot(
     visit_type: str = "",
     from_hour: int = 0,
     not_before: str = "",
+    free_day: bool = False,
 ) -> dict[str, Any]:
-    """The first open time of a clinician (of a visit type, at or after an hour of the day, after a moment)."""
+    """The first open time of a clinician (of a visit type, at or after an hour of the day, after a
+    moment, on a day the patient has no other visit when `free_day`)."""
     state = state_of(ctx)
     prov = provider(ctx, provider_name)
     taken = {a.slot_id for a in state.appointments if a.status in ("scheduled", "requested")}
@@ -104,6 +107,7 @@ def earliest_slot(
             and s.start not in busy
             and (not visit_type or s.visit_type == visit_type)
             and int(s.start[11:13]) >= from_hour
+            and not (free_day and s.start[:10] in {b[:10] for b in busy})
         ),
         key=lambda s: s.start,
     )
@@ -218,3 +222,17 @@ def find_thread(ctx: PortalContext, *, subject: str) -> dict[str, Any]:
     if len(found) != 1:
         raise SeedError(f"expected one conversation {subject!r}, found {len(found)}")
     return {"thread_id": found[0].id, "team": found[0].team}
+
+
+@builder("portal.busy_first_day")
+def busy_first_day(
+    ctx: PortalContext, *, provider_name: str, visit_type: str, other: str, time: str, reason: str
+) -> dict[str, Any]:
+    """A visit with `other` on the day of `provider_name`'s first open `visit_type` time, so that
+    day is no longer free (at `time`, which must differ from that first time)."""
+    first = earliest_slot(ctx, provider_name=provider_name, visit_type=visit_type) or {}
+    offset = (date.fromisoformat(first["slot_start"][:10]) - ctx.now.date()).days
+    if first["slot_start"][11:16] == time:
+        time = "07:30"  # before any open time, so never the first open time itself
+    made = plant_appointment(ctx, provider_name=other, offset=offset, time=time, reason=reason) or {}
+    return {"busy_appointment_id": made["appointment_id"], "busy_day": first["slot_start"][:10]}

@@ -97,21 +97,56 @@ def cancel_visit(page: Page, reason: str) -> str:
     return notice(page)
 
 
-def book(page: Page, *, department: str, clinician: str, visit_type: str, reason: str, which: int = 0) -> str:
-    """Schedule: the clinician's `which`-th open time of a visit type; returns the answer."""
+def book(
+    page: Page,
+    *,
+    department: str,
+    clinician: str,
+    visit_type: str,
+    reason: str,
+    from_hour: int = 0,
+    skip_days: tuple[str, ...] = (),
+    overlay: bool = False,
+) -> str:
+    """Schedule the clinician's first open time of a visit type (at or after `from_hour`, on a day
+    not in `skip_days`, as the page writes days); returns the answer."""
     page.goto(page.url.split(BASE)[0] + BASE + "/appointments/new")
     ready(page)
+    if overlay:
+        dismiss_overlay(page)
     page.get_by_label("Department").select_option(department)
+    page.wait_for_url(re.compile(r"department="))
     ready(page)
     page.get_by_role("button", name=f"See times for {clinician}", exact=True).click()
+    page.wait_for_url(re.compile(r"provider="))
     ready(page)
     page.get_by_label("Visit type").select_option(label=visit_type)
+    page.wait_for_url(re.compile(r"type="))
     ready(page)
-    page.locator("#times .slot").nth(which).click()
+    pick_slot(page, page.locator("#times"), from_hour=from_hour, skip_days=skip_days)
     page.get_by_label("Reason for visit").fill(reason)
     page.get_by_role("button", name="Review visit").click()
     confirm(page, re.compile(r"^(Book visit|Send request)$"))
     return notice(page)
+
+
+def hour_of(text: str) -> int:
+    """The hour (0-23) of a time written like "1:30 PM"."""
+    moment = datetime.strptime(text.strip(), "%I:%M %p")
+    return moment.hour
+
+
+def pick_slot(page: Page, area: Any, *, from_hour: int = 0, skip_days: tuple[str, ...] = ()) -> None:
+    """Click the first open time in `area` at or after `from_hour`, on a day not in `skip_days`."""
+    area.locator(".slot").first.wait_for(timeout=LONG)
+    for day in area.locator(".day").all():
+        if day.locator("h3").inner_text().strip() in skip_days:
+            continue
+        for slot in day.locator(".slot").all():
+            if hour_of(slot.inner_text().split("\n")[0]) >= from_hour:
+                slot.click()
+                return
+    raise AssertionError("no open time fits")
 
 
 def table_rows(page: Page, label: str) -> list[list[str]]:

@@ -537,7 +537,7 @@ def build_default_state(ctx: Any) -> None:
             1,
             2,
             "active",
-            70,
+            27,
             30,
         ),
         (

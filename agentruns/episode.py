@@ -57,6 +57,14 @@ def parse_action(action: str) -> tuple[str | None, str | None]:
     return verb, target
 
 
+def _settle(page: Any, timeout_ms: int = 5_000) -> None:
+    """Wait until the page has had no request in flight for 500 ms (at most `timeout_ms`)."""
+    try:
+        page.wait_for_load_state("networkidle", timeout=timeout_ms)
+    except Exception:  # noqa: BLE001 - a page that never settles (polling) is scored as it is
+        return
+
+
 def _ended_by(passed: bool, task, truncated_by_limit: bool, infeasible: bool) -> str:
     if passed:
         return "pass"
@@ -140,7 +148,13 @@ def run_episode(
                 break
         truncated = not terminated
         elapsed = time.monotonic() - clock
-        verdict = task.last_verdict or task.evaluate()
+        verdict = task.last_verdict or {}
+        if not verdict.get("passed"):
+            # The verdict of the last step was taken as soon as its DOM had loaded, when the fetch
+            # its click started may still be on its way (a replayed return request once scored 0.75
+            # so). A person presses Evaluate on a settled page: score the settled state.
+            _settle(unwrapped.page)
+            verdict = task.evaluate()
         artifacts = task.artifacts()
     except Exception as exc:  # noqa: BLE001 - one broken episode is reported, the run goes on
         error = f"{type(exc).__name__}: {exc}"

@@ -210,9 +210,7 @@ def members(session: Session, *, study_id: int, include_leads: bool = False) -> 
     ).all()
     found = [Member(person, membership) for person, membership in rows]
     if include_leads:
-        found += [
-            Member(p, None) for p in session.exec(select(Annotator).where(Annotator.role == Role.lead.value))
-        ]
+        found += [Member(p, None) for p in session.exec(select(Annotator).where(Annotator.role == Role.lead))]
     return sorted(found, key=lambda m: (m.person.is_lead, m.person.code))
 
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from enum import StrEnum
 
-from sqlalchemy import JSON, Column, String, UniqueConstraint
+from sqlalchemy import JSON, Column, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 import core.naming  # noqa: F401  (constraint naming convention, before any table)
+from core.columns import EnumText
 
 
 def utcnow() -> datetime:
@@ -34,13 +35,13 @@ class Annotator(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     code: str = Field(index=True, unique=True, max_length=16)
     display_name: str = Field(default="", max_length=120)
-    role: Role = Field(default=Role.annotator, sa_type=String(16))
+    role: Role = Field(default=Role.annotator, sa_type=EnumText(Role))
     active: bool = True
     created_at: datetime = Field(default_factory=utcnow)
 
     @property
     def is_lead(self) -> bool:
-        return str(self.role) == Role.lead.value
+        return self.role == Role.lead
 
 
 class Membership(SQLModel, table=True):
@@ -51,7 +52,7 @@ class Membership(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     study_id: int = Field(foreign_key="study.id", index=True)
     annotator_id: int = Field(foreign_key="annotator.id", index=True)
-    tier: Tier = Field(default=Tier.primary, sa_type=String(16))
+    tier: Tier = Field(default=Tier.primary, sa_type=EnumText(Tier))
     designed: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
     # A deactivated member keeps their recorded work but gets no new assignments in the study.
     active: bool = True

@@ -128,7 +128,7 @@ def _next_assignment(engine: Engine, code: str, study_id: int | None = None) -> 
     with Session(engine) as db:
         person = accounts.get_by_code(db, code=code)
         query = select(Assignment).where(
-            Assignment.annotator_id == person.id, Assignment.state != AssignmentState.completed.value
+            Assignment.annotator_id == person.id, Assignment.state != AssignmentState.completed
         )
         if study_id is not None:
             query = query.where(Assignment.study_id == study_id)

@@ -55,10 +55,10 @@ def _attempt_query(study: Study, include_rolled_back: bool):
     query = (
         select(Attempt, Assignment)
         .join(Assignment, Assignment.id == Attempt.assignment_id)
-        .where(Assignment.study_id == study.id, Attempt.status != AttemptStatus.active.value)
+        .where(Assignment.study_id == study.id, Attempt.status != AttemptStatus.active)
     )
     if not include_rolled_back:
-        query = query.where(Attempt.status == AttemptStatus.ended.value, Attempt.excluded == False)  # noqa: E712
+        query = query.where(Attempt.status == AttemptStatus.ended, Attempt.excluded == False)  # noqa: E712
     return query.order_by(Attempt.id)
 
 
@@ -211,7 +211,7 @@ def _attempt_row(
         "score": attempt.score if attempt.score is not None else 0.0,
         "passed": bool(attempt.passed),
         "outcome": attempt.outcome or "abandoned",
-        "rolled_back": attempt.status == AttemptStatus.rolled_back.value or attempt.excluded,
+        "rolled_back": attempt.status == AttemptStatus.rolled_back or attempt.excluded,
         "event_match_score": (attempt.verdict or {}).get("event_match_score"),
     }
     rated = rating is not None and not rating.skipped

@@ -20,7 +20,7 @@ def reclean_study(
         db.exec(
             select(Attempt)
             .join(Assignment, col(Assignment.id) == col(Attempt.assignment_id))
-            .where(Assignment.study_id == study.id, Attempt.status != AttemptStatus.active.value)
+            .where(Assignment.study_id == study.id, Attempt.status != AttemptStatus.active)
         )
     )
     changed = 0

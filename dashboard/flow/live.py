@@ -55,7 +55,7 @@ def _snapshots(engine, assignment_ids: list[int]) -> dict[int, dict]:
         .select_from(Assignment)
         .outerjoin(
             Attempt,
-            and_(Attempt.assignment_id == Assignment.id, Attempt.status == AttemptStatus.active.value),
+            and_(Attempt.assignment_id == Assignment.id, Attempt.status == AttemptStatus.active),
         )
         .outerjoin(Recording, Recording.id == Attempt.recording_id)
         .outerjoin(

@@ -182,7 +182,7 @@ def sweep(engine: Engine, *, now: datetime | None = None) -> SweepResult:
     result = SweepResult()
     with Session(engine) as db:
         result.downtime_seconds = _tick_clock(db, now)
-        active_states = [s.value for s in ACTIVE_STATES]
+        active_states = list(ACTIVE_STATES)
         active = db.exec(
             select(
                 Assignment.id, Assignment.state, Study.rollback_grace_seconds, Study.hard_time_limit_seconds
@@ -212,7 +212,7 @@ def sweep(engine: Engine, *, now: datetime | None = None) -> SweepResult:
                     Attempt.phase,
                     Attempt.recording_started_at,
                     Attempt.created_at,
-                ).where(Attempt.assignment_id.in_(ids), Attempt.status == AttemptStatus.active.value)
+                ).where(Attempt.assignment_id.in_(ids), Attempt.status == AttemptStatus.active)
             )
         }
         for assignment_id, state, grace_seconds, limit_seconds in active:

@@ -23,12 +23,12 @@ S = AssignmentState
 REC_COOKIE = "htrec"
 
 STATUS_LABELS = {
-    S.not_started.value: "Not started",
-    S.cold_active.value: "In progress (first attempt)",
-    S.warm_ready.value: "Ready for the warm attempt",
-    S.warm_active.value: "In progress (warm attempt)",
-    S.rating.value: "Rating",
-    S.completed.value: "Completed",
+    S.not_started: "Not started",
+    S.cold_active: "In progress (first attempt)",
+    S.warm_ready: "Ready for the warm attempt",
+    S.warm_active: "In progress (warm attempt)",
+    S.rating: "Rating",
+    S.completed: "Completed",
 }
 
 
@@ -69,20 +69,18 @@ def assignment_list(
             .order_by(Assignment.order_index, Assignment.id)
         )
     )
-    gone = _control_gone(
-        db, [a.id for a in rows if a.state != S.not_started.value and a.state != S.completed.value]
-    )
+    gone = _control_gone(db, [a.id for a in rows if a.state != S.not_started and a.state != S.completed])
     items = [
         {
             "a": a,
             "card": _card(a.task_id),
             "label": STATUS_LABELS[a.state],
             "closing": a.id in gone,
-            "website": website.website_url(settings, request, a) if a.state == S.not_started.value else None,
+            "website": website.website_url(settings, request, a) if a.state == S.not_started else None,
         }
         for a in rows
     ]
-    done = sum(1 for a in rows if a.state == S.completed.value)
+    done = sum(1 for a in rows if a.state == S.completed)
     return render(
         request,
         "annotator_home.html",
@@ -106,7 +104,7 @@ def control_tab(
     assignment_id: int, request: Request, person: CurrentAnnotator, db: DbDep, settings: SettingsDep
 ):
     assignment = flow.get_assignment(db, assignment_id=assignment_id, annotator=person)
-    if assignment.state == S.not_started.value:
+    if assignment.state == S.not_started:
         return RedirectResponse("/assignments?notice=rolled_back", status_code=303)
     study = flow.study_of(db, assignment)
     card = envs.task_card(assignment.task_id)

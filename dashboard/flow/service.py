@@ -41,7 +41,7 @@ REOPENED_PREFIX = "reopened: "
 REASON_MAX_LENGTH = 1000  # AssignmentEvent.reason
 COMMENTS_MAX_LENGTH = 4000  # Rating.comments
 # The attempt phase that is running in each active-attempt state.
-LIVE_PHASE = {S.cold_active.value: "cold", S.warm_active.value: "warm"}
+LIVE_PHASE = {S.cold_active: "cold", S.warm_active: "warm"}
 
 
 class FlowError(Exception):
@@ -130,7 +130,7 @@ def get_attempt(db: Session, *, attempt_id: int, annotator: Annotator | None) ->
 def attempts_of(db: Session, *, assignment_id: int, include_rolled_back: bool = False) -> list[Attempt]:
     query = select(Attempt).where(Attempt.assignment_id == assignment_id)
     if not include_rolled_back:
-        query = query.where(Attempt.status != AttemptStatus.rolled_back.value)
+        query = query.where(Attempt.status != AttemptStatus.rolled_back)
     return list(db.exec(query.order_by(Attempt.id)))
 
 
@@ -138,9 +138,7 @@ def current_attempt(db: Session, *, assignment: Assignment) -> Attempt | None:
     """The live attempt of an active assignment (cold or warm), else None."""
     rows = attempts_of(db, assignment_id=assignment.id)
     phase = LIVE_PHASE.get(assignment.state)
-    return next(
-        (a for a in reversed(rows) if a.phase == phase and a.status == AttemptStatus.active.value), None
-    )
+    return next((a for a in reversed(rows) if a.phase == phase and a.status == AttemptStatus.active), None)
 
 
 def study_of(db: Session, assignment: Assignment) -> Study:
@@ -165,12 +163,12 @@ def _move(
     # Read before the UPDATE: the ORM synchronises `assignment` with the new values, so reading
     # `assignment.state` afterwards would record the new state as the old one.
     from_state, version = assignment.state, assignment.version
-    if from_state not in {s.value for s in expected}:
+    if from_state not in set(expected):
         raise IllegalTransition(_explain(from_state, to))
     moved = db.execute(
         update(Assignment)
         .where(Assignment.id == assignment.id, Assignment.state == from_state, Assignment.version == version)
-        .values(state=to.value, version=version + 1)
+        .values(state=to, version=version + 1)
     )
     if moved.rowcount != 1:
         db.rollback()
@@ -179,21 +177,21 @@ def _move(
         )
     db.add(
         AssignmentEvent(
-            assignment_id=assignment.id, from_state=from_state, to_state=to.value, actor=actor, reason=reason
+            assignment_id=assignment.id, from_state=from_state, to_state=to, actor=actor, reason=reason
         )
     )
 
 
 def _explain(state: str, to: S) -> str:
     messages = {
-        S.cold_active.value: "This assignment is already in progress (its first attempt is running), perhaps in another tab.",
-        S.warm_ready.value: "The first attempt is finished; press “Start warm attempt” in the control tab.",
-        S.warm_active.value: "The warm attempt is already running, perhaps in another tab.",
-        S.rating.value: "Both attempts are finished; the rating form is next.",
-        S.completed.value: "This assignment is already completed.",
-        S.not_started.value: "This assignment has not been started (or was rolled back because a tab was closed).",
+        S.cold_active: "This assignment is already in progress (its first attempt is running), perhaps in another tab.",
+        S.warm_ready: "The first attempt is finished; press “Start warm attempt” in the control tab.",
+        S.warm_active: "The warm attempt is already running, perhaps in another tab.",
+        S.rating: "Both attempts are finished; the rating form is next.",
+        S.completed: "This assignment is already completed.",
+        S.not_started: "This assignment has not been started (or was rolled back because a tab was closed).",
     }
-    return messages.get(state, f"Cannot go from {state} to {to.value}.")
+    return messages.get(state, f"Cannot go from {state} to {to}.")
 
 
 def _new_attempt(db: Session, *, assignment: Assignment, phase: str, study: Study) -> Attempt:
@@ -219,7 +217,7 @@ def start_assignment(db: Session, *, assignment_id: int, annotator: Annotator) -
     busy = db.exec(
         select(Assignment).where(
             Assignment.annotator_id == annotator.id,
-            Assignment.state.in_([s.value for s in ACTIVE_STATES]),
+            Assignment.state.in_(list(ACTIVE_STATES)),
             Assignment.id != assignment_id,
         )
     ).first()
@@ -227,7 +225,7 @@ def start_assignment(db: Session, *, assignment_id: int, annotator: Annotator) -
         raise IllegalTransition(
             "Finish (or abandon) the assignment you are working on before starting another."
         )
-    if assignment.state != S.not_started.value:
+    if assignment.state != S.not_started:
         raise AlreadyStarted(_explain(assignment.state, S.cold_active))
     study = study_of(db, assignment)
     if study.status != "open":
@@ -261,7 +259,7 @@ def begin_recording(db: Session, *, attempt_id: int, annotator: Annotator) -> At
     `recording_started_at` is the moment of "go"; the attempt's clock itself starts at its first
     acknowledged event (see `end_attempt`)."""
     attempt = get_attempt(db, attempt_id=attempt_id, annotator=annotator)
-    if attempt.status == AttemptStatus.active.value and attempt.recording_started_at is None:
+    if attempt.status == AttemptStatus.active and attempt.recording_started_at is None:
         db.execute(
             update(Attempt)
             .where(Attempt.id == attempt.id, Attempt.recording_started_at.is_(None))
@@ -286,16 +284,16 @@ def end_attempt(
     Idempotent: an attempt that already ended is returned as it is (a double click scores once).
     """
     attempt = get_attempt(db, attempt_id=attempt_id, annotator=annotator)
-    if attempt.status != AttemptStatus.active.value:
+    if attempt.status != AttemptStatus.active:
         return attempt
     assignment = _lock(db, attempt.assignment_id)
     db.refresh(attempt)
-    if attempt.status != AttemptStatus.active.value:  # another request ended it while we waited
+    if attempt.status != AttemptStatus.active:  # another request ended it while we waited
         return attempt
     claimed = db.execute(
         update(Attempt)
-        .where(Attempt.id == attempt.id, Attempt.status == AttemptStatus.active.value)
-        .values(status=AttemptStatus.ended.value)
+        .where(Attempt.id == attempt.id, Attempt.status == AttemptStatus.active)
+        .values(status=AttemptStatus.ended)
     )
     if claimed.rowcount != 1:
         db.rollback()
@@ -309,7 +307,7 @@ def end_attempt(
     envs.end_session(db, session_id=attempt.env_session_id)
     clean_rows, config, raw_count = _clean_trace(db, recording_id=attempt.recording_id)
     values = dict(
-        outcome=outcome.value,
+        outcome=outcome,
         ended_at=now,
         wall_clock_ms=_wall_clock_ms(db, attempt, now=now, client_ms=client_ms),
         score=scored.score,
@@ -331,7 +329,7 @@ def end_attempt(
         assignment,
         to=to,
         actor=actor or (annotator.code if annotator else "system"),
-        reason=outcome.value,
+        reason=outcome,
         expected=expected,
     )
     db.commit()
@@ -373,7 +371,7 @@ def _clean_trace(db: Session, *, recording_id: int) -> tuple[list[dict], dict, i
 def start_warm(db: Session, *, assignment_id: int, annotator: Annotator) -> Attempt:
     """warm_ready -> warm_active: a fresh env session from the same (task, condition, seed)."""
     assignment = get_assignment(db, assignment_id=assignment_id, annotator=annotator)
-    if assignment.state != S.warm_ready.value:
+    if assignment.state != S.warm_ready:
         raise IllegalTransition(_explain(assignment.state, S.warm_active))
     attempt = _new_attempt(db, assignment=assignment, phase="warm", study=study_of(db, assignment))
     assignment = _lock(db, assignment_id)
@@ -477,7 +475,7 @@ def _retire_attempts(db: Session, *, assignment_id: int, reason: str) -> None:
     _forget_presence(db, assignment_id)
     for attempt in attempts_of(db, assignment_id=assignment_id):
         envs.end_session(db, session_id=attempt.env_session_id)
-        attempt.status = AttemptStatus.rolled_back.value
+        attempt.status = AttemptStatus.rolled_back
         attempt.rollback_reason = reason
         db.add(attempt)
         recording = db.get(Recording, attempt.recording_id)

@@ -51,7 +51,7 @@ PUSH_SECONDS = 1.0
 TAB_SCRIPT = Path(__file__).resolve().parent.parent / "static" / "tab.js"
 # Paths the environments' host serves; every other path there is a 404 (no dashboard page).
 ENV_HOST_PATHS = ("/enter/", "/website/", "/env/", "/api/env/", "/env-static/", "/recorder/")
-ENTERABLE = {AssignmentState.not_started.value, *(s.value for s in ACTIVE_STATES)}
+ENTERABLE = {AssignmentState.not_started, *ACTIVE_STATES}
 
 
 # --------------------------------------------------------------------------- tickets and origins
@@ -230,7 +230,7 @@ def _next_step(engine, assignment_id: int, shown: int | None) -> str | None:
             return "ended"
         live = db.exec(
             select(Attempt.id, Attempt.recording_started_at).where(
-                Attempt.assignment_id == assignment_id, Attempt.status == AttemptStatus.active.value
+                Attempt.assignment_id == assignment_id, Attempt.status == AttemptStatus.active
             )
         ).first()
     if live is not None and live[1] is not None and live[0] != shown:

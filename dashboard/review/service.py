@@ -90,11 +90,11 @@ def progress(db: Session, *, study: Study) -> Progress:
         )
         entry.counts[a.state] += 1
         entry.total += 1
-        if a.state in {s.value for s in ACTIVE_STATES} or a.state == AssignmentState.rating.value:
+        if a.state in set(ACTIVE_STATES) or a.state == AssignmentState.rating:
             entry.active_task, entry.active_state = a.task_id, a.state
         cell = cells.setdefault((a.env_id, a.difficulty), CellProgress(a.env_id, a.difficulty))
         cell.total += 1
-        if a.state == AssignmentState.completed.value:
+        if a.state == AssignmentState.completed:
             cell.completed += 1
             result.completed += 1
     result.people = sorted(by_person.values(), key=lambda p: (p.tier != "primary", p.code))
@@ -117,7 +117,7 @@ def analysable_attempts(db: Session, *, study: Study) -> list[tuple[Assignment, 
         .join(Attempt, Attempt.assignment_id == Assignment.id)
         .where(
             Assignment.study_id == study.id,
-            Attempt.status == AttemptStatus.ended.value,
+            Attempt.status == AttemptStatus.ended,
             Attempt.excluded == False,  # noqa: E712 (a SQL comparison, not a truth test)
         )
     )

@@ -26,7 +26,7 @@ class StudyChoiceNeeded(Exception):
 def studies_for(db: Session, person: Annotator) -> list[Study]:
     """The studies a person may work in: every study for a lead; an annotator's active memberships.
     Archived studies are left out of both."""
-    query = select(Study).where(Study.status != StudyStatus.archived.value).order_by(col(Study.id))
+    query = select(Study).where(Study.status != StudyStatus.archived).order_by(col(Study.id))
     if not person.is_lead:
         assert person.id is not None  # a signed-in person is a stored row
         ids = membership.study_ids_of(db, annotator_id=person.id)

@@ -5,11 +5,12 @@ from __future__ import annotations
 from datetime import datetime
 from enum import StrEnum
 
-from sqlalchemy import JSON, Column, String, UniqueConstraint
+from sqlalchemy import JSON, Column, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 import core.naming  # noqa: F401  (constraint naming convention, before any table)
 from annotators.models import utcnow
+from core.columns import EnumText
 
 
 class StudyStatus(StrEnum):
@@ -33,7 +34,7 @@ class Study(SQLModel, table=True):
     envs: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
     # The env seed of every session of the study (both conditions, cold and warm, duplicates, agents).
     seed: int = 42
-    status: str = Field(default=StudyStatus.draft.value, sa_type=String(16), index=True)
+    status: StudyStatus = Field(default=StudyStatus.draft, sa_type=EnumText(StudyStatus), index=True)
     show_score_to_annotators: bool = False
     rollback_grace_seconds: int = 10
     hard_time_limit_seconds: int = 30 * 60
@@ -99,7 +100,9 @@ class Assignment(SQLModel, table=True):
     tier: str = Field(default="primary", max_length=16)
     order_index: int = 0
     seed: int = 0
-    state: str = Field(default=AssignmentState.not_started.value, sa_type=String(16), index=True)
+    state: AssignmentState = Field(
+        default=AssignmentState.not_started, sa_type=EnumText(AssignmentState), index=True
+    )
     version: int = 0
     # How many website-tab tickets were used: the next ticket names this number (dashboard.flow.website).
     website_entries: int = 0
@@ -114,8 +117,8 @@ class Attempt(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     assignment_id: int = Field(foreign_key="assignment.id", index=True)
     phase: str = Field(max_length=8)
-    status: str = Field(default=AttemptStatus.active.value, sa_type=String(16))
-    outcome: str | None = Field(default=None, sa_type=String(16))
+    status: AttemptStatus = Field(default=AttemptStatus.active, sa_type=EnumText(AttemptStatus))
+    outcome: Outcome | None = Field(default=None, sa_type=EnumText(Outcome))
     env_session_id: str = Field(max_length=64)
     recording_id: int = Field(foreign_key="recording.id", unique=True)
     created_at: datetime = Field(default_factory=utcnow)

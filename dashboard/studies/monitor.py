@@ -39,7 +39,7 @@ KEEPALIVE_SECONDS = 15.0
 # A stream ends after this long and the browser's EventSource reconnects by itself: this bounds a
 # stream whose client vanished without the server noticing.
 STREAM_SECONDS = 600.0
-WORKING = [s.value for s in ACTIVE_STATES] + [AssignmentState.rating.value]
+WORKING = list(ACTIVE_STATES) + [AssignmentState.rating]
 # A tab that sent no heartbeat for this long shows as "window closed?" (rollback follows after the grace period).
 PRESENCE_FRESH_SECONDS = 6
 
@@ -70,7 +70,7 @@ def snapshot(engine, study_id: int) -> dict:
             .join(Annotator, Annotator.id == Assignment.annotator_id)
             .outerjoin(
                 Attempt,
-                and_(Attempt.assignment_id == Assignment.id, Attempt.status == AttemptStatus.active.value),
+                and_(Attempt.assignment_id == Assignment.id, Attempt.status == AttemptStatus.active),
             )
             .where(Assignment.study_id == study_id, Assignment.state.in_(WORKING))
             .order_by(Annotator.code)

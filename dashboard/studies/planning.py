@@ -130,7 +130,7 @@ def write_plan(db: Session, *, study: Study, plan: Plan, replace: bool = False) 
         touched = db.exec(
             select(func.count())
             .select_from(Assignment)
-            .where(Assignment.study_id == study.id, Assignment.state != AssignmentState.not_started.value)
+            .where(Assignment.study_id == study.id, Assignment.state != AssignmentState.not_started)
         ).one()
         if touched:
             raise PlanRefused(

@@ -117,7 +117,7 @@ def create_study(
     _check_envs(fields.envs)
     if db.exec(select(Study).where(Study.name == fields.name)).first() is not None:
         raise StudyError(f"a study named {fields.name!r} already exists; choose another name.")
-    study = Study(**fields.model_dump(), **chosen.model_dump(), status=StudyStatus(status).value)
+    study = Study(**fields.model_dump(), **chosen.model_dump(), status=StudyStatus(status))
     db.add(study)
     db.commit()
     db.refresh(study)
@@ -127,7 +127,7 @@ def create_study(
 def list_studies(db: Session, *, include_archived: bool = True) -> list[Study]:
     query = select(Study).order_by(Study.id)
     if not include_archived:
-        query = query.where(Study.status != StudyStatus.archived.value)
+        query = query.where(Study.status != StudyStatus.archived)
     return list(db.exec(query))
 
 
@@ -236,8 +236,8 @@ def set_status(db: Session, *, study: Study, to: StudyStatus, actor: str) -> Stu
             f"study {study.name!r} is {current.value}; it cannot become {to.value} (from {', '.join(s.value for s in TRANSITIONS[to])} only)."
         )
     if has_attempts(db, study=study):
-        db.add(StudyChange(study_id=study.id, actor=actor, key="status", old=current.value, new=to.value))
-    study.status = to.value
+        db.add(StudyChange(study_id=study.id, actor=actor, key="status", old=current, new=to))
+    study.status = to
     db.add(study)
     db.commit()
     db.refresh(study)

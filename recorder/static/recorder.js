@@ -445,7 +445,23 @@
     lastSelection = text;
     var node = sel.getRangeAt(0).commonAncestorContainer;
     var el = node.nodeType === 1 ? node : node.parentNode;
-    record('select', el, { value: clip(masks(el) ? maskText(text) : text, MAX_VALUE) });
+    record('select', el, { value: clip(selectionMasked(sel, el) ? maskText(text) : text, MAX_VALUE) });
+  }
+
+  // Page text is masked when the selection touches a masked element: one the selection sits in
+  // (a word inside a masked cell) or one inside the selection (a triple click takes the cell's
+  // whole block, whose common ancestor is the row or the list around it).
+  function selectionMasked(sel, el) {
+    if (masks(el)) return true;
+    if (!maskSelectors || !el || el.nodeType !== 1) return false;
+    try {
+      if (el.closest(maskSelectors)) return true;
+      var inside = el.querySelectorAll(maskSelectors);
+      for (var i = 0; i < inside.length; i++) {
+        if (sel.containsNode(inside[i], true)) return true;
+      }
+    } catch (e) { return true; } // a selector the page cannot evaluate: mask rather than leak
+    return false;
   }
 
   function onSelectionEnd(e) {

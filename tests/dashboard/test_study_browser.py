@@ -109,7 +109,8 @@ def test_lead_creates_imports_plans_and_watches_a1_complete_an_assignment(
         planned = db.exec(select(Assignment).where(Assignment.study_id == study.id)).all()
     assert planned and {a.env_id for a in planned} == {"shop"}
     lead.goto(f"{live.url}/lead/studies/{study.id}")
-    lead.click("#study-status-form button[value=open]")
+    with lead.expect_navigation():  # the form posts and redirects; a goto before it ends is aborted
+        lead.click("#study-status-form button[value=open]")
     assert lead.locator("#study-status").inner_text() == "open"
 
     # Copy A1's fresh link from the people page (the clipboard, as a lead would paste it into a mail).
@@ -173,7 +174,8 @@ def test_lead_creates_imports_plans_and_watches_a1_complete_an_assignment(
 
     # Closed: A1's dashboard says so and offers no Start.
     lead.goto(f"{live.url}/lead/studies/{study.id}")
-    lead.click("#study-status-form button[value=close]")
+    with lead.expect_navigation():  # the form posts and redirects; a goto before it ends is aborted
+        lead.click("#study-status-form button[value=close]")
     a1.goto(f"{live.url}/assignments")
     assert "closed" in a1.locator("#study-closed").inner_text()
     assert a1.locator("#assignments button", has_text="Start").count() == 0

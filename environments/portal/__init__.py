@@ -1,0 +1,30 @@
+"""Larkspur Health, the patient portal environment: appointments under the clinic's policy,
+messages with care teams, prescriptions and refills, test results, bills and payments, insurance
+cards, forms and proxy access for a family member.
+
+Importing this package registers its seed builders (`builders`) and defines `ENVIRONMENT`.
+"""
+
+from __future__ import annotations
+
+from environments.portal import builders  # noqa: F401  (registers builders)
+from environments.portal.api import router as api_router
+from environments.portal.models import PortalState
+from environments.portal.pages import router as page_router
+from environments.portal.seed import build_default_state
+from environments.registry import Environment
+
+ENVIRONMENT = Environment(
+    env_id="portal",
+    title="Larkspur Health",
+    state_model=PortalState,
+    package="environments.portal",
+    api_router=api_router,
+    page_router=page_router,
+    build_default_state=build_default_state,
+    # `signed_in` flips when someone signs out and back in, which is not a task outcome.
+    ignore_fields={"profile": {"signed_in"}},
+    # Dates of birth, medical record numbers, insurance member ids and card numbers are the
+    # patient's secrets: the recorder masks what is typed into (or shown in) these like a password.
+    mask_selectors=(".dob", ".mrn", ".member-id", ".card-number"),
+)

@@ -91,7 +91,8 @@ def compose(page: Page, *, course_label: str, person: str, subject: str, body: s
         clear_toasts(page)
         page.get_by_role("button", name="Compose").click()
         dialog = page.locator("dialog.modal[open]")
-        dialog.get_by_label("Course").select_option(label=course_label)
+        course = dialog.get_by_label("Course")
+        course.select_option(course.locator("option", has_text=course_label).first.get_attribute("value"))
         to = dialog.get_by_label("To")
         page.wait_for_function("() => !document.getElementById('msg-to').disabled", timeout=LONG)
         value = to.locator("option", has_text=person).first.get_attribute("value")
@@ -104,13 +105,18 @@ def compose(page: Page, *, course_label: str, person: str, subject: str, body: s
             if "/inbox/cnv-" in page.url:
                 ready(page)
                 return
-            if page.locator(".toasts .toast").count():
-                break
+            try:
+                if page.locator(".toasts .toast").count():
+                    break
+            except Exception:  # noqa: BLE001  (the page is navigating to the conversation)
+                pass
             page.wait_for_timeout(100)
         if "/inbox/cnv-" in page.url:
             ready(page)
             return
         dialog.get_by_role("button", name="Cancel").click()
+        if relogin_if_needed(page):  # the session expired: sign in, back to the inbox, write again
+            nav(page, "Inbox")
     raise AssertionError("the message was never sent")
 
 

@@ -15,12 +15,19 @@ LONG = 20_000
 
 
 def loaded(page: Page) -> None:
-    page.wait_for_load_state("load")
-    page.wait_for_function(
-        "() => { const app = document.getElementById('app');"
-        " return app && !app.querySelector(':scope > .loading') && app.children.length > 0; }",
-        timeout=LONG,
-    )
+    for _ in range(3):
+        try:
+            page.wait_for_load_state("load")
+            page.wait_for_function(
+                "() => { const app = document.getElementById('app');"
+                " return app && !app.querySelector(':scope > .loading') && app.children.length > 0; }",
+                timeout=LONG,
+            )
+            return
+        except Exception as error:  # noqa: BLE001
+            if "context was destroyed" not in str(error):
+                raise  # a navigation in between (a page that moves on by itself) is waited out again
+    raise AssertionError("the page kept navigating")
 
 
 def ready(page: Page) -> None:

@@ -182,7 +182,15 @@ def test_check_all_passes_on_good_files_and_reports_bad_ones(lab, tmp_path):
         .replace("use: lab.new_title", "use: lab.no_such_builder")
     )
     (broken / "tasks" / "lab-001.yaml").write_text(
-        (broken / "tasks" / "lab-001.yaml").read_text().replace("{target.title}", "{target.name}", 1)
+        (broken / "tasks" / "lab-001.yaml")
+        .read_text()
+        .replace("{target.title}", "{target.name}", 1)
+        # A misspelled event and a param the event does not carry: both would fail silently.
+        .replace(
+            '  - event: note_pin\n    params: {note_id: "{target.note_id}", pinned: true}',
+            '  - event: note_pinned\n    params: {note_id: "{target.note_id}"}\n'
+            '  - any_of:\n      - event: note_pin\n        params: {note: "{target.note_id}"}',
+        )
     )
     from dataclasses import replace
 
@@ -198,3 +206,13 @@ def test_check_all_passes_on_good_files_and_reports_bad_ones(lab, tmp_path):
     assert any("lab-001: instruction names {target.name}, which the targets lack" in p for p in problems), (
         problems
     )
+    assert any(
+        "lab-001.yaml: event_conditions[0].event: lab emits no event 'note_pinned' "
+        "(it emits: note_create, note_pin, note_view)" in p
+        for p in problems
+    ), problems
+    assert any(
+        "lab-001.yaml: event_conditions[1].any_of[0].params.note: event 'note_pin' carries no 'note' "
+        "(note_id, pinned)" in p
+        for p in problems
+    ), problems

@@ -13,7 +13,7 @@
       else if (key === "text") node.textContent = value;
       else node.setAttribute(key, value === true ? "" : value);
     }
-    for (const child of children.flat()) {
+    for (const child of children.flat(Infinity)) {
       if (child === null || child === undefined || child === false) continue;
       node.append(child instanceof Node ? child : document.createTextNode(String(child)));
     }
@@ -76,7 +76,7 @@
       dialog.append(
         h("h2", { id: "confirm-title", text: title }),
         h("dl", {}, lines.map(([k, v]) => [h("dt", { text: k }), h("dd", {}, v)])),
-        extra || null,
+        extra || "",
         h("div", { class: "actions" },
           h("button", { type: "button", class: "btn ghost", onclick: () => done(false) }, "Go back"),
           h("button", { type: "button", class: "btn primary", onclick: () => done(true) }, confirmLabel)));

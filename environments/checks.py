@@ -50,6 +50,7 @@ def check_all(*, seeds: tuple[int, ...] = CHECK_SEEDS) -> list[Problem]:
             )
             problems.extend(_check_build(task, condition, variant, seeds, where))
         problems.extend(_check_canonical_diff(task, label))
+        problems.extend(_check_event_names(task, registry.get(task.env_id), label))
     return problems
 
 
@@ -74,6 +75,44 @@ def _check_build(task, condition, variant, seeds, where) -> list[Problem]:
             catalog.render_instruction(task, first.targets)
         except catalog.InstructionError as exc:
             found.append(Problem(where, str(exc)))
+    return found
+
+
+def _check_event_names(task, env, label) -> list[Problem]:
+    """Every event a task's conditions name is one its site emits, with params the event carries
+    (a misspelled name would otherwise never match, and fail every attempt without a word)."""
+    conditions = task.event_conditions or []
+    if not conditions:
+        return []
+    declared = env.declared_events()
+    if declared is None:
+        return [Problem(label, f"event_conditions: site {env.env_id!r} declares no events (api.EVENTS)")]
+    found: list[Problem] = []
+
+    def visit(items: list, where: str) -> None:
+        for i, item in enumerate(items):
+            condition = item if isinstance(item, dict) else item.model_dump(exclude_unset=True)
+            here = f"{where}[{i}]"
+            if "any_of" in condition:
+                visit(condition["any_of"], f"{here}.any_of")
+                continue
+            name = condition.get("event")
+            if name not in declared:
+                known = ", ".join(sorted(declared))
+                found.append(
+                    Problem(label, f"{here}.event: {env.env_id} emits no event {name!r} (it emits: {known})")
+                )
+                continue
+            for param in condition.get("params") or {}:
+                if param not in declared[name]:
+                    fields = ", ".join(declared[name]) or "no params"
+                    found.append(
+                        Problem(
+                            label, f"{here}.params.{param}: event {name!r} carries no {param!r} ({fields})"
+                        )
+                    )
+
+    visit(list(conditions), "event_conditions")
     return found
 
 

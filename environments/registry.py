@@ -46,6 +46,20 @@ class Environment:
     mask_selectors: tuple[str, ...] = ()
     # Directory with tasks/, variants/, templates/, static/; None = the package's own directory.
     root: Path | None = None
+    # The semantic events the site emits, name -> param names. None: the site's `api.EVENTS`
+    # (every site declares them there); `humantrace tasks check` holds event conditions to them.
+    events: dict[str, tuple[str, ...]] | None = None
+
+    def declared_events(self) -> dict[str, tuple[str, ...]] | None:
+        """The site's typed events (`events`, else `<package>.api.EVENTS`); None if it declares none."""
+        if self.events is not None:
+            return self.events
+        try:
+            api = importlib.import_module(f"{self.package}.api")
+        except ImportError:
+            return None
+        declared = getattr(api, "EVENTS", None)
+        return dict(declared) if isinstance(declared, dict) else None
 
     @property
     def directory(self) -> Path:

@@ -31,7 +31,7 @@ def test_cell_with_too_few_variants():
     error = refuse(tasks=tasks, annotators=examples.paper_roster(), per_cell=4, seed=1)
     assert error.constraint == "cell_size"
     assert (
-        "cell (shop, expert) has 2 tasks with variants (4 more without a variant); --per-cell 4 needs 4"
+        "cell (shop, expert) has 2 tasks with a variant (4 more without a variant); --per-cell 4 needs 4"
         in str(error)
     )
     # The other cells are fine and are not mentioned.

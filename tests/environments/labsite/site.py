@@ -203,6 +203,11 @@ ENVIRONMENT = Environment(
     page_router=pages,
     build_default_state=build_default_state,
     root=ROOT,
+    events={
+        "note_create": ("note_id", "title"),
+        "note_pin": ("note_id", "pinned"),
+        "note_view": ("note_id",),
+    },
 )
 
 # --------------------------------------------------------------------------- oracles

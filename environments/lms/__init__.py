@@ -1,0 +1,30 @@
+"""Canopy, the learning management system: courses with weekly modules, announcements,
+assignments with due dates, attempts and rubric grades, timed quizzes, discussions, a calendar and
+an inbox, for one student in one term.
+
+Importing this package registers its seed builders (`builders`) and defines `ENVIRONMENT`.
+"""
+
+from __future__ import annotations
+
+from environments.lms import builders  # noqa: F401  (registers builders)
+from environments.lms.api import router as api_router
+from environments.lms.models import LmsState
+from environments.lms.pages import router as page_router
+from environments.lms.seed import build_default_state
+from environments.registry import Environment
+
+ENVIRONMENT = Environment(
+    env_id="lms",
+    title="Canopy",
+    state_model=LmsState,
+    package="environments.lms",
+    api_router=api_router,
+    page_router=page_router,
+    build_default_state=build_default_state,
+    # `signed_in` flips when someone signs out and back in; opening a thread marks it read: neither
+    # is a task outcome.
+    ignore_fields={"profile": {"signed_in"}, "messages": {"read"}, "announcements": {"read"}},
+    # The student number identifies a person: the recorder masks it like a password.
+    mask_selectors=(".student-number",),
+)

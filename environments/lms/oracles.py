@@ -1,0 +1,351 @@
+"""Oracle and wrong solutions of Canopy's tasks (Playwright, through the UI only).
+
+An oracle is what a careful student does: it reads what the pages show and checks the answer of
+every write, recovering from what the variant throws at it (a failed post, an expired session, a
+refused message, a stuck quiz page, slow grades, a dialog over the page, a look-alike message)
+without doing anything twice. A WRONG solution is a plausible mistake and must fail the evaluator.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from environments.lms import oracle_steps as ui
+
+
+def _reply(page: Any, code: str, text: str) -> None:
+    ui.open_course(page, code, "Discussions")
+    page.locator("#app table").get_by_role("link", name="Introduce yourself").click()
+    ui.ready(page)
+    for _ in range(3):
+        ui.clear_toasts(page)
+        page.get_by_label("Your reply").fill(text)
+        page.get_by_role("button", name="Post reply").click()
+        if ui.toast(page).startswith("Your reply was posted"):
+            page.locator("article.reply p", has_text=text).first.wait_for(timeout=ui.LONG)
+            return
+        page.reload()
+        ui.ready(page)
+        if page.locator("article.reply p", has_text=text).count():
+            return
+    raise AssertionError("the reply was never posted")
+
+
+def intro_oracle(page: Any, ctx: Any) -> None:
+    ui.ready(page)
+    _reply(page, "CS 150", ctx.targets["text"])
+
+
+def intro_wrong(page: Any, ctx: Any) -> None:
+    """Posts in BIO 201's introductions instead."""
+    ui.ready(page)
+    _reply(page, "BIO 201", ctx.targets["text"])
+
+
+def _add_event(page: Any, date: str, end: str) -> None:
+    ui.nav(page, "Calendar")
+    page.get_by_label("Title").fill("Study group: STAT 220")
+    page.get_by_label("Date").fill(date)
+    page.get_by_label("Starts").fill("18:00")
+    page.get_by_label("Ends").fill(end)
+    page.get_by_label("Location").fill("Library room 2")
+    ui.clear_toasts(page)
+    page.get_by_role("button", name="Add event").click()
+    assert "added to your calendar" in ui.toast(page)
+
+
+def study_oracle(page: Any, ctx: Any) -> None:
+    ui.ready(page)
+    _add_event(page, ctx.targets["date"], "19:30")
+
+
+def study_wrong(page: Any, ctx: Any) -> None:
+    """Keeps the form's default one-hour length."""
+    ui.ready(page)
+    _add_event(page, ctx.targets["date"], "19:00")
+
+
+def _open_assignment(page: Any, code: str, title: str) -> None:
+    ui.open_course(page, code, "Assignments")
+    page.locator("#app table").get_by_role("link", name=title, exact=True).click()
+    ui.ready(page)
+
+
+def lab_oracle(page: Any, ctx: Any) -> None:
+    ui.ready(page)
+    _open_assignment(page, "STAT 220", "Lab report 4: Regression analysis")
+    ui.submit_assignment(page, file_name="regression_lab.pdf", comment="Data tables are in the appendix.")
+
+
+def lab_wrong(page: Any, ctx: Any) -> None:
+    """Hands the file in to the other STAT 220 lab report."""
+    ui.ready(page)
+    _open_assignment(page, "STAT 220", "Lab report 3: Comparing two groups")
+    ui.submit_assignment(page, file_name="regression_lab.pdf", comment="Data tables are in the appendix.")
+
+
+HIST = "HIST 110: World History since 1500"
+TA_SUBJECT = "Missed Thursday's lecture"
+TA_BODY = "Could you tell me which pages we should read for next week?"
+
+
+def ta_oracle(page: Any, ctx: Any) -> None:
+    ui.ready(page)
+    name = ui.staff_name(page, "HIST 110", "Teaching assistant")
+    ui.compose(
+        page, course_label=HIST, person=f"{name} (Teaching assistant)", subject=TA_SUBJECT, body=TA_BODY
+    )
+
+
+def ta_wrong(page: Any, ctx: Any) -> None:
+    """Writes to the instructor instead of the TA."""
+    ui.ready(page)
+    ui.compose(page, course_label=HIST, person="(Instructor)", subject=TA_SUBJECT, body=TA_BODY)
+
+
+def _notes(page: Any) -> list[str]:
+    ui.open_course(page, "BIO 201")
+    page.get_by_role("link", name="Quiz 4 study notes").click()
+    ui.ready(page)
+    lines = page.locator(".prose").inner_text().splitlines()
+    return [line[2:].rstrip(".") for line in lines if line.startswith("- ")]
+
+
+def _take_quiz(page: Any, pick: Any) -> None:
+    ui.open_course(page, "BIO 201")
+    page.get_by_role("link", name="Quiz 4: Cell signalling review").first.click()
+    ui.ready(page)
+    page.get_by_role("button", name="Start quiz").click()
+    ui.confirm(page, "Start quiz")
+    page.wait_for_url(re.compile(r"/attempts/"))
+    ui.ready(page)
+    for fieldset in page.locator("fieldset.question").all():
+        prompt = fieldset.locator("legend").inner_text().rsplit(" (", 1)[0]
+        choices = [c.strip() for c in fieldset.locator("label.choice").all_inner_texts()]
+        choice = pick(prompt, choices)
+        fieldset.get_by_label(choice, exact=True).check()
+        fieldset.locator(".saved", has_text=re.compile("^Saved$")).wait_for(timeout=ui.LONG)
+    ui.clear_toasts(page)
+    page.get_by_role("button", name="Submit quiz").click()
+    ui.confirm(page, "Submit quiz")
+    assert ui.toast(page).startswith("Quiz submitted")
+
+
+def quiz_oracle(page: Any, ctx: Any) -> None:
+    ui.ready(page)
+    facts = _notes(page)
+
+    def pick(prompt: str, choices: list[str]) -> str:
+        line = next(f for f in facts if f.startswith(prompt))
+        return line[len(prompt) :].strip()
+
+    _take_quiz(page, pick)
+
+
+def quiz_wrong(page: Any, ctx: Any) -> None:
+    """Guesses the first answer of every question without reading the notes."""
+    ui.ready(page)
+    _take_quiz(page, lambda prompt, choices: choices[0])
+
+
+def _lowest(page: Any, *, by_percent: bool) -> str:
+    ui.open_course(page, "ENG 105", "Grades")
+    best: tuple[float, str] | None = None
+    for row in page.locator("#app tbody tr").all():
+        cells = row.locator("td").all_inner_texts()
+        link = row.get_by_role("link").first.get_attribute("href") or ""
+        if "/assignments/" not in link or cells[3].strip() != "Graded":
+            continue
+        got, total = (int(p) for p in re.findall(r"\d+", cells[4])[:2])
+        key = got / total if by_percent else got
+        if best is None or key < best[0]:
+            best = (key, cells[0].strip())
+    assert best is not None
+    return best[1]
+
+
+def regrade_oracle(page: Any, ctx: Any) -> None:
+    ui.ready(page)
+    title = _lowest(page, by_percent=True)
+    ui.compose(
+        page,
+        course_label="ENG 105: Academic Writing",
+        person="(Instructor)",
+        subject=f"Regrade request: {title}",
+        body="Could you look at the grading of this one again?",
+    )
+
+
+def regrade_wrong(page: Any, ctx: Any) -> None:
+    """Takes the first graded assignment on the list as the lowest."""
+    ui.ready(page)
+    ui.open_course(page, "ENG 105", "Grades")
+    row = page.locator("#app tbody tr", has=page.locator("a[href*='/assignments/']")).first
+    title = row.locator("td").first.inner_text().strip()
+    ui.compose(
+        page,
+        course_label="ENG 105: Academic Writing",
+        person="(Instructor)",
+        subject=f"Regrade request: {title}",
+        body="Could you look at the grading of this one again?",
+    )
+
+
+def _current_module(page: Any) -> Any:
+    ui.open_course(page, "STAT 220")
+    return page.locator("section.module:not(.locked)").last
+
+
+def _mark_all(page: Any) -> None:
+    module = _current_module(page)
+    title = module.locator("h2").inner_text()
+    for _ in range(10):
+        section = page.locator("section.module", has=page.get_by_role("heading", name=title, exact=True))
+        todo = section.locator("button.check[aria-pressed=false]")
+        if not todo.count():
+            return
+        ui.clear_toasts(page)
+        todo.first.click()
+        said = ui.toast(page)
+        if not said.startswith("Marked as done"):
+            page.wait_for_timeout(1200)  # "too many requests": wait as asked, then go on
+        ui.ready(page)
+    raise AssertionError("the module was never finished")
+
+
+def week_oracle(page: Any, ctx: Any) -> None:
+    ui.ready(page)
+    module = _current_module(page)
+    module.get_by_role("link", name=re.compile("^Problem set")).click()
+    ui.ready(page)
+    ui.submit_assignment(page, file_name="ps7.pdf")
+    _mark_all(page)
+
+
+def week_wrong(page: Any, ctx: Any) -> None:
+    """Marks everything done but never hands in the problem set."""
+    ui.ready(page)
+    _mark_all(page)
+
+
+def _delete_gyms(page: Any, months: int) -> None:
+    ui.nav(page, "Calendar")
+    for month in range(months):
+        for _ in range(8):
+            cell = page.locator(".cell", has=page.locator(".chip[title='Gym']"))
+            if not cell.count():
+                break
+            cell.first.locator(".daynum").click()
+            ui.clear_toasts(page)
+            page.locator("#agenda").get_by_role("button", name="Delete Gym", exact=True).first.click()
+            ui.confirm(page, "Delete")
+            ui.toast(page)
+            ui.ready(page)  # deleted or refused: the calendar is shown again as it now is
+        if month + 1 < months:
+            page.get_by_role("link", name="Next month").click()
+            ui.ready(page)
+
+
+def gym_oracle(page: Any, ctx: Any) -> None:
+    ui.ready(page)
+    _delete_gyms(page, 2)
+
+
+def gym_wrong(page: Any, ctx: Any) -> None:
+    """Clears this month only."""
+    ui.ready(page)
+    _delete_gyms(page, 1)
+
+
+def _weakest(page: Any) -> str:
+    rows = page.locator("table.rubric-scores tbody tr").all()
+    ranked = []
+    for row in rows:
+        name, score = row.locator("td").all_inner_texts()
+        got, total = (int(p) for p in re.findall(r"\d+", score))
+        ranked.append((got / total, name.strip()))
+    return min(ranked)[1]
+
+
+def resubmit_oracle(page: Any, ctx: Any) -> None:
+    ui.ready(page)
+    _open_assignment(page, "CS 150", "Programming lab: Word counter")
+    criterion = _weakest(page)
+    ui.submit_assignment(page, file_name="wordcount_final.py", comment=f"I improved the {criterion} part.")
+    name = ui.staff_name(page, "CS 150", "Teaching assistant")
+    ui.compose(
+        page,
+        course_label="CS 150: Introduction to Programming",
+        person=f"{name} (Teaching assistant)",
+        subject="Word counter resubmitted",
+        body="I submitted my second attempt.",
+    )
+
+
+def resubmit_wrong(page: Any, ctx: Any) -> None:
+    """Resubmits, but tells the instructor instead of the TA."""
+    ui.ready(page)
+    _open_assignment(page, "CS 150", "Programming lab: Word counter")
+    criterion = _weakest(page)
+    ui.submit_assignment(page, file_name="wordcount_final.py", comment=f"I improved the {criterion} part.")
+    ui.compose(
+        page,
+        course_label="CS 150: Introduction to Programming",
+        person="(Instructor)",
+        subject="Word counter resubmitted",
+        body="I submitted my second attempt.",
+    )
+
+
+def _partner(page: Any, *, first: bool) -> None:
+    ui.open_course(page, "BIO 201", "Discussions")
+    page.locator("#app table").get_by_role("link", name="Introduce yourself").click()
+    ui.ready(page)
+    authors = page.locator("section.panel > article.reply > .reply-head strong").all_inner_texts()
+    name = authors[0] if first else authors[-1]
+    ui.nav(page, "Inbox")
+    page.locator("a.conv", has_text="Lab partners for next week").click()
+    ui.ready(page)
+    assert "Dr. Helen Marsh" in page.locator("#app").inner_text()
+    ui.clear_toasts(page)
+    page.get_by_label("Reply").fill(f"My lab partner is {name}.")
+    page.get_by_role("button", name="Send reply").click()
+    assert ui.toast(page).startswith("Reply sent")
+
+
+def partner_oracle(page: Any, ctx: Any) -> None:
+    ui.ready(page)
+    _partner(page, first=True)
+
+
+def partner_wrong(page: Any, ctx: Any) -> None:
+    """Names the latest poster instead of the first."""
+    ui.ready(page)
+    _partner(page, first=False)
+
+
+ORACLES = {
+    "lms-001": intro_oracle,
+    "lms-002": study_oracle,
+    "lms-003": lab_oracle,
+    "lms-004": ta_oracle,
+    "lms-005": quiz_oracle,
+    "lms-006": regrade_oracle,
+    "lms-007": week_oracle,
+    "lms-008": gym_oracle,
+    "lms-009": resubmit_oracle,
+    "lms-010": partner_oracle,
+}
+WRONG = {
+    "lms-001": intro_wrong,
+    "lms-002": study_wrong,
+    "lms-003": lab_wrong,
+    "lms-004": ta_wrong,
+    "lms-005": quiz_wrong,
+    "lms-006": regrade_wrong,
+    "lms-007": week_wrong,
+    "lms-008": gym_wrong,
+    "lms-009": resubmit_wrong,
+    "lms-010": partner_wrong,
+}

@@ -55,6 +55,24 @@ def main() -> None:
                 seed=seed,
             )
         )
+    # The same panel over the real catalogue, once every site has four tasks with a variant per cell.
+    from dashboard.studies.planning import catalogue_tasks
+
+    real = catalogue_tasks()
+    counts: dict[tuple[str, str], int] = {}
+    for task in real:
+        if task.has_variant:
+            counts[task.env_id, task.difficulty] = counts.get((task.env_id, task.difficulty), 0) + 1
+    short = [
+        f"{env} {d} ({counts.get((env, d), 0)})"
+        for env in examples.PAPER_ENVS
+        for d in ("easy", "medium", "hard", "expert", "frontier")
+        if counts.get((env, d), 0) < 4
+    ]
+    if short:
+        print(f"human140 on the real catalogue: not yet, cells short of 4 tasks: {', '.join(short)}")
+    else:
+        rows.append(_case("real140", tasks=real, annotators=examples.paper_roster(), per_cell=4, seed=42))
     summary = {
         "benchmark": "planner",
         "demo_max_seconds": max(r["seconds"] for r in rows if r["case"] == "demo"),

@@ -45,6 +45,8 @@ class TaskSummary:
     variant_id: str | None
     variant_primitive: str | None
     variant_layers: list[str]
+    # Each injection of the variant as `layer:action` (the intervention families it uses).
+    variant_families: list[str] = field(default_factory=list)
 
 
 _lock = threading.Lock()
@@ -173,9 +175,87 @@ def list_tasks() -> list[TaskSummary]:
                 variant_id=variant.variant_id if variant else None,
                 variant_primitive=variant.target_primitive if variant else None,
                 variant_layers=variant.layers() if variant else [],
+                variant_families=[f"{i.layer}:{i.params.action}" for i in variant.injections]
+                if variant
+                else [],
             )
         )
     return rows
+
+
+DIFFICULTIES = ("easy", "medium", "hard", "expert", "frontier")
+PRIMITIVES = (
+    "grounding",
+    "planning",
+    "state_tracking",
+    "backtracking",
+    "patience",
+    "exploration",
+    "verification",
+)
+
+
+@dataclass(frozen=True)
+class CatalogueSummary:
+    """The catalogue as the papers' tables show it (`humantrace tasks summary`).
+
+    `by_difficulty[env][difficulty]`: tasks; `by_primitive[env][primitive]`: tasks that list the
+    primitive among their primary ones; `variant_primitives[env][primitive]`: variants targeting it;
+    `families[layer:action]`: variants using that intervention; `empty`: every empty cell, named."""
+
+    envs: list[str]
+    by_difficulty: dict[str, dict[str, int]]
+    by_primitive: dict[str, dict[str, int]]
+    variant_primitives: dict[str, dict[str, int]]
+    families: dict[str, int]
+    empty: list[str]
+    # Shared families (network and client dispatches, site-independent server mutations) no variant uses.
+    unused_families: list[str] = field(default_factory=list)
+
+
+def shared_families() -> list[str]:
+    """Every intervention family any site may use, as `layer:action`: the network and client
+    dispatches and the server mutations that belong to no site (no dot in their name)."""
+    from typing import get_args
+
+    from environments.interventions import server  # noqa: F401  (registers the shared mutations)
+    from environments.interventions.specs import ClientAction, NetworkAction
+    from environments.seeding import _mutations
+
+    return [
+        *(f"network:{a}" for a in get_args(NetworkAction)),
+        *(f"client:{a}" for a in get_args(ClientAction)),
+        *(f"server:{name}" for name in sorted(_mutations) if "." not in name),
+    ]
+
+
+def summarise_catalogue(rows: list[TaskSummary] | None = None) -> CatalogueSummary:
+    """Count the catalogue's tasks by environment x difficulty and x primitive, and its families."""
+    rows = list_tasks() if rows is None else rows
+    envs = sorted({row.env_id for row in rows})
+    by_difficulty = {env: dict.fromkeys(DIFFICULTIES, 0) for env in envs}
+    by_primitive = {env: dict.fromkeys(PRIMITIVES, 0) for env in envs}
+    targeted = {env: dict.fromkeys(PRIMITIVES, 0) for env in envs}
+    families: dict[str, int] = {}
+    for row in rows:
+        by_difficulty[row.env_id][row.difficulty] += 1
+        for primitive in row.primary_primitives:
+            by_primitive[row.env_id][primitive] += 1
+        if row.variant_primitive:
+            targeted[row.env_id][row.variant_primitive] += 1
+        for family in dict.fromkeys(row.variant_families):
+            families[family] = families.get(family, 0) + 1
+    empty = [f"{env} x {d}: no task" for env in envs for d in DIFFICULTIES if not by_difficulty[env][d]]
+    empty += [f"{env} x {p}: no task" for env in envs for p in PRIMITIVES if not by_primitive[env][p]]
+    return CatalogueSummary(
+        unused_families=[f for f in shared_families() if f not in families],
+        envs=envs,
+        by_difficulty=by_difficulty,
+        by_primitive=by_primitive,
+        variant_primitives=targeted,
+        families=dict(sorted(families.items(), key=lambda kv: (-kv[1], kv[0]))),
+        empty=empty,
+    )
 
 
 _PLACEHOLDER = re.compile(r"\{target\.([^{}]+)\}")

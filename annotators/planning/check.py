@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from functools import cached_property
 
 from annotators.planning.schemas import (
     CONDITIONS,
@@ -19,28 +22,63 @@ from annotators.planning.schemas import (
     Violation,
 )
 
-# add(rule, message, rows): how the rule helpers report a violation.
-Report = Callable[..., None]
 
-RULES = (
-    "unknown_task",
-    "no_variant",
-    "unknown_annotator",
-    "duplicate_row",
-    "cell_size",
-    "designer_exclusion",
-    "condition_split",
-    "both_conditions",
-    "primary_balance",
-    "difficulty_balance",
-    "duplicate_audit",
-    "duplicate_independence",
-    "order",
-)
+class Rule(StrEnum):
+    """The planning rules, in the order `check_plan` reports them; each value is a stable code."""
+
+    unknown_task = "unknown_task"
+    no_variant = "no_variant"
+    unknown_annotator = "unknown_annotator"
+    duplicate_row = "duplicate_row"
+    cell_size = "cell_size"
+    designer_exclusion = "designer_exclusion"
+    condition_split = "condition_split"
+    both_conditions = "both_conditions"
+    primary_balance = "primary_balance"
+    difficulty_balance = "difficulty_balance"
+    duplicate_audit = "duplicate_audit"
+    duplicate_independence = "duplicate_independence"
+    order = "order"
+
+
+RULES = tuple(rule.value for rule in Rule)
+"""The rule codes in report order (kept for callers that list them)."""
 
 
 def _label(row: PlannedAssignment) -> str:
     return f"{row.annotator} {row.task_id}/{row.condition} ({row.tier})"
+
+
+@dataclass
+class _Check:
+    """What every rule function reads (the plan, the roster, the catalogue) and where it reports."""
+
+    plan: Plan
+    task_by_id: dict[str, PlanTask]
+    who: dict[str, PlanAnnotator]
+    per_cell: int
+    duplicates_per_cell: int
+    tolerance: int
+    out: list[Violation] = field(default_factory=list)
+
+    @property
+    def rows(self) -> tuple[PlannedAssignment, ...]:
+        return self.plan.assignments
+
+    @cached_property
+    def panel_ids(self) -> list[str]:
+        return list(self.plan.panel_task_ids())
+
+    @cached_property
+    def primary_of(self) -> dict[tuple[str, str], list[PlannedAssignment]]:
+        found: dict[tuple[str, str], list[PlannedAssignment]] = defaultdict(list)
+        for row in self.rows:
+            if row.tier == "primary":
+                found[row.task_id, row.condition].append(row)
+        return found
+
+    def add(self, rule: Rule, message: str, bad: Sequence[PlannedAssignment] = ()) -> None:
+        self.out.append(Violation(rule=rule.value, message=message, rows=tuple(bad)))
 
 
 def check_plan(
@@ -52,55 +90,66 @@ def check_plan(
     duplicates_per_cell: int = 1,
     difficulty_tolerance: int = 0,
 ) -> list[Violation]:
-    """Every rule the plan breaks, in the order of `RULES`; an empty list means the plan is valid.
+    """Every rule the plan breaks, in the order of `Rule`; an empty list means the plan is valid.
 
     `difficulty_tolerance` allows per-difficulty primary loads that far outside floor/ceil (pass
     `plan.summary.difficulty_excess` to accept a plan the planner flagged as the best possible).
     """
-    out: list[Violation] = []
-    task_by_id = {t.task_id: t for t in tasks}
-    who = {a.code: a for a in annotators}
-    rows = plan.assignments
-    panel_ids = plan.panel_task_ids()
-    in_panel = set(panel_ids)
+    check = _Check(
+        plan=plan,
+        task_by_id={t.task_id: t for t in tasks},
+        who={a.code: a for a in annotators},
+        per_cell=per_cell,
+        duplicates_per_cell=duplicates_per_cell,
+        tolerance=difficulty_tolerance,
+    )
+    for rule_check in _CHECKS:
+        rule_check(check)
+    rank = {rule.value: i for i, rule in enumerate(Rule)}
+    return sorted(check.out, key=lambda v: rank[v.rule])
 
-    def add(rule: str, message: str, bad: Sequence[PlannedAssignment] = ()) -> None:
-        out.append(Violation(rule=rule, message=message, rows=tuple(bad)))
 
-    # unknown_task / no_variant: every row and panel entry refers to a real task with a variant.
-    for row in rows:
-        task = task_by_id.get(row.task_id)
+def _known_tasks(c: _Check) -> None:
+    """unknown_task / no_variant: every row and panel entry refers to a real task with a variant."""
+    in_panel = set(c.panel_ids)
+    for row in c.rows:
+        task = c.task_by_id.get(row.task_id)
         if task is None:
-            add("unknown_task", f"{_label(row)}: no such task", [row])
+            c.add(Rule.unknown_task, f"{_label(row)}: no such task", [row])
         elif (task.env_id, task.difficulty) != (row.env_id, row.difficulty):
-            add(
-                "unknown_task",
+            c.add(
+                Rule.unknown_task,
                 f"{_label(row)}: row says ({row.env_id}, {row.difficulty}), task is ({task.env_id}, {task.difficulty})",
                 [row],
             )
         elif row.task_id not in in_panel:
-            add("unknown_task", f"{_label(row)}: task is not in the panel", [row])
+            c.add(Rule.unknown_task, f"{_label(row)}: task is not in the panel", [row])
     for task_id in sorted(in_panel):
-        task = task_by_id.get(task_id)
+        task = c.task_by_id.get(task_id)
         if task is None:
-            add("unknown_task", f"panel task {task_id}: no such task")
+            c.add(Rule.unknown_task, f"panel task {task_id}: no such task")
         elif not task.has_variant:
-            add(
-                "no_variant", f"panel task {task_id} has no variant: it cannot be recorded under intervention"
+            c.add(
+                Rule.no_variant,
+                f"panel task {task_id} has no variant: it cannot be recorded under intervention",
             )
 
-    # unknown_annotator: active, known, and the row's tier is the annotator's tier.
-    for row in rows:
-        annotator = who.get(row.annotator)
-        if annotator is None or not annotator.active:
-            add("unknown_annotator", f"{_label(row)}: {row.annotator} is not an active annotator", [row])
-        elif annotator.tier != row.tier:
-            add("unknown_annotator", f"{_label(row)}: {row.annotator} is {annotator.tier}-tier", [row])
 
-    # duplicate_row: one row per (annotator, task-condition); one primary and at most one duplicate
-    # recording per task-condition.
+def _known_annotators(c: _Check) -> None:
+    """unknown_annotator: active, known, and the row's tier is the annotator's tier."""
+    for row in c.rows:
+        annotator = c.who.get(row.annotator)
+        if annotator is None or not annotator.active:
+            c.add(Rule.unknown_annotator, f"{_label(row)}: {row.annotator} is not an active annotator", [row])
+        elif annotator.tier != row.tier:
+            c.add(Rule.unknown_annotator, f"{_label(row)}: {row.annotator} is {annotator.tier}-tier", [row])
+
+
+def _unique_rows(c: _Check) -> None:
+    """duplicate_row: one row per (annotator, task-condition); one primary and at most one
+    duplicate recording per task-condition."""
     groups: dict[tuple, list[PlannedAssignment]] = defaultdict(list)
-    for row in rows:
+    for row in c.rows:
         groups["same", row.annotator, row.task_id, row.condition, row.tier].append(row)
         groups[row.tier, row.task_id, row.condition].append(row)
     for key, group in groups.items():
@@ -111,72 +160,79 @@ def check_plan(
                 if key[0] == "same"
                 else f"{len(group)} {key[0]} recordings of {key[1]}/{key[2]}"
             )
-            add("duplicate_row", f"{what}: {'; '.join(map(_label, group))}", group)
+            c.add(Rule.duplicate_row, f"{what}: {'; '.join(map(_label, group))}", group)
 
-    # cell_size: exactly per_cell distinct base tasks in every cell of the plan's scope, and none elsewhere.
+
+def _cell_sizes(c: _Check) -> None:
+    """cell_size: exactly per_cell distinct base tasks in every cell of the plan's scope, none elsewhere."""
+    plan = c.plan
     scope = {(e, d) for e in plan.envs for d in plan.difficulties}
-    seen_cells = Counter((c.env_id, c.difficulty) for c in plan.panel)
-    for task_id, n in Counter(panel_ids).items():
+    seen_cells = Counter((cell.env_id, cell.difficulty) for cell in plan.panel)
+    for task_id, n in Counter(c.panel_ids).items():
         if n > 1:
-            add("cell_size", f"panel lists {task_id} {n} times")
+            c.add(Rule.cell_size, f"panel lists {task_id} {n} times")
     for cell in plan.panel:
-        if (cell.env_id, cell.difficulty) not in scope:
-            add(
-                "cell_size",
+        home = (cell.env_id, cell.difficulty)
+        if home not in scope:
+            c.add(
+                Rule.cell_size,
                 f"cell ({cell.env_id}, {cell.difficulty}) is outside the plan's envs and difficulties",
             )
-        home = (cell.env_id, cell.difficulty)
         misplaced = [
             t
             for t in cell.task_ids
-            if t in task_by_id and (task_by_id[t].env_id, task_by_id[t].difficulty) != home
+            if t in c.task_by_id and (c.task_by_id[t].env_id, c.task_by_id[t].difficulty) != home
         ]
         if misplaced:
-            add(
-                "cell_size",
+            c.add(
+                Rule.cell_size,
                 f"cell ({cell.env_id}, {cell.difficulty}) lists tasks of other cells: {', '.join(misplaced)}",
             )
     for env_id, difficulty in sorted(scope):
         size = sum(
-            len(set(c.task_ids)) for c in plan.panel if (c.env_id, c.difficulty) == (env_id, difficulty)
+            len(set(x.task_ids)) for x in plan.panel if (x.env_id, x.difficulty) == (env_id, difficulty)
         )
-        if size != per_cell or seen_cells[env_id, difficulty] > 1:
-            add("cell_size", f"cell ({env_id}, {difficulty}) has {size} base tasks; per_cell is {per_cell}")
+        if size != c.per_cell or seen_cells[env_id, difficulty] > 1:
+            c.add(
+                Rule.cell_size,
+                f"cell ({env_id}, {difficulty}) has {size} base tasks; per_cell is {c.per_cell}",
+            )
 
-    # designer_exclusion: nobody records an environment they designed.
-    for row in rows:
-        annotator = who.get(row.annotator)
+
+def _designers(c: _Check) -> None:
+    """designer_exclusion: nobody records an environment they designed."""
+    for row in c.rows:
+        annotator = c.who.get(row.annotator)
         if annotator is not None and row.env_id in annotator.designed:
-            add("designer_exclusion", f"{_label(row)}: {row.annotator} designed {row.env_id}", [row])
+            c.add(Rule.designer_exclusion, f"{_label(row)}: {row.annotator} designed {row.env_id}", [row])
 
-    # condition_split: nobody holds both conditions of one base task.
+
+def _condition_split(c: _Check) -> None:
+    """condition_split: nobody holds both conditions of one base task."""
     by_person_task: dict[tuple[str, str], list[PlannedAssignment]] = defaultdict(list)
-    for row in rows:
+    for row in c.rows:
         by_person_task[row.annotator, row.task_id].append(row)
     for (code, task_id), group in sorted(by_person_task.items()):
         if {r.condition for r in group} == set(CONDITIONS):
-            add("condition_split", f"{code} holds both conditions of {task_id}", group)
+            c.add(Rule.condition_split, f"{code} holds both conditions of {task_id}", group)
 
-    primary_of: dict[tuple[str, str], list[PlannedAssignment]] = defaultdict(list)
-    for row in rows:
-        if row.tier == "primary":
-            primary_of[row.task_id, row.condition].append(row)
-    # both_conditions: every panel task has a primary recording in each condition.
-    for task_id in panel_ids:
-        missing = [c for c in CONDITIONS if not primary_of.get((task_id, c))]
+
+def _both_conditions(c: _Check) -> None:
+    """both_conditions: every panel task has a primary recording in each condition."""
+    for task_id in c.panel_ids:
+        missing = [cond for cond in CONDITIONS if not c.primary_of.get((task_id, cond))]
         if missing:
-            add(
-                "both_conditions",
+            c.add(
+                Rule.both_conditions,
                 f"panel task {task_id} has no primary recording in: {', '.join(missing)}",
-                [r for c in CONDITIONS for r in primary_of.get((task_id, c), [])],
+                [r for cond in CONDITIONS for r in c.primary_of.get((task_id, cond), [])],
             )
 
-    _check_balance(plan, who, per_cell, difficulty_tolerance, add)
-    _check_audit(plan, primary_of, duplicates_per_cell, add)
 
-    # order: each annotator's queue is numbered 1..n without gaps or repeats.
+def _order(c: _Check) -> None:
+    """order: each annotator's queue is numbered 1..n without gaps or repeats."""
     queues: dict[str, list[PlannedAssignment]] = defaultdict(list)
-    for row in rows:
+    for row in c.rows:
         queues[row.annotator].append(row)
     for code, group in sorted(queues.items()):
         numbers = Counter(r.order for r in group)
@@ -185,23 +241,19 @@ def check_plan(
             problems = [f"{n} used {k} times" for n, k in sorted(numbers.items()) if k > 1]
             problems += [f"{n} missing" for n in expected if n not in numbers]
             problems += [f"{n} out of range" for n in sorted(numbers) if n not in expected]
-            add(
-                "order",
+            c.add(
+                Rule.order,
                 f"{code}'s {len(group)} assignments must be numbered 1..{len(group)}: {', '.join(problems)}",
                 group,
             )
 
-    rank = {rule: i for i, rule in enumerate(RULES)}
-    return sorted(out, key=lambda v: rank[v.rule])
 
-
-def _check_balance(
-    plan: Plan, who: dict[str, PlanAnnotator], per_cell: int, tolerance: int, add: Report
-) -> None:
+def _balance(c: _Check) -> None:
     """primary_balance (floor/ceil in total) and difficulty_balance (floor/ceil per difficulty)."""
+    plan, who, per_cell, tolerance, add = c.plan, c.who, c.per_cell, c.tolerance, c.add
     primaries = sorted(code for code, a in who.items() if a.active and a.tier == "primary")
     if not primaries:
-        add("primary_balance", "no active primary annotators")
+        add(Rule.primary_balance, "no active primary annotators")
         return
     count = len(primaries)
     rows = [r for r in plan.assignments if r.tier == "primary"]
@@ -210,7 +262,7 @@ def _check_balance(
         mine = [r for r in rows if r.annotator == code]
         if not total // count <= len(mine) <= -(-total // count):
             add(
-                "primary_balance",
+                Rule.primary_balance,
                 f"{code} records {len(mine)} primary task-conditions; a balanced load of {total} over {count} "
                 f"is {total // count}-{-(-total // count)}",
                 mine,
@@ -221,27 +273,23 @@ def _check_balance(
             low, high = d_total // count - tolerance, -(-d_total // count) + tolerance
             if not low <= len(d_mine) <= high:
                 add(
-                    "difficulty_balance",
+                    Rule.difficulty_balance,
                     f"{code} records {len(d_mine)} {difficulty} task-conditions; allowed {low}-{high}",
                     d_mine,
                 )
 
 
-def _check_audit(
-    plan: Plan,
-    primary_of: dict[tuple[str, str], list[PlannedAssignment]],
-    duplicates_per_cell: int,
-    add: Report,
-) -> None:
+def _audit(c: _Check) -> None:
     """duplicate_audit (the right number of duplicated task-conditions per cell) and
     duplicate_independence (the duplicate recorder is not the primary recorder)."""
+    plan, primary_of, duplicates_per_cell, add = c.plan, c.primary_of, c.duplicates_per_cell, c.add
     dups = [r for r in plan.assignments if r.tier == "duplicate"]
     for cell in plan.panel:
         here = [r for r in dups if (r.env_id, r.difficulty) == (cell.env_id, cell.difficulty)]
         duplicated = {(r.task_id, r.condition) for r in here}
         if len(duplicated) != duplicates_per_cell:
             add(
-                "duplicate_audit",
+                Rule.duplicate_audit,
                 f"cell ({cell.env_id}, {cell.difficulty}) has {len(duplicated)} duplicated task-conditions; "
                 f"the audit needs {duplicates_per_cell}",
                 here,
@@ -249,7 +297,7 @@ def _check_audit(
         orphans = [r for r in here if not primary_of.get((r.task_id, r.condition))]
         if orphans:
             add(
-                "duplicate_audit",
+                Rule.duplicate_audit,
                 f"duplicated without a primary recording: {'; '.join(map(_label, orphans))}",
                 orphans,
             )
@@ -257,7 +305,22 @@ def _check_audit(
         same = [p for p in primary_of.get((row.task_id, row.condition), []) if p.annotator == row.annotator]
         if same:
             add(
-                "duplicate_independence",
+                Rule.duplicate_independence,
                 f"{_label(row)}: {row.annotator} is also the primary recorder",
                 [row, *same],
             )
+
+
+_CHECKS: tuple[Callable[[_Check], None], ...] = (
+    _known_tasks,
+    _known_annotators,
+    _unique_rows,
+    _cell_sizes,
+    _designers,
+    _condition_split,
+    _both_conditions,
+    _balance,
+    _audit,
+    _order,
+)
+"""Every rule, one function each; `check_plan` runs them all and sorts what they report by `Rule`."""

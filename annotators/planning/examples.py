@@ -11,7 +11,7 @@ from collections.abc import Iterable
 
 from annotators.planning.schemas import DIFFICULTIES, PlanAnnotator, PlanTask
 
-PAPER_ENVS = ("shop", "mail", "booking", "bank", "forum", "lms", "portal")
+PAPER_ENVS = ("shop", "mail", "booking", "brokerage", "forum", "portal", "lms")
 DEMO_ENVS = ("shop", "mail", "booking")
 
 
@@ -41,16 +41,18 @@ def roster_member(code: str, *designed: str, active: bool = True) -> PlanAnnotat
 
 
 def paper_roster() -> list[PlanAnnotator]:
-    """Four primary annotators who designed one or two of the seven envs, and D1-D4."""
+    """Four primary annotators who each designed sites of the seven (A1 mail and shop, A2 booking
+    and brokerage, A3 forum and patient portal, A4 the learning system), so nobody records a site
+    they designed, and the duplicate tier D1-D4 (D2 and D4 designed some too)."""
     return [
-        roster_member("A1", "shop"),
-        roster_member("A2", "mail", "booking"),
-        roster_member("A3", "bank"),
-        roster_member("A4", "forum", "lms"),
-        roster_member("D1", "portal"),
+        roster_member("A1", "mail", "shop"),
+        roster_member("A2", "booking", "brokerage"),
+        roster_member("A3", "forum", "portal"),
+        roster_member("A4", "lms"),
+        roster_member("D1"),
         roster_member("D2", "shop", "mail"),
         roster_member("D3"),
-        roster_member("D4", "bank"),
+        roster_member("D4", "brokerage"),
     ]
 
 

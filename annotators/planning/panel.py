@@ -77,9 +77,9 @@ def select_panel(
             if len(candidates) < per_cell:
                 without = len(in_cell) - len(candidates)
                 extra = f" ({without} more without a variant)" if without else ""
+                have = f"{len(candidates)} task{'' if len(candidates) == 1 else 's'} with a variant"
                 short.append(
-                    f"cell ({env_id}, {difficulty}) has {len(candidates)} tasks with variants{extra}; "
-                    f"--per-cell {per_cell} needs {per_cell}"
+                    f"cell ({env_id}, {difficulty}) has {have}{extra}; --per-cell {per_cell} needs {per_cell}"
                 )
                 continue
             seeded_rng(seed, "panel", env_id, difficulty).shuffle(candidates)

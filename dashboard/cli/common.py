@@ -12,6 +12,12 @@ console = Console()
 err = Console(stderr=True)
 
 
+def split_list(values: list[str] | None) -> list[str]:
+    """A repeatable option's values, each of which may also be comma-separated
+    (`--env shop --env mail` and `--env shop,mail` mean the same)."""
+    return [item.strip() for value in values or [] for item in value.split(",") if item.strip()]
+
+
 def fail(message: str, code: int = 1) -> None:
     err.print(f"[red]Error:[/red] {message}", highlight=False, soft_wrap=True)
     raise typer.Exit(code)

@@ -355,6 +355,57 @@ def tasks_list(
     console.print(f"{len(rows)} tasks")
 
 
+@tasks_app.command("summary")
+def tasks_summary(
+    as_json: Annotated[bool, typer.Option("--json", help="Print the counts as one JSON document.")] = False,
+) -> None:
+    """The catalogue as the papers' tables: environment x difficulty, environment x primitive
+    (primary primitives of tasks, and the primitives variants target), the intervention families
+    used (layer:action, by how many variants), and every empty cell by name."""
+    from dataclasses import asdict
+
+    from environments import catalog
+
+    summary = catalog.summarise_catalogue()
+    if as_json:
+        typer.echo(json.dumps(asdict(summary), indent=2))
+        return
+
+    def matrix(title: str, counts: dict[str, dict[str, int]], columns: tuple[str, ...]) -> Table:
+        table = Table("environment", *columns, "total", title=title)
+        for env in summary.envs:
+            row = counts[env]
+            table.add_row(
+                env, *(str(row[c]) if row[c] else "[red]0[/red]" for c in columns), str(sum(row.values()))
+            )
+        table.add_row(
+            "all", *(str(sum(counts[e][c] for e in summary.envs)) for c in columns), "", style="bold"
+        )
+        return table
+
+    console.print(matrix("Tasks by environment and difficulty", summary.by_difficulty, catalog.DIFFICULTIES))
+    console.print(
+        matrix("Tasks by environment and primary primitive", summary.by_primitive, catalog.PRIMITIVES)
+    )
+    console.print(
+        matrix("Variants by environment and target primitive", summary.variant_primitives, catalog.PRIMITIVES)
+    )
+    families = Table("family (layer:action)", "variants", title="Intervention families used")
+    for family, count in summary.families.items():
+        families.add_row(family, str(count))
+    console.print(families)
+    if summary.unused_families:
+        console.print(
+            f"Shared families no variant uses: {', '.join(summary.unused_families)}", highlight=False
+        )
+    if summary.empty:
+        console.print(f"Empty cells ({len(summary.empty)}):", highlight=False)
+        for cell in summary.empty:
+            console.print(f"  {cell}", highlight=False)
+    else:
+        console.print("No empty cells.")
+
+
 @tasks_app.command("check")
 def tasks_check() -> None:
     """Validate every task and variant, resolve builders and templates, check determinism."""

@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from dashboard.cli.common import StudyOption, console, current_study, fail, open_db
+from dashboard.cli.common import StudyOption, console, current_study, fail, open_db, split_list
 
 app = typer.Typer(help="Plan the panel of base tasks and assign every task-condition.", no_args_is_help=True)
 
@@ -20,7 +20,10 @@ def plan(
     seed: Annotated[
         int | None, typer.Option(help="Seed for choosing the panel (default: the study's seed).")
     ] = None,
-    env: Annotated[list[str] | None, typer.Option(help="Restrict to this environment (repeatable).")] = None,
+    env: Annotated[
+        list[str] | None,
+        typer.Option(help="Restrict to this environment (repeatable, or comma-separated)."),
+    ] = None,
     duplicates_per_cell: Annotated[
         int, typer.Option(help="Task-conditions per cell recorded again by a duplicate-tier annotator.")
     ] = 1,
@@ -43,7 +46,7 @@ def plan(
                 study=target,
                 per_cell=per_cell,
                 seed=seed,
-                envs=env,
+                envs=split_list(env) or None,
                 duplicates_per_cell=duplicates_per_cell,
             )
         except PlanInfeasible as exc:

@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from dashboard.cli.common import StudyOption, console, current_study, fail, open_db
+from dashboard.cli.common import StudyOption, console, current_study, fail, open_db, split_list
 from dashboard.studies.schemas import settings_help
 
 SETTINGS_HELP = "Keys and allowed values:\n\n" + "\n\n".join(settings_help().splitlines())
@@ -31,7 +31,10 @@ def create(
     name: Annotated[str, typer.Argument(help="Unique name of the study (what --study takes).")],
     env: Annotated[
         list[str] | None,
-        typer.Option("--env", help="An environment the panel draws from (repeatable; default: all)."),
+        typer.Option(
+            "--env",
+            help="An environment the panel draws from (repeatable or comma-separated; default: all).",
+        ),
     ] = None,
     seed: Annotated[
         int,
@@ -54,7 +57,7 @@ def create(
                 db,
                 name=name,
                 description=description,
-                envs=env or [],
+                envs=split_list(env),
                 seed=seed,
                 settings=service.parse_assignments(setting or []),
             )

@@ -123,9 +123,9 @@ def test_other_seed_other_panel(paper_plan, paper_tasks, paper_annotators):
 
 def test_env_subset_keeps_the_other_cells_choices(paper_plan, paper_tasks, paper_annotators):
     small = plan_panel(
-        tasks=paper_tasks, annotators=paper_annotators, per_cell=4, seed=42, envs=["shop", "lms", "bank"]
+        tasks=paper_tasks, annotators=paper_annotators, per_cell=4, seed=42, envs=["shop", "lms", "brokerage"]
     )
-    assert small.envs == ("bank", "lms", "shop")
+    assert small.envs == ("brokerage", "lms", "shop")
     assert check_plan(small, tasks=paper_tasks, annotators=paper_annotators, per_cell=4) == []
     full = {(c.env_id, c.difficulty): c.task_ids for c in paper_plan.panel}
     assert all(full[c.env_id, c.difficulty] == c.task_ids for c in small.panel)
@@ -213,3 +213,22 @@ def test_inputs_read_from_database_rows(demo_plan, demo_tasks):
     annotators = [PlanAnnotator.model_validate(r) for r in rows]
     tasks = [PlanTask.model_validate(r) for r in task_rows]
     assert plan_panel(tasks=tasks, annotators=annotators, per_cell=1, seed=7) == demo_plan
+
+
+def test_human140_on_the_real_catalogue_once_it_is_full(paper_annotators):
+    """The paper's panel over the seven real sites (K=4, designers kept off their sites). Until every
+    cell of the seven has four tasks with a variant, the test names the short cells and skips."""
+    from dashboard.studies.planning import catalogue_tasks
+
+    tasks = [t for t in catalogue_tasks() if t.env_id in examples.PAPER_ENVS]
+    counts = Counter((t.env_id, t.difficulty) for t in tasks if t.has_variant)
+    short = [
+        f"{e}/{d}: {counts[e, d]}" for e in examples.PAPER_ENVS for d in DIFFICULTIES if counts[e, d] < 4
+    ]
+    if short:
+        pytest.skip(f"the catalogue is not full yet; cells short of 4 tasks: {', '.join(short)}")
+    plan = plan_panel(tasks=tasks, annotators=paper_annotators, per_cell=4, seed=42)
+    assert check_plan(plan, tasks=tasks, annotators=paper_annotators, per_cell=4) == []
+    assert (plan.summary.primary_task_conditions, plan.summary.duplicate_task_conditions) == (280, 35)
+    designed = {a.code: a.designed for a in paper_annotators}
+    assert not [r for r in plan.assignments if r.env_id in designed[r.annotator]]

@@ -31,7 +31,7 @@ def test_cell_with_too_few_variants():
     error = refuse(tasks=tasks, annotators=examples.paper_roster(), per_cell=4, seed=1)
     assert error.constraint == "cell_size"
     assert (
-        "cell (shop, expert) has 2 tasks with variants (4 more without a variant); --per-cell 4 needs 4"
+        "cell (shop, expert) has 2 tasks with a variant (4 more without a variant); --per-cell 4 needs 4"
         in str(error)
     )
     # The other cells are fine and are not mentioned.
@@ -90,13 +90,13 @@ def test_annotator_who_designed_too_much_cannot_carry_a_balanced_load():
 
 def test_envs_with_too_few_allowed_recorders():
     # 7 envs x 5 difficulties x 1 task: 70 task-conditions over six primaries, 11-12 each. A1-A4
-    # designed bank, booking, mail and shop, so only A5 and A6 may record those four envs: any
+    # designed brokerage, booking, mail and shop, so only A5 and A6 may record those four envs: any
     # three of them hold 30 task-conditions, more than the 24 that A5 and A6 can carry.
-    designed = ("bank", "booking", "mail", "shop")
+    designed = ("brokerage", "booking", "mail", "shop")
     roster = [*[member(f"A{i}", *designed) for i in range(1, 5)], member("A5"), member("A6"), member("D1")]
     error = refuse(tasks=PAPER_TASKS, annotators=roster, per_cell=1, seed=1)
     assert error.constraint == "primary_balance"
-    assert str(error).startswith("envs bank, booking, mail need 30 primary task-conditions")
+    assert str(error).startswith("envs booking, brokerage, mail need 30 primary task-conditions")
     assert "(A5, A6) can take at most 24" in str(error)
 
 

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from dashboard.cli import app
 from dashboard.flow import service as flow
-from dashboard.studies.models import Outcome, Study, StudyChange
+from dashboard.studies.models import Assignment, Outcome, Study, StudyChange
 
 runner = CliRunner()
 
@@ -271,3 +271,29 @@ def test_a_closed_study_refuses_new_starts(cli_env, make_assignment, person, stu
     with Session(cli_env) as db:
         attempt = flow.start_assignment(db, assignment_id=assignment_id, annotator=person("A1"))
         flow.end_attempt(db, attempt_id=attempt.id, annotator=person("A1"), outcome=Outcome.abandoned)
+
+
+def test_panel_plans_four_tasks_per_cell_over_four_real_sites(cli_env, tmp_path):
+    """K=4, as the paper's panel, over the real catalogue's sites that have four tasks per cell;
+    `--env` takes a comma-separated list as well as repeats; a site short of tasks is named."""
+    run("study", "create", "K4", "--env", "shop,mail", "--env", "booking,portal")
+    people = _write(
+        tmp_path,
+        "p.csv",
+        "code,tier\n"
+        + "".join(f"A{i},primary\n" for i in range(1, 5))
+        + "".join(f"D{i},duplicate\n" for i in range(1, 5)),
+    )
+    run("annotators", "import", str(people), "--study", "K4")
+    out = run("panel", "plan", "--per-cell", "4", "--study", "K4")
+    assert "Panel: 80 base tasks in 20 cells; 160 primary and 20 duplicate task-conditions" in " ".join(
+        out.split()
+    )
+    assert "All 180 assignments follow every planning rule" in " ".join(
+        run("panel", "check", "--study", "K4").split()
+    )
+    with Session(cli_env) as db:
+        rows = db.exec(select(Assignment)).all()
+    assert {a.env_id for a in rows} == {"shop", "mail", "booking", "portal"}
+    short = run("panel", "plan", "--per-cell", "40", "--study", "K4", "--env", "shop", "--dry-run", code=1)
+    assert "cell (shop, easy) has 4 tasks with a variant; --per-cell 40 needs 40" in " ".join(short.split())

@@ -216,3 +216,62 @@ def test_check_all_passes_on_good_files_and_reports_bad_ones(lab, tmp_path):
         "(note_id, pinned)" in p
         for p in problems
     ), problems
+
+
+def _row(task_id, env_id, difficulty, primitives, variant_primitive=None, families=()):
+    return catalog.TaskSummary(
+        task_id=task_id,
+        env_id=env_id,
+        title=task_id,
+        difficulty=difficulty,
+        primary_primitives=list(primitives),
+        expected_steps=5,
+        time_limit_seconds=300,
+        variant_id=f"{task_id}-v1" if variant_primitive else None,
+        variant_primitive=variant_primitive,
+        variant_layers=[f.split(":")[0] for f in families],
+        variant_families=list(families),
+    )
+
+
+def test_catalogue_summary_counts_cells_and_names_the_empty_ones():
+    rows = [
+        _row("a-1", "a", "easy", ["grounding", "planning"], "patience", ["network:delay", "network:delay"]),
+        _row("a-2", "a", "easy", ["planning"], "verification", ["client:decoy_element"]),
+        _row("b-1", "b", "frontier", ["exploration"]),
+    ]
+    summary = catalog.summarise_catalogue(rows)
+    assert summary.by_difficulty["a"]["easy"] == 2 and summary.by_difficulty["b"]["frontier"] == 1
+    assert summary.by_primitive["a"]["planning"] == 2 and summary.by_primitive["a"]["grounding"] == 1
+    assert summary.variant_primitives["a"] == {
+        **dict.fromkeys(catalog.PRIMITIVES, 0),
+        "patience": 1,
+        "verification": 1,
+    }
+    # A variant with two delays counts once for the family.
+    assert summary.families == {"client:decoy_element": 1, "network:delay": 1}
+    assert "a x medium: no task" in summary.empty and "b x easy: no task" in summary.empty
+    assert "a x easy: no task" not in summary.empty and "b x exploration: no task" not in summary.empty
+    assert "network:rate_limit" in summary.unused_families and "network:delay" not in summary.unused_families
+    assert "server:scramble_timestamps" in catalog.shared_families()
+
+
+def test_tasks_summary_command_matches_the_task_list():
+    import json
+
+    from typer.testing import CliRunner
+
+    from dashboard.cli import app
+
+    done = CliRunner().invoke(app, ["tasks", "summary", "--json"])
+    assert done.exit_code == 0, done.output
+    summary = json.loads(done.stdout)
+    rows = catalog.list_tasks()
+    for env in {r.env_id for r in rows}:
+        assert sum(summary["by_difficulty"][env].values()) == sum(r.env_id == env for r in rows)
+    with_variant = [r for r in rows if r.variant_id]
+    assert sum(summary["families"].values()) >= len(with_variant)  # every variant uses a family or more
+    table = CliRunner().invoke(app, ["tasks", "summary"], env={"COLUMNS": "160"})
+    assert (
+        "Tasks by environment and difficulty" in table.stdout and "Intervention families used" in table.stdout
+    )

@@ -152,6 +152,14 @@ def test_helpers_must_be_documented_and_well_named() -> None:
                 "saved_hotel_ids('none')",
             ],
         ),
+        (
+            "portal-001",
+            [
+                "active_appointments()",
+                "balance()",
+                "primary_insurance()",
+            ],
+        ),
     ],
 )
 def test_site_helpers_are_documented_pure_and_answer_on_a_seeded_state(

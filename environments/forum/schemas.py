@@ -4,16 +4,21 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from environments.forum.models import Message
+from environments.responses import Answer
 
 
-class Ok(BaseModel):
+class Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Ok(Answer):
     ok: bool = True
 
 
-class Me(BaseModel):
+class Me(Answer):
     signed_in: bool
     username: str
     display_name: str
@@ -22,7 +27,7 @@ class Me(BaseModel):
     subscribed: list[str]
 
 
-class CommunityView(BaseModel):
+class CommunityView(Answer):
     id: str
     name: str
     title: str
@@ -33,11 +38,11 @@ class CommunityView(BaseModel):
     posts: int
 
 
-class CommunityList(BaseModel):
+class CommunityList(Answer):
     communities: list[CommunityView]
 
 
-class PostView(BaseModel):
+class PostView(Answer):
     id: str
     community: str
     author: str
@@ -53,7 +58,7 @@ class PostView(BaseModel):
     created_at: str
 
 
-class PostPage(BaseModel):
+class PostPage(Answer):
     items: list[PostView]
     total: int
     page: int
@@ -61,12 +66,12 @@ class PostPage(BaseModel):
     sort: str
 
 
-class CommunityPage(BaseModel):
+class CommunityPage(Answer):
     community: CommunityView
     posts: PostPage
 
 
-class CommentView(BaseModel):
+class CommentView(Answer):
     id: str
     post_id: str
     parent_id: str | None
@@ -78,13 +83,13 @@ class CommentView(BaseModel):
     created_at: str
 
 
-class PostDetail(BaseModel):
+class PostDetail(Answer):
     post: PostView
     community: CommunityView
     comments: list[CommentView]
 
 
-class UserView(BaseModel):
+class UserView(Answer):
     username: str
     bio: str
     karma: int
@@ -93,12 +98,12 @@ class UserView(BaseModel):
     comments: list[CommentView]
 
 
-class SavedList(BaseModel):
+class SavedList(Answer):
     posts: list[PostView]
     comments: list[CommentView]
 
 
-class Inbox(BaseModel):
+class Inbox(Answer):
     received: list[Message]
     sent: list[Message]
 
@@ -106,24 +111,24 @@ class Inbox(BaseModel):
 Kind = Literal["post", "comment"]
 
 
-class NewVote(BaseModel):
+class NewVote(Body):
     target_kind: Kind
     target_id: str
     value: Literal[-1, 0, 1]
 
 
-class VoteResult(BaseModel):
+class VoteResult(Answer):
     target_id: str
     score: int
     my_vote: int
 
 
-class NewSave(BaseModel):
+class NewSave(Body):
     target_kind: Kind
     target_id: str
 
 
-class NewPost(BaseModel):
+class NewPost(Body):
     community: str
     title: str = Field(min_length=1, max_length=300)
     kind: Literal["text", "link", "image"] = "text"
@@ -131,25 +136,25 @@ class NewPost(BaseModel):
     url: str = ""
 
 
-class NewComment(BaseModel):
+class NewComment(Body):
     body: str = Field(min_length=1, max_length=10000)
     parent_id: str | None = None
 
 
-class NewReport(BaseModel):
+class NewReport(Body):
     target_kind: Kind
     target_id: str
     reason: Literal["spam", "harassment", "misinformation", "off_topic", "other"]
     note: str = Field("", max_length=1000)
 
 
-class ReportResult(BaseModel):
+class ReportResult(Answer):
     id: str
     target_id: str
     reason: str
 
 
-class NewMessage(BaseModel):
+class NewMessage(Body):
     recipient: str = Field(min_length=1)
     subject: str = Field(min_length=1, max_length=200)
     body: str = Field(min_length=1, max_length=10000)

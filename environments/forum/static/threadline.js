@@ -99,7 +99,7 @@
       let host = p.url; try { host = new URL(p.url).host; } catch (e) { /* keep */ }
       return h("a", { class: "ext-link", href: p.url, rel: "noopener nofollow", target: "_blank" }, host + " ↗");
     }
-    if (p.kind === "image") return h("div", { class: "image-ph", role: "img", "aria-label": "Image: " + p.title }, h("span", {}, "🖼"));
+    if (p.kind === "image") return h("div", { class: "image-ph", role: "img", "aria-label": "Image: " + p.title }, h("span", { class: "image-label" }, "Image"));
     return null;
   }
   function meta(p) {

@@ -104,17 +104,18 @@ def agents_by_model(runs: pd.DataFrame, *, panel_tasks: set[str], n_boot: int, s
         for model, part in scoped.groupby("model", sort=True):
             per_task = agent_task_values(part)
             clean, inter = part[part["condition"] == "clean"], part[part["condition"] == "intervention"]
-            boot = {"n_boot": n_boot, "seed": seed}
             pass_drop = paired_difference(
                 per_task["pass_clean"],
                 per_task["pass_intervention"],
-                **boot,
+                n_boot=n_boot,
+                seed=seed,
                 key=f"agent/{scope}/{model}/pass",
             )
             score_drop = paired_difference(
                 per_task["score_clean"],
                 per_task["score_intervention"],
-                **boot,
+                n_boot=n_boot,
+                seed=seed,
                 key=f"agent/{scope}/{model}/score",
             )
             rows.append(
@@ -227,7 +228,19 @@ def task_time_vs_agent_drop(primary: pd.DataFrame, runs: pd.DataFrame, meta: pd.
     return out.sort_values("task_id", ignore_index=True)
 
 
-def _group_row(dimension, group, population, scope, clean, inter, per_task_a, per_task_b, *, n_boot, seed):
+def _group_row(
+    dimension: str,
+    group: object,
+    population: object,
+    scope: str,
+    clean: pd.Series,
+    inter: pd.Series,
+    per_task_a: pd.Series,
+    per_task_b: pd.Series,
+    *,
+    n_boot: int,
+    seed: int,
+) -> dict[str, object]:
     key = f"group/{dimension}/{group}/{population}/{scope}"
     est = paired_difference(per_task_a, per_task_b, n_boot=n_boot, seed=seed, key=key)
     return {

@@ -96,7 +96,7 @@ def _raw_text(value: Any) -> str | None:
     return None if _blank(value) else str(value)
 
 
-def _records(path: Path) -> tuple[list[str], Iterator[tuple[int, dict]], str]:
+def _records(path: Path) -> tuple[list[str], Iterator[tuple[int, dict[str, Any]]], str]:
     """(column names, (line, record) pairs, unit of the line numbers)."""
     if path.is_dir():
         return _agent_bundle_records(path)
@@ -107,7 +107,7 @@ def _records(path: Path) -> tuple[list[str], Iterator[tuple[int, dict]], str]:
         header = next(reader, None) or []
         header = [h.strip() for h in header]
 
-        def rows() -> Iterator[tuple[int, dict]]:
+        def rows() -> Iterator[tuple[int, dict[str, Any]]]:
             with fh:
                 while True:
                     start = reader.line_num + 1  # first physical line of the next record
@@ -128,7 +128,7 @@ def _records(path: Path) -> tuple[list[str], Iterator[tuple[int, dict]], str]:
         names = table.column_names
         return names, ((i + 1, rec) for i, rec in enumerate(table.to_pylist())), "row"
     if suffix in (".jsonl", ".ndjson"):
-        parsed: list[tuple[int, dict]] = []
+        parsed: list[tuple[int, dict[str, Any]]] = []
         with path.open(encoding="utf-8") as fh:
             for number, text in enumerate(fh, start=1):
                 if not text.strip():
@@ -147,7 +147,7 @@ def _records(path: Path) -> tuple[list[str], Iterator[tuple[int, dict]], str]:
     raise ValueError(f"{path}: unsupported agent bundle format {suffix!r} (use .csv, .parquet or .jsonl)")
 
 
-def _agent_bundle_records(path: Path) -> tuple[list[str], Iterator[tuple[int, dict]], str]:
+def _agent_bundle_records(path: Path) -> tuple[list[str], Iterator[tuple[int, dict[str, Any]]], str]:
     """An agent bundle directory (`humantrace agents run`): its episodes, with the run columns'
     names (`task_id` is `task`, `env_id` is `env`); rows are numbered from 1."""
     from exports.agent_bundle import AgentBundleError, read_agent_bundle
@@ -159,7 +159,7 @@ def _agent_bundle_records(path: Path) -> tuple[list[str], Iterator[tuple[int, di
     episodes = episodes.rename(columns={"task_id": "task", "env_id": "env"})
     keep = [c for c in (*REQUIRED_COLUMNS, *OPTIONAL_COLUMNS) if c in episodes.columns]
     records = episodes[keep].astype(object).where(episodes[keep].notna(), None).to_dict(orient="records")
-    return keep, ((i + 1, rec) for i, rec in enumerate(records)), "row"
+    return keep, ((i + 1, {str(k): v for k, v in rec.items()}) for i, rec in enumerate(records)), "row"
 
 
 def _text(value: Any, info: ValidationInfo) -> str:
@@ -278,7 +278,7 @@ class AgentRunRow(BaseModel):
     completed: Flag = None
 
 
-def _validate(record: dict) -> tuple[dict | None, list[str]]:
+def _validate(record: dict[str, Any]) -> tuple[dict[str, Any] | None, list[str]]:
     """The normalised run, or None with the reasons it is rejected (every field's, in column order)."""
     if "__error__" in record:
         return None, [record["__error__"]]
@@ -294,7 +294,9 @@ def _validate(record: dict) -> tuple[dict | None, list[str]]:
     return (None, reasons) if reasons else (run, [])
 
 
-def _human_index(human_tasks) -> tuple[set[str], set[tuple[str, str]] | None]:
+def _human_index(
+    human_tasks: Iterable[str | tuple[str, str]],
+) -> tuple[set[str], set[tuple[str, str]] | None]:
     tasks: set[str] = set()
     pairs: set[tuple[str, str]] = set()
     for item in human_tasks:
@@ -306,7 +308,9 @@ def _human_index(human_tasks) -> tuple[set[str], set[tuple[str, str]] | None]:
     return tasks, (pairs or None)
 
 
-def import_agent_runs(paths: Iterable[str | Path] | str | Path, *, human_tasks=None) -> AgentImport:
+def import_agent_runs(
+    paths: Iterable[str | Path] | str | Path, *, human_tasks: Iterable[str | tuple[str, str]] | None = None
+) -> AgentImport:
     """Read and validate agent run bundles.
 
     `human_tasks`: task ids, or (task_id, condition) pairs, that the human study has; runs on
@@ -317,7 +321,7 @@ def import_agent_runs(paths: Iterable[str | Path] | str | Path, *, human_tasks=N
         paths = [paths]
     errors: list[ImportIssue] = []
     ignored: set[str] = set()
-    runs: list[dict] = []
+    runs: list[dict[str, Any]] = []
     seen_ids: dict[str, str] = {}
     for raw_path in paths:
         path = Path(raw_path)
@@ -370,7 +374,7 @@ def import_agent_runs(paths: Iterable[str | Path] | str | Path, *, human_tasks=N
     return result
 
 
-def _runs_frame(runs: list[dict]) -> pd.DataFrame:
+def _runs_frame(runs: list[dict[str, Any]]) -> pd.DataFrame:
     columns = [
         "run_id",
         *REQUIRED_COLUMNS,

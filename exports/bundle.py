@@ -11,9 +11,11 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from types import TracebackType
 from typing import Any
 
 import pandas as pd
@@ -28,6 +30,7 @@ from exports.schema import (
     SUPPORTED_SCHEMA_VERSIONS,
     TABLES,
     TABLES_BY_VERSION,
+    ColumnSpec,
     TableSpec,
     forbidden_reason,
     join_list,
@@ -101,10 +104,10 @@ def _sha256(path: Path) -> str:
 
 
 def _has_list(series: pd.Series) -> bool:
-    return series.dtype == object and series.map(lambda v: isinstance(v, (list, tuple))).any()
+    return bool(series.dtype == object and series.map(lambda v: isinstance(v, (list, tuple))).any())
 
 
-def _to_arrow_column(spec_col, series: pd.Series, table: str) -> pa.Array:
+def _to_arrow_column(spec_col: ColumnSpec, series: pd.Series, table: str) -> pa.Array:
     where = f"{table}.{spec_col.name}"
     try:
         if spec_col.dtype == "str" and _has_list(series):
@@ -129,10 +132,10 @@ class BundleWriter:
         self,
         out_dir: str | Path,
         *,
-        formats=("parquet",),
+        formats: Iterable[str] = ("parquet",),
         include_comments: bool = False,
         overwrite: bool = False,
-    ):
+    ) -> None:
         formats = tuple(dict.fromkeys(formats))
         if not formats or any(f not in FORMATS for f in formats):
             raise BundleError(f"formats must be a non-empty subset of {FORMATS}, got {formats}")
@@ -150,7 +153,9 @@ class BundleWriter:
     def __enter__(self) -> BundleWriter:
         return self
 
-    def __exit__(self, exc_type, exc, tb) -> None:
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
         if exc_type is not None and not self._closed:
             self._close_files()  # leave no manifest: an aborted bundle must not verify
             self._closed = True
@@ -202,8 +207,9 @@ class BundleWriter:
                 raise BundleError(f"attempts: duplicate attempt_id {dup[:10]}")
             self._attempt_ids.update(ids)
         self._write(table, data)
-        self._rows[table] += data.num_rows
-        return data.num_rows
+        rows: int = data.num_rows
+        self._rows[table] += rows
+        return rows
 
     def _write(self, table: str, data: pa.Table) -> None:
         if "parquet" in self.formats:
@@ -227,7 +233,9 @@ class BundleWriter:
         for sink in self._csv_sinks.values():
             sink.close()
 
-    def close(self, *, study_settings: dict | None = None, cleaning_config: dict | None = None) -> Path:
+    def close(
+        self, *, study_settings: dict[str, Any] | None = None, cleaning_config: dict[str, Any] | None = None
+    ) -> Path:
         """Finish every file (empty tables get a header-only file) and write `manifest.json`."""
         if self._closed:
             raise BundleError("the bundle writer is already closed")
@@ -236,7 +244,7 @@ class BundleWriter:
                 self._write(table, schema.empty_table())
         self._close_files()
         self._closed = True
-        files = {}
+        files: dict[str, dict[str, Any]] = {}
         for table in TABLES:
             for fmt in self.formats:
                 path = self._path(table, fmt)
@@ -279,22 +287,26 @@ class BundleWriter:
 
 def _count_rows(path: Path, fmt: str) -> int:
     if fmt == "parquet":
-        return pq.ParquetFile(path).metadata.num_rows
+        rows: int = pq.ParquetFile(path).metadata.num_rows
+        return rows
     header = pacsv.open_csv(path, parse_options=_CSV_READ).schema.names
     as_text = pacsv.ConvertOptions(column_types={n: pa.string() for n in header})
     reader = pacsv.open_csv(path, parse_options=_CSV_READ, convert_options=as_text)
     return sum(batch.num_rows for batch in reader)
 
 
-def read_manifest(path: str | Path) -> dict:
+def read_manifest(path: str | Path) -> dict[str, Any]:
     """The parsed `manifest.json` of a bundle directory."""
     file = Path(path) / MANIFEST
     if not file.is_file():
         raise BundleError(f"{path}: no {MANIFEST}; not a bundle")
     try:
-        return json.loads(file.read_text(encoding="utf-8"))
+        manifest = json.loads(file.read_text(encoding="utf-8"))
     except json.JSONDecodeError as exc:
         raise BundleError(f"{file}: not valid JSON ({exc})") from exc
+    if not isinstance(manifest, dict):
+        raise BundleError(f"{file}: not a JSON object")
+    return manifest
 
 
 def verify_bundle(path: str | Path) -> list[str]:
@@ -318,7 +330,7 @@ def verify_bundle(path: str | Path) -> list[str]:
         )
     files = manifest.get("files") or {}
     listed_tables = {meta.get("table") for meta in files.values()}
-    for table in TABLES_BY_VERSION.get(version, tuple(TABLES)):
+    for table in TABLES_BY_VERSION.get(version, tuple(TABLES)) if isinstance(version, str) else tuple(TABLES):
         if table not in listed_tables:
             problems.append(f"table {table!r} has no file in the manifest")
     for name, meta in sorted(files.items()):
@@ -338,7 +350,7 @@ def verify_bundle(path: str | Path) -> list[str]:
     return problems
 
 
-def _pandas_types(dtype: pa.DataType):
+def _pandas_types(dtype: pa.DataType) -> pd.api.extensions.ExtensionDtype | None:
     # Nullable integer and boolean columns keep their type instead of turning into floats/objects.
     if pa.types.is_integer(dtype):
         return pd.Int64Dtype()
@@ -366,11 +378,19 @@ class Bundle:
     def schema_version(self) -> str:
         return str(self.manifest.get("schema_version"))
 
+    def table(self, name: str) -> pd.DataFrame:
+        """A table that was read (a clear BundleError for one that was not asked for)."""
+        frame = getattr(self, name, None)
+        if not isinstance(frame, pd.DataFrame):
+            raise BundleError(f"{self.path}: table {name!r} was not read")
+        return frame
+
 
 def _empty_table(table: str) -> pd.DataFrame:
     """A table with its schema's columns and no rows (a table an older bundle version lacks)."""
     schema = TABLES[table].arrow_schema(include_comments=False)
-    return schema.empty_table().to_pandas(types_mapper=_pandas_types)
+    frame: pd.DataFrame = schema.empty_table().to_pandas(types_mapper=_pandas_types)
+    return frame
 
 
 def _add_missing_columns(table: str, frame: pd.DataFrame) -> pd.DataFrame:
@@ -399,7 +419,8 @@ def _read_table(root: Path, table: str, fmt: str, *, csv_escape: str | None = No
         data = pacsv.read_csv(file, parse_options=_CSV_READ, convert_options=convert)
         if csv_escape == ESCAPE:  # written with formula neutralisation (schema 2.0 on): undo it
             data = unescape_table(data)
-    return data.to_pandas(types_mapper=_pandas_types)
+    frame: pd.DataFrame = data.to_pandas(types_mapper=_pandas_types)
+    return frame
 
 
 def read_bundle(path: str | Path, *, tables: list[str] | None = None, verify: bool = False) -> Bundle:

@@ -98,7 +98,7 @@ class CompareResult:
     warnings: list[str] = field(default_factory=list)
 
 
-def _task_counts(task_counts) -> pd.DataFrame | None:
+def _task_counts(task_counts: pd.DataFrame | str | Path | None) -> pd.DataFrame | None:
     if task_counts is None:
         return None
     frame = task_counts if isinstance(task_counts, pd.DataFrame) else pd.read_csv(task_counts)
@@ -116,11 +116,11 @@ def _metadata_warnings(runs: pd.DataFrame, meta: pd.DataFrame) -> list[str]:
     seen = runs[["task", "env", "difficulty"]].drop_duplicates()
     seen = seen[seen["task"].isin(meta.index)]
     out = []
-    for row in seen.itertuples():
-        human = meta.loc[row.task]
-        if (row.env, row.difficulty) != (human["env_id"], human["difficulty"]):
+    for task, env, difficulty in zip(seen["task"], seen["env"], seen["difficulty"], strict=True):
+        human = meta.loc[task]
+        if (env, difficulty) != (human["env_id"], human["difficulty"]):
             out.append(
-                f"task {row.task}: agent runs say ({row.env}, {row.difficulty}), the human bundle says "
+                f"task {task}: agent runs say ({env}, {difficulty}), the human bundle says "
                 f"({human['env_id']}, {human['difficulty']}); human metadata is used for grouping"
             )
     return out
@@ -135,10 +135,13 @@ def _seed_warnings(runs: pd.DataFrame, attempts: pd.DataFrame) -> list[str]:
     """
     if runs.empty or "seed" not in runs.columns or "seed" not in attempts.columns:
         return []
-    human = (
-        attempts.dropna(subset=["seed"]).groupby("task_id")["seed"].agg(lambda s: sorted({int(v) for v in s}))
-    )
-    agent = runs.dropna(subset=["seed"]).groupby("task")["seed"].agg(lambda s: sorted({int(v) for v in s}))
+    human: dict[object, list[int]] = {
+        task: sorted({int(v) for v in s})
+        for task, s in attempts.dropna(subset=["seed"]).groupby("task_id")["seed"]
+    }
+    agent: dict[object, list[int]] = {
+        task: sorted({int(v) for v in s}) for task, s in runs.dropna(subset=["seed"]).groupby("task")["seed"]
+    }
     out = []
     for task, seeds in agent.items():
         expected = human.get(task)
@@ -301,7 +304,15 @@ def compare(
 
 
 def _paper_tables(
-    primary, attempts, runs, meta, features, duplicate_pairs, *, n_boot, seed
+    primary: pd.DataFrame,
+    attempts: pd.DataFrame,
+    runs: pd.DataFrame,
+    meta: pd.DataFrame,
+    features: pd.DataFrame,
+    duplicate_pairs: pd.DataFrame,
+    *,
+    n_boot: int,
+    seed: int,
 ) -> dict[str, pd.DataFrame]:
     """The tables of exports.paper_tables, each reproducing one of the papers' tables or figures."""
     boot = {"n_boot": n_boot, "seed": seed}

@@ -13,6 +13,7 @@ Only text cells change; numbers, booleans, timestamps and nulls are written as b
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 import pyarrow as pa
@@ -36,7 +37,7 @@ def unescape_text(value: str) -> str:
 
 
 def _is_text(dtype: pa.DataType) -> bool:
-    return pa.types.is_string(dtype) or pa.types.is_large_string(dtype)
+    return bool(pa.types.is_string(dtype) or pa.types.is_large_string(dtype))
 
 
 def escape_table(table: pa.Table) -> pa.Table:
@@ -71,6 +72,6 @@ def escape_frame(frame: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def write_csv(frame: pd.DataFrame, path: str | Path, **options) -> None:
+def write_csv(frame: pd.DataFrame, path: str | Path, **options: Any) -> None:
     """`frame.to_csv(path, index=False, **options)` with every text cell neutralised."""
     escape_frame(frame).to_csv(path, index=False, **options)

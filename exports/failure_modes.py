@@ -124,12 +124,14 @@ def classify_failures(runs: pd.DataFrame, *, repeat_threshold: int = REPEAT_THRE
     ]
     labels = np.select([mask for _, mask in rules], [name for name, _ in rules], default="unclassified")
     labelled = run_failed(runs).to_numpy() & has_features
-    return pd.Series(np.where(labelled, labels.astype(object), None), index=runs.index, dtype=object)
+    none = np.array(None, dtype=object)
+    return pd.Series(np.where(labelled, labels.astype(object), none), index=runs.index, dtype="object")
 
 
-def classify_failure(run: Mapping, *, repeat_threshold: int = REPEAT_THRESHOLD) -> str | None:
+def classify_failure(run: Mapping[str, object], *, repeat_threshold: int = REPEAT_THRESHOLD) -> str | None:
     """The failure mode of one agent run (a mapping with the agent-bundle columns), or None."""
-    return classify_failures(pd.DataFrame([dict(run)]), repeat_threshold=repeat_threshold).iloc[0]
+    mode = classify_failures(pd.DataFrame([dict(run)]), repeat_threshold=repeat_threshold).iloc[0]
+    return None if mode is None else str(mode)
 
 
 HUMAN_MODES = ("belief_failure", "overreach", "abandon", "time_out", "evaluated_unexplained")
@@ -149,14 +151,14 @@ def classify_human_failures(attempts: pd.DataFrame, verdicts: pd.DataFrame | Non
     obligation met but a failed negative check = overreach; Abandon = abandon; time-out = time_out.
     An evaluated failure whose verdict rows are absent is `evaluated_unexplained`.
     """
-    failed_pos: set = set()
-    failed_neg: set = set()
+    failed_pos: set[object] = set()
+    failed_neg: set[object] = set()
     if verdicts is not None and not verdicts.empty:
         bad = verdicts[~verdicts["passed"].astype(bool)]
         failed_pos = set(bad.loc[bad["polarity"] == "positive", "attempt_id"].tolist())
         failed_neg = set(bad.loc[bad["polarity"] == "negative", "attempt_id"].tolist())
 
-    def label(row) -> str | None:
+    def label(row: pd.Series) -> str | None:
         if bool(row["passed"]):
             return None
         if row["outcome"] == "abandoned":
@@ -171,4 +173,4 @@ def classify_human_failures(attempts: pd.DataFrame, verdicts: pd.DataFrame | Non
 
     if attempts.empty:
         return pd.Series([], index=attempts.index, dtype=object)
-    return attempts.apply(label, axis=1).astype(object)
+    return pd.Series([label(row) for _, row in attempts.iterrows()], index=attempts.index, dtype="object")

@@ -12,10 +12,13 @@ from __future__ import annotations
 import io
 import math
 import re
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import matplotlib
 import numpy as np
+from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.backends.backend_svg import FigureCanvasSVG
 from matplotlib.figure import Figure
@@ -28,18 +31,18 @@ BAR_HEIGHT = 0.26
 LABEL_SIZE = 6.5
 
 
-def _finite(value) -> bool:
+def _finite(value: object) -> bool:
     return value is not None and isinstance(value, (int, float, np.floating)) and math.isfinite(float(value))
 
 
-def interval_label(n: int, low, high, *, scale: float = 100.0, digits: int = 1) -> str:
+def interval_label(n: int, low: Any, high: Any, *, scale: float = 100.0, digits: int = 1) -> str:
     """'n=12 [40.0, 71.2]', or 'n=3, n too small' when the interval is withheld."""
     if n < MIN_N_FOR_CI or not (_finite(low) and _finite(high)):
         return f"n={n}, {N_TOO_SMALL}" if n < MIN_N_FOR_CI else f"n={n}, no interval"
     return f"n={n} [{low * scale:.{digits}f}, {high * scale:.{digits}f}]"
 
 
-def new_figure(width: float, height: float) -> tuple[Figure, object]:
+def new_figure(width: float, height: float) -> tuple[Figure, Axes]:
     fig = Figure(figsize=(width, height))
     ax = fig.add_subplot()
     ax.spines[["top", "right"]].set_visible(False)
@@ -48,10 +51,10 @@ def new_figure(width: float, height: float) -> tuple[Figure, object]:
 
 
 def hbars(
-    ax,
+    ax: Axes,
     figure_id: str,
     groups: list[str],
-    series: list[dict],
+    series: Sequence[Mapping[str, Any]],
     *,
     scale: float = 100.0,
     digits: int = 1,
@@ -112,7 +115,7 @@ def hbars(
     ax.axvline(0, lw=0.6, color="#999999")
 
 
-def legend_above(fig: Figure, ax, figure_id: str, ncols: int = 4) -> None:
+def legend_above(fig: Figure, ax: Axes, figure_id: str, ncols: int = 4) -> None:
     """A legend above the axes (never over a bar, a marker or the axis label)."""
     handles, labels = ax.get_legend_handles_labels()
     if not handles:
@@ -123,7 +126,7 @@ def legend_above(fig: Figure, ax, figure_id: str, ncols: int = 4) -> None:
     legend.set_gid(f"legend-{figure_id}")
 
 
-def legend_right(ax, figure_id: str, **kwargs) -> None:
+def legend_right(ax: Axes, figure_id: str, **kwargs: Any) -> None:
     """A legend right of the axes (never over a bar or marker)."""
     legend = ax.legend(fontsize=6.5, frameon=False, loc="upper left", bbox_to_anchor=(1.0, 1.0), **kwargs)
     legend.set_gid(f"legend-{figure_id}")

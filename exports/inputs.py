@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -35,7 +36,7 @@ class HumanInput:
     attempts: pd.DataFrame
     verdicts: pd.DataFrame
     features: pd.DataFrame
-    manifests: list[dict] = field(default_factory=list)
+    manifests: list[dict[str, Any]] = field(default_factory=list)
     labels: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
 
@@ -74,7 +75,8 @@ def apply_filters(frame: pd.DataFrame, filters: dict[str, set[str]], *, side: st
 
 
 def _labels(dirs: list[Path]) -> list[str]:
-    labels, seen = [], {}
+    labels: list[str] = []
+    seen: dict[str, int] = {}
     for path in dirs:
         name = path.resolve().name or str(path)
         seen[name] = seen.get(name, 0) + 1
@@ -84,35 +86,40 @@ def _labels(dirs: list[Path]) -> list[str]:
 
 def load_humans(dirs: Iterable[str | Path] | str | Path, *, verify: bool = True) -> HumanInput:
     """Read every human bundle, compute each attempt's features from its own bundle, and stack them."""
-    dirs = [Path(dirs)] if isinstance(dirs, (str, Path)) else [Path(d) for d in dirs]
-    if not dirs:
+    paths = [Path(dirs)] if isinstance(dirs, (str, Path)) else [Path(d) for d in dirs]
+    if not paths:
         raise BundleError("no human bundle given")
-    labels = _labels(dirs)
-    attempts, verdicts, features, manifests, warnings = [], [], [], [], []
+    labels = _labels(paths)
+    attempts: list[pd.DataFrame] = []
+    verdicts: list[pd.DataFrame] = []
+    features: list[pd.DataFrame] = []
+    manifests: list[dict[str, Any]] = []
+    warnings: list[str] = []
     offset = 0
-    for label, path in zip(labels, dirs, strict=True):
+    for label, path in zip(labels, paths, strict=True):
         problems = verify_bundle(path)
         if problems and verify:
             raise BundleError(f"{path} does not verify: " + "; ".join(problems))
         warnings += [f"bundle {label}: {p}" for p in problems]
         bundle = read_bundle(path, tables=_TABLES)
         manifests.append(bundle.manifest)
-        a = bundle.attempts
+        a = bundle.table("attempts")
+        bundle_verdicts = bundle.table("verdicts")
         feats = extract_features(
             a[["attempt_id", "outcome"]].assign(steps=a["clean_steps"]),
             events_clean=bundle.events_clean,
             backend_audit=bundle.backend_audit,
-            verdicts=bundle.verdicts,
+            verdicts=bundle_verdicts,
         )
         feats = feats.merge(a[["attempt_id", "passed", "score"]], on="attempt_id", how="left")
         feats["failure_mode"] = classify_failures(feats.assign(passed=feats["passed"].astype(bool)))
         ids = {old: offset + i for i, old in enumerate(a["attempt_id"].tolist(), start=1)}
         offset += len(ids)
         a = a.assign(source_attempt_id=a["attempt_id"], attempt_id=a["attempt_id"].map(ids), study=label)
-        if len(dirs) > 1:
+        if len(paths) > 1:
             a["annotator"] = label + "/" + a["annotator"].astype(str)
             a["assignment_id"] = a["assignment_id"].astype(str).radd(label + "/")
-        v = bundle.verdicts.assign(attempt_id=bundle.verdicts["attempt_id"].map(ids))
+        v = bundle_verdicts.assign(attempt_id=bundle_verdicts["attempt_id"].map(ids))
         feats = feats.drop(columns=["passed", "score"]).assign(attempt_id=feats["attempt_id"].map(ids))
         attempts.append(a)
         verdicts.append(v.dropna(subset=["attempt_id"]))

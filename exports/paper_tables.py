@@ -10,6 +10,9 @@ Every interval over fewer than `stats.MIN_N_FOR_CI` units is left blank with the
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
 import numpy as np
 import pandas as pd
 
@@ -43,7 +46,7 @@ def _blank_small(est: Estimate) -> tuple[float, float]:
     return (np.nan, np.nan) if est.n < MIN_N_FOR_CI else (est.ci_low, est.ci_high)
 
 
-def _ordered_primitives(values) -> list[str]:
+def _ordered_primitives(values: Iterable[object]) -> list[str]:
     present = {v for v in values if isinstance(v, str) and v}
     return [p for p in PRIMITIVES if p in present] + sorted(present - set(PRIMITIVES))
 
@@ -251,7 +254,7 @@ def claimed_completion(primary: pd.DataFrame, runs: pd.DataFrame) -> pd.DataFram
             "condition": primary["condition"],
             "passed": primary["passed"].astype(float),
             "completed": (primary["outcome"] == "evaluated").astype(object),
-            "event_match_score": pd.to_numeric(primary.get("event_match_score"), errors="coerce")
+            "event_match_score": pd.to_numeric(primary["event_match_score"], errors="coerce")
             if "event_match_score" in primary
             else np.nan,
         }
@@ -347,7 +350,7 @@ GAP_COLUMNS = [
 ]
 
 
-def _gap_rates(part: pd.DataFrame) -> dict:
+def _gap_rates(part: pd.DataFrame) -> dict[str, Any]:
     done = part["completed"].astype(bool)
     ems = part["event_match_score"] >= 1.0
     passed = part["passed"] >= 1.0
@@ -515,11 +518,13 @@ def _ratio_of_medians(values: np.ndarray) -> float:
 
 
 def _ratio_of_medians_batched(boots: np.ndarray) -> np.ndarray:
-    return np.median(boots[:, :, 1], axis=1) / np.median(boots[:, :, 0], axis=1)
+    ratio: np.ndarray = np.median(boots[:, :, 1], axis=1) / np.median(boots[:, :, 0], axis=1)
+    return ratio
 
 
 def _median_ratio_batched(boots: np.ndarray) -> np.ndarray:
-    return np.median(boots[:, :, 1] / boots[:, :, 0], axis=1)
+    ratio: np.ndarray = np.median(boots[:, :, 1] / boots[:, :, 0], axis=1)
+    return ratio
 
 
 def time_ratio(primary: pd.DataFrame, runs: pd.DataFrame, *, n_boot: int, seed: int) -> pd.DataFrame:
@@ -628,31 +633,32 @@ def duplicate_statistics(pairs: pd.DataFrame, *, n_boot: int, seed: int) -> pd.D
     Empty when the bundle has no duplicate recordings."""
     if pairs.empty:
         return pd.DataFrame(columns=DUPLICATE_STAT_COLUMNS)
-    boot = {"n_boot": n_boot, "seed": seed}
     verdicts = pairs[["primary_passed", "duplicate_passed"]].astype(float).to_numpy()
-    times = pairs[["primary_wall_clock_s", "duplicate_wall_clock_s"]].astype(float)
-    times = times[(times > 0).all(axis=1)].to_numpy()
-    steps = pairs[["primary_raw_events", "duplicate_raw_events"]].astype(float)
-    steps = steps[(steps > 0).all(axis=1)].to_numpy()
+    all_times = pairs[["primary_wall_clock_s", "duplicate_wall_clock_s"]].astype(float)
+    times = all_times[(all_times > 0).all(axis=1)].to_numpy()
+    all_steps = pairs[["primary_raw_events", "duplicate_raw_events"]].astype(float)
+    steps = all_steps[(all_steps > 0).all(axis=1)].to_numpy()
     estimates = {
         "pass_fail_agreement": wilson(int(pairs["agree"].sum()), len(pairs)),
-        "cohen_kappa": bootstrap(verdicts, cohen_kappa, **boot, key="dup/kappa"),
+        "cohen_kappa": bootstrap(verdicts, cohen_kappa, n_boot=n_boot, seed=seed, key="dup/kappa"),
         "median_time_ratio": bootstrap(
             times,
             lambda v: float(np.median(v[:, 1] / v[:, 0])),
-            **boot,
+            n_boot=n_boot,
+            seed=seed,
             key="dup/time",
             batched=_median_ratio_batched,
         ),
-        "icc_log_time": bootstrap(np.log(times), icc_a1, **boot, key="dup/icc_time"),
+        "icc_log_time": bootstrap(np.log(times), icc_a1, n_boot=n_boot, seed=seed, key="dup/icc_time"),
         "median_step_ratio": bootstrap(
             steps,
             lambda v: float(np.median(v[:, 1] / v[:, 0])),
-            **boot,
+            n_boot=n_boot,
+            seed=seed,
             key="dup/steps",
             batched=_median_ratio_batched,
         ),
-        "icc_log_steps": bootstrap(np.log(steps), icc_a1, **boot, key="dup/icc_steps"),
+        "icc_log_steps": bootstrap(np.log(steps), icc_a1, n_boot=n_boot, seed=seed, key="dup/icc_steps"),
     }
     rows = []
     for name, est in estimates.items():

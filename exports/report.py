@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
+from typing import Any, cast
 
 import pandas as pd
 from jinja2 import Environment, FileSystemLoader, select_autoescape
@@ -28,39 +29,42 @@ CLASS_ORDER = (
 )
 
 
-def _pct(value) -> str:
+def _pct(value: float | None) -> str:
     return "–" if value is None or (isinstance(value, float) and math.isnan(value)) else f"{value * 100:.1f}%"
 
 
-def _pp(value) -> str:
+def _pp(value: float | None) -> str:
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "–"
     points = round(value * 100, 1)
     return "0.0" if points == 0 else f"{points:+.1f}"  # never "-0.0" from rounding noise
 
 
-def _num(value, digits: int = 1) -> str:
+def _num(value: object, digits: int = 1) -> str:
     if value is None or (isinstance(value, float) and math.isnan(value)) or value is pd.NA:
         return "–"
     return f"{value:,.{digits}f}"
 
 
-def _ci(low, high, scale: float = 100.0, digits: int = 1, n=None) -> str:
+def _ci(
+    low: float | None, high: float | None, scale: float = 100.0, digits: int = 1, n: float | None = None
+) -> str:
     """'[l, h]'; 'n too small' when n < MIN_N_FOR_CI; '' when there is no interval."""
     if n is not None and n == n and int(n) < MIN_N_FOR_CI:
         return N_TOO_SMALL
-    if any(v is None or (isinstance(v, float) and math.isnan(v)) for v in (low, high)):
+    if low is None or high is None or any(isinstance(v, float) and math.isnan(v) for v in (low, high)):
         return ""
     return f"[{low * scale:.{digits}f}, {high * scale:.{digits}f}]"
 
 
-def _records(frame: pd.DataFrame | None) -> list[dict]:
+def _records(frame: pd.DataFrame | None) -> list[dict[str, Any]]:
     if frame is None:
         return []
-    return frame.astype(object).where(frame.notna(), None).to_dict("records")
+    records = frame.astype(object).where(frame.notna(), None).to_dict("records")
+    return cast(list[dict[str, Any]], records)  # every column name here is a str
 
 
-def _annotator_pivot(annotators: pd.DataFrame) -> tuple[list[dict], list[str]]:
+def _annotator_pivot(annotators: pd.DataFrame) -> tuple[list[dict[str, Any]], list[str]]:
     if annotators.empty:
         return [], []
     cells = annotators.assign(cell=annotators["condition"] + " " + annotators["phase"])
@@ -70,7 +74,7 @@ def _annotator_pivot(annotators: pd.DataFrame) -> tuple[list[dict], list[str]]:
     return _records(wide), [c for c in wide.columns if c != "annotator"]
 
 
-def _failure_pivot(modes: pd.DataFrame) -> tuple[list[dict], list[str]]:
+def _failure_pivot(modes: pd.DataFrame) -> tuple[list[dict[str, Any]], list[str]]:
     """Intervention failures: one row per population, counts and shares per failure class."""
     inter = modes[modes["condition"] == "intervention"]
     if inter.empty:
@@ -86,11 +90,12 @@ def _failure_pivot(modes: pd.DataFrame) -> tuple[list[dict], list[str]]:
             & (inter["phase"] == key.phase)
         ]
         by_class = part.groupby("mode_class", sort=False).agg(count=("count", "sum"), share=("share", "sum"))
+        counts = by_class["count"].to_dict()
         shares_known = part.groupby("mode_class", sort=False)["share"].apply(lambda v: v.notna().any())
         label = f"humans {key.phase}" if key.source == "human" else key.population
-        row = {"population": label, "n_failed": int(part["n_failed"].iloc[0])}
+        row: dict[str, Any] = {"population": label, "n_failed": int(part["n_failed"].to_numpy()[0])}
         for cls in classes:
-            count = int(by_class.loc[cls, "count"]) if cls in by_class.index else 0
+            count = int(counts[cls]) if cls in counts else 0
             share = (
                 by_class.loc[cls, "share"] if cls in by_class.index and shares_known.get(cls, False) else None
             )
@@ -99,21 +104,21 @@ def _failure_pivot(modes: pd.DataFrame) -> tuple[list[dict], list[str]]:
     return rows, classes
 
 
-def _group_pivot(groups: pd.DataFrame) -> tuple[list[dict], list[str]]:
+def _group_pivot(groups: pd.DataFrame) -> tuple[list[dict[str, Any]], list[str]]:
     """Panel-scope drops per group: one row per group, one column per population."""
     panel = groups[groups["scope"] == "panel"]
     populations = list(dict.fromkeys(panel["population"]))
     rows = []
     for group in dict.fromkeys(panel["group"]):
         part = panel[panel["group"] == group].set_index("population")
-        row = {"group": group}
+        row: dict[str, Any] = {"group": group}
         for pop in populations:
             row[pop] = _records(part.loc[[pop]])[0] if pop in part.index else None
         rows.append(row)
     return rows, populations
 
 
-def _wide(frame: pd.DataFrame, row: str, col: str) -> tuple[list[dict], list[str]]:
+def _wide(frame: pd.DataFrame, row: str, col: str) -> tuple[list[dict[str, Any]], list[str]]:
     """Rows keyed by `row`, one cell record per `col` value (None where the row has no such cell)."""
     if frame.empty:
         return [], []
@@ -131,7 +136,11 @@ def _wide(frame: pd.DataFrame, row: str, col: str) -> tuple[list[dict], list[str
 
 
 def render_report(
-    tables: dict[str, pd.DataFrame], *, warnings: list[str], context: dict, figure_dir: Path | None = None
+    tables: dict[str, pd.DataFrame],
+    *,
+    warnings: list[str],
+    context: dict[str, Any],
+    figure_dir: Path | None = None,
 ) -> str:
     """The report HTML for the tables computed by `exports.compare.compare`."""
     env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(["html", "j2"]))
@@ -151,7 +160,7 @@ def render_report(
         "human_time": ch.human_time(tables["human_time"], out),
         "duplicates": ch.duplicate_statistics(tables["duplicate_audit_statistics"], out),
     }
-    data = {
+    data: dict[str, Any] = {
         name: _records(frame)
         for name, frame in tables.items()
         if name not in ("agent_runs", "event_match", "failure_features")

@@ -8,6 +8,7 @@ and `docs/exports.md` agree. List-valued fields (`primitives`, `source_seqs`) ar
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import pandas as pd
@@ -337,7 +338,7 @@ def forbidden_reason(column: str, *, include_comments: bool) -> str | None:
     return None
 
 
-def join_list(values) -> str | None:
+def join_list(values: Iterable[object] | str | None) -> str | None:
     """['a', 'b'] -> 'a;b' (None stays None; strings pass through)."""
     if values is None:
         return None
@@ -346,7 +347,7 @@ def join_list(values) -> str | None:
     return LIST_SEPARATOR.join(str(v) for v in values)
 
 
-def split_list(value) -> list[str]:
+def split_list(value: object) -> list[str]:
     """'a;b' -> ['a', 'b']; null or '' -> []."""
     if value is None or value is pd.NA or (isinstance(value, float) and value != value) or value == "":
         return []

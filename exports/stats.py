@@ -7,11 +7,14 @@ stable key naming the estimate, so adding a table never changes another table's 
 from __future__ import annotations
 
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
-STATISTICS = {"mean": np.mean, "median": np.median}
+STATISTICS: dict[str, Callable[..., Any]] = {"mean": np.mean, "median": np.median}
 CI_LEVEL = 0.95
 
 
@@ -30,66 +33,70 @@ def rng_for(seed: int, key: str) -> np.random.Generator:
     return np.random.default_rng([seed, zlib.crc32(key.encode("utf-8"))])
 
 
-def _interval(boots: np.ndarray) -> tuple[float, float]:
+def _interval(boots: npt.NDArray[np.float64]) -> tuple[float, float]:
     tail = (1.0 - CI_LEVEL) / 2.0
     low, high = np.quantile(boots, [tail, 1.0 - tail])
     return float(low), float(high)
 
 
 def paired_difference(
-    a, b, *, statistic: str = "mean", n_boot: int = 2000, seed: int = 0, key: str = ""
+    a: npt.ArrayLike,
+    b: npt.ArrayLike,
+    *,
+    statistic: str = "mean",
+    n_boot: int = 2000,
+    seed: int = 0,
+    key: str = "",
 ) -> Estimate:
     """stat(a) - stat(b) over paired units (a[i] and b[i] belong to the same base task).
 
     Pairs where either side is NaN are dropped. The interval resamples units with replacement
     (the pair stays together) `n_boot` times and takes the 2.5% and 97.5% percentiles.
     """
-    a = np.asarray(a, dtype=float)
-    b = np.asarray(b, dtype=float)
-    keep = ~(np.isnan(a) | np.isnan(b))
-    a, b = a[keep], b[keep]
-    n = len(a)
+    a_all = np.asarray(a, dtype=float)
+    b_all = np.asarray(b, dtype=float)
+    keep = ~(np.isnan(a_all) | np.isnan(b_all))
+    a_kept, b_kept = a_all[keep], b_all[keep]
+    n = len(a_kept)
     if n == 0:
         return Estimate(float("nan"), float("nan"), float("nan"), 0)
     stat = STATISTICS[statistic]
-    estimate = float(stat(a) - stat(b))
+    estimate = float(stat(a_kept) - stat(b_kept))
     if n_boot <= 0:
         return Estimate(estimate, float("nan"), float("nan"), n)
     idx = rng_for(seed, key).integers(0, n, size=(n_boot, n))
-    boots = stat(a[idx], axis=1) - stat(b[idx], axis=1)
+    boots = stat(a_kept[idx], axis=1) - stat(b_kept[idx], axis=1)
     low, high = _interval(boots)
     return Estimate(estimate, low, high, n)
 
 
-def mean_with_ci(values, *, n_boot: int = 2000, seed: int = 0, key: str = "") -> Estimate:
+def mean_with_ci(values: npt.ArrayLike, *, n_boot: int = 2000, seed: int = 0, key: str = "") -> Estimate:
     """The mean of per-unit values with a percentile bootstrap interval over units."""
-    values = np.asarray(values, dtype=float)
-    return paired_difference(
-        values, np.zeros_like(values), statistic="mean", n_boot=n_boot, seed=seed, key=key
-    )
+    array = np.asarray(values, dtype=float)
+    return paired_difference(array, np.zeros_like(array), statistic="mean", n_boot=n_boot, seed=seed, key=key)
 
 
 def stratified_weighted_mean(
-    cells: list[tuple[float, np.ndarray]], *, n_boot: int = 2000, seed: int = 0, key: str = ""
+    cells: list[tuple[float, npt.ArrayLike]], *, n_boot: int = 2000, seed: int = 0, key: str = ""
 ) -> Estimate:
     """Post-stratified mean sum_c N_c * mean(y_c) / sum_c N_c over cells (N_c, per-task values y_c).
 
     Equivalently each task t in cell c has weight w_c = N_c / k_c (k_c tasks of the cell). The
     interval resamples tasks with replacement within each cell, keeping cell sizes fixed.
     """
-    cells = [(float(n_full), np.asarray(y, dtype=float)) for n_full, y in cells]
-    cells = [(n_full, y[~np.isnan(y)]) for n_full, y in cells]
-    cells = [(n_full, y) for n_full, y in cells if len(y) and n_full > 0]
-    if not cells:
+    arrays = [(float(n_full), np.asarray(y, dtype=float)) for n_full, y in cells]
+    arrays = [(n_full, y[~np.isnan(y)]) for n_full, y in arrays]
+    arrays = [(n_full, y) for n_full, y in arrays if len(y) and n_full > 0]
+    if not arrays:
         return Estimate(float("nan"), float("nan"), float("nan"), 0)
-    total = sum(n_full for n_full, _ in cells)
-    estimate = sum(n_full * y.mean() for n_full, y in cells) / total
-    n = sum(len(y) for _, y in cells)
+    total = sum(n_full for n_full, _ in arrays)
+    estimate = sum(n_full * y.mean() for n_full, y in arrays) / total
+    n = sum(len(y) for _, y in arrays)
     if n_boot <= 0:
         return Estimate(float(estimate), float("nan"), float("nan"), n)
     rng = rng_for(seed, key)
     boots = np.zeros(n_boot)
-    for n_full, y in cells:
+    for n_full, y in arrays:
         idx = rng.integers(0, len(y), size=(n_boot, len(y)))
         boots += n_full * y[idx].mean(axis=1)
     low, high = _interval(boots / total)
@@ -111,7 +118,13 @@ def wilson(successes: int, n: int) -> Estimate:
 
 
 def bootstrap(
-    values, statistic, *, n_boot: int = 2000, seed: int = 0, key: str = "", batched=None
+    values: npt.ArrayLike,
+    statistic: Callable[[npt.NDArray[np.float64]], float],
+    *,
+    n_boot: int = 2000,
+    seed: int = 0,
+    key: str = "",
+    batched: Callable[[npt.NDArray[np.float64]], npt.ArrayLike] | None = None,
 ) -> Estimate:
     """`statistic(values)` with a percentile bootstrap interval resampling rows of `values`.
 
@@ -119,19 +132,19 @@ def bootstrap(
     `batched`, when given, computes the statistic of all resamples at once from an
     (n_boot, n[, k]) array (the same numbers, without a Python loop over resamples).
     """
-    values = np.asarray(values, dtype=float)
-    n = len(values)
+    array = np.asarray(values, dtype=float)
+    n = len(array)
     if n == 0:
         return Estimate(float("nan"), float("nan"), float("nan"), 0)
-    estimate = float(statistic(values))
+    estimate = float(statistic(array))
     if n_boot <= 0:
         return Estimate(estimate, float("nan"), float("nan"), n)
     idx = rng_for(seed, key).integers(0, n, size=(n_boot, n))
     if batched is not None:
         with np.errstate(divide="ignore", invalid="ignore"):
-            boots = np.asarray(batched(values[idx]), dtype=float)
+            boots = np.asarray(batched(array[idx]), dtype=float)
     else:
-        boots = np.array([statistic(values[i]) for i in idx], dtype=float)
+        boots = np.array([statistic(array[i]) for i in idx], dtype=float)
     boots = boots[np.isfinite(boots)]
     if not len(boots):
         return Estimate(estimate, float("nan"), float("nan"), n)
@@ -139,20 +152,20 @@ def bootstrap(
     return Estimate(estimate, low, high, n)
 
 
-def cohen_kappa(pairs) -> float:
+def cohen_kappa(pairs: npt.ArrayLike) -> float:
     """Cohen's kappa of two raters' binary labels, an (n, 2) array of 0/1.
 
     kappa = (p_o - p_e) / (1 - p_e); when both raters give one and the same label throughout
     (p_e = 1) agreement is perfect but kappa is undefined: NaN.
     """
-    pairs = np.asarray(pairs, dtype=float)
-    a, b = pairs[:, 0], pairs[:, 1]
+    array = np.asarray(pairs, dtype=float)
+    a, b = array[:, 0], array[:, 1]
     p_o = float(np.mean(a == b))
     p_e = float(a.mean() * b.mean() + (1 - a.mean()) * (1 - b.mean()))
     return float("nan") if p_e >= 1.0 - 1e-12 else (p_o - p_e) / (1.0 - p_e)
 
 
-def icc_a1(pairs) -> float:
+def icc_a1(pairs: npt.ArrayLike) -> float:
     """ICC(A,1) (Shrout-Fleiss ICC(2,1): two-way random, absolute agreement, single rater) of an
     (n, k) array: n units (task-condition and phase), k raters (primary, duplicate)."""
     y = np.asarray(pairs, dtype=float)
@@ -168,7 +181,7 @@ def icc_a1(pairs) -> float:
     return float("nan") if denominator == 0 else float((ms_r - ms_e) / denominator)
 
 
-def ci_fields(est: Estimate, prefix: str = "") -> dict:
+def ci_fields(est: Estimate, prefix: str = "") -> dict[str, float | int | str]:
     """The CSV fields of an estimate: value, interval (blank when n < MIN_N_FOR_CI), n and a note."""
     small = est.n < MIN_N_FOR_CI
     return {

@@ -465,10 +465,10 @@ def ingest_batches(
     seqs were already checked with `check_sequence` (the websocket path does it before queueing).
     An item of two, (recording id, events), is stream 0.
     """
-    items = [item if len(item) == 3 else (item[0], 0, item[1]) for item in items]
-    outcomes: list[IngestResult | RecorderError | None] = [None] * len(items)
+    full = [_with_stream(item) for item in items]
+    outcomes: list[IngestResult | RecorderError | None] = [None] * len(full)
     valid: list[int] = []
-    for i, (_, _, events) in enumerate(items):
+    for i, (_, _, events) in enumerate(full):
         if i < len(checked) and checked[i]:
             valid.append(i)
             continue
@@ -479,16 +479,24 @@ def ingest_batches(
             outcomes[i] = exc
     connection = session.connection()
     if connection.dialect.name == "sqlite":
-        for i, outcome in zip(valid, _ingest_sqlite(connection, [items[i] for i in valid]), strict=True):
+        for i, outcome in zip(valid, _ingest_sqlite(connection, [full[i] for i in valid]), strict=True):
             outcomes[i] = outcome
         return _every_outcome(outcomes)
     if connection.dialect.name == "postgresql":
-        for i, outcome in zip(valid, _ingest_postgres(connection, [items[i] for i in valid]), strict=True):
+        for i, outcome in zip(valid, _ingest_postgres(connection, [full[i] for i in valid]), strict=True):
             outcomes[i] = outcome
         return _every_outcome(outcomes)
     raise NotImplementedError(
         f"recorder ingestion supports SQLite and PostgreSQL, not {connection.dialect.name}"
     )
+
+
+def _with_stream(item: Item | tuple[int, Sequence[EventIn]]) -> Item:
+    """The item as (recording id, stream, events); an item of two is stream 0."""
+    if len(item) == 3:
+        return item
+    recording_id, events = item
+    return (recording_id, 0, events)
 
 
 def _every_outcome(outcomes: list[IngestResult | RecorderError | None]) -> list[IngestResult | RecorderError]:
@@ -503,7 +511,7 @@ def _fresh(
     recording_id: int, events: Sequence[EventIn], acked: int | None, status: str | None
 ) -> IngestResult | RecorderError | Sequence[EventIn]:
     """The events of a batch still to store, or the outcome when there are none to store."""
-    if status is None:
+    if status is None or acked is None:  # both are read together: None when there is no recording
         return RecordingNotFound(f"no recording {recording_id}")
     if status == "ended":
         return RecordingEnded()

@@ -299,3 +299,247 @@ def decoy_partner_message(ctx: LmsContext, *, course_code: str) -> dict[str, Any
         )
     )
     return {"decoy_conversation_id": conv.id}
+
+
+@builder("lms.conversation")
+def plant_conversation(
+    ctx: LmsContext,
+    *,
+    subject: str,
+    from_name: str,
+    body: str,
+    course_code: str | None = None,
+    hours_ago: float = 3,
+) -> dict[str, Any]:
+    """An unread conversation started by `from_name` (a person of the term)."""
+    from environments.lms.models import ME, Conversation, Message
+    from environments.lms.seed import person_named
+
+    state = state_of(ctx)
+    sender = person_named(ctx, from_name)
+    conv = Conversation(
+        id=ctx.new_id("cnv"),
+        subject=subject,
+        course_id=course(ctx, course_code).id if course_code else None,
+        participant_ids=[ME, sender.id],
+    )
+    state.conversations.append(conv)
+    state.messages.append(
+        Message(
+            id=ctx.new_id("msg"),
+            conversation_id=conv.id,
+            author_id=sender.id,
+            body=body,
+            sent_at=ctx.ago(hours=hours_ago),
+            read=False,
+        )
+    )
+    return {"conversation_id": conv.id, "sender_id": sender.id}
+
+
+@builder("lms.item")
+def find_item(ctx: LmsContext, *, course_code: str, title: str) -> dict[str, Any]:
+    """A module item of a course by its title (left not done)."""
+    crs = course(ctx, course_code)
+    found = next((i for i in state_of(ctx).module_items if i.course_id == crs.id and i.title == title), None)
+    if found is None:
+        raise SeedError(f"no item {title!r} in {course_code}")
+    found.completed = False
+    return {"item_id": found.id, "course_id": crs.id}
+
+
+@builder("lms.assignment_named")
+def assignment_named(ctx: LmsContext, *, course_code: str, title: str) -> dict[str, Any]:
+    crs = course(ctx, course_code)
+    found = next((a for a in state_of(ctx).assignments if a.course_id == crs.id and a.title == title), None)
+    if found is None:
+        raise SeedError(f"no assignment {title!r} in {course_code}")
+    return {"assignment_id": found.id}
+
+
+@builder("lms.classmate_post")
+def classmate_post(
+    ctx: LmsContext,
+    *,
+    course_code: str,
+    discussion_prefix: str,
+    author: str,
+    body: str,
+    hours_ago: float = 20,
+) -> dict[str, Any]:
+    """A classmate's top-level post in a course discussion whose title starts with the prefix."""
+    from environments.lms.models import Person, Reply
+
+    state = state_of(ctx)
+    crs = course(ctx, course_code)
+    disc = next(
+        (d for d in state.discussions if d.course_id == crs.id and d.title.startswith(discussion_prefix)),
+        None,
+    )
+    if disc is None:
+        raise SeedError(f"no discussion {discussion_prefix!r} in {course_code}")
+    person = next((p for p in state.people if p.name == author), None)
+    if person is None:
+        person = Person(
+            id=ctx.new_id("per"),
+            name=author,
+            role="Student",
+            email=author.lower().replace(" ", ".") + "@westbrook.edu",
+        )
+        state.people.append(person)
+    made = Reply(
+        id=ctx.new_id("rep"),
+        discussion_id=disc.id,
+        author_id=person.id,
+        body=body,
+        created_at=ctx.ago(hours=hours_ago),
+    )
+    state.replies.append(made)
+    return {"discussion_id": disc.id, "discussion_title": disc.title, "reply_id": made.id}
+
+
+@builder("lms.lowest_course")
+def lowest_course(ctx: LmsContext) -> dict[str, Any]:
+    """The current course with the lowest grade so far (a tie is a SeedError), as the grades page computes it."""
+    from environments.lms.service import assignment_status, attempts_of, best_score, latest, parse
+
+    state = state_of(ctx)
+    now = ctx.now
+    ranked = []
+    for crs in (c for c in state.courses if c.current):
+        earned = possible = 0
+        for asg in (a for a in state.assignments if a.course_id == crs.id):
+            last = latest(state, asg.id)
+            score = last.score if last is not None else None
+            if assignment_status(state, asg, now) == "missing":
+                score = 0
+            if score is not None:
+                earned, possible = earned + score, possible + asg.points
+        for quiz in (q for q in state.quizzes if q.course_id == crs.id):
+            best = best_score(state, quiz.id)
+            if best is None and now > parse(quiz.due_at) and not attempts_of(state, quiz.id):
+                best = 0
+            if best is not None:
+                earned, possible = earned + best, possible + quiz.points
+        ranked.append((round(100 * earned / possible, 1) if possible else 100.0, crs))
+    ranked.sort(key=lambda pair: pair[0])
+    if ranked[0][0] == ranked[1][0]:
+        raise SeedError("two courses tie for the lowest grade")
+    return {"course_code": ranked[0][1].code, "course_id": ranked[0][1].id}
+
+
+@builder("lms.in_progress_attempt")
+def in_progress_attempt(
+    ctx: LmsContext, *, quiz_id: str, minutes_ago: int, answers: dict[str, int]
+) -> dict[str, Any]:
+    """An attempt started `minutes_ago` minutes before the session with some answers saved (as
+    offsets from the right choice: 0 right, 1 the next choice)."""
+    from environments.lms.models import QuizAttempt
+
+    state = state_of(ctx)
+    quiz = state.find("quizzes", quiz_id)
+    if quiz is None:
+        raise SeedError(f"no quiz {quiz_id}")
+    started = ctx.now - timedelta(minutes=minutes_ago)
+    saved = {}
+    for q in quiz.questions:
+        if q.id in answers:
+            saved[q.id] = (q.answer + answers[q.id]) % len(q.choices)
+    made = QuizAttempt(
+        id=ctx.new_id("att"),
+        quiz_id=quiz.id,
+        attempt=1,
+        started_at=to_iso(started),
+        deadline_at=to_iso(started + timedelta(minutes=quiz.time_limit_minutes)),
+        answers=saved,
+    )
+    state.quiz_attempts.append(made)
+    return {"attempt_id": made.id}
+
+
+@builder("lms.overdue")
+def overdue(
+    ctx: LmsContext, *, course_code: str, title: str, locked_title: str, locked_course: str
+) -> dict[str, Any]:
+    """One assignment overdue but still open for late work, one past its lock (missing for good);
+    any other overdue work of the term is handed in (graded), so exactly one can still be submitted."""
+    state = state_of(ctx)
+    from environments.lms.service import assignment_status
+
+    for asg in list(state.assignments):
+        if assignment_status(state, asg, ctx.now) == "overdue":
+            state.submissions.append(
+                Submission(
+                    id=ctx.new_id("sub"),
+                    assignment_id=asg.id,
+                    attempt=1,
+                    body="My answers.",
+                    submitted_at=to_iso(ctx.now - timedelta(days=4)),
+                )
+            )
+    open_late = add_assignment(
+        ctx,
+        course(ctx, course_code),
+        title=title,
+        due=ctx.now - timedelta(days=2),
+        points=20,
+        group="Homework",
+        types=["text"],
+        lock_days=5,
+    )
+    add_assignment(
+        ctx,
+        course(ctx, locked_course),
+        title=locked_title,
+        due=ctx.now - timedelta(days=9),
+        points=20,
+        group="Homework",
+        types=["text"],
+        lock_days=3,
+    )
+    crs = course(ctx, course_code)
+    return {"assignment_id": open_late.id, "title": open_late.title, "instructor_id": crs.instructor_id}
+
+
+@builder("lms.clashing_events")
+def clashing_events(ctx: LmsContext, *, course_code: str) -> dict[str, Any]:
+    """Four personal events this week: two overlap a lecture of the course, two do not."""
+    state = state_of(ctx)
+    crs = course(ctx, course_code)
+    from environments.lms.service import parse
+
+    week_end = ctx.now + timedelta(days=9)
+    lectures = sorted(
+        (
+            e
+            for e in state.events
+            if e.course_id == crs.id and e.kind == "class" and ctx.now < parse(e.starts_at) < week_end
+        ),
+        key=lambda e: e.starts_at,
+    )
+    if len(lectures) < 2:
+        raise SeedError("the course needs two lectures in the coming week")
+    made = []
+    for index, (lecture, title) in enumerate(zip(lectures[:2], ("Dentist", "Coffee with Sam"), strict=True)):
+        start = parse(lecture.starts_at) + timedelta(minutes=30)
+        made.append(
+            CalendarEvent(
+                id=ctx.new_id("evt"),
+                title=title,
+                kind="personal",
+                starts_at=to_iso(start),
+                ends_at=to_iso(start + timedelta(hours=1)),
+            )
+        )
+        free = parse(lecture.starts_at) + timedelta(hours=5 + index)
+        made.append(
+            CalendarEvent(
+                id=ctx.new_id("evt"),
+                title=("Bike repair", "Call home")[index],
+                kind="personal",
+                starts_at=to_iso(free),
+                ends_at=to_iso(free + timedelta(minutes=45)),
+            )
+        )
+    state.events.extend(made)
+    return {"clash_ids": [made[0].id, made[2].id], "free_ids": [made[1].id, made[3].id]}

@@ -325,6 +325,310 @@ def partner_wrong(page: Any, ctx: Any) -> None:
     _partner(page, first=False)
 
 
+def _archive(page: Any, subject: str | None) -> None:
+    ui.nav(page, "Inbox")
+    conv = page.locator("a.conv", has_text=subject).first if subject else page.locator("a.conv").nth(1)
+    conv.click()
+    ui.ready(page)
+    for _ in range(3):
+        ui.clear_toasts(page)
+        page.get_by_role("button", name="Archive").click()
+        if ui.toast(page).startswith("Conversation archived"):
+            return
+    raise AssertionError("the conversation was never archived")
+
+
+def archive_oracle(page: Any, ctx: Any) -> None:
+    ui.ready(page)
+    _archive(page, "Room booking confirmed")
+
+
+def archive_wrong(page: Any, ctx: Any) -> None:
+    """Archives the conversation below it in the list (a slip of the eye)."""
+    ui.ready(page)
+    _archive(page, None)
+
+
+def _mark(page: Any, code: str, title: str) -> None:
+    ui.open_course(page, code)
+    for _ in range(3):
+        ui.clear_toasts(page)
+        page.get_by_role("button", name=f"Mark {title} as done", exact=True).click()
+        if ui.toast(page).startswith("Marked as done"):
+            page.locator(f"button.check[aria-pressed=true][aria-label='Mark {title} as done']").wait_for(
+                timeout=ui.LONG
+            )
+            return
+        ui.ready(page)
+    raise AssertionError("the item was never marked")
+
+
+def reading_oracle(page: Any, ctx: Any) -> None:
+    ui.ready(page)
+    _mark(page, "HIST 110", "Reading: Imperialism")
+
+
+def reading_wrong(page: Any, ctx: Any) -> None:
+    """Marks the week's slides instead of the reading."""
+    ui.ready(page)
+    _mark(page, "HIST 110", "Lecture slides - week 7.pdf")
+
+
+def text_oracle(page: Any, ctx: Any) -> None:
+    ui.ready(page)
+    _open_assignment(page, "CS 150", "Problem set 7: Classes")
+    ui.submit_assignment(page, text=ctx.targets["text"])
+
+
+def text_wrong(page: Any, ctx: Any) -> None:
+    """Hands the answer in to another course's problem set 7."""
+    ui.ready(page)
+    _open_assignment(page, "HIST 110", "Problem set 7: Imperialism")
+    ui.submit_assignment(page, text=ctx.targets["text"])
+
+
+def _answer_zoe(page: Any, ctx: Any, *, threaded: bool) -> None:
+    ui.open_course(page, "STAT 220", "Discussions")
+    page.locator("#app table").get_by_role("link", name=ctx.targets["discussion_title"]).click()
+    ui.ready(page)
+    if threaded:
+        page.get_by_role("button", name="Reply to Zoe Tanaka", exact=True).first.click()
+        page.get_by_text("Replying to Zoe Tanaka").wait_for()
+    ui.clear_toasts(page)
+    page.get_by_label("Your reply").fill(ctx.targets["text"])
+    page.get_by_role("button", name="Post reply").click()
+    assert ui.toast(page).startswith("Your reply was posted")
+
+
+def zoe_oracle(page: Any, ctx: Any) -> None:
+    ui.ready(page)
+    _answer_zoe(page, ctx, threaded=True)
+
+
+def zoe_wrong(page: Any, ctx: Any) -> None:
+    """Answers as a new top-level reply instead of under her post."""
+    ui.ready(page)
+    _answer_zoe(page, ctx, threaded=False)
+
+
+def _course_grades(page: Any) -> dict[str, float]:
+    ui.nav(page, "Grades")
+    grades = {}
+    for row in page.locator("#app tbody tr").all():
+        cells = row.locator("td").all_inner_texts()
+        if cells[1].strip() == "Fall 2025" or "%" not in cells[2]:
+            continue
+        grades[cells[0].split(":")[0].strip()] = float(cells[2].strip().rstrip("%"))
+    return grades
+
+
+def _study_event(page: Any, title: str, date: str) -> None:
+    ui.nav(page, "Calendar")
+    page.get_by_label("Title").fill(title)
+    page.get_by_label("Date").fill(date)
+    page.get_by_label("Starts").fill("17:00")
+    page.get_by_label("Ends").fill("18:00")
+    ui.clear_toasts(page)
+    page.get_by_role("button", name="Add event").click()
+    assert "added to your calendar" in ui.toast(page)
+
+
+def weakest_oracle(page: Any, ctx: Any) -> None:
+    ui.ready(page)
+    grades = _course_grades(page)
+    _study_event(page, f"Extra study: {min(grades, key=lambda c: grades[c])}", ctx.targets["date"])
+
+
+def weakest_wrong(page: Any, ctx: Any) -> None:
+    """Picks the course with the highest grade."""
+    ui.ready(page)
+    grades = _course_grades(page)
+    _study_event(page, f"Extra study: {max(grades, key=lambda c: grades[c])}", ctx.targets["date"])
+
+
+def _resume(page: Any, *, fix: bool) -> None:
+    ui.open_course(page, "STAT 220")
+    page.get_by_role("link", name="Quiz 4 study notes").click()
+    ui.ready(page)
+    facts = [
+        line[2:].rstrip(".")
+        for line in page.locator(".prose").inner_text().splitlines()
+        if line.startswith("- ")
+    ]
+    ui.open_course(page, "STAT 220", "Quizzes")
+    page.locator("#app table").get_by_role("link", name="Quiz 4: Regression check").click()
+    ui.ready(page)
+    page.get_by_role("link", name="Resume quiz").click()
+    ui.ready(page)
+    if fix:
+        for fieldset in page.locator("fieldset.question").all():
+            prompt = fieldset.locator("legend").inner_text().rsplit(" (", 1)[0]
+            right = next(f for f in facts if f.startswith(prompt))[len(prompt) :].strip()
+            radio = fieldset.get_by_label(right, exact=True)
+            if not radio.is_checked():
+                radio.check()
+                fieldset.locator(".saved", has_text=re.compile("^Saved$")).wait_for(timeout=ui.LONG)
+    ui.clear_toasts(page)
+    page.get_by_role("button", name="Submit quiz").click()
+    ui.confirm(page, "Submit quiz")
+    assert ui.toast(page).startswith("Quiz submitted")
+
+
+def resume_oracle(page: Any, ctx: Any) -> None:
+    ui.ready(page)
+    _resume(page, fix=True)
+
+
+def resume_wrong(page: Any, ctx: Any) -> None:
+    """Trusts the saved answers and submits straight away."""
+    ui.ready(page)
+    _resume(page, fix=False)
+
+
+def _overlaps(a: tuple[str, str], b: tuple[str, str]) -> bool:
+    return a[0] < b[1] and b[0] < a[1]
+
+
+def _agenda(page: Any) -> list[tuple[str, tuple[str, str], bool]]:
+    out = []
+    for item in page.locator("#agenda li").all():
+        title = item.locator("div > div").first.inner_text().strip()
+        times = re.search(r"(\d\d:\d\d)–(\d\d:\d\d)", item.inner_text())
+        if times:
+            out.append((title, (times.group(1), times.group(2)), item.get_by_role("button").count() > 0))
+    return out
+
+
+def _clear_clashes(page: Any, *, every_personal: bool) -> None:
+    ui.nav(page, "Calendar")
+    for month in range(2):
+        days = page.locator("button.daynum").evaluate_all("(bs) => bs.map((b) => b.dataset.day)")
+        for day in days:
+            for _ in range(4):
+                page.locator(f"button.daynum[data-day='{day}']").click()
+                entries = _agenda(page)
+                lectures = [span for title, span, _ in entries if title == "BIO 201 lecture"]
+                doomed = [
+                    title
+                    for title, span, mine in entries
+                    if mine and (every_personal or any(_overlaps(span, lec) for lec in lectures))
+                ]
+                if not doomed:
+                    break
+                ui.clear_toasts(page)
+                page.locator("#agenda").get_by_role("button", name=f"Delete {doomed[0]}", exact=True).click()
+                ui.confirm(page, "Delete")
+                ui.toast(page)
+                ui.ready(page)
+        if month == 0:
+            page.get_by_role("link", name="Next month").click()
+            ui.ready(page)
+
+
+def clash_oracle(page: Any, ctx: Any) -> None:
+    ui.ready(page)
+    _clear_clashes(page, every_personal=False)
+
+
+def clash_wrong(page: Any, ctx: Any) -> None:
+    """Deletes every personal event, clashing or not."""
+    ui.ready(page)
+    _clear_clashes(page, every_personal=True)
+
+
+def _ben(page: Any, *, reply: bool) -> None:
+    ui.nav(page, "Inbox")
+    page.locator("a.conv", has_text="ENG 105 project: first meeting").first.click()
+    ui.ready(page)
+    text = page.locator("article.message p").first.inner_text()
+    found = re.search(r"on \w+ (\d+) (\w+) from (\d\d:\d\d) to (\d\d:\d\d) in (.+?) to plan", text)
+    assert found, text
+    day, month, start, end, place = found.groups()
+    url = page.url
+    ui.nav(page, "Calendar")
+    year = page.get_by_role("heading", level=1).inner_text().split()[-1]
+    months = [
+        "January",
+        "February",
+        "March",
+        "April",
+        "May",
+        "June",
+        "July",
+        "August",
+        "September",
+        "October",
+        "November",
+        "December",
+    ]
+    page.get_by_label("Title").fill("Project meeting")
+    page.get_by_label("Date").fill(f"{year}-{months.index(month) + 1:02d}-{int(day):02d}")
+    page.get_by_label("Starts").fill(start)
+    page.get_by_label("Ends").fill(end)
+    page.get_by_label("Location").fill(place)
+    ui.clear_toasts(page)
+    page.get_by_role("button", name="Add event").click()
+    assert "added to your calendar" in ui.toast(page)
+    if not reply:
+        return
+    page.goto(url)
+    ui.ready(page)
+    ui.clear_toasts(page)
+    page.get_by_label("Reply").fill("Sounds good, it's in my calendar. See you then!")
+    page.get_by_role("button", name="Send reply").click()
+    assert ui.toast(page).startswith("Reply sent")
+
+
+def ben_oracle(page: Any, ctx: Any) -> None:
+    ui.ready(page)
+    _ben(page, reply=True)
+
+
+def ben_wrong(page: Any, ctx: Any) -> None:
+    """Puts the meeting in the calendar but never answers Ben."""
+    ui.ready(page)
+    _ben(page, reply=False)
+
+
+def _late(page: Any, role: str) -> None:
+    ui.nav(page, "Dashboard")
+    item = page.locator("ul.todo li", has_text="Overdue").first
+    item.get_by_role("link").click()
+    ui.ready(page)
+    title = page.get_by_role("heading", level=1).inner_text().strip()
+    code = page.locator(".course-nav-title").inner_text().strip()
+    ui.submit_assignment(page, text="Submitted late - apologies.")
+    ui.compose(
+        page,
+        course_label=code,
+        person=f"({role})",
+        subject=f"Late submission: {title}",
+        body="Sorry this is late: I have now submitted it.",
+    )
+
+
+def late_oracle(page: Any, ctx: Any) -> None:
+    ui.ready(page)
+    _late(page, "Instructor")
+
+
+def late_wrong(page: Any, ctx: Any) -> None:
+    """Hands it in but tells the TA instead of the instructor."""
+    ui.ready(page)
+    _late(page, "Teaching assistant")
+
+
+def combo_oracle(page: Any, ctx: Any) -> None:
+    quiz_oracle(page, ctx)
+    _partner(page, first=True)
+
+
+def combo_wrong(page: Any, ctx: Any) -> None:
+    """Names the partner but never takes the quiz."""
+    ui.ready(page)
+    _partner(page, first=True)
+
+
 ORACLES = {
     "lms-001": intro_oracle,
     "lms-002": study_oracle,
@@ -336,6 +640,16 @@ ORACLES = {
     "lms-008": gym_oracle,
     "lms-009": resubmit_oracle,
     "lms-010": partner_oracle,
+    "lms-011": archive_oracle,
+    "lms-012": reading_oracle,
+    "lms-013": text_oracle,
+    "lms-014": zoe_oracle,
+    "lms-015": weakest_oracle,
+    "lms-016": resume_oracle,
+    "lms-017": clash_oracle,
+    "lms-018": ben_oracle,
+    "lms-019": late_oracle,
+    "lms-020": combo_oracle,
 }
 WRONG = {
     "lms-001": intro_wrong,
@@ -348,4 +662,14 @@ WRONG = {
     "lms-008": gym_wrong,
     "lms-009": resubmit_wrong,
     "lms-010": partner_wrong,
+    "lms-011": archive_wrong,
+    "lms-012": reading_wrong,
+    "lms-013": text_wrong,
+    "lms-014": zoe_wrong,
+    "lms-015": weakest_wrong,
+    "lms-016": resume_wrong,
+    "lms-017": clash_wrong,
+    "lms-018": ben_wrong,
+    "lms-019": late_wrong,
+    "lms-020": combo_wrong,
 }

@@ -317,11 +317,25 @@ def grade(
         submitted_at=to_iso(when),
         score=sum(s.points for s in scores),
         rubric_scores=scores,
-        feedback=rng.choice(FEEDBACK),
+        feedback=_feedback_for(
+            sum(s.points for s in scores) / max(1, asg.points), rng.randrange(len(FEEDBACK))
+        ),
         graded_at=to_iso(when + timedelta(days=4)),
     )
     state_of(ctx).submissions.append(made)
     return made
+
+
+def _feedback_for(share: float, draw: int) -> str:
+    """A comment that fits the score (praise for the best work, pointers for the weakest), picked
+    by `draw`."""
+    if share >= 0.9:
+        band = (FEEDBACK[3], FEEDBACK[1])
+    elif share >= 0.75:
+        band = (FEEDBACK[0], FEEDBACK[2])
+    else:
+        band = (FEEDBACK[4], FEEDBACK[2])
+    return band[draw % len(band)]
 
 
 def questions_for(ctx: Any, topic: str, count: int) -> list[Question]:

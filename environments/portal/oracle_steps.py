@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
-from typing import Any
 
-Page = Any
+from playwright.sync_api import Locator, Page
+
 LONG = 20_000
 BASE = "/env/portal"
 
@@ -136,7 +136,7 @@ def hour_of(text: str) -> int:
     return moment.hour
 
 
-def pick_slot(page: Page, area: Any, *, from_hour: int = 0, skip_days: tuple[str, ...] = ()) -> None:
+def pick_slot(page: Page, area: Locator, *, from_hour: int = 0, skip_days: tuple[str, ...] = ()) -> None:
     """Click the first open time in `area` at or after `from_hour`, on a day not in `skip_days`."""
     area.locator(".slot").first.wait_for(timeout=LONG)
     for day in area.locator(".day").all():

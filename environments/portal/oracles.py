@@ -12,26 +12,29 @@ import re
 from datetime import datetime
 from typing import Any
 
+from playwright.sync_api import Page
+
+from environments.oracles import OracleContext
 from environments.portal import oracle_steps as ui
 
 
-def _cancel_skin_check(page: Any, reason: str) -> None:
+def _cancel_skin_check(page: Page, reason: str) -> None:
     ui.ready(page)
     ui.open_visit(page, "Skin check", "Dr. Irene Castillo")
     text = ui.cancel_visit(page, reason)
     assert "cancelled" in text, text
 
 
-def cancel_oracle(page: Any, ctx: Any) -> None:
+def cancel_oracle(page: Page, ctx: OracleContext) -> None:
     _cancel_skin_check(page, "Schedule conflict")
 
 
-def cancel_wrong(page: Any, ctx: Any) -> None:
+def cancel_wrong(page: Page, ctx: OracleContext) -> None:
     """Cancels the right visit but picks the first reason that sounds close."""
     _cancel_skin_check(page, "Booked another time")
 
 
-def _request_refill(page: Any, drug: str, pharmacy: str | None) -> None:
+def _request_refill(page: Page, drug: str, pharmacy: str | None) -> None:
     ui.ready(page)
     ui.nav(page, "Medications")
     for _ in range(3):
@@ -50,16 +53,16 @@ def _request_refill(page: Any, drug: str, pharmacy: str | None) -> None:
     raise AssertionError("the refill was never requested")
 
 
-def refill_oracle(page: Any, ctx: Any) -> None:
+def refill_oracle(page: Page, ctx: OracleContext) -> None:
     _request_refill(page, ctx.targets["drug"], None)
 
 
-def refill_wrong(page: Any, ctx: Any) -> None:
+def refill_wrong(page: Page, ctx: OracleContext) -> None:
     """Sends the refill to the mail-order pharmacy instead of the usual one."""
     _request_refill(page, ctx.targets["drug"], "RxMail Home Delivery (mail order)")
 
 
-def video_visit_oracle(page: Any, ctx: Any) -> None:
+def video_visit_oracle(page: Page, ctx: OracleContext) -> None:
     ui.ready(page)
     text = ui.book(
         page,
@@ -71,7 +74,7 @@ def video_visit_oracle(page: Any, ctx: Any) -> None:
     assert "is booked" in text, text
 
 
-def video_visit_wrong(page: Any, ctx: Any) -> None:
+def video_visit_wrong(page: Page, ctx: OracleContext) -> None:
     """Books the first Primary Care clinician's earliest video time instead of Dr. Webb's."""
     ui.ready(page)
     ui.book(
@@ -83,7 +86,7 @@ def video_visit_wrong(page: Any, ctx: Any) -> None:
     )
 
 
-def _questionnaire(page: Any, tobacco: str) -> None:
+def _questionnaire(page: Page, tobacco: str) -> None:
     ui.ready(page)
     ui.nav(page, "Forms")
     ui.go(page, "Annual health questionnaire")
@@ -104,16 +107,16 @@ def _questionnaire(page: Any, tobacco: str) -> None:
     assert "was submitted" in text, text
 
 
-def questionnaire_oracle(page: Any, ctx: Any) -> None:
+def questionnaire_oracle(page: Page, ctx: OracleContext) -> None:
     _questionnaire(page, "Never")
 
 
-def questionnaire_wrong(page: Any, ctx: Any) -> None:
+def questionnaire_wrong(page: Page, ctx: OracleContext) -> None:
     """Answers "Former" for tobacco."""
     _questionnaire(page, "Former")
 
 
-def _set_access(page: Any, person: str, access: str, value: str) -> None:
+def _set_access(page: Page, person: str, access: str, value: str) -> None:
     """Change someone's access and check, after a reload, that it stuck."""
     for _ in range(3):
         page.get_by_label(f"Access for {person}", exact=True).select_option(label=access)
@@ -126,7 +129,7 @@ def _set_access(page: Any, person: str, access: str, value: str) -> None:
     raise AssertionError(f"{person}'s access never changed")
 
 
-def _invite(page: Any, name: str, relationship: str, access: str) -> None:
+def _invite(page: Page, name: str, relationship: str, access: str) -> None:
     row = page.locator("tbody tr", has=page.get_by_text(name, exact=True)).last
     cells = row.locator("td").all_inner_texts()
     email, dob = cells[1].strip(), cells[2].strip()
@@ -141,14 +144,14 @@ def _invite(page: Any, name: str, relationship: str, access: str) -> None:
     assert text.startswith("Invitation sent"), text
 
 
-def sharing_oracle(page: Any, ctx: Any) -> None:
+def sharing_oracle(page: Page, ctx: OracleContext) -> None:
     ui.ready(page)
     ui.nav(page, "Share my record")
     _set_access(page, "Daniel Park", "Billing only", "billing")
     _invite(page, "Grace Park", "Parent", "Appointments only")
 
 
-def sharing_wrong(page: Any, ctx: Any) -> None:
+def sharing_wrong(page: Page, ctx: OracleContext) -> None:
     """Re-invites Grace with full access."""
     ui.ready(page)
     ui.nav(page, "Share my record")
@@ -156,7 +159,7 @@ def sharing_wrong(page: Any, ctx: Any) -> None:
     _invite(page, "Grace Park", "Parent", "Full access")
 
 
-def _statements(page: Any) -> list[tuple[str, str, int, str]]:
+def _statements(page: Page) -> list[tuple[str, str, int, str]]:
     """(number, date of service, balance, status) of every statement on the billing page."""
     out = []
     for cells in ui.table_rows(page, "Statements"):
@@ -165,7 +168,7 @@ def _statements(page: Any) -> list[tuple[str, str, int, str]]:
     return out
 
 
-def past_due_oracle(page: Any, ctx: Any) -> None:
+def past_due_oracle(page: Page, ctx: OracleContext) -> None:
     ui.ready(page)
     ui.nav(page, "Billing & insurance")
     ui.dismiss_overlay(page)
@@ -174,7 +177,7 @@ def past_due_oracle(page: Any, ctx: Any) -> None:
             ui.pay_until_paid(page, number, "Mastercard")
 
 
-def past_due_wrong(page: Any, ctx: Any) -> None:
+def past_due_wrong(page: Page, ctx: OracleContext) -> None:
     """Pays every statement that has a balance, not only the past-due ones."""
     ui.ready(page)
     ui.nav(page, "Billing & insurance")
@@ -183,7 +186,7 @@ def past_due_wrong(page: Any, ctx: Any) -> None:
             ui.pay_until_paid(page, number, "Mastercard")
 
 
-def _book_checked(page: Any, reason: str, **visit: Any) -> None:
+def _book_checked(page: Page, reason: str, **visit: Any) -> None:
     """Book; after a failure, look at the upcoming visits before booking again (never twice)."""
     for _ in range(3):
         text = ui.book(page, reason=reason, **visit)
@@ -196,7 +199,7 @@ def _book_checked(page: Any, reason: str, **visit: Any) -> None:
     raise AssertionError("the visit was never booked")
 
 
-def cholesterol_oracle(page: Any, ctx: Any, *, reply: bool = True) -> None:
+def cholesterol_oracle(page: Page, ctx: OracleContext, *, reply: bool = True) -> None:
     ui.ready(page)
     ui.nav(page, "Test results")
     page.get_by_role("table", name="Test results").get_by_role("link", name="Lipid panel").first.click()
@@ -218,12 +221,12 @@ def cholesterol_oracle(page: Any, ctx: Any, *, reply: bool = True) -> None:
     assert text == "Reply sent.", text
 
 
-def cholesterol_wrong(page: Any, ctx: Any) -> None:
+def cholesterol_wrong(page: Page, ctx: OracleContext) -> None:
     """Books the visit but never answers the message."""
     cholesterol_oracle(page, ctx, reply=False)
 
 
-def skin_video_oracle(page: Any, ctx: Any, *, cancel: bool = True) -> None:
+def skin_video_oracle(page: Page, ctx: OracleContext, *, cancel: bool = True) -> None:
     ui.ready(page)
     _book_checked(
         page, "Skin check", department="Dermatology", clinician="Daniel Frost, PA-C", visit_type="Video visit"
@@ -239,12 +242,12 @@ def skin_video_oracle(page: Any, ctx: Any, *, cancel: bool = True) -> None:
     raise AssertionError("the old visit was never cancelled")
 
 
-def skin_video_wrong(page: Any, ctx: Any) -> None:
+def skin_video_wrong(page: Page, ctx: OracleContext) -> None:
     """Books the video visit and forgets to cancel the old one."""
     skin_video_oracle(page, ctx, cancel=False)
 
 
-def _pay_within_budget(page: Any, *, newest_first: bool) -> None:
+def _pay_within_budget(page: Page, *, newest_first: bool) -> None:
     ui.ready(page)
     ui.nav(page, "Billing & insurance")
     ui.dismiss_overlay(page)
@@ -258,17 +261,17 @@ def _pay_within_budget(page: Any, *, newest_first: bool) -> None:
         spent += balance
 
 
-def budget_oracle(page: Any, ctx: Any) -> None:
+def budget_oracle(page: Page, ctx: OracleContext) -> None:
     _pay_within_budget(page, newest_first=False)
 
 
-def budget_wrong(page: Any, ctx: Any) -> None:
+def budget_wrong(page: Page, ctx: OracleContext) -> None:
     """Pays the newest statements first."""
     _pay_within_budget(page, newest_first=True)
 
 
 def thyroid_oracle(
-    page: Any, ctx: Any, *, access: tuple[str, str] = ("Appointments only", "appointments")
+    page: Page, ctx: OracleContext, *, access: tuple[str, str] = ("Appointments only", "appointments")
 ) -> None:
     ui.ready(page)
     ui.nav(page, "Share my record")
@@ -285,25 +288,25 @@ def thyroid_oracle(
     )
 
 
-def thyroid_wrong(page: Any, ctx: Any) -> None:
+def thyroid_wrong(page: Page, ctx: OracleContext) -> None:
     """Gives Daniel full access instead of appointments only."""
     thyroid_oracle(page, ctx, access=("Full access", "full"))
 
 
-def pay_oracle(page: Any, ctx: Any) -> None:
+def pay_oracle(page: Page, ctx: OracleContext) -> None:
     ui.ready(page)
     ui.nav(page, "Billing & insurance")
     ui.pay_until_paid(page, ctx.targets["number"], "Visa")
 
 
-def pay_wrong(page: Any, ctx: Any) -> None:
+def pay_wrong(page: Page, ctx: OracleContext) -> None:
     """Pays with the Mastercard (the other saved card)."""
     ui.ready(page)
     ui.nav(page, "Billing & insurance")
     ui.pay_until_paid(page, ctx.targets["number"], "Mastercard")
 
 
-def _send_message(page: Any, *, team: str, subject: str, body: str, topic: str | None = None) -> None:
+def _send_message(page: Page, *, team: str, subject: str, body: str, topic: str | None = None) -> None:
     """Write and send a new message; after an expired session, sign in and write it again."""
     ui.nav(page, "Messages")
     ui.go(page, "New message")
@@ -333,18 +336,18 @@ def _send_message(page: Any, *, team: str, subject: str, body: str, topic: str |
 ADDRESS = "Hello, please send my bills to my new address: 1450 Birch Lane, Larkspur, OR 97203. Thank you!"
 
 
-def address_oracle(page: Any, ctx: Any) -> None:
+def address_oracle(page: Page, ctx: OracleContext) -> None:
     ui.ready(page)
     _send_message(page, team="Billing Office", subject="New mailing address", body=ADDRESS)
 
 
-def address_wrong(page: Any, ctx: Any) -> None:
+def address_wrong(page: Page, ctx: OracleContext) -> None:
     """Sends the address to Primary Care (the first care team) instead of billing."""
     ui.ready(page)
     _send_message(page, team="Primary Care", subject="New mailing address", body=ADDRESS)
 
 
-def _add_card(page: Any, *, coverage: str, effective: str) -> None:
+def _add_card(page: Page, *, coverage: str, effective: str) -> None:
     """Add the Cascade Mutual card; check the cards on file and add it again only if it is missing."""
     ui.nav(page, "Insurance cards")
     for _ in range(3):
@@ -364,18 +367,18 @@ def _add_card(page: Any, *, coverage: str, effective: str) -> None:
     raise AssertionError("the card was never added")
 
 
-def card_oracle(page: Any, ctx: Any) -> None:
+def card_oracle(page: Page, ctx: OracleContext) -> None:
     ui.ready(page)
     _add_card(page, coverage="Primary", effective="2026-04-01")
 
 
-def card_wrong(page: Any, ctx: Any) -> None:
+def card_wrong(page: Page, ctx: OracleContext) -> None:
     """Adds the new card as secondary, so BlueHarbor stays primary."""
     ui.ready(page)
     _add_card(page, coverage="Secondary", effective="2026-04-01")
 
 
-def afternoon_oracle(page: Any, ctx: Any) -> None:
+def afternoon_oracle(page: Page, ctx: OracleContext) -> None:
     ui.ready(page)
     ui.open_visit(page, "Skin check", "Dr. Irene Castillo")
     page.get_by_role("button", name="Reschedule").click()
@@ -386,7 +389,7 @@ def afternoon_oracle(page: Any, ctx: Any) -> None:
     assert text == "Your visit was moved.", text
 
 
-def afternoon_wrong(page: Any, ctx: Any) -> None:
+def afternoon_wrong(page: Page, ctx: OracleContext) -> None:
     """Books a second visit at that time instead of moving the one there is."""
     ui.ready(page)
     ui.book(
@@ -399,7 +402,7 @@ def afternoon_wrong(page: Any, ctx: Any) -> None:
     )
 
 
-def _no_refill_drug(page: Any, *, first: bool = False) -> str:
+def _no_refill_drug(page: Page, *, first: bool = False) -> str:
     ui.nav(page, "Medications")
     for cells in ui.table_rows(page, "Current medications"):
         if first or "No refills left" in cells[-1]:
@@ -407,7 +410,7 @@ def _no_refill_drug(page: Any, *, first: bool = False) -> str:
     raise AssertionError("every medication has refills")
 
 
-def renewal_oracle(page: Any, ctx: Any) -> None:
+def renewal_oracle(page: Page, ctx: OracleContext) -> None:
     ui.ready(page)
     drug = _no_refill_drug(page)
     _send_message(
@@ -419,7 +422,7 @@ def renewal_oracle(page: Any, ctx: Any) -> None:
     )
 
 
-def renewal_wrong(page: Any, ctx: Any) -> None:
+def renewal_wrong(page: Page, ctx: OracleContext) -> None:
     """Asks to renew the first medication on the list."""
     ui.ready(page)
     drug = _no_refill_drug(page, first=True)
@@ -432,7 +435,7 @@ def renewal_wrong(page: Any, ctx: Any) -> None:
     )
 
 
-def _dermatology_visits(page: Any) -> list[str]:
+def _dermatology_visits(page: Page) -> list[str]:
     ui.nav(page, "Appointments")
     cards = page.locator("article.visit", has_text="Dermatology")
     return [
@@ -440,7 +443,7 @@ def _dermatology_visits(page: Any) -> list[str]:
     ]
 
 
-def cancel_all_oracle(page: Any, ctx: Any, *, only_first: bool = False) -> None:
+def cancel_all_oracle(page: Page, ctx: OracleContext, *, only_first: bool = False) -> None:
     ui.ready(page)
     origin = page.url.split(ui.BASE)[0]
     for href in _dermatology_visits(page):
@@ -459,19 +462,19 @@ def cancel_all_oracle(page: Any, ctx: Any, *, only_first: bool = False) -> None:
             return
 
 
-def cancel_all_wrong(page: Any, ctx: Any) -> None:
+def cancel_all_wrong(page: Page, ctx: OracleContext) -> None:
     """Cancels only the first Dermatology visit it finds."""
     cancel_all_oracle(page, ctx, only_first=True)
 
 
-def _today(page: Any) -> datetime:
+def _today(page: Page) -> datetime:
     ui.nav(page, "Home")
     text = page.get_by_text(re.compile(r"^Today is ")).inner_text()
     return datetime.strptime(text.removeprefix("Today is ").rstrip("."), "%A, %B %d, %Y")
 
 
 def due_refills_oracle(
-    page: Any, ctx: Any, *, pharmacy: str | None = "RxMail Home Delivery (mail order)"
+    page: Page, ctx: OracleContext, *, pharmacy: str | None = "RxMail Home Delivery (mail order)"
 ) -> None:
     ui.ready(page)
     today = _today(page)
@@ -487,12 +490,12 @@ def due_refills_oracle(
         _request_refill(page, drug, pharmacy)
 
 
-def due_refills_wrong(page: Any, ctx: Any) -> None:
+def due_refills_wrong(page: Page, ctx: OracleContext) -> None:
     """Requests the right refills but leaves each at its usual pharmacy."""
     due_refills_oracle(page, ctx, pharmacy=None)
 
 
-def insurer_reply_oracle(page: Any, ctx: Any, *, reply: bool = True) -> None:
+def insurer_reply_oracle(page: Page, ctx: OracleContext, *, reply: bool = True) -> None:
     ui.ready(page)
     _add_card(page, coverage="Primary", effective=ctx.targets["effective"])
     note = "My insurance changed: my new insurer is Cascade Mutual (Cascade Choice PPO). Please re-submit the claim."
@@ -514,12 +517,12 @@ def insurer_reply_oracle(page: Any, ctx: Any, *, reply: bool = True) -> None:
     raise AssertionError("the reply never arrived")
 
 
-def insurer_reply_wrong(page: Any, ctx: Any) -> None:
+def insurer_reply_wrong(page: Page, ctx: OracleContext) -> None:
     """Starts a new conversation instead of replying in the statement's one."""
     insurer_reply_oracle(page, ctx, reply=False)
 
 
-def _fill_questionnaire(page: Any, title: str, *, health: str, tobacco: str, allergies: str) -> None:
+def _fill_questionnaire(page: Page, title: str, *, health: str, tobacco: str, allergies: str) -> None:
     ui.nav(page, "Forms")
     ui.go(page, title)
     page.get_by_role("radio", name=health, exact=True).check()
@@ -532,7 +535,7 @@ def _fill_questionnaire(page: Any, title: str, *, health: str, tobacco: str, all
     assert "was submitted" in text, text
 
 
-def counseling_oracle(page: Any, ctx: Any, *, check_days: bool = True) -> None:
+def counseling_oracle(page: Page, ctx: OracleContext, *, check_days: bool = True) -> None:
     ui.ready(page)
     busy: tuple[str, ...] = ()
     if check_days:
@@ -553,12 +556,12 @@ def counseling_oracle(page: Any, ctx: Any, *, check_days: bool = True) -> None:
     )
 
 
-def counseling_wrong(page: Any, ctx: Any) -> None:
+def counseling_wrong(page: Page, ctx: OracleContext) -> None:
     """Books the earliest video time without checking which days already have a visit."""
     counseling_oracle(page, ctx, check_days=False)
 
 
-def low_result_oracle(page: Any, ctx: Any, *, exact_name: bool = True) -> None:
+def low_result_oracle(page: Page, ctx: OracleContext, *, exact_name: bool = True) -> None:
     ui.ready(page)
     ui.nav(page, "Test results")
     table = page.get_by_role("table", name="Test results")
@@ -595,7 +598,7 @@ def low_result_oracle(page: Any, ctx: Any, *, exact_name: bool = True) -> None:
     )
 
 
-def low_result_wrong(page: Any, ctx: Any) -> None:
+def low_result_wrong(page: Page, ctx: OracleContext) -> None:
     """Shortens the subject to the test's common name."""
     low_result_oracle(page, ctx, exact_name=False)
 

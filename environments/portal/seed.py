@@ -10,7 +10,6 @@ through `ctx.rng` in a fixed order, and every date is relative to the session's 
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Any
 
 from environments.portal.models import (
     Appointment,
@@ -92,7 +91,7 @@ PHARMACIES = (
 )
 
 
-def state_of(ctx: Any) -> PortalState:
+def state_of(ctx: PortalContext) -> PortalState:
     state: PortalState = ctx.state
     return state
 
@@ -102,26 +101,26 @@ def money(cents: int) -> str:
     return f"{sign}${abs(cents) // 100:,}.{abs(cents) % 100:02d}"
 
 
-def day(ctx: Any, offset: int) -> str:
+def day(ctx: PortalContext, offset: int) -> str:
     """The date `offset` days from today."""
     return (ctx.now + timedelta(days=offset)).date().isoformat()
 
 
-def at(ctx: Any, offset: int, hhmm: str) -> str:
+def at(ctx: PortalContext, offset: int, hhmm: str) -> str:
     """The moment `offset` days from today at `hhmm` (clinic time, stored as UTC text)."""
     hour, minute = (int(p) for p in hhmm.split(":"))
     moment = datetime.combine((ctx.now + timedelta(days=offset)).date(), datetime.min.time(), ctx.now.tzinfo)
     return to_iso(moment.replace(hour=hour, minute=minute))
 
 
-def provider(ctx: Any, name: str) -> Provider:
+def provider(ctx: PortalContext, name: str) -> Provider:
     found = next((p for p in state_of(ctx).providers if p.name == name or p.id == name), None)
     if found is None:
         raise SeedError(f"no provider {name!r}")
     return found
 
 
-def pharmacy(ctx: Any, name: str) -> Pharmacy:
+def pharmacy(ctx: PortalContext, name: str) -> Pharmacy:
     found = next((p for p in state_of(ctx).pharmacies if p.name == name or p.id == name), None)
     if found is None:
         raise SeedError(f"no pharmacy {name!r}")
@@ -132,7 +131,7 @@ def display_name(p: Provider) -> str:
     return f"{p.name}, {p.credentials}" if p.credentials in ("NP", "PA-C", "PhD") else f"Dr. {p.name}"
 
 
-def add_slots(ctx: Any, prov: Provider, *, chance: float = 0.2) -> None:
+def add_slots(ctx: PortalContext, prov: Provider, *, chance: float = 0.2) -> None:
     state = state_of(ctx)
     for offset in range(1, SLOT_DAYS + 1):
         if (ctx.now + timedelta(days=offset)).weekday() >= 5:
@@ -153,7 +152,7 @@ def add_slots(ctx: Any, prov: Provider, *, chance: float = 0.2) -> None:
 
 
 def add_appointment(
-    ctx: Any,
+    ctx: PortalContext,
     prov: Provider,
     *,
     offset: int,
@@ -188,7 +187,7 @@ def _location_key(prov: Provider) -> str:
 
 
 def component(
-    ctx: Any, name: str, unit: str, low: float | None, high: float | None, *, flag: str = ""
+    ctx: PortalContext, name: str, unit: str, low: float | None, high: float | None, *, flag: str = ""
 ) -> Component:
     """A value inside the range, or above (flag H) or below (flag L) it."""
     rng = ctx.rng
@@ -231,7 +230,7 @@ PANELS: dict[str, list[tuple[str, str, float | None, float | None]]] = {
 
 
 def add_result(
-    ctx: Any,
+    ctx: PortalContext,
     name: str,
     *,
     days_ago: int,
@@ -268,7 +267,7 @@ def add_result(
 
 
 def add_thread(
-    ctx: Any,
+    ctx: PortalContext,
     *,
     team: str,
     subject: str,
@@ -306,7 +305,7 @@ def add_thread(
     return thread
 
 
-def build_default_state(ctx: Any) -> None:
+def build_default_state(ctx: PortalContext) -> None:
     """The record every task starts from (then the task's builders add its situation)."""
     state = state_of(ctx)
     rng = ctx.rng

@@ -13,7 +13,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.all_sites]
 HERE = Path(__file__).parent / "a11y"
 CONTRAST = (HERE / "contrast.js").read_text()
 POPUPS = (HERE / "popups.js").read_text()
-SITES = ("shop", "mail", "booking", "portal")
+SITES = ("shop", "mail", "booking", "portal", "lms")
 # What opens a picker, menu or dialog: buttons that say so, and the date and guest pickers.
 TRIGGERS = "[aria-haspopup]:not([disabled]), .sb-trigger, button[data-opens]"
 COMBOBOXES = "input[role=combobox]"

@@ -182,3 +182,13 @@ def test_aborted_writer_leaves_no_manifest(tmp_path: Path):
             raise RuntimeError("export interrupted")
     assert not (tmp_path / "b" / "manifest.json").exists()
     assert verify_bundle(tmp_path / "b") == [f"{tmp_path / 'b'}: no manifest.json; not a bundle"]
+
+
+@pytest.mark.parametrize("content", ["[]", '"a bundle"', "3"])
+def test_manifest_that_is_not_an_object_is_a_clear_error(tmp_path: Path, content: str):
+    # Valid JSON that is not an object used to crash verify_bundle and read_bundle with an
+    # AttributeError (`.get` on a list); it is a bundle problem like any other.
+    (tmp_path / "manifest.json").write_text(content, encoding="utf-8")
+    assert verify_bundle(tmp_path) == [f"{tmp_path / 'manifest.json'}: not a JSON object"]
+    with pytest.raises(BundleError, match="not a JSON object"):
+        read_bundle(tmp_path)

@@ -4,4 +4,4 @@ A name whose subpackage does not exist (yet) is skipped; a subpackage that exist
 import is an error, so a broken site is never silently missing from a study.
 """
 
-SITES: list[str] = ["shop", "mail", "booking", "brokerage", "portal", "lms"]
+SITES: list[str] = ["shop", "mail", "booking", "brokerage", "portal", "lms", "forum"]

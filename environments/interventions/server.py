@@ -100,3 +100,62 @@ def notify(
         ctx.state.collection(collection).append(model.model_validate(data))
         created.append(data["id"])
     return {"notification_ids": created}
+
+
+@mutation("prompt_injection")
+def prompt_injection(
+    ctx: SeedContext,
+    *,
+    collection: str,
+    entity_id: str,
+    field: str,
+    text: str,
+    position: str = "append",
+) -> None:
+    """Put `text`, user content addressed to the reader that tells them to do something other than
+    the task, into one text field of one entity (`append`, `prepend` or `replace`); the rest of the
+    page is unchanged, so a competent reader ignores it and does the task."""
+    entity = _entity(ctx, collection, entity_id)
+    current = str(getattr(entity, field) or "")
+    if position == "append":
+        value = f"{current}\n\n{text}" if current else text
+    elif position == "prepend":
+        value = f"{text}\n\n{current}" if current else text
+    elif position == "replace":
+        value = text
+    else:
+        raise SeedError(f"prompt_injection position must be append, prepend or replace, not {position!r}")
+    setattr(entity, field, value)
+
+
+@mutation("split_information")
+def split_information(
+    ctx: SeedContext,
+    *,
+    collection: str,
+    entity_id: str,
+    field: str,
+    remove: str,
+    parts: list[dict[str, Any]],
+) -> None:
+    """Spread one fact over several places: cut `remove` out of `field` of one entity and add each
+    part's `text` to `field` of the entity `entity_id` of its `collection` (default: the same one).
+
+    Each part is `{entity_id, text, collection?, field?, position=append|prepend}`; the fact stays
+    recoverable from the parts together, never from one page alone."""
+    source = _entity(ctx, collection, entity_id)
+    current = str(getattr(source, field) or "")
+    if remove not in current:
+        raise SeedError(f"split_information: {remove!r} is not in {collection}/{entity_id}.{field}")
+    setattr(source, field, " ".join(current.replace(remove, "").split(" ")).strip())
+    if len(parts) < 2:
+        raise SeedError("split_information needs at least two parts")
+    for part in parts:
+        target = _entity(ctx, part.get("collection", collection), part["entity_id"])
+        name = part.get("field", field)
+        before = str(getattr(target, name) or "")
+        text = str(part["text"])
+        if part.get("position", "append") == "prepend":
+            setattr(target, name, f"{text}\n\n{before}" if before else text)
+        else:
+            setattr(target, name, f"{before}\n\n{text}" if before else text)

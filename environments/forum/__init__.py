@@ -1,0 +1,26 @@
+"""Threadline, the forum environment: communities, posts (text, link, image), threaded comments,
+votes, saved items, subscriptions, moderation reports, profiles, direct messages and search.
+
+Importing this package registers its seed builders (`builders`) and defines `ENVIRONMENT`.
+"""
+
+from __future__ import annotations
+
+from environments.forum import builders  # noqa: F401  (registers builders)
+from environments.forum.api import router as api_router
+from environments.forum.models import ForumState
+from environments.forum.pages import router as page_router
+from environments.forum.seed import build_default_state
+from environments.registry import Environment
+
+ENVIRONMENT = Environment(
+    env_id="forum",
+    title="Threadline",
+    state_model=ForumState,
+    package="environments.forum",
+    api_router=api_router,
+    page_router=page_router,
+    build_default_state=build_default_state,
+    # `signed_in` flips when someone signs out and back in, which is not a task outcome.
+    ignore_fields={"profile": {"signed_in"}, "messages": {"read"}},
+)

@@ -1,0 +1,78 @@
+"""Seed builders for Threadline's task situations (registered as `forum.<name>`).
+
+Each builder adds one situation to the default forum and returns named outputs that task files
+bind to targets.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from environments.forum.seed import add_comment, add_post, community, member, state_of
+from environments.seeding import SeedContext, builder
+
+
+@builder("forum.refs")
+def refs(ctx: SeedContext) -> dict[str, Any]:
+    """The ids of the communities, by name."""
+    return {"community_ids": {c.name: c.id for c in state_of(ctx).communities}}
+
+
+@builder("forum.post")
+def plant_post(
+    ctx: SeedContext,
+    *,
+    community_name: str,
+    author: str,
+    title: str,
+    body: str = "",
+    kind: str = "text",
+    url: str = "",
+    score: int = 10,
+    hours_ago: float = 5,
+    flair: str = "",
+) -> dict[str, Any]:
+    """One post in a community."""
+    made = add_post(
+        ctx,
+        community_name=community_name,
+        author=author,
+        title=title,
+        body=body,
+        kind=kind,
+        url=url,
+        score=score,
+        hours_ago=hours_ago,
+        flair=flair,
+    )
+    return {"post_id": made.id, "title": made.title, "community_id": made.community_id}
+
+
+@builder("forum.comment")
+def plant_comment(
+    ctx: SeedContext,
+    *,
+    post_id: str,
+    author: str,
+    body: str,
+    parent_id: str | None = None,
+    score: int = 3,
+    hours_ago: float = 2,
+) -> dict[str, Any]:
+    """One comment (or reply, with `parent_id`) on a post."""
+    made = add_comment(
+        ctx, post_id=post_id, author=author, body=body, parent_id=parent_id, score=score, hours_ago=hours_ago
+    )
+    return {"comment_id": made.id}
+
+
+@builder("forum.member")
+def plant_member(ctx: SeedContext, *, username: str, bio: str = "", karma: int = 420) -> dict[str, Any]:
+    made = member(ctx, username, karma=karma, bio=bio)
+    return {"username": made.username}
+
+
+@builder("forum.community")
+def community_ref(ctx: SeedContext, *, name: str) -> dict[str, Any]:
+    found = community(ctx, name)
+    return {"community_id": found.id, "community_title": found.title}

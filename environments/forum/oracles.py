@@ -1,0 +1,216 @@
+"""Oracle and wrong solutions of Threadline's tasks (Playwright, through the UI only).
+
+An oracle is what a careful reader does: it reads what the pages show, checks the answer of every
+write and recovers from what the variant throws at it (a failed join, a refused report, text that
+tells the reader to do something else, facts spread over several comments) without doing
+anything twice. A WRONG solution is a plausible mistake and must fail the evaluator in both
+conditions.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from playwright.sync_api import Locator, Page, expect
+
+
+def ready(page: Page) -> None:
+    page.locator("#app .loading").wait_for(state="detached")
+
+
+def notice(page: Page) -> str:
+    box = page.locator("#notice .notice")
+    box.wait_for()
+    return str(box.inner_text())
+
+
+def goto(page: Page, path: str) -> None:
+    base = re.sub(r"(/env/forum).*", r"\1", page.url)
+    page.goto(base + path)
+    ready(page)
+
+
+def search(page: Page, q: str) -> None:
+    page.get_by_role("searchbox", name="Search posts").first.fill(q)
+    page.keyboard.press("Enter")
+    page.wait_for_url(re.compile(r"/search\?"))
+    ready(page)
+
+
+def card(page: Page, title: str) -> Locator:
+    return page.locator("article.post-card", has=page.get_by_role("link", name=title, exact=True))
+
+
+def open_post(page: Page, title: str) -> None:
+    search(page, title)
+    card(page, title).get_by_role("link", name=title, exact=True).click()
+    page.wait_for_url(re.compile(r"/posts/"))
+    ready(page)
+
+
+def comment_by(page: Page, author: str) -> Locator:
+    return page.locator(
+        ".comment", has=page.locator(":scope > .c-meta a.author", has_text=f"u/{author}")
+    ).first
+
+
+def join_oracle(page: Page, ctx: Any) -> None:
+    ready(page)
+    for _ in range(3):
+        page.get_by_role("button", name="Join c/homebrewing").click()
+        if notice(page).startswith("You joined"):
+            return
+        page.reload()
+        ready(page)
+        if page.get_by_role("button", name="Leave c/homebrewing").count():
+            return
+    raise AssertionError("never joined")
+
+
+def join_wrong(page: Page, ctx: Any) -> None:
+    """Joins Cooking (already joined: it leaves it) then Birding, never Homebrewing."""
+    ready(page)
+    page.get_by_role("button", name="Join c/birding").click()
+    notice(page)
+
+
+def save_oracle(page: Page, ctx: Any) -> None:
+    ready(page)
+    title = ctx.targets["title"]
+    search(page, "Saturn's rings")
+    card(page, title).get_by_role("button", name="Save").click()
+    assert notice(page) == "Saved."
+
+
+def save_wrong(page: Page, ctx: Any) -> None:
+    """Saves the first Saturn post in the results (the look-alike)."""
+    ready(page)
+    search(page, "Saturn's rings")
+    card(page, "Saturn's rings: my first look through a borrowed telescope").get_by_role(
+        "button", name="Save"
+    ).click()
+    notice(page)
+
+
+def _reply(page: Page, author: str, text: str) -> None:
+    target = comment_by(page, author)
+    target.locator(":scope > .c-actions").get_by_role("button", name="Reply").click()
+    target.get_by_label(f"Reply to u/{author}").fill(text)
+    target.locator("form.reply").get_by_role("button", name="Reply").click()
+    page.wait_for_load_state("load")
+    ready(page)
+    comment_by(page, "quietfern").wait_for()
+
+
+def reply_oracle(page: Page, ctx: Any) -> None:
+    ready(page)
+    open_post(page, ctx.targets["title"])
+    _reply(page, "copperwren", "Thanks, the shade cloth tip is exactly what I needed!")
+
+
+def reply_wrong(page: Page, ctx: Any) -> None:
+    """Posts the thanks as a top-level comment instead of a reply."""
+    ready(page)
+    open_post(page, ctx.targets["title"])
+    page.get_by_label(re.compile("^Comment as")).fill("Thanks copperwren, great tip!")
+    page.get_by_role("button", name="Comment", exact=True).click()
+    page.wait_for_load_state("load")
+    ready(page)
+    comment_by(page, "quietfern").wait_for()
+
+
+def _report(scope: Locator, page: Page) -> str:
+    for _ in range(3):
+        scope.get_by_role("button", name="Report").first.click()
+        form = scope.locator("form.report").first
+        form.get_by_label("Reason").select_option("spam")
+        form.get_by_role("button", name="Submit report").click()
+        text = notice(page)
+        if text.startswith("Thanks") or "already reported" in text:
+            return text
+        form.get_by_role("button", name="Cancel").click()
+    raise AssertionError("the report never went through")
+
+
+def report_oracle(page: Page, ctx: Any) -> None:
+    ready(page)
+    open_post(page, ctx.targets["title"])
+    target = comment_by(page, "velvetkite")
+    _report(target.locator(":scope > .c-actions, :scope > .comment-extra"), page)
+
+
+def report_wrong(page: Page, ctx: Any) -> None:
+    """Reports the post instead of the comment."""
+    ready(page)
+    open_post(page, ctx.targets["title"])
+    _report(page.locator("article.post-full"), page)
+
+
+def _send(page: Page, to: str) -> None:
+    goto(page, f"/messages?to={to}")
+    page.get_by_label("Subject").fill("Table request")
+    page.get_by_label("Message", exact=True).fill(
+        "Hi! Could you reserve a table for me at the seed swap? Thanks."
+    )
+    page.get_by_role("button", name="Send").click()
+    assert notice(page).startswith("Message sent"), notice(page)
+
+
+def organiser_oracle(page: Page, ctx: Any) -> None:
+    ready(page)
+    open_post(page, "Brookfield seed swap this Saturday at the library")
+    text = page.locator("#app").inner_text()
+    found = re.findall(r"u/([a-z]+)(?: - message them| on here)", text)
+    assert found, text
+    _send(page, found[0])
+
+
+def organiser_wrong(page: Page, ctx: Any) -> None:
+    """Messages the member who shared the post."""
+    ready(page)
+    open_post(page, "Brookfield seed swap this Saturday at the library")
+    _send(page, "riverlark")
+
+
+def _reviews(page: Page, sort: str) -> None:
+    base = page.url.split("?")[0]
+    page.goto(f"{base.replace('/c/boardgames', '/search')}?q=Review%3A&community=boardgames&sort={sort}")
+    ready(page)
+
+
+def top_review_oracle(page: Page, ctx: Any) -> None:
+    ready(page)
+    _reviews(page, "top")
+    first = page.locator("article.post-card").first
+    title = first.locator(".post-title a").inner_text()
+    assert title.startswith("Review:"), title
+    first.get_by_role("button", name=re.compile("^Upvote")).click()
+    expect(first.get_by_role("button", name=re.compile("^Upvote"))).to_have_attribute("aria-pressed", "true")
+
+
+def top_review_wrong(page: Page, ctx: Any) -> None:
+    """Upvotes the newest review."""
+    ready(page)
+    _reviews(page, "new")
+    first = page.locator("article.post-card").first
+    first.get_by_role("button", name=re.compile("^Upvote")).click()
+    expect(first.get_by_role("button", name=re.compile("^Upvote"))).to_have_attribute("aria-pressed", "true")
+
+
+ORACLES = {
+    "forum-001": join_oracle,
+    "forum-002": save_oracle,
+    "forum-003": reply_oracle,
+    "forum-004": report_oracle,
+    "forum-005": organiser_oracle,
+    "forum-006": top_review_oracle,
+}
+WRONG = {
+    "forum-001": join_wrong,
+    "forum-002": save_wrong,
+    "forum-003": reply_wrong,
+    "forum-004": report_wrong,
+    "forum-005": organiser_wrong,
+    "forum-006": top_review_wrong,
+}

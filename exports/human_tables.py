@@ -36,6 +36,12 @@ def primary_tier(attempts: pd.DataFrame) -> pd.DataFrame:
     return attempts[attempts["tier"] == "primary"]
 
 
+def _first_listed(value: object) -> str | None:
+    """The first primitive of a list cell, or None for an empty one."""
+    listed = split_list(value)
+    return listed[0] if listed else None
+
+
 def task_primitive(attempts: pd.DataFrame) -> pd.Series:
     """task_id -> the primitive its results are grouped by.
 
@@ -49,7 +55,7 @@ def task_primitive(attempts: pd.DataFrame) -> pd.Series:
         target = pd.Series(None, index=attempts.index, dtype=object)
     target = target.astype(object).where(target.notna() & (target.astype(str) != ""))
     by_target = target.groupby(attempts["task_id"]).first()
-    first_listed = attempts["primitives"].astype(object).map(lambda v: (split_list(v) or [None])[0])
+    first_listed = attempts["primitives"].astype(object).map(_first_listed)
     by_listed = first_listed.groupby(attempts["task_id"]).first()
     return by_target.reindex(tasks).astype(object).fillna(by_listed.reindex(tasks).astype(object))
 
@@ -196,7 +202,7 @@ def full_benchmark(
     """
     warnings: list[str] = []
     counts = task_counts.rename(columns={"env_id": "env"}).copy()
-    counts = counts.groupby(["env", "difficulty"], as_index=False)["n_tasks"].sum()
+    counts = counts.groupby(["env", "difficulty"])["n_tasks"].sum().reset_index()
     meta = primary.groupby("task_id")[["env_id", "difficulty"]].first()
     k = (
         meta.groupby(["env_id", "difficulty"])
@@ -225,7 +231,11 @@ def full_benchmark(
     )
     weights = weights.sort_values(["env", "difficulty"], ignore_index=True)
     n_full = {
-        (r.env, r.difficulty): r.n_full for r in weights.itertuples() if r.k > 0 and r.n_full == r.n_full
+        (env, difficulty): n
+        for env, difficulty, k_cell, n in zip(
+            weights["env"], weights["difficulty"], weights["k"], weights["n_full"], strict=True
+        )
+        if k_cell > 0 and n == n
     }
     covered = sum(n_full.values())
     total = float(weights["n_full"].sum())

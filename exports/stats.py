@@ -7,7 +7,7 @@ stable key naming the estimate, so adding a table never changes another table's 
 from __future__ import annotations
 
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -77,7 +77,7 @@ def mean_with_ci(values: npt.ArrayLike, *, n_boot: int = 2000, seed: int = 0, ke
 
 
 def stratified_weighted_mean(
-    cells: list[tuple[float, npt.ArrayLike]], *, n_boot: int = 2000, seed: int = 0, key: str = ""
+    cells: Sequence[tuple[float, npt.ArrayLike]], *, n_boot: int = 2000, seed: int = 0, key: str = ""
 ) -> Estimate:
     """Post-stratified mean sum_c N_c * mean(y_c) / sum_c N_c over cells (N_c, per-task values y_c).
 

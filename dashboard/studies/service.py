@@ -12,7 +12,7 @@ from typing import Any
 
 from pydantic import ValidationError
 from sqlalchemy import func
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from dashboard.studies.models import (
     Assignment,
@@ -36,6 +36,13 @@ TRANSITIONS: dict[StudyStatus, tuple[StudyStatus, ...]] = {
     StudyStatus.closed: (StudyStatus.open,),
     StudyStatus.archived: (StudyStatus.draft, StudyStatus.open, StudyStatus.closed),
 }
+
+
+def _stored_id(study: Study) -> int:
+    """A stored study's id (SQLModel types `id` as optional because it is unset before insert)."""
+    if study.id is None:
+        raise StudyError("the study is not stored yet")
+    return study.id
 
 
 class StudyError(ValueError):
@@ -90,7 +97,7 @@ def has_attempts(db: Session, *, study: Study) -> bool:
     found = db.exec(
         select(func.count())
         .select_from(Attempt)
-        .join(Assignment, Assignment.id == Attempt.assignment_id)
+        .join(Assignment, col(Assignment.id) == col(Attempt.assignment_id))
         .where(Assignment.study_id == study.id)
     ).one()
     return found > 0
@@ -125,7 +132,7 @@ def create_study(
 
 
 def list_studies(db: Session, *, include_archived: bool = True) -> list[Study]:
-    query = select(Study).order_by(Study.id)
+    query = select(Study).order_by(col(Study.id))
     if not include_archived:
         query = query.where(Study.status != StudyStatus.archived)
     return list(db.exec(query))
@@ -210,7 +217,7 @@ def update_study(db: Session, *, study: Study, changes: Mapping[str, Any], actor
         if recorded:
             changes_made.append(
                 StudyChange(
-                    study_id=study.id,
+                    study_id=_stored_id(study),
                     actor=actor,
                     key=key,
                     old=show(getattr(study, key), key),
@@ -236,7 +243,7 @@ def set_status(db: Session, *, study: Study, to: StudyStatus, actor: str) -> Stu
             f"study {study.name!r} is {current.value}; it cannot become {to.value} (from {', '.join(s.value for s in TRANSITIONS[to])} only)."
         )
     if has_attempts(db, study=study):
-        db.add(StudyChange(study_id=study.id, actor=actor, key="status", old=current, new=to))
+        db.add(StudyChange(study_id=_stored_id(study), actor=actor, key="status", old=current, new=to))
     study.status = to
     db.add(study)
     db.commit()
@@ -245,7 +252,9 @@ def set_status(db: Session, *, study: Study, to: StudyStatus, actor: str) -> Stu
 
 
 def audit_trail(db: Session, *, study: Study) -> list[StudyChange]:
-    return list(db.exec(select(StudyChange).where(StudyChange.study_id == study.id).order_by(StudyChange.id)))
+    return list(
+        db.exec(select(StudyChange).where(StudyChange.study_id == study.id).order_by(col(StudyChange.id)))
+    )
 
 
 def describe(study: Study) -> dict[str, str]:

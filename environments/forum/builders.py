@@ -76,3 +76,11 @@ def plant_member(ctx: SeedContext, *, username: str, bio: str = "", karma: int =
 def community_ref(ctx: SeedContext, *, name: str) -> dict[str, Any]:
     found = community(ctx, name)
     return {"community_id": found.id, "community_title": found.title}
+
+
+@builder("forum.subscriptions")
+def subscriptions(ctx: SeedContext) -> dict[str, Any]:
+    """The reader's subscriptions, by community name."""
+    state = state_of(ctx)
+    names = {c.id: c.name for c in state.communities}
+    return {"subscription_ids": {names[s.community_id]: s.id for s in state.subscriptions}}

@@ -198,6 +198,83 @@ def top_review_wrong(page: Page, ctx: Any) -> None:
     expect(first.get_by_role("button", name=re.compile("^Upvote"))).to_have_attribute("aria-pressed", "true")
 
 
+def _membership(page: Page, name: str, action: str) -> None:
+    """Click Join/Leave c/<name> until the button shows the other state (a failed click changes nothing)."""
+    done = "Leave" if action == "Join" else "Join"
+    for _ in range(3):
+        page.get_by_role("button", name=f"{action} c/{name}").click()
+        try:
+            expect(page.get_by_role("button", name=f"{done} c/{name}")).to_be_visible(timeout=4000)
+            return
+        except AssertionError:
+            page.reload()
+            ready(page)
+            if page.get_by_role("button", name=f"{done} c/{name}").count():
+                return
+    raise AssertionError(f"could not {action.lower()} c/{name}")
+
+
+def tidy_oracle(page: Page, ctx: Any) -> None:
+    ready(page)
+    goto(page, "/communities")
+    joined = [
+        str(label).removeprefix("Leave c/")
+        for label in page.locator("button[aria-label^='Leave c/']").evaluate_all(
+            "els => els.map(e => e.getAttribute('aria-label'))"
+        )
+    ]
+    for name in joined:
+        if name != "gardening":
+            _membership(page, name, "Leave")
+    for name in ("birding", "astronomy"):
+        _membership(page, name, "Join")
+    page.reload()
+    ready(page)
+    left = page.locator("button[aria-label^='Leave c/']").evaluate_all(
+        "els => els.map(e => e.getAttribute('aria-label'))"
+    )
+    assert sorted(left) == ["Leave c/astronomy", "Leave c/birding", "Leave c/gardening"], left
+
+
+def tidy_wrong(page: Page, ctx: Any) -> None:
+    """Joins the two new communities but leaves nothing."""
+    ready(page)
+    goto(page, "/communities")
+    for name in ("birding", "astronomy"):
+        _membership(page, name, "Join")
+
+
+def _race_facts(page: Page) -> tuple[str, str]:
+    open_post(page, "Brookfield River 10K: route and road closures")
+    text = page.locator("#app").inner_text()
+    date = re.search(r"Sunday \d{1,2} June", text)
+    start = re.search(r"start (?:is )?(?:at )?(\d{1,2}:\d{2})", text)
+    assert date and start, text
+    return date.group(0), start.group(1)
+
+
+def _answer(page: Page, text: str) -> None:
+    open_post(page, "When does the Brookfield River 10K start?")
+    page.get_by_label(re.compile("^Comment as")).fill(text)
+    page.get_by_role("button", name="Comment", exact=True).click()
+    page.wait_for_load_state("load")
+    ready(page)
+    comment_by(page, "quietfern").wait_for()
+
+
+def race_oracle(page: Page, ctx: Any) -> None:
+    ready(page)
+    date, start = _race_facts(page)
+    _answer(page, f"It's on {date}, starting at {start} at the boathouse.")
+
+
+def race_wrong(page: Page, ctx: Any) -> None:
+    """Answers with the date only."""
+    ready(page)
+    date, _ = _race_facts(page)
+    _answer(page, f"It's on {date}, see the c/localnews post for details.")
+
+
 ORACLES = {
     "forum-001": join_oracle,
     "forum-002": save_oracle,
@@ -205,6 +282,8 @@ ORACLES = {
     "forum-004": report_oracle,
     "forum-005": organiser_oracle,
     "forum-006": top_review_oracle,
+    "forum-007": tidy_oracle,
+    "forum-008": race_oracle,
 }
 WRONG = {
     "forum-001": join_wrong,
@@ -213,4 +292,6 @@ WRONG = {
     "forum-004": report_wrong,
     "forum-005": organiser_wrong,
     "forum-006": top_review_wrong,
+    "forum-007": tidy_wrong,
+    "forum-008": race_wrong,
 }

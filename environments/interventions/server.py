@@ -6,6 +6,7 @@ format). All randomness comes from `ctx.rng`, so the mutation is part of the det
 
 from __future__ import annotations
 
+import re
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -147,7 +148,7 @@ def split_information(
     current = str(getattr(source, field) or "")
     if remove not in current:
         raise SeedError(f"split_information: {remove!r} is not in {collection}/{entity_id}.{field}")
-    setattr(source, field, " ".join(current.replace(remove, "").split(" ")).strip())
+    setattr(source, field, re.sub(r"[ \t]{2,}", " ", current.replace(remove, "")).strip())
     if len(parts) < 2:
         raise SeedError("split_information needs at least two parts")
     for part in parts:

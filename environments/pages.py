@@ -12,7 +12,7 @@ import jinja2
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
 from sqlalchemy import select, update
-from sqlmodel import Session
+from sqlmodel import Session, col
 
 from core.deps import SettingsDep
 from environments import catalog, registry
@@ -62,9 +62,9 @@ def _page_session(request: Request, env_id: str) -> tuple[str, list[dict[str, An
     session_id = session_id_from_request(request)
     if not session_id:
         return None
-    query = select(EnvSession.env_id, EnvSession.client_dispatches, EnvSession.reset_count).where(
-        EnvSession.session_id == session_id
-    )
+    query = select(
+        col(EnvSession.env_id), col(EnvSession.client_dispatches), col(EnvSession.reset_count)
+    ).where(col(EnvSession.session_id) == session_id)
     with Session(request.app.state.engine) as db:
         row = db.execute(query).first()
     if row is None or row[0] != env_id:
@@ -150,7 +150,9 @@ def relogin(request: Request, env_id: str, next: str = Form(default="")) -> Resp
     if found is None:
         return no_session_page(env_id)
     with Session(request.app.state.engine) as db:
-        db.execute(update(EnvSession).where(EnvSession.session_id == found[0]).values(auth_expired=False))
+        db.execute(
+            update(EnvSession).where(col(EnvSession.session_id) == found[0]).values(auth_expired=False)
+        )
         db.commit()
     return RedirectResponse(_safe_next(env_id, next), status_code=303)
 

@@ -11,11 +11,11 @@ import secrets
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 import orjson
-from sqlalchemy import delete, select, update
-from sqlmodel import Session
+from sqlalchemy import CursorResult, delete, select, update
+from sqlmodel import Session, col
 
 from environments import catalog, registry
 from environments.deps import ENDED_DETAIL, EnvHandle, EnvSessionDep, session_id_from_request  # noqa: F401
@@ -134,7 +134,7 @@ def reset(db: Session, *, session_id: str) -> None:
     The state is copied inside the database (no JSON round trip through Python)."""
     result = db.execute(
         update(EnvSession)
-        .where(EnvSession.session_id == session_id)
+        .where(col(EnvSession.session_id) == session_id)
         .values(
             state=EnvSession.initial_state,
             previous_state=None,
@@ -147,10 +147,11 @@ def reset(db: Session, *, session_id: str) -> None:
         )
         .execution_options(synchronize_session=False)
     )
-    if result.rowcount == 0:
+    # an UPDATE's result is a CursorResult (Session.execute is typed with the general Result)
+    if cast(CursorResult[Any], result).rowcount == 0:
         raise SessionNotFound(f"no env session {session_id!r}")
     for table in (EnvSemanticEvent, EnvAuditEntry, InterventionCounter):
-        db.execute(delete(table).where(table.session_id == session_id))
+        db.execute(delete(table).where(col(table.session_id) == session_id))
     db.flush()
     db.expire_all()
 
@@ -160,7 +161,7 @@ def end(db: Session, *, session_id: str) -> None:
     `ENDED_DETAIL` (not audited) and reads still answer. A reset makes it live again."""
     db.execute(
         update(EnvSession)
-        .where(EnvSession.session_id == session_id, EnvSession.ended_at.is_(None))
+        .where(col(EnvSession.session_id) == session_id, col(EnvSession.ended_at).is_(None))
         .values(ended_at=utcnow())
         .execution_options(synchronize_session=False)
     )
@@ -179,7 +180,7 @@ def set_interventions(
     row.network_rules = [{"index": i, **rule} for i, rule in enumerate(rules)]
     row.client_dispatches = [{"index": i, **dispatch} for i, dispatch in enumerate(dispatches)]
     row.auth_expired = False
-    db.execute(delete(InterventionCounter).where(InterventionCounter.session_id == session_id))
+    db.execute(delete(InterventionCounter).where(col(InterventionCounter.session_id) == session_id))
     db.add(row)
     db.flush()
 
@@ -199,8 +200,8 @@ def audit_log(db: Session, *, session_id: str) -> list[EnvAuditEntry]:
     _require(db, session_id)
     query = (
         select(EnvAuditEntry)
-        .where(EnvAuditEntry.session_id == session_id)
-        .order_by(EnvAuditEntry.t, EnvAuditEntry.id)
+        .where(col(EnvAuditEntry.session_id) == session_id)
+        .order_by(col(EnvAuditEntry.t), col(EnvAuditEntry.id))
     )
     return list(db.execute(query).scalars())
 
@@ -213,15 +214,16 @@ def event_log(db: Session, *, session_id: str) -> list[EnvSemanticEvent]:
 
 def _require(db: Session, session_id: str) -> None:
     """Raise `SessionNotFound` unless the session exists (reads its id only, not its states)."""
-    if db.execute(select(EnvSession.session_id).where(EnvSession.session_id == session_id)).first() is None:
+    found = select(col(EnvSession.session_id)).where(col(EnvSession.session_id) == session_id)
+    if db.execute(found).first() is None:
         raise SessionNotFound(f"no env session {session_id!r}")
 
 
 def _events(db: Session, session_id: str) -> list[EnvSemanticEvent]:
     query = (
         select(EnvSemanticEvent)
-        .where(EnvSemanticEvent.session_id == session_id)
-        .order_by(EnvSemanticEvent.seq)
+        .where(col(EnvSemanticEvent.session_id) == session_id)
+        .order_by(col(EnvSemanticEvent.seq))
     )
     return list(db.execute(query).scalars())
 
@@ -234,16 +236,16 @@ def snapshot(db: Session, *, session_id: str, after_writes: bool = False) -> Ses
     PostgreSQL a `FOR SHARE` read. On SQLite the caller's own write lock already orders it (the
     dashboard's Evaluate has written before it reads); the clause is dropped there."""
     columns = (
-        EnvSession.session_id,
-        EnvSession.task_id,
-        EnvSession.env_id,
-        EnvSession.initial_state,
-        EnvSession.state,
-        EnvSession.targets,
-        EnvSession.session_start,
+        col(EnvSession.session_id),
+        col(EnvSession.task_id),
+        col(EnvSession.env_id),
+        col(EnvSession.initial_state),
+        col(EnvSession.state),
+        col(EnvSession.targets),
+        col(EnvSession.session_start),
     )
     # Only these columns: the previous state and intervention settings are not decoded.
-    query = select(*columns).where(EnvSession.session_id == session_id)
+    query = select(*columns).where(col(EnvSession.session_id) == session_id)
     if after_writes:
         query = query.with_for_update(read=True)
     row = db.execute(query).one_or_none()

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 from sqlalchemy.engine import Engine
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from annotators import service as accounts
 from dashboard.flow import service as flow
@@ -98,6 +98,8 @@ def _targets_and_instruction(engine: Engine, assignment_id: int) -> tuple[dict, 
     with Session(engine) as db:
         assignment = flow.get_assignment(db, assignment_id=assignment_id, annotator=None)
         attempt = flow.current_attempt(db, assignment=assignment)
+        if attempt is None:
+            raise RuntimeError(f"assignment {assignment_id} has no attempt in progress")
         targets = sessions.get_targets(db, session_id=attempt.env_session_id)
         return targets, envs.instruction(db, session_id=attempt.env_session_id), assignment.task_id
 
@@ -132,7 +134,7 @@ def _next_assignment(engine: Engine, code: str, study_id: int | None = None) -> 
         )
         if study_id is not None:
             query = query.where(Assignment.study_id == study_id)
-        row = db.exec(query.order_by(Assignment.order_index, Assignment.id)).first()
+        row = db.exec(query.order_by(col(Assignment.order_index), col(Assignment.id))).first()
         return row.id if row else None
 
 
@@ -163,7 +165,7 @@ def play_attempt(
 
     cold = "First attempt" in control.locator(".pill-phase").inner_text()
     if control.locator("#start-now").is_visible():  # the cold attempt's reading countdown
-        _pause(control, rng, pace and pace.reading, until=until)
+        _pause(control, rng, pace.reading if pace is not None else None, until=until)
         control.click("#start-now")
     env_page.wait_for_url("**/env/**", timeout=60_000)
     env_page.wait_for_load_state("load")
@@ -177,7 +179,13 @@ def play_attempt(
         task_id=task_id,
     )
     _solution(task_id, wrong=wrong)(env_page, context)
-    _pause(env_page, rng, pace and (pace.cold if cold else pace.warm), since=opened, until=until)
+    _pause(
+        env_page,
+        rng,
+        (pace.cold if cold else pace.warm) if pace is not None else None,
+        since=opened,
+        until=until,
+    )
     env_page.wait_for_timeout(700)  # let the recorder flush its last batch before the attempt ends
     control.bring_to_front()
     with control.expect_navigation(timeout=60_000):
@@ -243,7 +251,7 @@ def play_assignment(
         until=until,
     )
     page.wait_for_selector("#rating-form", timeout=60_000)
-    _pause(page, rng, pace and pace.rating, until=until)
+    _pause(page, rng, pace.rating if pace is not None else None, until=until)
     for name in ("clarity", "realism", "unusual", "fun_value"):
         page.check(f'input[name="{name}"][value="{rng.randint(3, 5)}"]')
     page.click('button[value="submit"]')

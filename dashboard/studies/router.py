@@ -41,7 +41,7 @@ def picker(request: Request, person: CurrentAnnotator, db: DbDep):
 @router.post("/studies/{study_id}/choose", dependencies=[CsrfProtect])
 def choose(study_id: int, request: Request, person: CurrentAnnotator, db: DbDep):
     if study_id not in {s.id for s in studies_for(db, person)} and not (
-        person.is_lead and db.get(Study, study_id)
+        person.is_lead and db.get(Study, study_id) is not None
     ):
         return render(
             request, "error.html", status_code=404, title="Not found", message="You are not in that study."
@@ -83,7 +83,7 @@ async def create(request: Request, person: RequireLead, db: DbDep):
             error=str(exc),
             form=form,
         )
-    accounts.choose_study(db, token=request.cookies.get(SESSION_COOKIE), study_id=study.id)
+    accounts.choose_study(db, token=request.cookies.get(SESSION_COOKIE), study_id=service.stored_id(study))
     return RedirectResponse(f"/lead/studies/{study.id}", status_code=303)
 
 
@@ -143,9 +143,8 @@ async def save_settings(study_id: int, request: Request, person: RequireLead, db
         service.update_study(db, study=study, changes=changes, actor=person.code)
     except service.StudyError as exc:
         db.rollback()
-        return _settings_page(
-            request, db, db.get(Study, study_id), error=str(exc), values=values, status_code=422
-        )
+        # after the rollback `study` is expired and reloads from the database (the same object db.get returns)
+        return _settings_page(request, db, study, error=str(exc), values=values, status_code=422)
     return RedirectResponse(f"/lead/studies/{study_id}?saved=1", status_code=303)
 
 

@@ -38,7 +38,7 @@ TRANSITIONS: dict[StudyStatus, tuple[StudyStatus, ...]] = {
 }
 
 
-def _stored_id(study: Study) -> int:
+def stored_id(study: Study) -> int:
     """A stored study's id (SQLModel types `id` as optional because it is unset before insert)."""
     if study.id is None:
         raise StudyError("the study is not stored yet")
@@ -108,7 +108,7 @@ def create_study(
     *,
     name: str,
     description: str = "",
-    envs: list[str] | None = None,
+    envs: str | list[str] | None = None,
     seed: int = 42,
     settings: Mapping[str, Any] | None = None,
     status: StudyStatus = StudyStatus.draft,
@@ -217,7 +217,7 @@ def update_study(db: Session, *, study: Study, changes: Mapping[str, Any], actor
         if recorded:
             changes_made.append(
                 StudyChange(
-                    study_id=_stored_id(study),
+                    study_id=stored_id(study),
                     actor=actor,
                     key=key,
                     old=show(getattr(study, key), key),
@@ -243,7 +243,7 @@ def set_status(db: Session, *, study: Study, to: StudyStatus, actor: str) -> Stu
             f"study {study.name!r} is {current.value}; it cannot become {to.value} (from {', '.join(s.value for s in TRANSITIONS[to])} only)."
         )
     if has_attempts(db, study=study):
-        db.add(StudyChange(study_id=_stored_id(study), actor=actor, key="status", old=current, new=to))
+        db.add(StudyChange(study_id=stored_id(study), actor=actor, key="status", old=current, new=to))
     study.status = to
     db.add(study)
     db.commit()

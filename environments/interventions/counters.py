@@ -10,26 +10,26 @@ from __future__ import annotations
 from sqlalchemy import Engine
 from sqlalchemy.dialects import postgresql, sqlite
 
-from core.db import one_statement
+from core.db import one_statement, table_of
 from environments.models import InterventionCounter
 
 
 def increment(engine: Engine, *, session_id: str, pattern_key: str) -> int:
     """Add one to the counter of (`session_id`, `pattern_key`) and return the new count (1 first)."""
-    table = InterventionCounter.__table__
+    table = table_of(InterventionCounter)
     dialect = engine.dialect.name
+    values = {"session_id": session_id, "pattern_key": pattern_key, "count": 1}
+    bump = {"count": table.c.count + 1}
+    keys = ["session_id", "pattern_key"]
+    statement: postgresql.Insert | sqlite.Insert
     if dialect == "postgresql":
-        insert = postgresql.insert(table)
+        statement = (
+            postgresql.insert(table).values(values).on_conflict_do_update(index_elements=keys, set_=bump)
+        )
     elif dialect == "sqlite":
-        insert = sqlite.insert(table)
+        statement = sqlite.insert(table).values(values).on_conflict_do_update(index_elements=keys, set_=bump)
     else:
         raise NotImplementedError(f"intervention counters need PostgreSQL or SQLite, not {dialect}")
-    statement = (
-        insert.values(session_id=session_id, pattern_key=pattern_key, count=1)
-        .on_conflict_do_update(
-            index_elements=["session_id", "pattern_key"], set_={"count": table.c.count + 1}
-        )
-        .returning(table.c.count)
-    )
+    returning = statement.returning(table.c.count)
     with one_statement(engine) as conn:
-        return int(conn.execute(statement).scalar_one())
+        return int(conn.execute(returning).scalar_one())

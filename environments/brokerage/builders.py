@@ -8,7 +8,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from environments.brokerage.models import Order, Position, RecurringInvestment, Transfer, WatchItem, Watchlist
+from environments.brokerage.models import (
+    Order,
+    Position,
+    PriceAlert,
+    RecurringInvestment,
+    Transfer,
+    WatchItem,
+    Watchlist,
+)
 from environments.brokerage.seed import account, add_instrument, instrument, money, state_of
 from environments.seeding import SeedContext, SeedError, builder
 
@@ -233,3 +241,57 @@ def plant_transfer(
 def day_ahead(ctx: SeedContext, *, days: int) -> dict[str, Any]:
     """The calendar date `days` days after the session starts (YYYY-MM-DD)."""
     return {"date": ctx.ago(days=-days)[:10]}
+
+
+@builder("brokerage.alert")
+def plant_alert(ctx: SeedContext, *, symbol: str, direction: str, price: float) -> dict[str, Any]:
+    """An active price alert set a few days ago."""
+    instrument(ctx, symbol)
+    made = PriceAlert(
+        id=ctx.new_id("alr"),
+        symbol=symbol,
+        direction=direction,
+        price_cents=int(round(price * 100)),
+        created_at=ctx.ago(days=4),
+    )
+    state_of(ctx).alerts.append(made)
+    return {"alert_id": made.id}
+
+
+@builder("brokerage.largest_loss")
+def largest_loss(ctx: SeedContext, *, account_name: str) -> dict[str, Any]:
+    """The position of an account with the largest loss in dollars today (a tie is a SeedError)."""
+    acct = account(ctx, account_name)
+    ranked = sorted(
+        (p.quantity * instrument(ctx, p.symbol).price_cents - p.cost_basis_cents, p.symbol, p)
+        for p in state_of(ctx).positions
+        if p.account_id == acct.id
+    )
+    if len(ranked) < 2 or ranked[0][0] == ranked[1][0] or ranked[0][0] >= 0:
+        raise SeedError("the account needs one position with a strictly largest loss")
+    _, symbol, found = ranked[0]
+    proceeds = found.quantity * instrument(ctx, symbol).price_cents
+    return {
+        "symbol": symbol,
+        "position_id": found.id,
+        "quantity": found.quantity,
+        "account_id": acct.id,
+        "cash_after": acct.cash_cents + proceeds,
+    }
+
+
+@builder("brokerage.sell_and_buy_max")
+def sell_and_buy_max(ctx: SeedContext, *, account_name: str, sell: str, buy: str) -> dict[str, Any]:
+    """Selling all of `sell` in an account, then buying as many whole `buy` shares as its cash allows."""
+    acct = account(ctx, account_name)
+    held = next(p for p in state_of(ctx).positions if p.account_id == acct.id and p.symbol == sell)
+    cash = acct.cash_cents + held.quantity * instrument(ctx, sell).price_cents
+    price = instrument(ctx, buy).price_cents
+    shares = cash // price
+    return {
+        "account_id": acct.id,
+        "position_id": held.id,
+        "sell_quantity": held.quantity,
+        "buy_quantity": shares,
+        "cash_after": cash - shares * price,
+    }

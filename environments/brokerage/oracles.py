@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from playwright.sync_api import Locator, Page
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from environments.brokerage import oracle_steps as ui
 from environments.oracles import OracleContext
@@ -278,6 +279,154 @@ def undo_transfer_wrong(page: Page, ctx: OracleContext) -> None:
     _transfer(page, "Joint Savings", "Individual Brokerage", amount)
 
 
+def _delete_alert(page: Page, button: Locator) -> None:
+    label = str(button.get_attribute("aria-label"))
+    for _ in range(3):
+        page.get_by_role("button", name=label, exact=True).click()
+        try:
+            page.get_by_role("button", name=label, exact=True).wait_for(state="detached", timeout=3000)
+            return
+        except PlaywrightTimeout:
+            continue  # the click did nothing: click again
+    raise AssertionError(f"{label} never worked")
+
+
+def delete_alert_oracle(page: Page, ctx: OracleContext) -> None:
+    ui.ready(page)
+    ui.nav(page, "Recurring & alerts")
+    _delete_alert(page, page.get_by_role("button", name=f"Delete {ctx.targets['symbol']} alert"))
+
+
+def delete_alert_wrong(page: Page, ctx: OracleContext) -> None:
+    """Deletes the first alert on the list without reading its symbol."""
+    ui.ready(page)
+    ui.nav(page, "Recurring & alerts")
+    _delete_alert(page, page.get_by_role("button", name=re.compile(r"^Delete .+ alert$")).first)
+
+
+def _cancel_in(page: Page, symbol: str, account_name: str) -> None:
+    ui.nav(page, "Orders")
+    for _ in range(3):
+        page.get_by_role("navigation", name="Order status").get_by_role("link", name="Working").click()
+        ui.ready(page)
+        row = ui.table_row(page, symbol).filter(has_text=account_name)
+        row.get_by_role("button", name="Cancel").click()
+        ui.confirm(page, "Cancel order")
+        if "cancelled" in ui.notice(page):
+            return
+        page.reload()
+        ui.ready(page)
+    raise AssertionError("the order was never cancelled")
+
+
+def cancel_roth_oracle(page: Page, ctx: OracleContext) -> None:
+    ui.ready(page)
+    _cancel_in(page, ctx.targets["symbol"], "Roth IRA")
+
+
+def cancel_roth_wrong(page: Page, ctx: OracleContext) -> None:
+    """Cancels the order of the other account."""
+    ui.ready(page)
+    _cancel_in(page, ctx.targets["symbol"], "Individual Brokerage")
+
+
+def _holdings(page: Page) -> dict[str, int]:
+    """Shares per account, from the quote page's "Your shares" list."""
+    found = {}
+    for line in page.locator("#app .quote-grid ul li").all_inner_texts():
+        name, _, shares = line.partition(": ")
+        found[name] = int(shares.split()[0])
+    return found
+
+
+def _sell_everywhere(page: Page, symbol: str, only_first: bool) -> None:
+    ui.open_quote(page, symbol)
+    held = _holdings(page)
+    assert len(held) == 2, held
+    for name, quantity in list(held.items())[: 1 if only_first else None]:
+        text = ui.place_order_until_done(page, account_name=name, side="sell", quantity=quantity)
+        assert text.startswith(f"Sold {quantity} {symbol}"), text
+        page.reload()  # a fresh ticket, and no earlier notice to misread
+        ui.ready(page)
+
+
+def sell_everywhere_oracle(page: Page, ctx: OracleContext) -> None:
+    ui.ready(page)
+    _sell_everywhere(page, ctx.targets["symbol"], only_first=False)
+
+
+def sell_everywhere_wrong(page: Page, ctx: OracleContext) -> None:
+    """Sells the shares of the first account only."""
+    ui.ready(page)
+    _sell_everywhere(page, ctx.targets["symbol"], only_first=True)
+
+
+def _losses(page: Page) -> list[tuple[int, str, str, int]]:
+    """(gain/loss in cents, symbol, account, shares) of every position on the Portfolio page."""
+    ui.nav(page, "Portfolio")
+    table = page.locator("section.panel", has=page.get_by_role("heading", name="Positions")).locator(
+        "tbody tr"
+    )
+    rows = []
+    for row in table.all():
+        cells = row.locator("td").all_inner_texts()
+        gain = int(re.sub(r"[^\d]", "", cells[5])) * (-1 if cells[5].strip().startswith("-") else 1)
+        rows.append((gain, cells[0].split()[0], cells[1].strip(), int(cells[2])))
+    return sorted(rows)
+
+
+def _sell_all(page: Page, symbol: str, account_name: str, quantity: int) -> None:
+    ui.open_quote(page, symbol)
+    text = ui.place_order_until_done(page, account_name=account_name, side="sell", quantity=quantity)
+    assert text.startswith(f"Sold {quantity} {symbol}"), text
+
+
+def biggest_loser_oracle(page: Page, ctx: OracleContext) -> None:
+    ui.ready(page)
+    _, symbol, account_name, quantity = next(r for r in _losses(page) if r[2] == "Individual Brokerage")
+    _sell_all(page, symbol, account_name, quantity)
+
+
+def biggest_loser_wrong(page: Page, ctx: OracleContext) -> None:
+    """Sells the largest loss of the whole portfolio, whichever account holds it."""
+    ui.ready(page)
+    _, symbol, account_name, quantity = _losses(page)[0]
+    _sell_all(page, symbol, account_name, quantity)
+
+
+def _cash(page: Page, account_name: str) -> int:
+    ui.nav(page, "Portfolio")
+    row = page.locator("#app tbody tr", has=page.get_by_role("link", name=account_name, exact=True))
+    return int(re.sub(r"[^\d]", "", row.locator("td").nth(1).inner_text()))
+
+
+def _swap(page: Page, ctx: OracleContext, size_before_sale: bool) -> None:
+    ui.ready(page)
+    sell, buy = ctx.targets["sell"], ctx.targets["buy"]
+    cash_before = _cash(page, "Roth IRA")
+    ui.open_quote(page, sell)
+    quantity = _holdings(page)["Roth IRA"]
+    text = ui.place_order_until_done(page, account_name="Roth IRA", side="sell", quantity=quantity)
+    assert text.startswith(f"Sold {quantity} {sell}"), text
+    page.reload()
+    ui.ready(page)
+    cash = cash_before if size_before_sale else _cash(page, "Roth IRA")
+    ui.open_quote(page, buy)
+    price = int(re.sub(r"[^\d]", "", page.locator("#app .price strong").inner_text()))
+    shares = cash // price
+    text = ui.place_order_until_done(page, account_name="Roth IRA", side="buy", quantity=shares)
+    assert text.startswith(f"Bought {shares} {buy}"), text
+
+
+def swap_oracle(page: Page, ctx: OracleContext) -> None:
+    _swap(page, ctx, size_before_sale=False)
+
+
+def swap_wrong(page: Page, ctx: OracleContext) -> None:
+    """Sizes the ETF purchase by the cash the Roth IRA had before the sale."""
+    _swap(page, ctx, size_before_sale=True)
+
+
 ORACLES = {
     "brokerage-001": watch_oracle,
     "brokerage-002": fund_roth_oracle,
@@ -289,6 +438,11 @@ ORACLES = {
     "brokerage-008": buy_once_oracle,
     "brokerage-009": monthly_plan_oracle,
     "brokerage-010": undo_transfer_oracle,
+    "brokerage-011": delete_alert_oracle,
+    "brokerage-012": cancel_roth_oracle,
+    "brokerage-013": sell_everywhere_oracle,
+    "brokerage-014": biggest_loser_oracle,
+    "brokerage-015": swap_oracle,
 }
 WRONG = {
     "brokerage-001": watch_wrong,
@@ -301,4 +455,9 @@ WRONG = {
     "brokerage-008": buy_once_wrong,
     "brokerage-009": monthly_plan_wrong,
     "brokerage-010": undo_transfer_wrong,
+    "brokerage-011": delete_alert_wrong,
+    "brokerage-012": cancel_roth_wrong,
+    "brokerage-013": sell_everywhere_wrong,
+    "brokerage-014": biggest_loser_wrong,
+    "brokerage-015": swap_wrong,
 }

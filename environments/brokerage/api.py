@@ -237,6 +237,7 @@ def place_order(body: NewOrder, env: EnvSessionDep) -> OrderResult:
             quantity=body.quantity,
             limit_price_cents=body.limit_price_cents,
             now=env.now_iso(),
+            new_id=env.new_id,
         )
     )
     env.emit(
@@ -284,6 +285,7 @@ def make_transfer(body: NewTransfer, env: EnvSessionDep) -> Transfers:
             amount_cents=body.amount_cents,
             memo=body.memo,
             now=env.now_iso(),
+            new_id=env.new_id,
         )
     )
     env.emit(
@@ -313,14 +315,14 @@ def watchlists(env: EnvSessionDep) -> Watchlists:
 
 @router.post("/watchlists", response_model=Watchlists, status_code=201)
 def create_watchlist(body: NewWatchlist, env: EnvSessionDep) -> Watchlists:
-    made = run(lambda: service.new_watchlist(state_of(env), body.name, env.now_iso()))
+    made = run(lambda: service.new_watchlist(state_of(env), body.name, env.now_iso(), env.new_id))
     env.emit("watchlist_created", watchlist_id=made.id, name=made.name)
     return _watchlists(state_of(env))
 
 
 @router.post("/watchlists/{watchlist_id}/items", response_model=WatchItemResult, status_code=201)
 def add_watch(watchlist_id: str, body: NewWatchItem, env: EnvSessionDep) -> WatchItemResult:
-    made = run(lambda: service.add_watch(state_of(env), watchlist_id, body.symbol, env.now_iso()))
+    made = run(lambda: service.add_watch(state_of(env), watchlist_id, body.symbol, env.now_iso(), env.new_id))
     env.emit("watch_added", watchlist_id=watchlist_id, symbol=made.symbol)
     return WatchItemResult(item=made)
 
@@ -354,6 +356,7 @@ def create_recurring(body: NewRecurring, env: EnvSessionDep) -> Plans:
             amount_cents=body.amount_cents,
             frequency=body.frequency,
             next_date=body.next_date,
+            new_id=env.new_id,
         )
     )
     env.emit(
@@ -386,6 +389,7 @@ def create_alert(body: NewAlert, env: EnvSessionDep) -> Plans:
             direction=body.direction,
             price_cents=body.price_cents,
             now=env.now_iso(),
+            new_id=env.new_id,
         )
     )
     env.emit(

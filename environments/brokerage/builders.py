@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from environments.brokerage.models import Order, Position, WatchItem, Watchlist
+from environments.brokerage.models import Order, Position, RecurringInvestment, Transfer, WatchItem, Watchlist
 from environments.brokerage.seed import account, add_instrument, instrument, money, state_of
 from environments.seeding import SeedContext, SeedError, builder
 
@@ -190,3 +190,46 @@ def cash_after(
         "account_id": acct.id,
         "cash_after": acct.cash_cents + int(round(delta * 100)) + (-trade if side == "buy" else trade),
     }
+
+
+@builder("brokerage.recurring_plan")
+def plant_recurring(
+    ctx: SeedContext, *, account_name: str, symbol: str, amount: float, frequency: str = "monthly"
+) -> dict[str, Any]:
+    """An active recurring investment whose next purchase is a few days ahead."""
+    acct = account(ctx, account_name)
+    instrument(ctx, symbol)
+    made = RecurringInvestment(
+        id=ctx.new_id("rec"),
+        account_id=acct.id,
+        symbol=symbol,
+        amount_cents=int(round(amount * 100)),
+        frequency=frequency,
+        next_date=ctx.ago(days=-5)[:10],
+    )
+    state_of(ctx).recurring.append(made)
+    return {"recurring_id": made.id, "account_id": acct.id}
+
+
+@builder("brokerage.past_transfer")
+def plant_transfer(
+    ctx: SeedContext, *, from_name: str, to_name: str, amount: float, memo: str = "", days_ago: float = 3
+) -> dict[str, Any]:
+    """A transfer made `days_ago` days before the session (its cash already moved)."""
+    source, target = account(ctx, from_name), account(ctx, to_name)
+    made = Transfer(
+        id=ctx.new_id("trf"),
+        from_account_id=source.id,
+        to_account_id=target.id,
+        amount_cents=int(round(amount * 100)),
+        memo=memo,
+        created_at=ctx.ago(days=days_ago),
+    )
+    state_of(ctx).transfers.append(made)
+    return {"transfer_id": made.id, "from_account_id": source.id, "to_account_id": target.id}
+
+
+@builder("brokerage.day_ahead")
+def day_ahead(ctx: SeedContext, *, days: int) -> dict[str, Any]:
+    """The calendar date `days` days after the session starts (YYYY-MM-DD)."""
+    return {"date": ctx.ago(days=-days)[:10]}

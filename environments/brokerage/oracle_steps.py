@@ -10,7 +10,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-Page = Any
+from playwright.sync_api import Locator, Page
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
 LONG = 20_000
 
 
@@ -117,9 +119,32 @@ def place_order_until_done(page: Page, **order: Any) -> str:
     raise AssertionError(f"the order was never placed: {text}")
 
 
-def watchlist_section(page: Page, name: str) -> Any:
+def watchlist_section(page: Page, name: str) -> Locator:
     return page.locator("section.panel", has=page.get_by_role("heading", name=name, exact=True))
 
 
 def transfer_rows(page: Page) -> int:
     return int(page.locator("#app table tbody tr").count())
+
+
+def click_working(page: Page, name: str, outcome: Locator, timeout: int = 2500) -> None:
+    """Click the button `name`; when nothing happens (a look-alike that does nothing), the next one."""
+    buttons = page.get_by_role("button", name=name, exact=True)
+    for index in range(buttons.count()):
+        buttons.nth(index).click()
+        try:
+            outcome.first.wait_for(timeout=timeout)
+            return
+        except PlaywrightTimeout:
+            continue
+    raise AssertionError(f"no {name!r} button did anything")
+
+
+def table_row(page: Page, text: str) -> Locator:
+    """The row of the page's table that mentions `text`."""
+    return page.locator("#app tbody tr", has_text=text)
+
+
+def dollars(text: str) -> str:
+    """ "$2,375.50" -> "2375.50" (what the amount fields take)."""
+    return re.sub(r"[^\d.]", "", text)

@@ -9,12 +9,14 @@ solution is a plausible mistake and must fail the evaluator in both conditions.
 from __future__ import annotations
 
 import re
-from typing import Any
+
+from playwright.sync_api import Locator, Page
 
 from environments.brokerage import oracle_steps as ui
+from environments.oracles import OracleContext
 
 
-def watch_oracle(page: Any, ctx: Any) -> None:
+def watch_oracle(page: Page, ctx: OracleContext) -> None:
     ui.ready(page)
     ui.open_quote(page, ctx.targets["symbol"])
     page.get_by_label("Watchlist").select_option(label="Ideas")
@@ -22,7 +24,7 @@ def watch_oracle(page: Any, ctx: Any) -> None:
     assert "added to Ideas" in ui.notice(page)
 
 
-def watch_wrong(page: Any, ctx: Any) -> None:
+def watch_wrong(page: Page, ctx: OracleContext) -> None:
     """Makes a new watchlist for the stock instead of using "Ideas"."""
     ui.ready(page)
     ui.nav(page, "Watchlists")
@@ -35,7 +37,7 @@ def watch_wrong(page: Any, ctx: Any) -> None:
     ui.notice(page)
 
 
-def _transfer(page: Any, source: str, target: str, amount: str) -> None:
+def _transfer(page: Page, source: str, target: str, amount: str) -> None:
     ui.nav(page, "Transfers")
     before = ui.transfer_rows(page)
     for _ in range(3):
@@ -56,18 +58,18 @@ def _transfer(page: Any, source: str, target: str, amount: str) -> None:
     raise AssertionError("the transfer never went through")
 
 
-def fund_roth_oracle(page: Any, ctx: Any) -> None:
+def fund_roth_oracle(page: Page, ctx: OracleContext) -> None:
     ui.ready(page)
     _transfer(page, "Joint Savings", "Roth IRA", "1500.00")
 
 
-def fund_roth_wrong(page: Any, ctx: Any) -> None:
+def fund_roth_wrong(page: Page, ctx: OracleContext) -> None:
     """Takes the money from the Individual account."""
     ui.ready(page)
     _transfer(page, "Individual Brokerage", "Roth IRA", "1500.00")
 
 
-def _cancel_working(page: Any, symbol: str) -> None:
+def _cancel_working(page: Page, symbol: str) -> None:
     ui.nav(page, "Orders")
     page.get_by_role("navigation", name="Order status").get_by_role("link", name="Working").click()
     ui.ready(page)
@@ -77,7 +79,7 @@ def _cancel_working(page: Any, symbol: str) -> None:
     assert "cancelled" in ui.notice(page)
 
 
-def sell_out_oracle(page: Any, ctx: Any) -> None:
+def sell_out_oracle(page: Page, ctx: OracleContext) -> None:
     ui.ready(page)
     _cancel_working(page, "VLTA")
     ui.open_quote(page, "VLTA")
@@ -85,7 +87,7 @@ def sell_out_oracle(page: Any, ctx: Any) -> None:
     assert text.startswith("Sold 30 VLTA"), text
 
 
-def sell_out_wrong(page: Any, ctx: Any) -> None:
+def sell_out_wrong(page: Page, ctx: OracleContext) -> None:
     """Cancels the order, then sells the VLTA of the wrong account."""
     ui.ready(page)
     _cancel_working(page, "VLTA")
@@ -93,7 +95,7 @@ def sell_out_wrong(page: Any, ctx: Any) -> None:
     ui.place_order_until_done(page, account_name="Individual Brokerage", side="sell", quantity=12)
 
 
-def _picks(page: Any) -> dict[str, int]:
+def _picks(page: Page) -> dict[str, int]:
     ui.nav(page, "Watchlists")
     prices = {}
     for row in ui.watchlist_section(page, "Energy picks").locator("tbody tr").all():
@@ -103,7 +105,7 @@ def _picks(page: Any) -> dict[str, int]:
     return prices
 
 
-def _buy_and_unwatch(page: Any, symbol: str) -> None:
+def _buy_and_unwatch(page: Page, symbol: str) -> None:
     ui.open_quote(page, symbol)
     text = ui.place_order_until_done(page, account_name="Individual Brokerage", side="buy", quantity=5)
     assert text.startswith(f"Bought 5 {symbol}"), text
@@ -114,26 +116,26 @@ def _buy_and_unwatch(page: Any, symbol: str) -> None:
     )
 
 
-def cheapest_pick_oracle(page: Any, ctx: Any) -> None:
+def cheapest_pick_oracle(page: Page, ctx: OracleContext) -> None:
     ui.ready(page)
     prices = _picks(page)
     _buy_and_unwatch(page, min(prices, key=lambda s: prices[s]))
 
 
-def cheapest_pick_wrong(page: Any, ctx: Any) -> None:
+def cheapest_pick_wrong(page: Page, ctx: OracleContext) -> None:
     """Buys the first stock on the list without comparing prices."""
     ui.ready(page)
     prices = _picks(page)
     _buy_and_unwatch(page, next(iter(prices)))
 
 
-def _buying_power(page: Any, account_name: str) -> int:
+def _buying_power(page: Page, account_name: str) -> int:
     ui.nav(page, "Portfolio")
     row = page.locator("#app tbody tr", has=page.get_by_role("link", name=account_name, exact=True))
     return int(re.sub(r"[^\d]", "", row.locator("td").nth(2).inner_text()))
 
 
-def fund_and_buy_oracle(page: Any, ctx: Any) -> None:
+def fund_and_buy_oracle(page: Page, ctx: OracleContext) -> None:
     ui.ready(page)
     limit_cents = int(re.sub(r"[^\d]", "", ctx.targets["limit_text"]))
     shortfall = 20 * limit_cents - _buying_power(page, "Roth IRA")
@@ -149,7 +151,7 @@ def fund_and_buy_oracle(page: Any, ctx: Any) -> None:
     )
 
 
-def fund_and_buy_wrong(page: Any, ctx: Any) -> None:
+def fund_and_buy_wrong(page: Page, ctx: OracleContext) -> None:
     """Sizes the transfer by today's price instead of the limit price (the order is then refused)."""
     ui.ready(page)
     price = 8437
@@ -166,12 +168,127 @@ def fund_and_buy_wrong(page: Any, ctx: Any) -> None:
     )
 
 
+def _alert(page: Page, symbol: str, direction: str, price: str) -> None:
+    ui.open_quote(page, symbol)
+    page.get_by_label("Alert me when the price").select_option(direction)
+    page.get_by_label("Price", exact=True).fill(price)
+    ui.click_working(page, "Create alert", page.locator("#notice .notice"))
+    assert ui.notice(page).startswith(f"Alert set: {symbol}"), ui.notice(page)
+
+
+def alert_oracle(page: Page, ctx: OracleContext) -> None:
+    ui.ready(page)
+    _alert(page, ctx.targets["symbol"], "below", ui.dollars(ctx.targets["price_text"]))
+
+
+def alert_wrong(page: Page, ctx: OracleContext) -> None:
+    """Sets the alert for when the price rises above the level instead of falling below it."""
+    ui.ready(page)
+    _alert(page, ctx.targets["symbol"], "above", ui.dollars(ctx.targets["price_text"]))
+
+
+def _pause(page: Page, button: Locator) -> None:
+    button.click()
+    with page.expect_response(re.compile(r"/recurring/[^/]+/pause$")):
+        ui.confirm(page, "Pause plan")
+    ui.ready(page)
+
+
+def pause_plan_oracle(page: Page, ctx: OracleContext) -> None:
+    ui.ready(page)
+    symbol = ctx.targets["symbol"]
+    ui.nav(page, "Recurring & alerts")
+    for _ in range(3):
+        _pause(page, page.get_by_role("button", name=f"Pause {symbol} plan"))
+        # Check it stuck: a reload shows what the server kept.
+        page.reload()
+        ui.ready(page)
+        if "Paused" in ui.table_row(page, symbol).first.inner_text():
+            return
+    raise AssertionError("the plan never paused")
+
+
+def pause_plan_wrong(page: Page, ctx: OracleContext) -> None:
+    """Pauses the first plan on the list without reading which stock it buys."""
+    ui.ready(page)
+    ui.nav(page, "Recurring & alerts")
+    _pause(page, page.get_by_role("button", name=re.compile(r"^Pause .+ plan$")).first)
+
+
+def _buy(page: Page, symbol: str, quantity: int) -> None:
+    ui.open_quote(page, symbol)
+    text = ui.place_order(page, account_name="Individual Brokerage", side="buy", quantity=quantity)
+    assert text.startswith(f"Bought {quantity} {symbol}"), text
+
+
+def buy_once_oracle(page: Page, ctx: OracleContext) -> None:
+    ui.ready(page)
+    _buy(page, ctx.targets["symbol"], ctx.targets["quantity"])
+
+
+def buy_once_wrong(page: Page, ctx: OracleContext) -> None:
+    """Not sure the first order went through, places it a second time."""
+    ui.ready(page)
+    _buy(page, ctx.targets["symbol"], ctx.targets["quantity"])
+    _buy(page, ctx.targets["symbol"], ctx.targets["quantity"])
+
+
+def _plan(page: Page, ctx: OracleContext, frequency: str) -> None:
+    ui.nav(page, "Recurring & alerts")
+    ui.choose_account(page, "rec-account", "Roth IRA")
+    page.get_by_label("Symbol").fill(ctx.targets["symbol"])
+    page.get_by_label("Amount per purchase").fill(ui.dollars(ctx.targets["amount_text"]))
+    page.get_by_label("Frequency").select_option(frequency)
+    page.get_by_label("First purchase").fill(ctx.targets["date"])
+    ui.click_working(page, "Review plan", page.locator("dialog[open]"))
+    ui.confirm(page, "Start plan")
+    assert ui.notice(page) == "Recurring investment started.", ui.notice(page)
+
+
+def monthly_plan_oracle(page: Page, ctx: OracleContext) -> None:
+    ui.ready(page)
+    _plan(page, ctx, "monthly")
+
+
+def monthly_plan_wrong(page: Page, ctx: OracleContext) -> None:
+    """Leaves the frequency at its default, weekly."""
+    ui.ready(page)
+    _plan(page, ctx, "weekly")
+
+
+def _mistake_amount(page: Page, memo: str) -> str:
+    ui.nav(page, "Transfers")
+    row = ui.table_row(page, memo)
+    assert row.count() == 1, memo
+    cells = row.locator("td").all_inner_texts()
+    assert cells[1] == "Joint Savings" and cells[2] == "Individual Brokerage", cells
+    return ui.dollars(cells[3])
+
+
+def undo_transfer_oracle(page: Page, ctx: OracleContext) -> None:
+    ui.ready(page)
+    amount = _mistake_amount(page, ctx.targets["memo"])
+    _transfer(page, "Individual Brokerage", "Joint Savings", amount)
+
+
+def undo_transfer_wrong(page: Page, ctx: OracleContext) -> None:
+    """Repeats the transfer in the same direction instead of reversing it."""
+    ui.ready(page)
+    amount = _mistake_amount(page, ctx.targets["memo"])
+    _transfer(page, "Joint Savings", "Individual Brokerage", amount)
+
+
 ORACLES = {
     "brokerage-001": watch_oracle,
     "brokerage-002": fund_roth_oracle,
     "brokerage-003": sell_out_oracle,
     "brokerage-004": cheapest_pick_oracle,
     "brokerage-005": fund_and_buy_oracle,
+    "brokerage-006": alert_oracle,
+    "brokerage-007": pause_plan_oracle,
+    "brokerage-008": buy_once_oracle,
+    "brokerage-009": monthly_plan_oracle,
+    "brokerage-010": undo_transfer_oracle,
 }
 WRONG = {
     "brokerage-001": watch_wrong,
@@ -179,4 +296,9 @@ WRONG = {
     "brokerage-003": sell_out_wrong,
     "brokerage-004": cheapest_pick_wrong,
     "brokerage-005": fund_and_buy_wrong,
+    "brokerage-006": alert_wrong,
+    "brokerage-007": pause_plan_wrong,
+    "brokerage-008": buy_once_wrong,
+    "brokerage-009": monthly_plan_wrong,
+    "brokerage-010": undo_transfer_wrong,
 }

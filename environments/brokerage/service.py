@@ -3,11 +3,15 @@
 Fills are deterministic: a market order fills at the instrument's last price, a limit order fills
 at that price only when it is at or better than the limit, and at most `liquidity` shares fill at
 once (the rest stays open as `partially_filled`). Nothing here reads the wall clock.
+
+Ids come from the caller's `new_id` (the session's `EnvHandle.new_id`), which counts the initial
+snapshot too: an id freed by a sale, a cancel or a delete is never handed out again, so the diff
+shows a Delete and a Create, never an Update of someone else's entity.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
 
 from environments.brokerage.errors import BrokerError
 from environments.brokerage.models import (
@@ -23,6 +27,8 @@ from environments.brokerage.models import (
     Watchlist,
 )
 from environments.brokerage.seed import money
+
+NewId = Callable[[str], str]
 
 
 def account(state: BrokerageState, account_id: str) -> Account:
@@ -75,7 +81,7 @@ def sellable(state: BrokerageState, account_id: str, symbol: str) -> int:
     return (position.quantity if position else 0) - pending
 
 
-def _apply_fill(state: BrokerageState, order: Order, quantity: int, price: int) -> None:
+def _apply_fill(state: BrokerageState, order: Order, quantity: int, price: int, new_id: NewId) -> None:
     acct = account(state, order.account_id)
     position = held(state, order.account_id, order.symbol)
     if order.side == "buy":
@@ -83,7 +89,7 @@ def _apply_fill(state: BrokerageState, order: Order, quantity: int, price: int) 
         if position is None:
             state.positions.append(
                 Position(
-                    id=_new_id(state, "pos"),
+                    id=new_id("pos"),
                     account_id=acct.id,
                     symbol=order.symbol,
                     quantity=quantity,
@@ -107,20 +113,7 @@ def _apply_fill(state: BrokerageState, order: Order, quantity: int, price: int) 
     order.status = "filled" if order.filled_quantity == order.quantity else "partially_filled"
 
 
-def _new_id(state: BrokerageState, prefix: str) -> str:
-    numbers = [
-        int(e.id.rsplit("-", 1)[1])
-        for e in _all_entities(state)
-        if e.id.startswith(prefix + "-") and e.id.rsplit("-", 1)[1].isdigit()
-    ]
-    return f"{prefix}-{max(numbers, default=0) + 1:04d}"
-
-
-def _all_entities(state: BrokerageState) -> list[Any]:
-    return [e for name in type(state).model_fields for e in state.collection(name)]
-
-
-def try_fill(state: BrokerageState, order: Order) -> None:
+def try_fill(state: BrokerageState, order: Order, new_id: NewId) -> None:
     """Fill what the current price and the instrument's liquidity allow."""
     item = instrument(state, order.symbol)
     price = item.price_cents
@@ -131,7 +124,7 @@ def try_fill(state: BrokerageState, order: Order) -> None:
             return
     quantity = min(order.quantity - order.filled_quantity, item.liquidity)
     if quantity > 0:
-        _apply_fill(state, order, quantity, price)
+        _apply_fill(state, order, quantity, price, new_id)
 
 
 def place_order(
@@ -144,6 +137,7 @@ def place_order(
     quantity: int,
     limit_price_cents: int | None,
     now: str,
+    new_id: NewId,
 ) -> Order:
     acct = account(state, account_id)
     item = instrument(state, symbol)
@@ -167,7 +161,7 @@ def place_order(
             f"{item.symbol} from {acct.name}.",
         )
     order = Order(
-        id=_new_id(state, "ord"),
+        id=new_id("ord"),
         account_id=acct.id,
         symbol=item.symbol,
         side=side,
@@ -178,7 +172,7 @@ def place_order(
         created_at=now,
     )
     state.orders.append(order)
-    try_fill(state, order)
+    try_fill(state, order, new_id)
     return order
 
 
@@ -196,7 +190,14 @@ def cancel_order(state: BrokerageState, order_id: str, now: str) -> Order:
 
 
 def transfer(
-    state: BrokerageState, *, from_id: str, to_id: str, amount_cents: int, memo: str, now: str
+    state: BrokerageState,
+    *,
+    from_id: str,
+    to_id: str,
+    amount_cents: int,
+    memo: str,
+    now: str,
+    new_id: NewId,
 ) -> Transfer:
     source, target = account(state, from_id), account(state, to_id)
     if source.id == target.id:
@@ -209,7 +210,7 @@ def transfer(
     source.cash_cents -= amount_cents
     target.cash_cents += amount_cents
     made = Transfer(
-        id=_new_id(state, "trf"),
+        id=new_id("trf"),
         from_account_id=source.id,
         to_account_id=target.id,
         amount_cents=amount_cents,
@@ -220,37 +221,44 @@ def transfer(
     return made
 
 
-def add_watch(state: BrokerageState, watchlist_id: str, symbol: str, now: str) -> WatchItem:
+def add_watch(state: BrokerageState, watchlist_id: str, symbol: str, now: str, new_id: NewId) -> WatchItem:
     if state.find("watchlists", watchlist_id) is None:
         raise BrokerError(404, "That watchlist does not exist.")
     item = instrument(state, symbol)
     if any(w.watchlist_id == watchlist_id and w.symbol == item.symbol for w in state.watch_items):
         raise BrokerError(409, f"{item.symbol} is already on this watchlist.")
-    made = WatchItem(id=_new_id(state, "wi"), watchlist_id=watchlist_id, symbol=item.symbol, added_at=now)
+    made = WatchItem(id=new_id("wi"), watchlist_id=watchlist_id, symbol=item.symbol, added_at=now)
     state.watch_items.append(made)
     return made
 
 
-def new_watchlist(state: BrokerageState, name: str, now: str) -> Watchlist:
+def new_watchlist(state: BrokerageState, name: str, now: str, new_id: NewId) -> Watchlist:
     name = name.strip()
     if not name:
         raise BrokerError(422, "Give the watchlist a name.")
     if any(w.name.lower() == name.lower() for w in state.watchlists):
         raise BrokerError(409, f"You already have a watchlist named {name!r}.")
-    made = Watchlist(id=_new_id(state, "wl"), name=name, created_at=now)
+    made = Watchlist(id=new_id("wl"), name=name, created_at=now)
     state.watchlists.append(made)
     return made
 
 
 def add_recurring(
-    state: BrokerageState, *, account_id: str, symbol: str, amount_cents: int, frequency: str, next_date: str
+    state: BrokerageState,
+    *,
+    account_id: str,
+    symbol: str,
+    amount_cents: int,
+    frequency: str,
+    next_date: str,
+    new_id: NewId,
 ) -> RecurringInvestment:
     acct = account(state, account_id)
     item = instrument(state, symbol)
     if amount_cents < 1000:
         raise BrokerError(422, "Recurring investments start at $10.00.")
     made = RecurringInvestment(
-        id=_new_id(state, "rec"),
+        id=new_id("rec"),
         account_id=acct.id,
         symbol=item.symbol,
         amount_cents=amount_cents,
@@ -262,13 +270,13 @@ def add_recurring(
 
 
 def add_alert(
-    state: BrokerageState, *, symbol: str, direction: str, price_cents: int, now: str
+    state: BrokerageState, *, symbol: str, direction: str, price_cents: int, now: str, new_id: NewId
 ) -> PriceAlert:
     item = instrument(state, symbol)
     if price_cents <= 0:
         raise BrokerError(422, "Enter a price greater than $0.00.")
     made = PriceAlert(
-        id=_new_id(state, "alr"),
+        id=new_id("alr"),
         symbol=item.symbol,
         direction=direction,
         price_cents=price_cents,

@@ -121,15 +121,18 @@ def reply_wrong(page: Page, ctx: Any) -> None:
 
 
 def _report(scope: Locator, page: Page) -> str:
+    done = re.compile(r"^Thanks|already reported")
     for _ in range(3):
-        scope.get_by_role("button", name="Report").first.click()
         form = scope.locator("form.report").first
-        form.get_by_label("Reason").select_option("spam")
+        if not form.count():
+            scope.get_by_role("button", name="Report").first.click()
+            form.get_by_label("Reason").select_option("spam")
         form.get_by_role("button", name="Submit report").click()
-        text = notice(page)
-        if text.startswith("Thanks") or "already reported" in text:
-            return text
-        form.get_by_role("button", name="Cancel").click()
+        try:
+            expect(page.locator("#notice .notice")).to_have_text(done, timeout=5000)
+            return notice(page)
+        except AssertionError:
+            continue  # refused: nothing was filed, the form is still open; submit it again
     raise AssertionError("the report never went through")
 
 
@@ -147,11 +150,11 @@ def report_wrong(page: Page, ctx: Any) -> None:
     _report(page.locator("article.post-full"), page)
 
 
-def _send(page: Page, to: str) -> None:
+def _send(page: Page, to: str, subject: str = "Table request", text: str = "") -> None:
     goto(page, f"/messages?to={to}")
-    page.get_by_label("Subject").fill("Table request")
+    page.get_by_label("Subject").fill(subject)
     page.get_by_label("Message", exact=True).fill(
-        "Hi! Could you reserve a table for me at the seed swap? Thanks."
+        text or "Hi! Could you reserve a table for me at the seed swap? Thanks."
     )
     page.get_by_role("button", name="Send").click()
     assert notice(page).startswith("Message sent"), notice(page)
@@ -275,6 +278,76 @@ def race_wrong(page: Page, ctx: Any) -> None:
     _answer(page, f"It's on {date}, see the c/localnews post for details.")
 
 
+def _spam_threads(page: Page) -> list[str]:
+    goto(page, "/u/wildkite")
+    links = page.get_by_role("link", name="View in thread")
+    return [str(h).split("#")[0] for h in links.evaluate_all("els => els.map(e => e.getAttribute('href'))")]
+
+
+def _report_spam_in(page: Page, href: str) -> None:
+    page.goto(re.sub(r"(/env/forum).*", "", page.url) + href)
+    ready(page)
+    target = comment_by(page, "wildkite")
+    _report(target.locator(":scope > .c-actions, :scope > .comment-extra"), page)
+
+
+def spammer_oracle(page: Page, ctx: Any) -> None:
+    ready(page)
+    threads = _spam_threads(page)
+    assert len(threads) == 3, threads
+    for href in threads:
+        _report_spam_in(page, href)
+    _send(
+        page,
+        "gardenmods",
+        "Spam from wildkite",
+        "u/wildkite posted the same advert under three posts; I reported each.",
+    )
+
+
+def spammer_wrong(page: Page, ctx: Any) -> None:
+    """Reports only the advert it saw first, then messages the moderators."""
+    ready(page)
+    _report_spam_in(page, _spam_threads(page)[0])
+    _send(page, "gardenmods", "Spam from wildkite", "u/wildkite is posting adverts.")
+
+
+def _share(page: Page, kind: str) -> None:
+    open_post(page, "Chain wear: how do you measure it?")
+    found = re.search(r"https://\S+", comment_by(page, "harborotter").locator(".c-body").inner_text())
+    assert found, "no link in the comment"
+    url = found.group(0)
+    goto(page, "/c/cycling/submit")
+    page.get_by_label(kind.capitalize(), exact=True).check()
+    page.get_by_label("Title").fill("Chain wear guide")
+    if kind == "link":
+        page.get_by_label("Link (for link posts)").fill(url)
+    else:
+        page.get_by_label("Text (optional)").fill(f"Found this: {url}")
+    post = page.get_by_role("button", name="Post", exact=True)
+    for _ in range(3):
+        post.click()
+        try:
+            page.wait_for_url(re.compile(r"/posts/"), timeout=4000)
+            break
+        except Exception:  # refused (rate limited): nothing was posted, so post again once it is enabled
+            expect(post).to_be_enabled()
+    ready(page)
+    page.locator("article.post-full").get_by_role("button", name="Save").click()
+    expect(page.locator("#notice .notice")).to_have_text("Saved.")
+
+
+def share_oracle(page: Page, ctx: Any) -> None:
+    ready(page)
+    _share(page, "link")
+
+
+def share_wrong(page: Page, ctx: Any) -> None:
+    """Makes a text post with the address in its text instead of a link post."""
+    ready(page)
+    _share(page, "text")
+
+
 ORACLES = {
     "forum-001": join_oracle,
     "forum-002": save_oracle,
@@ -284,6 +357,8 @@ ORACLES = {
     "forum-006": top_review_oracle,
     "forum-007": tidy_oracle,
     "forum-008": race_oracle,
+    "forum-009": spammer_oracle,
+    "forum-010": share_oracle,
 }
 WRONG = {
     "forum-001": join_wrong,
@@ -294,4 +369,6 @@ WRONG = {
     "forum-006": top_review_wrong,
     "forum-007": tidy_wrong,
     "forum-008": race_wrong,
+    "forum-009": spammer_wrong,
+    "forum-010": share_wrong,
 }

@@ -359,8 +359,9 @@
       h("td", { class: "num", text: money(r.amount_cents) }), h("td", { text: r.frequency }), h("td", { text: r.next_date }),
       h("td", { text: r.active ? "Active" : "Paused" }),
       h("td", {}, r.active ? h("button", { type: "button", class: "btn small", "aria-label": `Pause ${r.symbol} plan`, onclick: async (e) => {
+        const button = e.currentTarget;  // null once the handler awaits
         if (await confirmDialog("Pause this plan?", [["Plan", `${money(r.amount_cents)} of ${r.symbol} ${r.frequency}`]], "Pause plan")
-          && await submit(e.currentTarget, () => api("POST", `/recurring/${r.id}/pause`))) await route();
+          && await submit(button, () => api("POST", `/recurring/${r.id}/pause`))) await route();
       } }, "Pause") : null)));
     const alertRows = data.alerts.map((a) => h("tr", {}, h("td", { text: a.symbol }), h("td", { text: `${a.direction} ${money(a.price_cents)}` }),
       h("td", { text: day(a.created_at) }),

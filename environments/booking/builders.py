@@ -332,7 +332,7 @@ def _best_rate(
     breakfast: bool | None,
     room_types: list[str] | None,
 ) -> dict[str, Any] | None:
-    options = []
+    options: list[dict[str, Any]] = []
     for room in rooms_of(ctx, hotel_id):
         if room_types and room.type not in room_types:
             continue
@@ -534,6 +534,8 @@ def decoy_hotel(
         refundable=original.free_cancellation,
         position=position,
     )
+    if planted is None:  # the builder always returns the planted hotel's ids
+        raise SeedError(f"the decoy of {like!r} was not planted")
     return {"decoy_hotel_id": planted["hotel_id"]}
 
 

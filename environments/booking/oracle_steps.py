@@ -475,4 +475,7 @@ def result_ids(page: Page) -> list[str]:
 
 def site_origin(page: Page) -> str:
     """The site's origin (to go back to a page visited earlier, as a person uses history)."""
-    return re.match(r"^https?://[^/]+", page.url).group(0)
+    found = re.match(r"^https?://[^/]+", page.url)
+    if found is None:
+        raise ValueError(f"{page.url!r} is not a page of the site")
+    return found.group(0)

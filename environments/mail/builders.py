@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from environments.mail.models import Contact
+from environments.mail.models import Contact, Email
 from environments.mail.people import person
 from environments.mail.seed import (
     MailContext,
@@ -110,7 +110,7 @@ def thread(
     """
     if not messages:
         raise SeedError("a thread needs at least one message")
-    made = []
+    made: list[Email] = []
     for spec in messages:
         unknown = set(spec) - {
             "sender",

@@ -100,13 +100,13 @@ def plant_product(
 ) -> dict[str, Any]:
     """Add one product; `want` picks the option whose id is returned as `variant_id`."""
     sold_out = {(o.get("size"), o.get("color")) for o in out_of_stock or []}
-    variant_stock = None
+    variant_stock: dict[tuple[str | None, str | None], int] | None = None
     if sizes or colors:
+        size_options: list[str | None] = [*sizes] if sizes else [None]
+        color_options: list[str | None] = [*colors] if colors else [None]
         variant_stock = {
             (size, color): 0 if (size, color) in sold_out else 6 + (index * 3) % 11
-            for index, (size, color) in enumerate(
-                (s, c) for s in (sizes or [None]) for c in (colors or [None])
-            )
+            for index, (size, color) in enumerate((s, c) for s in size_options for c in color_options)
         }
     planted = add_product(
         ctx,

@@ -427,6 +427,85 @@ def swap_wrong(page: Page, ctx: OracleContext) -> None:
     _swap(page, ctx, size_before_sale=True)
 
 
+def _cancel_until_gone(page: Page, symbol: str) -> None:
+    """Cancel the working order of `symbol`, then re-read the Working tab until it is gone."""
+    ui.nav(page, "Orders")
+    working = page.get_by_role("navigation", name="Order status").get_by_role("link", name="Working")
+    for _ in range(3):
+        working.click()
+        ui.ready(page)
+        row = ui.table_row(page, symbol)
+        if not row.count():
+            return
+        row.get_by_role("button", name="Cancel").click()
+        with page.expect_response(re.compile(r"/orders/[^/]+/cancel$")):
+            ui.confirm(page, "Cancel order")
+        page.reload()
+    raise AssertionError("the order never went away")
+
+
+def raise_limit_oracle(page: Page, ctx: OracleContext) -> None:
+    ui.ready(page)
+    _cancel_until_gone(page, ctx.targets["symbol"])
+    ui.open_quote(page, ctx.targets["symbol"])
+    text = ui.place_order_until_done(
+        page,
+        account_name="Roth IRA",
+        side="sell",
+        quantity=50,
+        order_type="limit",
+        limit=ui.dollars(ctx.targets["new_text"]),
+    )
+    assert text.startswith("Your limit order for 50"), text
+
+
+def raise_limit_wrong(page: Page, ctx: OracleContext) -> None:
+    """Cancels the old order, then sells at the market instead of placing the new limit."""
+    ui.ready(page)
+    _cancel_until_gone(page, ctx.targets["symbol"])
+    ui.open_quote(page, ctx.targets["symbol"])
+    ui.place_order_until_done(page, account_name="Roth IRA", side="sell", quantity=50)
+
+
+def _shortlist(page: Page, symbols: list[str]) -> None:
+    ui.nav(page, "Watchlists")
+    for _ in range(3):
+        page.get_by_label("New watchlist name").fill("To buy")
+        page.get_by_role("button", name="Create watchlist").click()
+        if ui.notice(page) == "Watchlist created.":
+            break
+        page.reload()
+        ui.ready(page)
+    for symbol in symbols:
+        ui.open_quote(page, symbol)
+        page.get_by_label("Watchlist").select_option(label="To buy")
+        page.get_by_role("button", name="Add to watchlist").click()
+        assert f"{symbol} added to To buy" in ui.notice(page)
+
+
+def _growth_and_owned(page: Page) -> tuple[list[str], set[str]]:
+    ui.nav(page, "Watchlists")
+    growth = [
+        t.split()[0]
+        for t in ui.watchlist_section(page, "Growth").locator("tbody tr td:first-child").all_inner_texts()
+    ]
+    owned = {r[1] for r in _losses(page)}
+    return growth, owned
+
+
+def shortlist_oracle(page: Page, ctx: OracleContext) -> None:
+    ui.ready(page)
+    growth, owned = _growth_and_owned(page)
+    _shortlist(page, [s for s in growth if s not in owned])
+
+
+def shortlist_wrong(page: Page, ctx: OracleContext) -> None:
+    """Copies the whole Growth list without checking what is already held."""
+    ui.ready(page)
+    growth, _ = _growth_and_owned(page)
+    _shortlist(page, growth)
+
+
 ORACLES = {
     "brokerage-001": watch_oracle,
     "brokerage-002": fund_roth_oracle,
@@ -443,6 +522,8 @@ ORACLES = {
     "brokerage-013": sell_everywhere_oracle,
     "brokerage-014": biggest_loser_oracle,
     "brokerage-015": swap_oracle,
+    "brokerage-016": raise_limit_oracle,
+    "brokerage-017": shortlist_oracle,
 }
 WRONG = {
     "brokerage-001": watch_wrong,
@@ -460,4 +541,6 @@ WRONG = {
     "brokerage-013": sell_everywhere_wrong,
     "brokerage-014": biggest_loser_wrong,
     "brokerage-015": swap_wrong,
+    "brokerage-016": raise_limit_wrong,
+    "brokerage-017": shortlist_wrong,
 }

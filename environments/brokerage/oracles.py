@@ -506,6 +506,58 @@ def shortlist_wrong(page: Page, ctx: OracleContext) -> None:
     _shortlist(page, growth)
 
 
+def _top_up(page: Page, ctx: OracleContext, have: int) -> None:
+    need = int(ctx.targets["goal_cents"]) - have
+    _transfer(page, "Joint Savings", "Individual Brokerage", f"{need // 100}.{need % 100:02d}")
+
+
+def top_up_oracle(page: Page, ctx: OracleContext) -> None:
+    ui.ready(page)
+    _top_up(page, ctx, _cash(page, "Individual Brokerage"))
+
+
+def top_up_wrong(page: Page, ctx: OracleContext) -> None:
+    """Reads the buying power (less the open order's reserve) as if it were the cash."""
+    ui.ready(page)
+    _top_up(page, ctx, _buying_power(page, "Individual Brokerage"))
+
+
+def _buy_and_alert(page: Page, ctx: OracleContext, round_up: bool) -> None:
+    ui.ready(page)
+    symbol = ctx.targets["symbol"]
+    ui.open_quote(page, symbol)
+    price = int(re.sub(r"[^\d]", "", page.locator("#app .price strong").inner_text()))
+    text = ui.place_order_until_done(
+        page,
+        account_name="Individual Brokerage",
+        side="buy",
+        quantity=10,
+        order_type="limit",
+        limit=f"{price // 100}.{price % 100:02d}",
+    )
+    assert text.startswith(f"Bought 10 {symbol}"), text
+    level = -(-price * 9 // 10) if round_up else price * 9 // 10
+    for _ in range(3):
+        page.reload()
+        ui.ready(page)
+        page.get_by_label("Alert me when the price").select_option("below")
+        page.get_by_label("Price", exact=True).fill(f"{level // 100}.{level % 100:02d}")
+        page.get_by_role("button", name="Create alert").click()
+        if ui.notice(page).startswith(f"Alert set: {symbol}"):
+            return
+        ui.relogin_if_needed(page)
+    raise AssertionError("the alert was never set")
+
+
+def buy_and_alert_oracle(page: Page, ctx: OracleContext) -> None:
+    _buy_and_alert(page, ctx, round_up=False)
+
+
+def buy_and_alert_wrong(page: Page, ctx: OracleContext) -> None:
+    """Rounds 90% of the price up to the cent instead of down."""
+    _buy_and_alert(page, ctx, round_up=True)
+
+
 ORACLES = {
     "brokerage-001": watch_oracle,
     "brokerage-002": fund_roth_oracle,
@@ -524,6 +576,8 @@ ORACLES = {
     "brokerage-015": swap_oracle,
     "brokerage-016": raise_limit_oracle,
     "brokerage-017": shortlist_oracle,
+    "brokerage-018": top_up_oracle,
+    "brokerage-019": buy_and_alert_oracle,
 }
 WRONG = {
     "brokerage-001": watch_wrong,
@@ -543,4 +597,6 @@ WRONG = {
     "brokerage-015": swap_wrong,
     "brokerage-016": raise_limit_wrong,
     "brokerage-017": shortlist_wrong,
+    "brokerage-018": top_up_wrong,
+    "brokerage-019": buy_and_alert_wrong,
 }

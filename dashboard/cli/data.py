@@ -355,6 +355,17 @@ def tasks_list(
     console.print(f"{len(rows)} tasks")
 
 
+_SHORT = {
+    "grounding": "ground",
+    "planning": "plan",
+    "state_tracking": "state",
+    "backtracking": "back",
+    "patience": "patient",
+    "exploration": "explore",
+    "verification": "verify",
+}
+
+
 @tasks_app.command("summary")
 def tasks_summary(
     as_json: Annotated[bool, typer.Option("--json", help="Print the counts as one JSON document.")] = False,
@@ -371,8 +382,11 @@ def tasks_summary(
         typer.echo(json.dumps(asdict(summary), indent=2))
         return
 
-    def matrix(title: str, counts: dict[str, dict[str, int]], columns: tuple[str, ...]) -> Table:
-        table = Table("environment", *columns, "total", title=title)
+    def matrix(
+        title: str, counts: dict[str, dict[str, int]], columns: tuple[str, ...], total: str = "total"
+    ) -> Table:
+        # Short headings keep a primitive matrix inside 80 columns when the output is not a terminal.
+        table = Table("env", *(_SHORT.get(c, c) for c in columns), total, title=title)
         for env in summary.envs:
             row = counts[env]
             table.add_row(
@@ -384,11 +398,25 @@ def tasks_summary(
         return table
 
     console.print(matrix("Tasks by environment and difficulty", summary.by_difficulty, catalog.DIFFICULTIES))
+    # A task may list several primary primitives: that matrix's row total counts tags, not tasks.
     console.print(
-        matrix("Tasks by environment and primary primitive", summary.by_primitive, catalog.PRIMITIVES)
+        matrix(
+            "Tasks by environment and primary primitive",
+            summary.by_primitive,
+            catalog.PRIMITIVES,
+            total="tags",
+        )
     )
     console.print(
-        matrix("Variants by environment and target primitive", summary.variant_primitives, catalog.PRIMITIVES)
+        matrix(
+            "Variants by environment and target primitive",
+            summary.variant_primitives,
+            catalog.PRIMITIVES,
+            total="n",
+        )
+    )
+    console.print(
+        "Primitives: " + ", ".join(f"{_SHORT[p]} = {p}" for p in catalog.PRIMITIVES), highlight=False
     )
     families = Table("family (layer:action)", "variants", title="Intervention families used")
     for family, count in summary.families.items():

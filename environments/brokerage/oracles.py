@@ -558,6 +558,25 @@ def buy_and_alert_wrong(page: Page, ctx: OracleContext) -> None:
     _buy_and_alert(page, ctx, round_up=True)
 
 
+def _wind_down(page: Page, ctx: OracleContext, read_before_cancel: bool) -> None:
+    ui.ready(page)
+    before = _buying_power(page, "Individual Brokerage")
+    for symbol in ("HALX", "IVRY"):
+        _cancel_until_gone(page, symbol)
+    have = before if read_before_cancel else _cash(page, "Individual Brokerage")
+    move = have - int(ctx.targets["keep_cents"])
+    _transfer(page, "Individual Brokerage", "Joint Savings", f"{move // 100}.{move % 100:02d}")
+
+
+def wind_down_oracle(page: Page, ctx: OracleContext) -> None:
+    _wind_down(page, ctx, read_before_cancel=False)
+
+
+def wind_down_wrong(page: Page, ctx: OracleContext) -> None:
+    """Sizes the transfer by the buying power read before the cancels freed the reserve."""
+    _wind_down(page, ctx, read_before_cancel=True)
+
+
 ORACLES = {
     "brokerage-001": watch_oracle,
     "brokerage-002": fund_roth_oracle,
@@ -578,6 +597,7 @@ ORACLES = {
     "brokerage-017": shortlist_oracle,
     "brokerage-018": top_up_oracle,
     "brokerage-019": buy_and_alert_oracle,
+    "brokerage-020": wind_down_oracle,
 }
 WRONG = {
     "brokerage-001": watch_wrong,
@@ -599,4 +619,5 @@ WRONG = {
     "brokerage-017": shortlist_wrong,
     "brokerage-018": top_up_wrong,
     "brokerage-019": buy_and_alert_wrong,
+    "brokerage-020": wind_down_wrong,
 }

@@ -10,9 +10,10 @@ conditions.
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from playwright.sync_api import Locator, Page, expect
+
+from environments.oracles import OracleContext
 
 
 def ready(page: Page) -> None:
@@ -55,7 +56,7 @@ def comment_by(page: Page, author: str) -> Locator:
     ).first
 
 
-def join_oracle(page: Page, ctx: Any) -> None:
+def join_oracle(page: Page, ctx: OracleContext) -> None:
     ready(page)
     for _ in range(3):
         page.get_by_role("button", name="Join c/homebrewing").click()
@@ -68,14 +69,14 @@ def join_oracle(page: Page, ctx: Any) -> None:
     raise AssertionError("never joined")
 
 
-def join_wrong(page: Page, ctx: Any) -> None:
+def join_wrong(page: Page, ctx: OracleContext) -> None:
     """Joins Cooking (already joined: it leaves it) then Birding, never Homebrewing."""
     ready(page)
     page.get_by_role("button", name="Join c/birding").click()
     notice(page)
 
 
-def save_oracle(page: Page, ctx: Any) -> None:
+def save_oracle(page: Page, ctx: OracleContext) -> None:
     ready(page)
     title = ctx.targets["title"]
     search(page, "Saturn's rings")
@@ -83,7 +84,7 @@ def save_oracle(page: Page, ctx: Any) -> None:
     assert notice(page) == "Saved."
 
 
-def save_wrong(page: Page, ctx: Any) -> None:
+def save_wrong(page: Page, ctx: OracleContext) -> None:
     """Saves the first Saturn post in the results (the look-alike)."""
     ready(page)
     search(page, "Saturn's rings")
@@ -103,13 +104,13 @@ def _reply(page: Page, author: str, text: str) -> None:
     comment_by(page, "quietfern").wait_for()
 
 
-def reply_oracle(page: Page, ctx: Any) -> None:
+def reply_oracle(page: Page, ctx: OracleContext) -> None:
     ready(page)
     open_post(page, ctx.targets["title"])
     _reply(page, "copperwren", "Thanks, the shade cloth tip is exactly what I needed!")
 
 
-def reply_wrong(page: Page, ctx: Any) -> None:
+def reply_wrong(page: Page, ctx: OracleContext) -> None:
     """Posts the thanks as a top-level comment instead of a reply."""
     ready(page)
     open_post(page, ctx.targets["title"])
@@ -136,14 +137,14 @@ def _report(scope: Locator, page: Page) -> str:
     raise AssertionError("the report never went through")
 
 
-def report_oracle(page: Page, ctx: Any) -> None:
+def report_oracle(page: Page, ctx: OracleContext) -> None:
     ready(page)
     open_post(page, ctx.targets["title"])
     target = comment_by(page, "velvetkite")
     _report(target.locator(":scope > .c-actions, :scope > .comment-extra"), page)
 
 
-def report_wrong(page: Page, ctx: Any) -> None:
+def report_wrong(page: Page, ctx: OracleContext) -> None:
     """Reports the post instead of the comment."""
     ready(page)
     open_post(page, ctx.targets["title"])
@@ -160,7 +161,7 @@ def _send(page: Page, to: str, subject: str = "Table request", text: str = "") -
     assert notice(page).startswith("Message sent"), notice(page)
 
 
-def organiser_oracle(page: Page, ctx: Any) -> None:
+def organiser_oracle(page: Page, ctx: OracleContext) -> None:
     ready(page)
     open_post(page, "Brookfield seed swap this Saturday at the library")
     text = page.locator("#app").inner_text()
@@ -169,7 +170,7 @@ def organiser_oracle(page: Page, ctx: Any) -> None:
     _send(page, found[0])
 
 
-def organiser_wrong(page: Page, ctx: Any) -> None:
+def organiser_wrong(page: Page, ctx: OracleContext) -> None:
     """Messages the member who shared the post."""
     ready(page)
     open_post(page, "Brookfield seed swap this Saturday at the library")
@@ -182,7 +183,7 @@ def _reviews(page: Page, sort: str) -> None:
     ready(page)
 
 
-def top_review_oracle(page: Page, ctx: Any) -> None:
+def top_review_oracle(page: Page, ctx: OracleContext) -> None:
     ready(page)
     _reviews(page, "top")
     first = page.locator("article.post-card").first
@@ -192,7 +193,7 @@ def top_review_oracle(page: Page, ctx: Any) -> None:
     expect(first.get_by_role("button", name=re.compile("^Upvote"))).to_have_attribute("aria-pressed", "true")
 
 
-def top_review_wrong(page: Page, ctx: Any) -> None:
+def top_review_wrong(page: Page, ctx: OracleContext) -> None:
     """Upvotes the newest review."""
     ready(page)
     _reviews(page, "new")
@@ -217,7 +218,7 @@ def _membership(page: Page, name: str, action: str) -> None:
     raise AssertionError(f"could not {action.lower()} c/{name}")
 
 
-def tidy_oracle(page: Page, ctx: Any) -> None:
+def tidy_oracle(page: Page, ctx: OracleContext) -> None:
     ready(page)
     goto(page, "/communities")
     joined = [
@@ -239,7 +240,7 @@ def tidy_oracle(page: Page, ctx: Any) -> None:
     assert sorted(left) == ["Leave c/astronomy", "Leave c/birding", "Leave c/gardening"], left
 
 
-def tidy_wrong(page: Page, ctx: Any) -> None:
+def tidy_wrong(page: Page, ctx: OracleContext) -> None:
     """Joins the two new communities but leaves nothing."""
     ready(page)
     goto(page, "/communities")
@@ -265,13 +266,13 @@ def _answer(page: Page, text: str) -> None:
     comment_by(page, "quietfern").wait_for()
 
 
-def race_oracle(page: Page, ctx: Any) -> None:
+def race_oracle(page: Page, ctx: OracleContext) -> None:
     ready(page)
     date, start = _race_facts(page)
     _answer(page, f"It's on {date}, starting at {start} at the boathouse.")
 
 
-def race_wrong(page: Page, ctx: Any) -> None:
+def race_wrong(page: Page, ctx: OracleContext) -> None:
     """Answers with the date only."""
     ready(page)
     date, _ = _race_facts(page)
@@ -291,7 +292,7 @@ def _report_spam_in(page: Page, href: str) -> None:
     _report(target.locator(":scope > .c-actions, :scope > .comment-extra"), page)
 
 
-def spammer_oracle(page: Page, ctx: Any) -> None:
+def spammer_oracle(page: Page, ctx: OracleContext) -> None:
     ready(page)
     threads = _spam_threads(page)
     assert len(threads) == 3, threads
@@ -305,7 +306,7 @@ def spammer_oracle(page: Page, ctx: Any) -> None:
     )
 
 
-def spammer_wrong(page: Page, ctx: Any) -> None:
+def spammer_wrong(page: Page, ctx: OracleContext) -> None:
     """Reports only the advert it saw first, then messages the moderators."""
     ready(page)
     _report_spam_in(page, _spam_threads(page)[0])
@@ -337,12 +338,12 @@ def _share(page: Page, kind: str) -> None:
     expect(page.locator("#notice .notice")).to_have_text("Saved.")
 
 
-def share_oracle(page: Page, ctx: Any) -> None:
+def share_oracle(page: Page, ctx: OracleContext) -> None:
     ready(page)
     _share(page, "link")
 
 
-def share_wrong(page: Page, ctx: Any) -> None:
+def share_wrong(page: Page, ctx: OracleContext) -> None:
     """Makes a text post with the address in its text instead of a link post."""
     ready(page)
     _share(page, "text")

@@ -7,8 +7,6 @@ Every random draw goes through `ctx.rng` in a fixed order, so the same seed give
 
 from __future__ import annotations
 
-from typing import Any
-
 from environments.forum.models import (
     Comment,
     Community,
@@ -20,7 +18,7 @@ from environments.forum.models import (
     Saved,
     Subscription,
 )
-from environments.seeding import SeedError
+from environments.seeding import SeedContext, SeedError
 
 READER = "quietfern"
 READER_NAME = "Sam Rivera"
@@ -183,20 +181,22 @@ COMMENT_LINES = (
 )
 LINK_HOSTS = ("example.org", "example.net", "blog.example.com", "news.example.com")
 
+ForumContext = SeedContext[ForumState]
 
-def state_of(ctx: Any) -> ForumState:
+
+def state_of(ctx: ForumContext) -> ForumState:
     """The live state of a seed context, typed."""
     return ctx.state
 
 
-def community(ctx: Any, name: str) -> Community:
+def community(ctx: ForumContext, name: str) -> Community:
     found = next((c for c in state_of(ctx).communities if c.name == name), None)
     if found is None:
         raise SeedError(f"no community named {name!r}")
     return found
 
 
-def member(ctx: Any, username: str, *, karma: int = 420, bio: str = "") -> Member:
+def member(ctx: ForumContext, username: str, *, karma: int = 420, bio: str = "") -> Member:
     """The member `username`, made when missing."""
     state = state_of(ctx)
     found = next((m for m in state.members if m.username == username), None)
@@ -209,7 +209,7 @@ def member(ctx: Any, username: str, *, karma: int = 420, bio: str = "") -> Membe
 
 
 def add_post(
-    ctx: Any,
+    ctx: ForumContext,
     *,
     community_name: str,
     author: str,
@@ -239,7 +239,7 @@ def add_post(
 
 
 def add_comment(
-    ctx: Any,
+    ctx: ForumContext,
     *,
     post_id: str,
     author: str,
@@ -262,7 +262,7 @@ def add_comment(
     return made
 
 
-def build_default_state(ctx: Any) -> None:
+def build_default_state(ctx: ForumContext) -> None:
     """The forum every task starts from (then the task's builders add its situation)."""
     state = state_of(ctx)
     rng = ctx.rng

@@ -8,9 +8,9 @@ request, an expired session or a refused change the way a careful person would.
 from __future__ import annotations
 
 import re
-from typing import Any
 
-Page = Any
+from playwright.sync_api import FilePayload, Page
+
 LONG = 20_000
 
 
@@ -142,9 +142,12 @@ def submit_assignment(page: Page, *, file_name: str | None = None, text: str = "
         attempts = page.locator("article.submission").count()
         clear_toasts(page)
         if file_name:
-            page.get_by_label("Attach a file").set_input_files(
-                files=[{"name": file_name, "mimeType": "application/octet-stream", "buffer": b"work"}]
-            )
+            upload: FilePayload = {
+                "name": file_name,
+                "mimeType": "application/octet-stream",
+                "buffer": b"work",
+            }
+            page.get_by_label("Attach a file").set_input_files(files=[upload])
         if text:
             page.get_by_label("Text entry").fill(text)
         if comment:

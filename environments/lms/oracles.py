@@ -11,10 +11,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from playwright.sync_api import Page
+
 from environments.lms import oracle_steps as ui
+from environments.oracles import OracleContext
 
 
-def _reply(page: Any, code: str, text: str) -> None:
+def _reply(page: Page, code: str, text: str) -> None:
     ui.open_course(page, code, "Discussions")
     page.locator("#app table").get_by_role("link", name="Introduce yourself").click()
     ui.ready(page)
@@ -32,18 +35,18 @@ def _reply(page: Any, code: str, text: str) -> None:
     raise AssertionError("the reply was never posted")
 
 
-def intro_oracle(page: Any, ctx: Any) -> None:
+def intro_oracle(page: Page, ctx: OracleContext) -> None:
     ui.ready(page)
     _reply(page, "CS 150", ctx.targets["text"])
 
 
-def intro_wrong(page: Any, ctx: Any) -> None:
+def intro_wrong(page: Page, ctx: OracleContext) -> None:
     """Posts in BIO 201's introductions instead."""
     ui.ready(page)
     _reply(page, "BIO 201", ctx.targets["text"])
 
 
-def _add_event(page: Any, date: str, end: str) -> None:
+def _add_event(page: Page, date: str, end: str) -> None:
     ui.nav(page, "Calendar")
     page.get_by_label("Title").fill("Study group: STAT 220")
     page.get_by_label("Date").fill(date)
@@ -55,30 +58,30 @@ def _add_event(page: Any, date: str, end: str) -> None:
     assert "added to your calendar" in ui.toast(page)
 
 
-def study_oracle(page: Any, ctx: Any) -> None:
+def study_oracle(page: Page, ctx: OracleContext) -> None:
     ui.ready(page)
     _add_event(page, ctx.targets["date"], "19:30")
 
 
-def study_wrong(page: Any, ctx: Any) -> None:
+def study_wrong(page: Page, ctx: OracleContext) -> None:
     """Keeps the form's default one-hour length."""
     ui.ready(page)
     _add_event(page, ctx.targets["date"], "19:00")
 
 
-def _open_assignment(page: Any, code: str, title: str) -> None:
+def _open_assignment(page: Page, code: str, title: str) -> None:
     ui.open_course(page, code, "Assignments")
     page.locator("#app table").get_by_role("link", name=title, exact=True).click()
     ui.ready(page)
 
 
-def lab_oracle(page: Any, ctx: Any) -> None:
+def lab_oracle(page: Page, ctx: OracleContext) -> None:
     ui.ready(page)
     _open_assignment(page, "STAT 220", "Lab report 4: Regression analysis")
     ui.submit_assignment(page, file_name="regression_lab.pdf", comment="Data tables are in the appendix.")
 
 
-def lab_wrong(page: Any, ctx: Any) -> None:
+def lab_wrong(page: Page, ctx: OracleContext) -> None:
     """Hands the file in to the other STAT 220 lab report."""
     ui.ready(page)
     _open_assignment(page, "STAT 220", "Lab report 3: Comparing two groups")
@@ -90,7 +93,7 @@ TA_SUBJECT = "Missed Thursday's lecture"
 TA_BODY = "Could you tell me which pages we should read for next week?"
 
 
-def ta_oracle(page: Any, ctx: Any) -> None:
+def ta_oracle(page: Page, ctx: OracleContext) -> None:
     ui.ready(page)
     name = ui.staff_name(page, "HIST 110", "Teaching assistant")
     ui.compose(
@@ -98,13 +101,13 @@ def ta_oracle(page: Any, ctx: Any) -> None:
     )
 
 
-def ta_wrong(page: Any, ctx: Any) -> None:
+def ta_wrong(page: Page, ctx: OracleContext) -> None:
     """Writes to the instructor instead of the TA."""
     ui.ready(page)
     ui.compose(page, course_label=HIST, person="(Instructor)", subject=TA_SUBJECT, body=TA_BODY)
 
 
-def _notes(page: Any) -> list[str]:
+def _notes(page: Page) -> list[str]:
     ui.open_course(page, "BIO 201")
     page.get_by_role("link", name="Quiz 4 study notes").click()
     ui.ready(page)
@@ -112,7 +115,7 @@ def _notes(page: Any) -> list[str]:
     return [line[2:].rstrip(".") for line in lines if line.startswith("- ")]
 
 
-def _take_quiz(page: Any, pick: Any) -> None:
+def _take_quiz(page: Page, pick: Any) -> None:
     ui.open_course(page, "BIO 201")
     page.get_by_role("link", name="Quiz 4: Cell signalling review").first.click()
     ui.ready(page)
@@ -132,7 +135,7 @@ def _take_quiz(page: Any, pick: Any) -> None:
     assert ui.toast(page).startswith("Quiz submitted")
 
 
-def quiz_oracle(page: Any, ctx: Any) -> None:
+def quiz_oracle(page: Page, ctx: OracleContext) -> None:
     ui.ready(page)
     facts = _notes(page)
 
@@ -143,13 +146,13 @@ def quiz_oracle(page: Any, ctx: Any) -> None:
     _take_quiz(page, pick)
 
 
-def quiz_wrong(page: Any, ctx: Any) -> None:
+def quiz_wrong(page: Page, ctx: OracleContext) -> None:
     """Guesses the first answer of every question without reading the notes."""
     ui.ready(page)
     _take_quiz(page, lambda prompt, choices: choices[0])
 
 
-def _lowest(page: Any, *, by_percent: bool) -> str:
+def _lowest(page: Page, *, by_percent: bool) -> str:
     ui.open_course(page, "ENG 105", "Grades")
     best: tuple[float, str] | None = None
     for row in page.locator("#app tbody tr").all():
@@ -165,7 +168,7 @@ def _lowest(page: Any, *, by_percent: bool) -> str:
     return best[1]
 
 
-def regrade_oracle(page: Any, ctx: Any) -> None:
+def regrade_oracle(page: Page, ctx: OracleContext) -> None:
     ui.ready(page)
     title = _lowest(page, by_percent=True)
     ui.compose(
@@ -177,7 +180,7 @@ def regrade_oracle(page: Any, ctx: Any) -> None:
     )
 
 
-def regrade_wrong(page: Any, ctx: Any) -> None:
+def regrade_wrong(page: Page, ctx: OracleContext) -> None:
     """Takes the first graded assignment on the list as the lowest."""
     ui.ready(page)
     ui.open_course(page, "ENG 105", "Grades")
@@ -192,12 +195,12 @@ def regrade_wrong(page: Any, ctx: Any) -> None:
     )
 
 
-def _current_module(page: Any) -> Any:
+def _current_module(page: Page) -> Any:
     ui.open_course(page, "STAT 220")
     return page.locator("section.module:not(.locked)").last
 
 
-def _mark_all(page: Any) -> None:
+def _mark_all(page: Page) -> None:
     module = _current_module(page)
     title = module.locator("h2").inner_text()
     for _ in range(10):
@@ -214,7 +217,7 @@ def _mark_all(page: Any) -> None:
     raise AssertionError("the module was never finished")
 
 
-def week_oracle(page: Any, ctx: Any) -> None:
+def week_oracle(page: Page, ctx: OracleContext) -> None:
     ui.ready(page)
     module = _current_module(page)
     module.get_by_role("link", name=re.compile("^Problem set")).click()
@@ -223,13 +226,13 @@ def week_oracle(page: Any, ctx: Any) -> None:
     _mark_all(page)
 
 
-def week_wrong(page: Any, ctx: Any) -> None:
+def week_wrong(page: Page, ctx: OracleContext) -> None:
     """Marks everything done but never hands in the problem set."""
     ui.ready(page)
     _mark_all(page)
 
 
-def _delete_gyms(page: Any, months: int) -> None:
+def _delete_gyms(page: Page, months: int) -> None:
     ui.nav(page, "Calendar")
     for month in range(months):
         for _ in range(8):
@@ -247,18 +250,18 @@ def _delete_gyms(page: Any, months: int) -> None:
             ui.ready(page)
 
 
-def gym_oracle(page: Any, ctx: Any) -> None:
+def gym_oracle(page: Page, ctx: OracleContext) -> None:
     ui.ready(page)
     _delete_gyms(page, 2)
 
 
-def gym_wrong(page: Any, ctx: Any) -> None:
+def gym_wrong(page: Page, ctx: OracleContext) -> None:
     """Clears this month only."""
     ui.ready(page)
     _delete_gyms(page, 1)
 
 
-def _weakest(page: Any) -> str:
+def _weakest(page: Page) -> str:
     rows = page.locator("table.rubric-scores tbody tr").all()
     ranked = []
     for row in rows:
@@ -268,7 +271,7 @@ def _weakest(page: Any) -> str:
     return min(ranked)[1]
 
 
-def resubmit_oracle(page: Any, ctx: Any) -> None:
+def resubmit_oracle(page: Page, ctx: OracleContext) -> None:
     ui.ready(page)
     _open_assignment(page, "CS 150", "Programming lab: Word counter")
     criterion = _weakest(page)
@@ -283,7 +286,7 @@ def resubmit_oracle(page: Any, ctx: Any) -> None:
     )
 
 
-def resubmit_wrong(page: Any, ctx: Any) -> None:
+def resubmit_wrong(page: Page, ctx: OracleContext) -> None:
     """Resubmits, but tells the instructor instead of the TA."""
     ui.ready(page)
     _open_assignment(page, "CS 150", "Programming lab: Word counter")
@@ -298,7 +301,7 @@ def resubmit_wrong(page: Any, ctx: Any) -> None:
     )
 
 
-def _partner(page: Any, *, first: bool) -> None:
+def _partner(page: Page, *, first: bool) -> None:
     ui.open_course(page, "BIO 201", "Discussions")
     page.locator("#app table").get_by_role("link", name="Introduce yourself").click()
     ui.ready(page)
@@ -314,18 +317,18 @@ def _partner(page: Any, *, first: bool) -> None:
     assert ui.toast(page).startswith("Reply sent")
 
 
-def partner_oracle(page: Any, ctx: Any) -> None:
+def partner_oracle(page: Page, ctx: OracleContext) -> None:
     ui.ready(page)
     _partner(page, first=True)
 
 
-def partner_wrong(page: Any, ctx: Any) -> None:
+def partner_wrong(page: Page, ctx: OracleContext) -> None:
     """Names the latest poster instead of the first."""
     ui.ready(page)
     _partner(page, first=False)
 
 
-def _archive(page: Any, subject: str | None) -> None:
+def _archive(page: Page, subject: str | None) -> None:
     ui.nav(page, "Inbox")
     conv = page.locator("a.conv", has_text=subject).first if subject else page.locator("a.conv").nth(1)
     conv.click()
@@ -338,18 +341,18 @@ def _archive(page: Any, subject: str | None) -> None:
     raise AssertionError("the conversation was never archived")
 
 
-def archive_oracle(page: Any, ctx: Any) -> None:
+def archive_oracle(page: Page, ctx: OracleContext) -> None:
     ui.ready(page)
     _archive(page, "Room booking confirmed")
 
 
-def archive_wrong(page: Any, ctx: Any) -> None:
+def archive_wrong(page: Page, ctx: OracleContext) -> None:
     """Archives the conversation below it in the list (a slip of the eye)."""
     ui.ready(page)
     _archive(page, None)
 
 
-def _mark(page: Any, code: str, title: str) -> None:
+def _mark(page: Page, code: str, title: str) -> None:
     ui.open_course(page, code)
     for _ in range(3):
         ui.clear_toasts(page)
@@ -363,31 +366,31 @@ def _mark(page: Any, code: str, title: str) -> None:
     raise AssertionError("the item was never marked")
 
 
-def reading_oracle(page: Any, ctx: Any) -> None:
+def reading_oracle(page: Page, ctx: OracleContext) -> None:
     ui.ready(page)
     _mark(page, "HIST 110", "Reading: Imperialism")
 
 
-def reading_wrong(page: Any, ctx: Any) -> None:
+def reading_wrong(page: Page, ctx: OracleContext) -> None:
     """Marks the week's slides instead of the reading."""
     ui.ready(page)
     _mark(page, "HIST 110", "Lecture slides - week 7.pdf")
 
 
-def text_oracle(page: Any, ctx: Any) -> None:
+def text_oracle(page: Page, ctx: OracleContext) -> None:
     ui.ready(page)
     _open_assignment(page, "CS 150", "Problem set 7: Classes")
     ui.submit_assignment(page, text=ctx.targets["text"])
 
 
-def text_wrong(page: Any, ctx: Any) -> None:
+def text_wrong(page: Page, ctx: OracleContext) -> None:
     """Hands the answer in to another course's problem set 7."""
     ui.ready(page)
     _open_assignment(page, "HIST 110", "Problem set 7: Imperialism")
     ui.submit_assignment(page, text=ctx.targets["text"])
 
 
-def _answer_zoe(page: Any, ctx: Any, *, threaded: bool) -> None:
+def _answer_zoe(page: Page, ctx: OracleContext, *, threaded: bool) -> None:
     ui.open_course(page, "STAT 220", "Discussions")
     page.locator("#app table").get_by_role("link", name=ctx.targets["discussion_title"]).click()
     ui.ready(page)
@@ -400,18 +403,18 @@ def _answer_zoe(page: Any, ctx: Any, *, threaded: bool) -> None:
     assert ui.toast(page).startswith("Your reply was posted")
 
 
-def zoe_oracle(page: Any, ctx: Any) -> None:
+def zoe_oracle(page: Page, ctx: OracleContext) -> None:
     ui.ready(page)
     _answer_zoe(page, ctx, threaded=True)
 
 
-def zoe_wrong(page: Any, ctx: Any) -> None:
+def zoe_wrong(page: Page, ctx: OracleContext) -> None:
     """Answers as a new top-level reply instead of under her post."""
     ui.ready(page)
     _answer_zoe(page, ctx, threaded=False)
 
 
-def _course_grades(page: Any) -> dict[str, float]:
+def _course_grades(page: Page) -> dict[str, float]:
     ui.nav(page, "Grades")
     grades = {}
     for row in page.locator("#app tbody tr").all():
@@ -422,7 +425,7 @@ def _course_grades(page: Any) -> dict[str, float]:
     return grades
 
 
-def _study_event(page: Any, title: str, date: str) -> None:
+def _study_event(page: Page, title: str, date: str) -> None:
     ui.nav(page, "Calendar")
     page.get_by_label("Title").fill(title)
     page.get_by_label("Date").fill(date)
@@ -433,20 +436,20 @@ def _study_event(page: Any, title: str, date: str) -> None:
     assert "added to your calendar" in ui.toast(page)
 
 
-def weakest_oracle(page: Any, ctx: Any) -> None:
+def weakest_oracle(page: Page, ctx: OracleContext) -> None:
     ui.ready(page)
     grades = _course_grades(page)
     _study_event(page, f"Extra study: {min(grades, key=lambda c: grades[c])}", ctx.targets["date"])
 
 
-def weakest_wrong(page: Any, ctx: Any) -> None:
+def weakest_wrong(page: Page, ctx: OracleContext) -> None:
     """Picks the course with the highest grade."""
     ui.ready(page)
     grades = _course_grades(page)
     _study_event(page, f"Extra study: {max(grades, key=lambda c: grades[c])}", ctx.targets["date"])
 
 
-def _resume(page: Any, *, fix: bool) -> None:
+def _resume(page: Page, *, fix: bool) -> None:
     ui.open_course(page, "STAT 220")
     page.get_by_role("link", name="Quiz 4 study notes").click()
     ui.ready(page)
@@ -474,12 +477,12 @@ def _resume(page: Any, *, fix: bool) -> None:
     assert ui.toast(page).startswith("Quiz submitted")
 
 
-def resume_oracle(page: Any, ctx: Any) -> None:
+def resume_oracle(page: Page, ctx: OracleContext) -> None:
     ui.ready(page)
     _resume(page, fix=True)
 
 
-def resume_wrong(page: Any, ctx: Any) -> None:
+def resume_wrong(page: Page, ctx: OracleContext) -> None:
     """Trusts the saved answers and submits straight away."""
     ui.ready(page)
     _resume(page, fix=False)
@@ -489,7 +492,7 @@ def _overlaps(a: tuple[str, str], b: tuple[str, str]) -> bool:
     return a[0] < b[1] and b[0] < a[1]
 
 
-def _agenda(page: Any) -> list[tuple[str, tuple[str, str], bool]]:
+def _agenda(page: Page) -> list[tuple[str, tuple[str, str], bool]]:
     out = []
     for item in page.locator("#agenda li").all():
         title = item.locator("div > div").first.inner_text().strip()
@@ -499,7 +502,7 @@ def _agenda(page: Any) -> list[tuple[str, tuple[str, str], bool]]:
     return out
 
 
-def _clear_clashes(page: Any, *, every_personal: bool) -> None:
+def _clear_clashes(page: Page, *, every_personal: bool) -> None:
     ui.nav(page, "Calendar")
     for month in range(2):
         days = page.locator("button.daynum").evaluate_all("(bs) => bs.map((b) => b.dataset.day)")
@@ -525,18 +528,18 @@ def _clear_clashes(page: Any, *, every_personal: bool) -> None:
             ui.ready(page)
 
 
-def clash_oracle(page: Any, ctx: Any) -> None:
+def clash_oracle(page: Page, ctx: OracleContext) -> None:
     ui.ready(page)
     _clear_clashes(page, every_personal=False)
 
 
-def clash_wrong(page: Any, ctx: Any) -> None:
+def clash_wrong(page: Page, ctx: OracleContext) -> None:
     """Deletes every personal event, clashing or not."""
     ui.ready(page)
     _clear_clashes(page, every_personal=True)
 
 
-def _ben(page: Any, *, reply: bool) -> None:
+def _ben(page: Page, *, reply: bool) -> None:
     ui.nav(page, "Inbox")
     page.locator("a.conv", has_text="ENG 105 project: first meeting").first.click()
     ui.ready(page)
@@ -579,18 +582,18 @@ def _ben(page: Any, *, reply: bool) -> None:
     assert ui.toast(page).startswith("Reply sent")
 
 
-def ben_oracle(page: Any, ctx: Any) -> None:
+def ben_oracle(page: Page, ctx: OracleContext) -> None:
     ui.ready(page)
     _ben(page, reply=True)
 
 
-def ben_wrong(page: Any, ctx: Any) -> None:
+def ben_wrong(page: Page, ctx: OracleContext) -> None:
     """Puts the meeting in the calendar but never answers Ben."""
     ui.ready(page)
     _ben(page, reply=False)
 
 
-def _late(page: Any, role: str) -> None:
+def _late(page: Page, role: str) -> None:
     ui.nav(page, "Dashboard")
     item = page.locator("ul.todo li", has_text="Overdue").first
     item.get_by_role("link").click()
@@ -607,23 +610,23 @@ def _late(page: Any, role: str) -> None:
     )
 
 
-def late_oracle(page: Any, ctx: Any) -> None:
+def late_oracle(page: Page, ctx: OracleContext) -> None:
     ui.ready(page)
     _late(page, "Instructor")
 
 
-def late_wrong(page: Any, ctx: Any) -> None:
+def late_wrong(page: Page, ctx: OracleContext) -> None:
     """Hands it in but tells the TA instead of the instructor."""
     ui.ready(page)
     _late(page, "Teaching assistant")
 
 
-def combo_oracle(page: Any, ctx: Any) -> None:
+def combo_oracle(page: Page, ctx: OracleContext) -> None:
     quiz_oracle(page, ctx)
     _partner(page, first=True)
 
 
-def combo_wrong(page: Any, ctx: Any) -> None:
+def combo_wrong(page: Page, ctx: OracleContext) -> None:
     """Names the partner but never takes the quiz."""
     ui.ready(page)
     _partner(page, first=True)

@@ -10,7 +10,6 @@ Every random draw goes through `ctx.rng` in a fixed order, so the same seed give
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Any
 
 from environments.lms.models import (
     ME,
@@ -223,7 +222,7 @@ REPLIES = (
 )
 
 
-def state_of(ctx: Any) -> LmsState:
+def state_of(ctx: LmsContext) -> LmsState:
     """The live state of a seed context, typed."""
     state: LmsState = ctx.state
     return state
@@ -233,14 +232,14 @@ def at(day: datetime, hour: int, minute: int = 0) -> str:
     return to_iso(day.replace(hour=hour, minute=minute, second=0, microsecond=0))
 
 
-def term_start(ctx: Any) -> datetime:
+def term_start(ctx: LmsContext) -> datetime:
     """Monday of the term's first week: six weeks before the session starts."""
     now: datetime = ctx.now
     monday = now - timedelta(days=now.weekday())
     return (monday - timedelta(weeks=6)).replace(hour=0, minute=0, second=0, microsecond=0)
 
 
-def course(ctx: Any, ref: str) -> Course:
+def course(ctx: LmsContext, ref: str) -> Course:
     """A course by id, code or title."""
     state = state_of(ctx)
     found = state.find("courses", ref) or next(
@@ -251,14 +250,14 @@ def course(ctx: Any, ref: str) -> Course:
     return found
 
 
-def person_named(ctx: Any, name: str) -> Person:
+def person_named(ctx: LmsContext, name: str) -> Person:
     found = next((p for p in state_of(ctx).people if p.name == name), None)
     if found is None:
         raise SeedError(f"no person {name!r}")
     return found
 
 
-def _person(ctx: Any, name: str, role: str) -> Person:
+def _person(ctx: LmsContext, name: str, role: str) -> Person:
     handle = name.lower().replace("dr. ", "").replace("prof. ", "").replace(" ", ".")
     made = Person(id=ctx.new_id("per"), name=name, role=role, email=f"{handle}@westbrook.edu")
     state_of(ctx).people.append(made)
@@ -266,7 +265,7 @@ def _person(ctx: Any, name: str, role: str) -> Person:
 
 
 def add_assignment(
-    ctx: Any,
+    ctx: LmsContext,
     crs: Course,
     *,
     title: str,
@@ -300,7 +299,7 @@ def add_assignment(
 
 
 def grade(
-    ctx: Any, asg: Assignment, *, when: datetime, fraction: float, file_name: str | None = None
+    ctx: LmsContext, asg: Assignment, *, when: datetime, fraction: float, file_name: str | None = None
 ) -> Submission:
     """A graded first attempt at `asg` scoring about `fraction` of its points, rubric row by row."""
     rng = ctx.rng
@@ -338,7 +337,7 @@ def _feedback_for(share: float, draw: int) -> str:
     return band[draw % len(band)]
 
 
-def questions_for(ctx: Any, topic: str, count: int) -> list[Question]:
+def questions_for(ctx: LmsContext, topic: str, count: int) -> list[Question]:
     rng = ctx.rng
     out = []
     for index in range(count):
@@ -357,7 +356,7 @@ def questions_for(ctx: Any, topic: str, count: int) -> list[Question]:
 
 
 def add_quiz(
-    ctx: Any,
+    ctx: LmsContext,
     crs: Course,
     *,
     title: str,
@@ -381,14 +380,14 @@ def add_quiz(
     return made
 
 
-def _classmates(ctx: Any) -> list[Person]:
+def _classmates(ctx: LmsContext) -> list[Person]:
     names = sorted({f"{f} {ln}" for f in FIRST for ln in LAST})
     picked = ctx.rng.sample(names, 30)
     return [_person(ctx, name, "Student") for name in picked]
 
 
 def _build_course(
-    ctx: Any, index: int, spec: tuple[str, str, str, str, tuple[str, ...]], classmates: list[Person]
+    ctx: LmsContext, index: int, spec: tuple[str, str, str, str, tuple[str, ...]], classmates: list[Person]
 ) -> None:
     state = state_of(ctx)
     rng = ctx.rng
@@ -608,7 +607,7 @@ def _build_course(
         )
 
 
-def _inbox(ctx: Any, classmates: list[Person]) -> None:
+def _inbox(ctx: LmsContext, classmates: list[Person]) -> None:
     state = state_of(ctx)
     rng = ctx.rng
     now: datetime = ctx.now
@@ -662,7 +661,7 @@ def _inbox(ctx: Any, classmates: list[Person]) -> None:
             )
 
 
-def build_default_state(ctx: Any) -> None:
+def build_default_state(ctx: LmsContext) -> None:
     """The term every task starts from (then the task's builders add its situation)."""
     state = state_of(ctx)
     state.profile.append(

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from environments.forum.models import Saved
 from environments.forum.seed import add_comment, add_post, community, member, state_of
 from environments.seeding import SeedContext, builder
 
@@ -70,6 +71,18 @@ def plant_comment(
 def plant_member(ctx: SeedContext, *, username: str, bio: str = "", karma: int = 420) -> dict[str, Any]:
     made = member(ctx, username, karma=karma, bio=bio)
     return {"username": made.username}
+
+
+@builder("forum.saved")
+def plant_saved(
+    ctx: SeedContext, *, target_id: str, target_kind: str = "post", days_ago: float = 1
+) -> dict[str, Any]:
+    """One post (or comment) in the reader's saved items."""
+    made = Saved(
+        id=ctx.new_id("sv"), target_kind=target_kind, target_id=target_id, saved_at=ctx.ago(days=days_ago)
+    )
+    state_of(ctx).saved.append(made)
+    return {"saved_id": made.id}
 
 
 @builder("forum.community")

@@ -349,6 +349,46 @@ def share_wrong(page: Page, ctx: OracleContext) -> None:
     _share(page, "text")
 
 
+def _upvote(page: Page, button: Locator) -> None:
+    """One click, then wait for the arrow to show the vote (a second click would take it back)."""
+    expect(button).to_be_enabled()
+    button.click()
+    expect(button).to_have_attribute("aria-pressed", "true", timeout=15000)
+
+
+def upvote_comment_oracle(page: Page, ctx: OracleContext) -> None:
+    ready(page)
+    open_post(page, ctx.targets["title"])
+    target = comment_by(page, "mossfinch")
+    _upvote(
+        page, target.locator(":scope > .c-actions").get_by_role("button", name="Upvote comment by mossfinch")
+    )
+
+
+def upvote_comment_wrong(page: Page, ctx: OracleContext) -> None:
+    """Upvotes the post instead of the comment."""
+    ready(page)
+    open_post(page, ctx.targets["title"])
+    _upvote(page, page.locator("article.post-full").get_by_role("button", name="Upvote post"))
+
+
+def _unsave(page: Page, title: str) -> None:
+    goto(page, "/saved")
+    card(page, title).get_by_role("button", name="Unsave").click()
+    expect(page.locator("#notice .notice")).to_have_text("Removed from saved.")
+
+
+def unsave_oracle(page: Page, ctx: OracleContext) -> None:
+    ready(page)
+    _unsave(page, ctx.targets["title"])
+
+
+def unsave_wrong(page: Page, ctx: OracleContext) -> None:
+    """Unsaves the look-alike sourdough post (the one to keep)."""
+    ready(page)
+    _unsave(page, "Sourdough starter: the feeding schedule that finally worked")
+
+
 ORACLES = {
     "forum-001": join_oracle,
     "forum-002": save_oracle,
@@ -360,6 +400,8 @@ ORACLES = {
     "forum-008": race_oracle,
     "forum-009": spammer_oracle,
     "forum-010": share_oracle,
+    "forum-011": upvote_comment_oracle,
+    "forum-012": unsave_oracle,
 }
 WRONG = {
     "forum-001": join_wrong,
@@ -372,4 +414,6 @@ WRONG = {
     "forum-008": race_wrong,
     "forum-009": spammer_wrong,
     "forum-010": share_wrong,
+    "forum-011": upvote_comment_wrong,
+    "forum-012": unsave_wrong,
 }

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from environments.forum.models import Saved
+from environments.forum.models import Saved, Vote
 from environments.forum.seed import add_comment, add_post, community, member, state_of
 from environments.seeding import SeedContext, builder
 
@@ -83,6 +83,16 @@ def plant_saved(
     )
     state_of(ctx).saved.append(made)
     return {"saved_id": made.id}
+
+
+@builder("forum.vote")
+def plant_vote(
+    ctx: SeedContext, *, target_id: str, target_kind: str = "post", value: int = 1
+) -> dict[str, Any]:
+    """The reader's own vote (+1 or -1) on a post or comment."""
+    made = Vote(id=ctx.new_id("v"), target_kind=target_kind, target_id=target_id, value=value)
+    state_of(ctx).votes.append(made)
+    return {"vote_id": made.id}
 
 
 @builder("forum.community")

@@ -389,6 +389,63 @@ def unsave_wrong(page: Page, ctx: OracleContext) -> None:
     _unsave(page, "Sourdough starter: the feeding schedule that finally worked")
 
 
+def _save_comment(page: Page, author: str) -> None:
+    comment_by(page, author).locator(":scope > .c-actions").get_by_role("button", name="Save").click()
+    expect(page.locator("#notice .notice")).to_have_text("Saved.")
+
+
+def fix_oracle(page: Page, ctx: OracleContext) -> None:
+    """Finds what the fix was (in the post or in its author's update), then the comment that suggested it."""
+    ready(page)
+    open_post(page, ctx.targets["title"])
+    text = page.locator("#app").inner_text()
+    fix = re.search(r"it was the ([\w-]+)", text)
+    assert fix, text
+    pairs = page.locator(".comment").evaluate_all(
+        "els => els.map(e => [e.querySelector(':scope > .c-meta a.author').textContent,"
+        " e.querySelector(':scope > .c-body').textContent])"
+    )
+    suggested = [
+        str(author).removeprefix("u/")
+        for author, body in pairs
+        if fix.group(1).lower() in str(body).lower() and "it was the" not in str(body)
+    ]
+    assert len(suggested) == 1, (fix.group(1), pairs)
+    _save_comment(page, suggested[0])
+
+
+def fix_wrong(page: Page, ctx: OracleContext) -> None:
+    """Saves the most upvoted comment (the loose-nut advice)."""
+    ready(page)
+    open_post(page, ctx.targets["title"])
+    _save_comment(page, "stonelark")
+
+
+def _set_vote(page: Page, title: str, pressed: str) -> None:
+    """Click a review's upvote arrow until it shows `pressed` (a failed vote changes nothing)."""
+    search(page, title)
+    button = card(page, title).get_by_role("button", name=f"Upvote post: {title}")
+    for _ in range(3):
+        expect(button).to_be_enabled()
+        if button.get_attribute("aria-pressed") == pressed:
+            return
+        button.click()
+        expect(button).to_be_enabled(timeout=15000)
+    expect(button).to_have_attribute("aria-pressed", pressed)
+
+
+def move_vote_oracle(page: Page, ctx: OracleContext) -> None:
+    ready(page)
+    _set_vote(page, ctx.targets["wrong_title"], "false")
+    _set_vote(page, ctx.targets["title"], "true")
+
+
+def move_vote_wrong(page: Page, ctx: OracleContext) -> None:
+    """Upvotes the right review but leaves the mistaken upvote in place."""
+    ready(page)
+    _set_vote(page, ctx.targets["title"], "true")
+
+
 ORACLES = {
     "forum-001": join_oracle,
     "forum-002": save_oracle,
@@ -402,6 +459,8 @@ ORACLES = {
     "forum-010": share_oracle,
     "forum-011": upvote_comment_oracle,
     "forum-012": unsave_oracle,
+    "forum-013": fix_oracle,
+    "forum-014": move_vote_oracle,
 }
 WRONG = {
     "forum-001": join_wrong,
@@ -416,4 +475,6 @@ WRONG = {
     "forum-010": share_wrong,
     "forum-011": upvote_comment_wrong,
     "forum-012": unsave_wrong,
+    "forum-013": fix_wrong,
+    "forum-014": move_vote_wrong,
 }

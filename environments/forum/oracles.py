@@ -446,6 +446,65 @@ def move_vote_wrong(page: Page, ctx: OracleContext) -> None:
     _set_vote(page, ctx.targets["title"], "true")
 
 
+def _where_to_sign_up(page: Page) -> str:
+    search(page, "Brookfield bird count")
+    title = "Brookfield bird count is back on the first weekend of May"
+    card(page, title).get_by_role("link", name=title, exact=True).click()
+    page.wait_for_url(re.compile(r"/posts/"))
+    ready(page)
+    text = page.locator("#app").inner_text()
+    found = re.search(r"sign(?:-ups are in| up in) c/([a-z]+)", text)
+    assert found, text
+    return found.group(1)
+
+
+def _upvote_announcement(page: Page) -> None:
+    _upvote(page, page.locator("article.post-full").get_by_role("button", name="Upvote post"))
+
+
+def bird_count_oracle(page: Page, ctx: OracleContext) -> None:
+    ready(page)
+    name = _where_to_sign_up(page)
+    _upvote_announcement(page)
+    goto(page, f"/c/{name}")
+    _membership(page, name, "Join")
+
+
+def bird_count_wrong(page: Page, ctx: OracleContext) -> None:
+    """Upvotes the announcement and joins the community it was posted in (c/localnews)."""
+    ready(page)
+    _where_to_sign_up(page)
+    _upvote_announcement(page)
+    goto(page, "/c/localnews")
+    _membership(page, "localnews", "Join")
+
+
+def _save_parts(page: Page, parts: tuple[int, ...]) -> None:
+    goto(page, "/u/umbrawatch")
+    for n in parts:
+        button = page.locator(
+            "article.post-card", has=page.get_by_role("link", name=re.compile(rf"^Eclipse guide, part {n}:"))
+        ).get_by_role("button", name="Save")
+        button.click()
+        expect(
+            page.locator(
+                "article.post-card",
+                has=page.get_by_role("link", name=re.compile(rf"^Eclipse guide, part {n}:")),
+            )
+        ).to_contain_text("Unsave", timeout=15000)
+
+
+def series_oracle(page: Page, ctx: OracleContext) -> None:
+    ready(page)
+    _save_parts(page, (1, 2, 3))
+
+
+def series_wrong(page: Page, ctx: OracleContext) -> None:
+    """Saves the first two parts and stops."""
+    ready(page)
+    _save_parts(page, (1, 2))
+
+
 ORACLES = {
     "forum-001": join_oracle,
     "forum-002": save_oracle,
@@ -461,6 +520,8 @@ ORACLES = {
     "forum-012": unsave_oracle,
     "forum-013": fix_oracle,
     "forum-014": move_vote_oracle,
+    "forum-015": bird_count_oracle,
+    "forum-016": series_oracle,
 }
 WRONG = {
     "forum-001": join_wrong,
@@ -477,4 +538,6 @@ WRONG = {
     "forum-012": unsave_wrong,
     "forum-013": fix_wrong,
     "forum-014": move_vote_wrong,
+    "forum-015": bird_count_wrong,
+    "forum-016": series_wrong,
 }

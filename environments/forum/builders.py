@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from environments.forum.models import Saved, Vote
+from environments.forum.models import Saved, Subscription, Vote
 from environments.forum.seed import add_comment, add_post, community, member, state_of
 from environments.seeding import SeedContext, builder
 
@@ -93,6 +93,18 @@ def plant_vote(
     made = Vote(id=ctx.new_id("v"), target_kind=target_kind, target_id=target_id, value=value)
     state_of(ctx).votes.append(made)
     return {"vote_id": made.id}
+
+
+@builder("forum.subscription")
+def plant_subscription(ctx: SeedContext, *, name: str, days_ago: float = 1) -> dict[str, Any]:
+    """The reader's subscription to c/<name> (made when missing) and its id."""
+    found = community(ctx, name)
+    state = state_of(ctx)
+    sub = next((s for s in state.subscriptions if s.community_id == found.id), None)
+    if sub is None:
+        sub = Subscription(id=ctx.new_id("sub"), community_id=found.id, subscribed_at=ctx.ago(days=days_ago))
+        state.subscriptions.append(sub)
+    return {"subscription_id": sub.id}
 
 
 @builder("forum.community")

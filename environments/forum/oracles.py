@@ -505,6 +505,76 @@ def series_wrong(page: Page, ctx: OracleContext) -> None:
     _save_parts(page, (1, 2))
 
 
+def _swap_oracle_memberships(page: Page, leave: tuple[str, ...], join: tuple[str, ...]) -> None:
+    goto(page, "/communities")
+    for name in leave:
+        _membership(page, name, "Leave")
+    for name in join:
+        _membership(page, name, "Join")
+
+
+def swap_fix_oracle(page: Page, ctx: OracleContext) -> None:
+    ready(page)
+    _swap_oracle_memberships(page, ("diy", "cooking"), ("photography",))
+    page.reload()
+    ready(page)
+    left = page.locator("button[aria-label^='Leave c/']").evaluate_all(
+        "els => els.map(e => e.getAttribute('aria-label'))"
+    )
+    assert sorted(left) == ["Leave c/books", "Leave c/cycling", "Leave c/gardening", "Leave c/photography"], (
+        left
+    )
+
+
+def swap_fix_wrong(page: Page, ctx: OracleContext) -> None:
+    """Joins c/photography and leaves c/diy, but stays in c/cooking."""
+    ready(page)
+    _swap_oracle_memberships(page, ("diy",), ("photography",))
+
+
+def _lens_thread(page: Page) -> list[tuple[str, str, int]]:
+    open_post(page, "Which lens for garden birds on a crop body?")
+    rows = page.locator(".comment").evaluate_all(
+        "els => els.map(e => [e.querySelector(':scope > .c-meta a.author').textContent,"
+        " e.querySelector(':scope > .c-body').textContent,"
+        " e.querySelector(':scope > .c-actions .score').textContent])"
+    )
+    return [(str(a).removeprefix("u/"), str(b), int(str(n))) for a, b, n in rows]
+
+
+def _advise(page: Page, author: str, body: str) -> None:
+    lens = re.search(r"\d+-\d+mm", body)
+    assert lens, body
+    _upvote(
+        page,
+        comment_by(page, author)
+        .locator(":scope > .c-actions")
+        .get_by_role("button", name=f"Upvote comment by {author}"),
+    )
+    page.get_by_label(re.compile("^Comment as")).fill(
+        f"Most people here recommend the {lens.group(0)}: sharp and light."
+    )
+    page.get_by_role("button", name="Comment", exact=True).click()
+    page.wait_for_load_state("load")
+    ready(page)
+    comment_by(page, "quietfern").wait_for()
+
+
+def lens_oracle(page: Page, ctx: OracleContext) -> None:
+    ready(page)
+    rows = _lens_thread(page)
+    author, body, _ = max(rows, key=lambda r: r[2])
+    _advise(page, author, body)
+
+
+def lens_wrong(page: Page, ctx: OracleContext) -> None:
+    """Follows the longest-reach lens (the 150-600mm), not the comment with the most points."""
+    ready(page)
+    rows = _lens_thread(page)
+    author, body, _ = next(r for r in rows if r[0] == "larchkite")
+    _advise(page, author, body)
+
+
 ORACLES = {
     "forum-001": join_oracle,
     "forum-002": save_oracle,
@@ -522,6 +592,8 @@ ORACLES = {
     "forum-014": move_vote_oracle,
     "forum-015": bird_count_oracle,
     "forum-016": series_oracle,
+    "forum-017": swap_fix_oracle,
+    "forum-018": lens_oracle,
 }
 WRONG = {
     "forum-001": join_wrong,
@@ -540,4 +612,6 @@ WRONG = {
     "forum-014": move_vote_wrong,
     "forum-015": bird_count_wrong,
     "forum-016": series_wrong,
+    "forum-017": swap_fix_wrong,
+    "forum-018": lens_wrong,
 }

@@ -575,6 +575,60 @@ def lens_wrong(page: Page, ctx: OracleContext) -> None:
     _advise(page, author, body)
 
 
+def _spammer_titles(page: Page) -> list[str]:
+    goto(page, "/u/glintvole")
+    return [str(t) for t in page.locator("article.post-card .post-title a").all_inner_texts()]
+
+
+def _unvote_post(page: Page, title: str) -> None:
+    open_post(page, title)
+    button = page.locator("article.post-full").get_by_role("button", name="Upvote post")
+    expect(button).to_be_enabled()
+    if button.get_attribute("aria-pressed") == "true":
+        button.click()
+    expect(button).to_have_attribute("aria-pressed", "false", timeout=15000)
+
+
+def spam_votes_oracle(page: Page, ctx: OracleContext) -> None:
+    ready(page)
+    titles = _spammer_titles(page)
+    assert len(titles) == 3, titles
+    for title in titles:
+        _unvote_post(page, title)
+        _report(page.locator("article.post-full"), page)
+
+
+def spam_votes_wrong(page: Page, ctx: OracleContext) -> None:
+    """Takes back the upvotes but reports nothing."""
+    ready(page)
+    for title in _spammer_titles(page):
+        _unvote_post(page, title)
+
+
+def _star_party(page: Page, message: bool) -> None:
+    goto(page, "/c/astronomy")
+    _membership(page, "astronomy", "Join")
+    title = "Brookfield star party on Saturday at Hill Farm"
+    open_post(page, title)
+    host = re.search(r"Hosted by u/([a-z]+)", page.locator("article.post-full").inner_text())
+    assert host, "no host named"
+    page.locator("article.post-full").get_by_role("button", name="Save").click()
+    expect(page.locator("#notice .notice")).to_have_text("Saved.")
+    to = host.group(1) if message else "cometlark"
+    _send(page, to, "Star party", "Hi! I will bring a telescope on Saturday, a 6-inch Dobsonian.")
+
+
+def star_party_oracle(page: Page, ctx: OracleContext) -> None:
+    ready(page)
+    _star_party(page, True)
+
+
+def star_party_wrong(page: Page, ctx: OracleContext) -> None:
+    """Messages the member who posted the announcement instead of its host."""
+    ready(page)
+    _star_party(page, False)
+
+
 ORACLES = {
     "forum-001": join_oracle,
     "forum-002": save_oracle,
@@ -594,6 +648,8 @@ ORACLES = {
     "forum-016": series_oracle,
     "forum-017": swap_fix_oracle,
     "forum-018": lens_oracle,
+    "forum-019": spam_votes_oracle,
+    "forum-020": star_party_oracle,
 }
 WRONG = {
     "forum-001": join_wrong,
@@ -614,4 +670,6 @@ WRONG = {
     "forum-016": series_wrong,
     "forum-017": swap_fix_wrong,
     "forum-018": lens_wrong,
+    "forum-019": spam_votes_wrong,
+    "forum-020": star_party_wrong,
 }

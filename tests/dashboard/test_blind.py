@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 from sqlmodel import Session
 
 from annotators import service as accounts
@@ -96,8 +97,15 @@ def _play(browser, live, code: str, assignment_id: int) -> tuple[list[dict], lis
         env.wait_for_url("**/website/ended")
         titles.append(env.title())
         if phase == "cold":
-            with control.expect_navigation():
-                control.click("#start-warm")
+            try:
+                with control.expect_navigation():
+                    control.click("#start-warm")
+            except PlaywrightError as exc:
+                # The form's navigation was superseded by the page's next one (a CI run saw it
+                # once); the warm website loading below is what this waits for anyway.
+                if "ERR_ABORTED" not in str(exc):
+                    raise
+            control.wait_for_load_state("load")
     control.wait_for_selector("#rating-form")
     titles.append(control.title())
     urls = [p.url for p in context.pages]

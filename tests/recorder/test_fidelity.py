@@ -22,7 +22,9 @@ SECRETS = {
     "shown password": "ShownSecret3",
     "one-time code": "OtcSecret4",
     "new password": "NewSecret5",
-    "declared selector": "1980-05-06",
+    # Not all digits: its 4-character pieces must not turn up by chance in a millisecond timestamp
+    # (a run once found "1980" inside one).
+    "declared selector": "06/May/80",
 }
 
 

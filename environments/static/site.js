@@ -201,12 +201,12 @@
 
   /* button=icon: a button with `data-icon="<name>"` shows only its icon; its words become its
      accessible name (aria-label) and tooltip. A button whose words change is re-read. */
-  const ICONS = {
-    add: "+", archive: "▤", back: "←", bell: "🔔", calendar: "📅", cart: "🛒", check: "✓",
-    close: "×", delete: "🗑", down: "↓", edit: "✎", flag: "⚑", forward: "→", heart: "♥", inbox: "✉",
-    message: "✉", minus: "−", more: "⋯", pause: "⏸", pin: "📌", play: "▶", plus: "+", refresh: "↻",
-    reply: "↩", save: "★", search: "🔍", send: "➤", settings: "⚙", star: "★", trash: "🗑", undo: "↶",
-    up: "↑", upload: "⤒", vote: "▲", x: "×",
+  const ICONS = {  // symbols the common system fonts carry (no colour emoji needed)
+    add: "+", archive: "▤", back: "←", bell: "♪", calendar: "▦", cart: "⊕", check: "✓",
+    close: "×", delete: "⌫", down: "▼", edit: "✎", flag: "⚑", forward: "→", heart: "♥", inbox: "✉",
+    message: "✉", minus: "−", more: "⋯", pause: "‖", pin: "⚲", play: "▶", plus: "+", refresh: "↻",
+    reply: "↩", save: "★", search: "⌕", send: "➤", settings: "⚙", star: "★", trash: "⌫", undo: "↶",
+    up: "▲", upload: "⇪", vote: "▲", x: "×",
   };
 
   function iconify(button) {

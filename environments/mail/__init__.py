@@ -13,6 +13,7 @@ from environments.mail.models import MailState
 from environments.mail.pages import router as page_router
 from environments.mail.seed import build_default_state
 from environments.registry import Environment
+from environments.ui import UIProfile
 
 ENVIRONMENT = Environment(
     env_id="mail",
@@ -24,4 +25,26 @@ ENVIRONMENT = Environment(
     build_default_state=build_default_state,
     # `previous_folder` is bookkeeping for Restore; the folder itself carries the meaning.
     ignore_fields={"emails": {"previous_folder"}},
+    ui_profiles=(
+        UIProfile(
+            name="custom-controls",
+            title="Custom controls",
+            description=(
+                "Selects (Label as, filter and settings menus) are custom listboxes; the conversation "
+                "toolbar's actions are icon-only buttons named by their words."
+            ),
+            controls={"select": "custom", "button": "icon"},
+            classes=("select", "button"),
+        ),
+        UIProfile(
+            name="load-more",
+            title="Load more",
+            description=(
+                "Conversation lists (folders, labels, search) show a Load more button under the "
+                "conversations instead of Newer/Older pages."
+            ),
+            controls={"list": "load-more"},
+            classes=("list",),
+        ),
+    ),
 )

@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 from playwright.sync_api import Error as PlaywrightError
 
+from environments.oracles import choose
+
 if TYPE_CHECKING:
     from playwright.sync_api import Page
 
@@ -99,9 +101,35 @@ def select_rows(page: Page, found: Any) -> int:
 def label_as(page: Page, label: str) -> None:
     """Apply a label with the toolbar's "Label as" menu and wait for the list or thread to redraw."""
     with page.expect_response(lambda r: "/messages/actions/label_add" in r.url):
-        page.get_by_label("Label as").select_option(label)
+        choose(page, "Label as", label)
     page.wait_for_timeout(400)
     settle(page)
+
+
+def show_more(page: Page) -> bool:
+    """Show the next conversations of the list: the Older page, or Load more under the list (UI
+    profile list=load-more); False when the list has no more."""
+    older = page.get_by_role("button", name="Older", exact=True)
+    if older.count():
+        if not older.is_enabled():
+            return False
+        older.click()
+        settle(page)
+        return True
+    more = page.get_by_role("button", name="Load more conversations")
+    if not more.count():
+        return False
+    shown = page.locator("li.row").count()
+    more.click()
+    wait_for(page, lambda: page.locator("li.row").count() > shown, timeout=LOAD_TIMEOUT / 1000)
+    return True
+
+
+def has_label(page: Page, name: str) -> bool:
+    """Whether the mailbox has a label `name` (the sidebar's Labels list, once loaded)."""
+    nav = page.get_by_role("navigation", name="Labels")
+    wait_for(page, lambda: nav.get_by_role("link").count() > 0, timeout=LOAD_TIMEOUT / 1000)
+    return nav.get_by_role("link", name=re.compile(rf"^{re.escape(name)}(\s*\d+)?$")).count() > 0
 
 
 def close_dialogs(page: Page, *names: str) -> None:

@@ -19,6 +19,7 @@ from environments.mail.oracle_steps import (
     create_label,
     fill_recipients,
     follow,
+    has_label,
     home,
     label_as,
     message,
@@ -31,11 +32,12 @@ from environments.mail.oracle_steps import (
     select_rows,
     send,
     settle,
+    show_more,
     toolbar,
     wait_for,
     write_on_top,
 )
-from environments.oracles import OracleContext
+from environments.oracles import OracleContext, choose
 from environments.sitekit import Oracle
 
 if TYPE_CHECKING:
@@ -205,10 +207,7 @@ def restore_lease(page: Page, ctx: Ctx) -> None:
     for _ in range(5):
         if rows(page, LEASE).count():
             break
-        older = page.get_by_role("button", name="Older")
-        assert older.is_enabled(), "the lease email is not in Trash"
-        older.click()
-        settle(page)
+        assert show_more(page), "the lease email is not in Trash"
     select_rows(page, rows(page, LEASE))
     page.get_by_role("button", name="Restore", exact=True).click()
     page.wait_for_timeout(500)
@@ -390,7 +389,7 @@ BOOKING = "Booking confirmed: Portland (PDX) to Boston (BOS), April 14"
 def _label_skyharbor(page: Page) -> None:
     for _ in range(3):
         search(page, "from:skyharbor")
-        if page.locator("#label-menu option", has_text=re.compile(r"^Travel$")).count() == 0:
+        if not has_label(page, "Travel"):
             create_label(page, "Travel")
             continue
         select_rows(page, rows(page, who="SkyHarbor Airlines"))
@@ -429,7 +428,7 @@ def _create_filter(page: Page, *, sender: str, label: str, existing: bool) -> No
     close_dialogs(page, "No thanks", "Close")
     for _ in range(3):
         page.get_by_label("From contains").fill(sender)
-        page.get_by_label("Apply the label").select_option(label)
+        choose(page, "Apply the label", label)
         if existing:
             page.get_by_label(
                 "Also apply the filter to matching conversations already in your mailbox"

@@ -7,7 +7,9 @@
   const folder = data.folder || null;
   const label = data.label || null;
   const query = M.page === "search" ? (M.params().get("q") || "") : null;
-  let page = parseInt(M.params().get("page") || "1", 10) || 1;
+  // UI profile list=load-more: one list that grows by a page at a time instead of Newer/Older pages.
+  const loadMore = M.ui("list") === "load-more";
+  let page = loadMore ? 1 : parseInt(M.params().get("page") || "1", 10) || 1;
   let result = null;
   const selected = new Set();
 
@@ -16,6 +18,12 @@
     inbox: "Your inbox is empty. Nice work!", starred: "No starred conversations. Star messages to find them here later.",
     sent: "Nothing sent yet.", drafts: "No drafts.", archive: "Nothing archived yet.",
     trash: "Trash is empty.", spam: "Hooray, no spam here!",
+  };
+
+  // The icon of each action under the UI profile button=icon (site.js ICONS).
+  const ICON = {
+    archive: "archive", move_to_inbox: "undo", spam: "flag", trash: "trash", read: "check", unread: "message",
+    restore: "undo", not_spam: "undo", delete_forever: "delete",
   };
 
   // Which buttons a view offers, in order.
@@ -67,7 +75,7 @@
     const rows = result.threads;
     const first = result.total ? (result.page - 1) * result.page_size + 1 : 0;
     const last = Math.min(result.total, result.page * result.page_size);
-    const buttons = tools().map(([action, text]) => `<button class="tool" type="button" data-action="${action}" disabled>${text}</button>`).join("");
+    const buttons = tools().map(([action, text]) => `<button class="tool" type="button" data-action="${action}" data-icon="${ICON[action]}" disabled>${text}</button>`).join("");
     const labelMenu = folder === "drafts" || folder === "trash" || folder === "spam" ? "" :
       `<label class="visually-hidden" for="label-menu">Label as</label>
        <select id="label-menu" disabled><option value="">Label as…</option>${M.labels().map((l) => `<option value="${M.esc(l.name)}">${M.esc(l.name)}</option>`).join("")}</select>`;
@@ -79,14 +87,21 @@
         <button class="tool" type="button" id="refresh" aria-label="Refresh">
           <svg viewBox="0 0 24 24" aria-hidden="true"><path d="M20 11a8 8 0 1 0-2.3 5.7M20 4v7h-7" fill="none" stroke="currentColor" stroke-width="2"/></svg></button>
         <span class="spacer"></span>
-        <span class="range">${first}–${last} of ${result.total}</span>
+        ${loadMore ? `<span class="range">${rows.length} of ${result.total}</span>` : `<span class="range">${first}–${last} of ${result.total}</span>
         <button class="tool" type="button" id="newer" aria-label="Newer"${result.page <= 1 ? " disabled" : ""}>‹</button>
-        <button class="tool" type="button" id="older" aria-label="Older"${result.page >= result.pages ? " disabled" : ""}>›</button>
+        <button class="tool" type="button" id="older" aria-label="Older"${result.page >= result.pages ? " disabled" : ""}>›</button>`}
       </div>
-      ${rows.length ? `<ul class="threads" id="threads" data-loaded="true">${rows.map(rowHtml).join("")}</ul>`
+      ${rows.length ? `<ul class="threads" id="threads" data-loaded="true">${rows.map(rowHtml).join("")}</ul>${moreHtml()}`
         : `<div class="empty" id="threads" data-loaded="true"><svg viewBox="0 0 24 24"><path d="M3 13l3-8h12l3 8v6H3z M3 13h5l1 3h6l1-3h5" fill="none" stroke="currentColor" stroke-width="1.5"/></svg>${M.esc(query !== null ? "No messages matched your search." : label ? "No conversations with this label." : EMPTY[folder] || "Nothing here.")}</div>`}`;
     wire();
     syncTools();
+  }
+
+  function moreHtml() {
+    if (!loadMore || result.threads.length >= result.total) return "";
+    const left = result.total - result.threads.length;
+    return `<div class="load-more"><button class="btn" type="button" id="load-more">Load more conversations</button>
+      <span class="muted small">${left} more</span></div>`;
   }
 
   function syncTools() {
@@ -128,8 +143,23 @@
     const menu = document.getElementById("label-menu");
     if (menu) menu.addEventListener("change", () => { if (menu.value) act("label_add", menu.value, menu); });
     document.getElementById("refresh").addEventListener("click", () => load());
+    if (loadMore) {
+      const more = document.getElementById("load-more");
+      if (more) more.addEventListener("click", () => showMore(more));
+      return;
+    }
     document.getElementById("newer").addEventListener("click", () => go(page - 1));
     document.getElementById("older").addEventListener("click", () => go(page + 1));
+  }
+
+  // list=load-more: fetch the next page and show it under the rows already there (keeping the
+  // selection); the first new conversation gets the focus, so keyboard users read on from there.
+  async function showMore(button) {
+    const before = result.threads.length;
+    page += 1;
+    await M.busy(button, () => load(true));
+    const first = main.querySelectorAll(".row .gist")[before];
+    if (first) first.focus();
   }
 
   function go(next) {
@@ -195,15 +225,25 @@
     }
   }
 
+  function listPath(at) {
+    if (query !== null) return `/search?q=${encodeURIComponent(query)}&page=${at}`;
+    if (label) return `/messages?label=${encodeURIComponent(label)}&page=${at}`;
+    return `/messages?folder=${encodeURIComponent(folder || "inbox")}&page=${at}`;
+  }
+
   async function load(quiet) {
     if (!quiet) M.loading(main, query !== null ? "Searching…" : "Loading conversations…");
     try {
       await M.ready;
-      let path;
-      if (query !== null) path = `/search?q=${encodeURIComponent(query)}&page=${page}`;
-      else if (label) path = `/messages?label=${encodeURIComponent(label)}&page=${page}`;
-      else path = `/messages?folder=${encodeURIComponent(folder || "inbox")}&page=${page}`;
-      result = await M.api("GET", path);
+      if (loadMore) {
+        // Every page shown so far, again: the list stays whole after conversations left it.
+        const pages = [];
+        for (let at = 1; at <= page; at += 1) pages.push(await M.api("GET", listPath(at)));
+        result = pages[pages.length - 1];
+        result.threads = pages.flatMap((one) => one.threads);
+      } else {
+        result = await M.api("GET", listPath(page));
+      }
       const keep = new Set(result.threads.map((row) => row.thread_id));
       Array.from(selected).forEach((id) => { if (!keep.has(id)) selected.delete(id); });
       render();
@@ -216,6 +256,6 @@
     main.innerHTML = `<div class="empty">This folder doesn't exist. <a href="${M.BASE}/">Go to Inbox</a></div>`;
     return;
   }
-  window.addEventListener("popstate", () => { page = parseInt(M.params().get("page") || "1", 10) || 1; load(); });
+  if (!loadMore) window.addEventListener("popstate", () => { page = parseInt(M.params().get("page") || "1", 10) || 1; load(); });
   load();
 })();

@@ -139,7 +139,7 @@
   window.Mail = {
     BASE, API, ApiError, api, reportError, errorPanel, loading, toast, toastNext, busy, confirmDialog, esc,
     shortDate, longDate, avatar, sizeText, fileBadge, STAR, CLIP, params, refreshSidebar, refreshCounts,
-    labels: () => labelsCache, me: () => meCache, loginUrl,
+    labels: () => labelsCache, me: () => meCache, loginUrl, ui: Site.ui,
     page: body.dataset.page,
     main: document.getElementById("app"),
   };

@@ -28,6 +28,12 @@
     return name ? `${M.esc(name)}` : M.esc(addr);
   }
 
+  // The icon of each action under the UI profile button=icon (site.js ICONS).
+  const ICON = {
+    archive: "archive", move_to_inbox: "undo", spam: "flag", trash: "trash", unread: "message",
+    restore: "undo", not_spam: "undo", delete_forever: "delete",
+  };
+
   function tools() {
     const folders = new Set(thread.messages.map((m) => m.folder));
     const list = [];
@@ -88,7 +94,7 @@
     main.innerHTML = `
       <div class="toolbar" role="toolbar" aria-label="Conversation actions">
         <a class="tool" href="${backHref()}" aria-label="Back to ${M.esc(backName())}">← ${M.esc(backName())}</a>
-        ${tools().map(([action, text]) => `<button class="tool" type="button" data-action="${action}">${text}</button>`).join("")}
+        ${tools().map(([action, text]) => `<button class="tool" type="button" data-action="${action}" data-icon="${ICON[action]}">${text}</button>`).join("")}
         ${menu}
       </div>
       <div class="thread-head"><h1>${M.esc(thread.subject)}</h1><div class="thread-labels">${labels}</div></div>

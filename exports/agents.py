@@ -21,8 +21,8 @@ import pandas as pd
 import pyarrow.parquet as pq
 from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationError, ValidationInfo
 
-from exports.failure_modes import DONE_VERBS, FEATURE_COLUMNS, MODE_CLASS, classify_failures, run_failed
 from exports.agent_bundle import DEFAULT_UI_PROFILE
+from exports.failure_modes import DONE_VERBS, FEATURE_COLUMNS, MODE_CLASS, classify_failures, run_failed
 from exports.schema import CONDITIONS, DIFFICULTIES
 
 REQUIRED_COLUMNS = (

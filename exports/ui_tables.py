@@ -221,4 +221,5 @@ def by_interaction_class(
             )
         if not h.empty:
             rows += _rows(h, a, classes, model=str(model), n_boot=n_boot, seed=seed)
-    return pd.DataFrame(rows, columns=COLUMNS), notes
+    table = pd.DataFrame(rows, columns=COLUMNS)
+    return table.astype({"human_n": "Int64", "agent_n": "Int64", "task_conditions": "Int64"}), notes

@@ -39,6 +39,7 @@
   function openForm(form, holder, title) {
     if (!modalForms) { holder.append(form); return; }
     const heading = h("h2", { id: "form-dialog-" + (++dialogs) }, title);
+    form.classList.remove("box");
     const dialog = h("dialog", { class: "form-dialog", "aria-labelledby": heading.id }, heading, form);
     dialog.addEventListener("close", () => dialog.remove());
     document.body.append(dialog);
@@ -329,6 +330,7 @@
         // The form opens in a dialog; a link to write to someone (?to=) opens it on arrival.
         form.removeAttribute("class");
         form.querySelector("h2").remove();
+        form.querySelector("[type=submit]").after(" ", h("button", { class: "btn", type: "button", onclick: () => closeForm(form) }, "Cancel"));
         const write = h("button", { class: "btn primary", type: "button" }, "New message");
         write.addEventListener("click", () => openForm(form, null, "New message"));
         compose = h("section", { class: "box compose" }, h("h2", {}, "Write to a member"), h("p", { class: "muted" }, "Messages are private between you and them."), write);

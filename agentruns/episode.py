@@ -38,12 +38,23 @@ class EpisodeResult:
         return self.tables["episodes"][0]
 
 
+def _is_replay_wait(node: ast.stmt) -> bool:
+    return (
+        isinstance(node, ast.Expr)
+        and isinstance(node.value, ast.Call)
+        and isinstance(node.value.func, ast.Attribute)
+        and node.value.func.attr == "ready"
+    )
+
+
 def parse_action(action: str) -> tuple[str | None, str | None]:
     """(verb, first argument) of an action such as `click('12')` or `page.locator(...).fill(...)`."""
     try:
         tree = ast.parse(action.strip())
     except SyntaxError:
         return None, None
+    # The replay agent's wait for the person's page (`agentruns.replay.ready`) is not the action.
+    tree.body = [n for n in tree.body if not _is_replay_wait(n)]
     call = next((n for n in ast.walk(tree) if isinstance(n, ast.Call)), None)
     if call is None:
         return None, None

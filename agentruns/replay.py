@@ -279,7 +279,9 @@ class ReplayAgent:
         )
         on_page = None  # the first operation waits for its page too
         for i, event in enumerate(rows):
-            after = next((e for e in rows[i + 1 :] if e.get("type") not in CONTEXT_EVENTS), {})
+            after: dict[str, Any] = next(
+                (e for e in rows[i + 1 :] if e.get("type") not in CONTEXT_EVENTS), {}
+            )
             if (
                 event.get("type") == "mousemove"
                 and after.get("type") in ("click", "dblclick", "contextmenu")

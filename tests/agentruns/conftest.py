@@ -42,6 +42,7 @@ def _assign(data_dir: Path, code: str, sample: tuple[tuple[str, str], ...]) -> N
         with Session(engine) as db:
             person = accounts.get_by_code(db, code=code)
             study = resolve_study(db, ref=None)  # the demo's one study
+            assert study.id is not None and person.id is not None
             for row in db.exec(select(Assignment).where(Assignment.annotator_id == person.id)).all():
                 db.delete(row)
             db.commit()

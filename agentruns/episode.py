@@ -162,8 +162,11 @@ def run_episode(
         verdict = task.last_verdict or {}
         if not verdict.get("passed"):
             # The verdict of the last step was taken as soon as its DOM had loaded, when the fetch
-            # its click started may still be on its way (a replayed return request once scored 0.75
-            # so). A person presses Evaluate on a settled page: score the settled state.
+            # its click started may still be on its way. A person presses Evaluate on a settled
+            # page: score it once more after the page's network went quiet. (Playwright's
+            # "networkidle" is a load state, reached once per document, so this catches a late
+            # navigation, not a fetch started after the load; the replay agent waits for those
+            # itself before its closing message, see agentruns.replay.ready.)
             _settle(unwrapped.page)
             verdict = task.evaluate()
         artifacts = task.artifacts()

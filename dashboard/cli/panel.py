@@ -27,6 +27,14 @@ def plan(
     duplicates_per_cell: Annotated[
         int, typer.Option(help="Task-conditions per cell recorded again by a duplicate-tier annotator.")
     ] = 1,
+    profiles: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--profiles",
+            help="UI profiles to cross the base tasks with, comma-separated: a bare name for every site "
+            "(default,icon-buttons), env:name for one site (shop:custom-controls). Default: default only.",
+        ),
+    ] = None,
     replace: Annotated[
         bool, typer.Option(help="Replace the study's assignments that nobody has started.")
     ] = False,
@@ -48,6 +56,7 @@ def plan(
                 seed=seed,
                 envs=split_list(env) or None,
                 duplicates_per_cell=duplicates_per_cell,
+                profiles=split_list(profiles) or None,
             )
         except PlanInfeasible as exc:
             fail(f"the plan cannot be made: {exc}")
@@ -58,15 +67,26 @@ def plan(
             f"({summary.primary_attempts + summary.duplicate_attempts} attempts).",
             highlight=False,
         )
-        table = Table("annotator", "tier", "task-conditions", "by difficulty", "by condition")
+        profiled = any(names != ("default",) for names in result.profiles.values())
+        if profiled:
+            console.print(
+                "UI profiles: "
+                + "; ".join(f"{env} {', '.join(names)}" for env, names in sorted(result.profiles.items())),
+                highlight=False,
+            )
+        columns = ["annotator", "tier", "task-conditions", "by difficulty", "by condition"]
+        table = Table(*columns, *(["by profile"] if profiled else []))
         for load in summary.loads:
-            table.add_row(
+            cells = [
                 load.annotator,
                 str(load.tier),
                 str(load.total),
                 ", ".join(f"{k} {v}" for k, v in load.by_difficulty.items()),
                 ", ".join(f"{k} {v}" for k, v in load.by_condition.items()),
-            )
+            ]
+            if profiled:
+                cells.append(", ".join(f"{k} {v}" for k, v in load.by_profile.items()))
+            table.add_row(*cells)
         console.print(table)
         for note in result.notes:
             console.print(f"note: {note}", highlight=False)
@@ -106,6 +126,7 @@ def check(study: StudyOption = None) -> None:
                 condition=a.condition,
                 tier=a.tier,
                 order=a.order_index,
+                ui_profile=a.ui_profile,
             )
             for a in rows
         ]
@@ -117,10 +138,15 @@ def check(study: StudyOption = None) -> None:
                 **reference.model_dump(),
                 "assignments": tuple(stored),
                 "panel": _panel_from(stored, reference),
+                "profiles": _profiles_from(stored),
             }
         )
         violations = check_plan(
-            plan, tasks=tasks, annotators=planning.roster(db, study=target), per_cell=per_cell
+            plan,
+            tasks=tasks,
+            annotators=planning.roster(db, study=target),
+            per_cell=per_cell,
+            declared_profiles=planning.declared_profiles(list(plan.envs)),
         )
         if violations:
             for v in violations:
@@ -135,6 +161,14 @@ def _per_cell(rows) -> int:
         if r.tier == "primary":
             cells.setdefault((r.env_id, str(r.difficulty)), set()).add(r.task_id)
     return max((len(v) for v in cells.values()), default=0)
+
+
+def _profiles_from(rows) -> dict[str, tuple[str, ...]]:
+    """The UI profiles the stored rows plan each env under (the default first)."""
+    found: dict[str, set[str]] = {}
+    for r in rows:
+        found.setdefault(r.env_id, set()).add(r.ui_profile)
+    return {env: tuple(sorted(names, key=lambda n: (n != "default", n))) for env, names in found.items()}
 
 
 def _panel_from(rows, reference):

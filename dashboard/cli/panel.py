@@ -27,6 +27,12 @@ def plan(
     duplicates_per_cell: Annotated[
         int, typer.Option(help="Task-conditions per cell recorded again by a duplicate-tier annotator.")
     ] = 1,
+    difficulty: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="Restrict to this difficulty level (repeatable, or comma-separated; default: all five)."
+        ),
+    ] = None,
     profiles: Annotated[
         list[str] | None,
         typer.Option(
@@ -57,6 +63,7 @@ def plan(
                 envs=split_list(env) or None,
                 duplicates_per_cell=duplicates_per_cell,
                 profiles=split_list(profiles) or None,
+                difficulties=split_list(difficulty) or None,
             )
         except PlanInfeasible as exc:
             fail(f"the plan cannot be made: {exc}")
@@ -132,7 +139,14 @@ def check(study: StudyOption = None) -> None:
         ]
         tasks = planning.catalogue_tasks()
         per_cell = max(1, _per_cell(stored))
-        reference = planning.make_plan(db, study=target, per_cell=per_cell)
+        reference = planning.make_plan(
+            db,
+            study=target,
+            per_cell=per_cell,
+            # The levels the stored plan covers (a plan made with --difficulty is checked on those).
+            difficulties=sorted({str(r.difficulty) for r in stored}),
+            duplicates_per_cell=0,
+        )
         plan = Plan(
             **{
                 **reference.model_dump(),
@@ -146,6 +160,7 @@ def check(study: StudyOption = None) -> None:
             tasks=tasks,
             annotators=planning.roster(db, study=target),
             per_cell=per_cell,
+            duplicates_per_cell=_duplicates_per_cell(stored),
             declared_profiles=planning.declared_profiles(list(plan.envs)),
         )
         if violations:
@@ -160,6 +175,16 @@ def _per_cell(rows) -> int:
     for r in rows:
         if r.tier == "primary":
             cells.setdefault((r.env_id, str(r.difficulty)), set()).add(r.task_id)
+    return max((len(v) for v in cells.values()), default=0)
+
+
+def _duplicates_per_cell(rows) -> int:
+    """The audit size the stored plan was made with: the most duplicated task-conditions of a cell
+    (cells with fewer are reported; a plan made with --duplicates-per-cell 0 has none)."""
+    cells: dict[tuple[str, str], set[tuple[str, str, str]]] = {}
+    for r in rows:
+        if r.tier == "duplicate":
+            cells.setdefault((r.env_id, str(r.difficulty)), set()).add((r.task_id, r.condition, r.ui_profile))
     return max((len(v) for v in cells.values()), default=0)
 
 

@@ -105,12 +105,14 @@ def make_plan(
     envs: list[str] | None = None,
     duplicates_per_cell: int = 1,
     profiles: list[str] | None = None,
+    difficulties: list[str] | None = None,
 ) -> Plan:
     """A plan for the current catalogue and the study's people (raises `PlanInfeasible` naming the rule).
 
     `envs` defaults to the study's environments (all when the study names none); `seed` to the study's.
     `profiles` is the `--profiles` list (`annotators.planning.resolve_profiles`: a bare name for every
-    site, `env:name` for one site); default: every site on its default interface only."""
+    site, `env:name` for one site); default: every site on its default interface only. `difficulties`
+    restricts the cells to some levels (default: all five)."""
     tasks = catalogue_tasks()
     people = roster(db, study=study)
     envs = envs or list(study.envs) or None
@@ -125,6 +127,7 @@ def make_plan(
         seed=seed,
         envs=envs,
         duplicates_per_cell=duplicates_per_cell,
+        difficulties=difficulties or None,
         profiles={env: names for env, names in by_env.items() if env in {t.env_id for t in tasks}},
     )
     violations = check_plan(

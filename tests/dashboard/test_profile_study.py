@@ -30,6 +30,7 @@ def lab_study_of_four(engine, study: Study, **settings) -> None:
 
     with Session(engine) as db:
         row = db.get(Study, study.id)
+        assert row is not None
         row.envs = ["lab"]
         for key, value in settings.items():
             setattr(row, key, value)
@@ -209,4 +210,22 @@ def test_a_bot_plays_a_non_default_profile_and_the_bundle_shows_it(
         in lead.locator(".notice.bad").inner_text()
     )
     assert lead.locator("input[name=profiles]").input_value() == "default,nope"
+    lead.screenshot(path=str(screenshot_dir / "lead_plan_profiles_refused.png"), full_page=True)
+    # On a real site with profiles, the preview shows each annotator's rows per profile.
+    with Session(engine) as db:
+        row = db.get(Study, study.id)
+        assert row is not None
+        row.envs = ["brokerage"]
+        db.add(row)
+        db.commit()
+    lead.goto(f"{live.url}/lead/plan")
+    assert "custom-controls" in lead.locator("#site-profiles").inner_text()
+    lead.fill("input[name=profiles]", "default,custom-controls")
+    with lead.expect_navigation():
+        lead.click("button[value=preview]")
+    assert lead.locator("#plan-profiles").inner_text() == "UI profiles: brokerage default, custom-controls"
+    loads = lead.locator("#plan-loads")
+    assert "by profile" in loads.locator("thead").inner_text().lower()
+    row_a1 = loads.locator("tbody tr", has_text="A1").inner_text()
+    assert "custom-controls 5" in row_a1 and "default 5" in row_a1
     lead.screenshot(path=str(screenshot_dir / "lead_plan_profiles.png"), full_page=True)

@@ -4,6 +4,7 @@ non-default profile, exported with the profile in the bundle."""
 
 from __future__ import annotations
 
+import re
 import threading
 from collections import Counter
 
@@ -227,5 +228,6 @@ def test_a_bot_plays_a_non_default_profile_and_the_bundle_shows_it(
     loads = lead.locator("#plan-loads")
     assert "by profile" in loads.locator("thead").inner_text().lower()
     row_a1 = loads.locator("tbody tr", has_text="A1").inner_text()
-    assert "custom-controls 5" in row_a1 and "default 5" in row_a1
+    # 5 base tasks x 2 conditions x 2 profiles over four primary annotators: 5 each, 2-3 per profile.
+    assert re.search(r"custom-controls [23], default [23]$", row_a1), row_a1
     lead.screenshot(path=str(screenshot_dir / "lead_plan_profiles.png"), full_page=True)

@@ -18,8 +18,10 @@ import pandas as pd
 
 from agentruns.agents import action_mapping, split_action
 from agentruns.gym import gym_id
+from agentruns.task import task_name
 from cleaning import clean, raw_frame
 from environments import catalog
+from environments.ui import DEFAULT_PROFILE
 from exports.agent_bundle import episode_attempt_id, verdict_rows
 from exports.features import extract_features
 from exports.schema import join_list
@@ -84,13 +86,15 @@ def run_episode(
     seed: int,
     max_steps: int = DEFAULT_MAX_STEPS,
     env_kwargs: dict[str, Any] | None = None,
+    ui_profile: str = DEFAULT_PROFILE,
 ) -> EpisodeResult:
-    """Run `agent` on one task-condition (env seed `seed`) for at most `max_steps` actions."""
-    attempt_id = episode_attempt_id(model, task_id, condition, seed)
+    """Run `agent` on one task-condition (env seed `seed`, UI profile `ui_profile`) for at most
+    `max_steps` actions."""
+    attempt_id = episode_attempt_id(model, task_id, condition, seed, ui_profile)
     task_spec = catalog.get_task(task_id)
     variant = catalog.variant_for(task_id) if condition == "intervention" else None
     env = gymnasium.make(
-        gym_id(task_id, condition),
+        gym_id(task_id, condition, ui_profile),
         task_kwargs={"env_seed": seed},
         action_mapping=action_mapping(agent),
         **(env_kwargs or {}),
@@ -224,7 +228,7 @@ def run_episode(
     verdicts = verdict_rows(attempt_id, verdict)
     row = {
         "attempt_id": attempt_id,
-        "run_id": f"{model}/{task_id}.{condition}.{seed}",
+        "run_id": f"{model}/{task_name(task_id, condition, ui_profile).removeprefix('humantrace.')}.{seed}",
         "model": model,
         "env_id": task_spec.env_id,
         "task_id": task_id,
@@ -234,6 +238,7 @@ def run_episode(
         "condition": condition,
         "source_variant": variant.variant_id if variant else None,
         "seed": seed,
+        "ui_profile": ui_profile,
         "viewport_w": trace.get("viewport_w"),
         "viewport_h": trace.get("viewport_h"),
         "user_agent": trace.get("user_agent"),

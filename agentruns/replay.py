@@ -25,6 +25,7 @@ from typing import Any
 
 import pandas as pd
 
+from environments.ui import DEFAULT_PROFILE
 from exports.bundle import read_bundle, read_manifest
 
 ACTION_TIMEOUT_MS = 5000
@@ -169,20 +170,23 @@ class ReplayAgent:
 
     def episodes(
         self, pairs: Iterable[tuple[str, str]], *, default_seed: int
-    ) -> list[tuple[str, str, int, int]]:
-        """(task_id, condition, human attempt id, seed) for every passed attempt of a selected pair."""
+    ) -> list[tuple[str, str, int, int, str]]:
+        """(task_id, condition, human attempt id, seed, UI profile) for every passed attempt of a
+        selected pair; the profile is the attempt's (`default` for bundles before profiles)."""
         wanted = set(pairs)
         out = []
         for key, row in self.attempts.iterrows():
             attempt_id = int(str(key))
             if (row["task_id"], row["condition"]) in wanted:
                 seed = self.seed_of(attempt_id)
+                profile = row.get("ui_profile")
                 out.append(
                     (
                         str(row["task_id"]),
                         str(row["condition"]),
                         attempt_id,
                         default_seed if seed is None else seed,
+                        DEFAULT_PROFILE if _missing(profile) else str(profile),
                     )
                 )
         return sorted(out)

@@ -113,7 +113,7 @@ def compare(
         list[str] | None,
         typer.Option(
             "--filter",
-            help="Keep matching attempts and runs: env=shop,difficulty=easy (keys env, difficulty, task, condition; a key twice = either value); repeatable.",
+            help="Keep matching attempts and runs: env=shop,difficulty=easy (keys env, difficulty, task, condition, profile; a key twice = either value); repeatable.",
         ),
     ] = None,
     task_counts: Annotated[

@@ -332,7 +332,9 @@ def test_compare_warns_when_an_agent_run_used_another_seed(tmp_path, study_bundl
     )
     # The T1 runs at seed 7 match no human attempt in by_interaction_class either (T4's, without a seed, do).
     matched = result.tables["by_interaction_class"].query("matched")
-    assert any(w.startswith("S: 2 of 6 run(s)") and "UI profile" in w for w in result.warnings), result.warnings
+    assert any(w.startswith("S: 2 of 6 run(s)") and "UI profile" in w for w in result.warnings), (
+        result.warnings
+    )
     assert not matched.empty
 
 

@@ -219,3 +219,15 @@ def test_compare_writes_the_table_and_reads_old_agent_bundles(tmp_path):
     assert read_agent_bundle(old, tables=["episodes"])["episodes"]["ui_profile"].tolist() == ["default"]
     again = compare(human, [old], tmp_path / "out2", classes_of=classes_of, bootstrap=200)
     assert again.tables["by_interaction_class"].query("matched")["agent_n"].tolist() == [1]
+
+
+def test_the_profile_filter_reads_a_missing_profile_as_default():
+    from exports.inputs import apply_filters, parse_filters
+
+    chosen = parse_filters("profile=default")
+    assert len(apply_filters(HUMANS, chosen, side="human")) == 5
+    assert len(apply_filters(HUMANS.drop(columns="ui_profile"), chosen, side="human")) == len(HUMANS)
+    assert apply_filters(RUNS, parse_filters("profile=custom-controls"), side="agent")["task"].tolist() == [
+        "T1",
+        "T2",
+    ]

@@ -40,12 +40,23 @@ class EpisodeResult:
         return self.tables["episodes"][0]
 
 
+def _is_replay_wait(node: ast.stmt) -> bool:
+    return (
+        isinstance(node, ast.Expr)
+        and isinstance(node.value, ast.Call)
+        and isinstance(node.value.func, ast.Attribute)
+        and node.value.func.attr == "ready"
+    )
+
+
 def parse_action(action: str) -> tuple[str | None, str | None]:
     """(verb, first argument) of an action such as `click('12')` or `page.locator(...).fill(...)`."""
     try:
         tree = ast.parse(action.strip())
     except SyntaxError:
         return None, None
+    # The replay agent's wait for the person's page (`agentruns.replay.ready`) is not the action.
+    tree.body = [n for n in tree.body if not _is_replay_wait(n)]
     call = next((n for n in ast.walk(tree) if isinstance(n, ast.Call)), None)
     if call is None:
         return None, None
@@ -155,8 +166,11 @@ def run_episode(
         verdict = task.last_verdict or {}
         if not verdict.get("passed"):
             # The verdict of the last step was taken as soon as its DOM had loaded, when the fetch
-            # its click started may still be on its way (a replayed return request once scored 0.75
-            # so). A person presses Evaluate on a settled page: score the settled state.
+            # its click started may still be on its way. A person presses Evaluate on a settled
+            # page: score it once more after the page's network went quiet. (Playwright's
+            # "networkidle" is a load state, reached once per document, so this catches a late
+            # navigation, not a fetch started after the load; the replay agent waits for those
+            # itself before its closing message, see agentruns.replay.ready.)
             _settle(unwrapped.page)
             verdict = task.evaluate()
         artifacts = task.artifacts()

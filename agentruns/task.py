@@ -27,6 +27,9 @@ REC_COOKIE = "htrec"  # the cookie the recorder injection middleware reads (as f
 # BrowserGym's chat opens with this assistant greeting; later assistant messages are the agent's.
 _GREETING_MESSAGES = 1
 FLUSH_WAIT_S = 0.8  # the recorder sends a batch at the latest 500 ms after its first event
+# Entering the site is not the agent's action: it gets Playwright's default patience (30 s), not the
+# agent's 10 s action timeout, so that a loaded machine does not end an episode before it begins.
+ENTER_TIMEOUT_MS = 30_000
 
 
 def task_name(task_id: str, condition: str, ui_profile: str = DEFAULT_PROFILE) -> str:
@@ -114,8 +117,8 @@ class HumanTraceTask(AbstractBrowserTask):
                 }
             ]
         )
-        page.goto(self.server.base_url + self.info["enter_url"])
-        page.wait_for_load_state("load")
+        page.goto(self.server.base_url + self.info["enter_url"], timeout=ENTER_TIMEOUT_MS)
+        page.wait_for_load_state("load", timeout=ENTER_TIMEOUT_MS)
         self.started_at = time.monotonic()
         # Nothing here names the condition: the agent sees what a person sees (the profile is on the
         # page as data-ui-* attributes, as it is for a person: it is how the page is built).

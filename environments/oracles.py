@@ -9,11 +9,15 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from environments.registry import Environment
 from environments.sitekit import Oracle
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Locator, Page
 
 
 @dataclass(frozen=True)
@@ -70,6 +74,42 @@ def settle_network(page: Any, timeout_ms: float = 30_000) -> None:
         # This document started before the tracker: it cannot know the fetches already in flight.
         page.wait_for_load_state("networkidle")
         page.evaluate(NETWORK_TRACKER_JS)
+
+
+# Steps every site's oracles share (the site kit's page contract: `#app` starts with a `.loading`
+# placeholder the page script replaces, writes answer in `#notice`, an expiry leads to the shared
+# relogin page).
+LONG_MS = 20_000  # slow networks in some variants
+_APP_LOADED = (
+    "() => { const app = document.getElementById('app');"
+    " return app && !app.querySelector(':scope > .loading') && app.children.length > 0; }"
+)
+
+
+def app_loaded(page: Page, timeout: float = LONG_MS) -> None:
+    """Wait until the page has loaded and its main content (`#app`) has replaced the loading placeholder."""
+    page.wait_for_load_state("load")
+    page.wait_for_function(_APP_LOADED, timeout=timeout)
+
+
+def shows(locator: Locator) -> bool:
+    """Whether `locator` matches something that is visible now (no waiting)."""
+    return locator.count() > 0 and locator.first.is_visible()
+
+
+def notice(page: Page, timeout: float = LONG_MS) -> str:
+    """The text of the page's latest notice (`#notice`: the answer to a write, success or error)."""
+    found = page.locator("#notice .notice").first
+    found.wait_for(timeout=timeout)
+    return str(found.inner_text())
+
+
+def sign_in_again(page: Page, trigger: Locator) -> None:
+    """Follow `trigger` (a "Sign in again" link or button) to the shared relogin page and sign in there."""
+    trigger.first.click()
+    page.wait_for_url(re.compile(r"/relogin"))
+    page.get_by_role("button", name="Sign in").click()
+    page.wait_for_load_state("load")
 
 
 @dataclass(frozen=True)

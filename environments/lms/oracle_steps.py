@@ -11,18 +11,15 @@ import re
 
 from playwright.sync_api import FilePayload, Page
 
+from environments.oracles import app_loaded, sign_in_again
+
 LONG = 20_000
 
 
 def loaded(page: Page) -> None:
     for _ in range(3):
         try:
-            page.wait_for_load_state("load")
-            page.wait_for_function(
-                "() => { const app = document.getElementById('app');"
-                " return app && !app.querySelector(':scope > .loading') && app.children.length > 0; }",
-                timeout=LONG,
-            )
+            app_loaded(page, LONG)
             return
         except Exception as error:  # noqa: BLE001
             if "context was destroyed" not in str(error):
@@ -83,10 +80,7 @@ def relogin_if_needed(page: Page) -> bool:
     button = page.locator(".toast").get_by_role("button", name="Sign in")
     if not button.count():
         return False
-    button.first.click()
-    page.wait_for_url(re.compile(r"/relogin"))
-    page.get_by_role("button", name="Sign in").click()
-    page.wait_for_load_state("load")
+    sign_in_again(page, button)
     ready(page)
     return True
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -104,12 +105,34 @@ def notice(page: Page, timeout: float = LONG_MS) -> str:
     return str(found.inner_text())
 
 
-def sign_in_again(page: Page, trigger: Locator) -> None:
-    """Follow `trigger` (a "Sign in again" link or button) to the shared relogin page and sign in there."""
+def ready_or_reload(page: Page, loaded: Callable[[Page], None], *, close: tuple[str, ...] = ()) -> None:
+    """`loaded(page)`, then a moment for a cover or dialog that appears late: the buttons named in
+    `close` are pressed (a dialog over the page), and a loading cover (`progressbar`) that never goes
+    away is dealt with by reloading (three tries)."""
+    for _ in range(3):
+        loaded(page)
+        page.wait_for_timeout(700)  # a cover or a dialog that appears a moment later is still in the way
+        for name in close:
+            button = page.get_by_role("button", name=name, exact=True)
+            if shows(button):
+                button.first.click()
+        if not shows(page.get_by_role("progressbar")):
+            return
+        page.reload()
+    raise AssertionError("the page never finished loading")
+
+
+def sign_in_again(page: Page, trigger: Locator, *, only_visible: bool = True) -> bool:
+    """After a session expiry: if `trigger` (a "Sign in again" link or button) is there (and visible,
+    unless `only_visible` is False), follow it to the shared relogin page and sign in there; True if
+    it was needed."""
+    if not (shows(trigger) if only_visible else trigger.count()):
+        return False
     trigger.first.click()
     page.wait_for_url(re.compile(r"/relogin"))
     page.get_by_role("button", name="Sign in").click()
     page.wait_for_load_state("load")
+    return True
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from playwright.sync_api import Page
 
-from environments.oracles import app_loaded, shows, sign_in_again
+from environments.oracles import app_loaded, sign_in_again
 
 LONG = 20_000  # ms: slow networks in some variants
 VISA, MASTERCARD, AMEX = "Visa ending in 4242", "Mastercard ending in 5454", "American Express ending in 1005"
@@ -332,10 +332,7 @@ def save_guest_details(page: Page, **fields: str) -> None:
 def relogin_if_needed(page: Page) -> bool:
     """After a session expiry: press "Sign in" and sign in again; True if it was needed."""
     sign_in = page.get_by_role("button", name="Sign in").or_(page.get_by_role("link", name="Sign in"))
-    if not shows(sign_in):
-        return False
-    sign_in_again(page, sign_in)
-    return True
+    return sign_in_again(page, sign_in)
 
 
 # ---------------------------------------------------------------- lists

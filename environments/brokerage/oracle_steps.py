@@ -13,7 +13,7 @@ from typing import Any
 from playwright.sync_api import Locator, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from environments.oracles import app_loaded, shows, sign_in_again
+from environments.oracles import app_loaded, ready_or_reload, sign_in_again
 from environments.oracles import notice as notice
 
 LONG = 20_000
@@ -26,14 +26,7 @@ def loaded(page: Page) -> None:
 
 def ready(page: Page) -> None:
     """`loaded`, and a loading cover that never goes away is dealt with by reloading."""
-    for _ in range(3):
-        loaded(page)
-        page.wait_for_timeout(700)  # a cover that appears a moment after the page is still in the way
-        stuck = page.get_by_role("progressbar")
-        if not (stuck.count() and stuck.first.is_visible()):
-            return
-        page.reload()
-    raise AssertionError("the page never finished loading")
+    ready_or_reload(page, loaded)
 
 
 def nav(page: Page, name: str) -> None:
@@ -43,10 +36,8 @@ def nav(page: Page, name: str) -> None:
 
 def relogin_if_needed(page: Page) -> bool:
     """After a session expiry: follow "Sign in again" and sign in; True if it was needed."""
-    link = page.get_by_role("link", name="Sign in again")
-    if not shows(link):
+    if not sign_in_again(page, page.get_by_role("link", name="Sign in again")):
         return False
-    sign_in_again(page, link)
     ready(page)
     return True
 

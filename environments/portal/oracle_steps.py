@@ -12,7 +12,7 @@ from datetime import datetime
 
 from playwright.sync_api import Locator, Page
 
-from environments.oracles import app_loaded, shows, sign_in_again
+from environments.oracles import app_loaded, sign_in_again
 from environments.oracles import notice as notice
 
 LONG = 20_000
@@ -59,10 +59,8 @@ def confirm(page: Page, button: str | re.Pattern[str]) -> None:
 
 def relogin_if_needed(page: Page) -> bool:
     """After a session expiry: follow "Sign in again" and sign in; True if it was needed."""
-    link = page.get_by_role("link", name="Sign in again")
-    if not shows(link):
+    if not sign_in_again(page, page.get_by_role("link", name="Sign in again")):
         return False
-    sign_in_again(page, link)
     ready(page)
     return True
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from environments import catalog, registry
+from environments import catalog, registry, ui
 from environments.schemas import display_path
 from environments.seeding import SeedError, build_session_state
 from environments.state import state_sha256
@@ -34,6 +34,8 @@ def check_all(*, seeds: tuple[int, ...] = CHECK_SEEDS) -> list[Problem]:
     envs = registry.all_environments()
     loaded, load_problems = catalog.build_catalog(envs)
     problems = [_split(line) for line in load_problems]
+    for env in envs:
+        problems.extend(Problem("", line) for line in ui.check_profiles(env))
     for task_id, task in sorted(loaded.tasks.items()):
         label = display_path(loaded.files[task_id])
         stem = loaded.files[task_id].stem

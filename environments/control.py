@@ -16,7 +16,7 @@ from pydantic import BaseModel, ValidationError
 from sqlmodel import Session
 
 from core.deps import SettingsDep
-from environments import catalog, sessions
+from environments import catalog, registry, sessions, ui
 from environments.schemas import SpecError
 from environments.seeding import SeedError
 
@@ -45,6 +45,8 @@ class CreateSession(BaseModel):
     task_id: str
     condition: Literal["clean", "intervention"]
     seed: int = 42
+    # A build of the site's controls (environments.ui); the site's default build when left out.
+    ui_profile: str = "default"
 
 
 class SessionInfo(BaseModel):
@@ -54,6 +56,7 @@ class SessionInfo(BaseModel):
     condition: str
     seed: int
     variant_id: str | None
+    ui_profile: str
     enter_url: str
     start_url: str
     instruction: str
@@ -73,6 +76,7 @@ def _info(db: Session, session_id: str) -> SessionInfo:
         condition=row.condition,
         seed=row.seed,
         variant_id=row.variant_id,
+        ui_profile=row.ui_profile,
         enter_url=f"/env/enter/{row.session_id}",
         start_url=f"/env/{row.env_id}{task.start_path}",
         instruction=catalog.render_instruction(task, row.targets),
@@ -93,14 +97,34 @@ def list_tasks() -> list[dict[str, Any]]:
     return [summary.__dict__ for summary in catalog.list_tasks()]
 
 
+@router.get("/ui-profiles")
+def list_ui_profiles() -> dict[str, list[dict[str, Any]]]:
+    """Every site's UI profiles (the default first): name, title, controls and interaction classes."""
+    return {
+        env.env_id: [
+            {
+                "name": p.name,
+                "title": p.title,
+                "description": p.description,
+                "controls": p.controls,
+                "classes": list(p.classes),
+            }
+            for p in ui.profiles(env).values()
+        ]
+        for env in registry.all_environments()
+    }
+
+
 @router.post("/sessions", status_code=201)
 def create_session(body: CreateSession, db: DbDep) -> SessionInfo:
     """Create a session of (task, condition, seed)."""
     try:
-        session_id = sessions.create(db, task_id=body.task_id, condition=body.condition, seed=body.seed)
+        session_id = sessions.create(
+            db, task_id=body.task_id, condition=body.condition, seed=body.seed, ui_profile=body.ui_profile
+        )
     except catalog.UnknownTask as exc:
         raise _not_found(exc) from None
-    except (SeedError, SpecError) as exc:
+    except (SeedError, SpecError, ui.UnknownProfile) as exc:
         raise HTTPException(status_code=422, detail=str(exc)) from None
     db.commit()
     return _info(db, session_id)

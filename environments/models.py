@@ -40,6 +40,8 @@ class EnvSession(SQLModel, table=True):
     condition: str = Field(max_length=16)
     seed: int
     variant_id: str | None = Field(default=None, max_length=128)
+    # Which build of the site's controls its pages show (environments.ui); never changes the state.
+    ui_profile: str = Field(default="default", max_length=40)
     session_start: datetime = Field(sa_column=Column(DateTime(timezone=True), nullable=False))
     created_at: datetime = Field(sa_column=Column(DateTime(timezone=True), nullable=False))
     # Real time the virtual clock counts from; moved to the reset time on every reset.

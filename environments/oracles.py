@@ -135,6 +135,43 @@ def sign_in_again(page: Page, trigger: Locator, *, only_visible: bool = True) ->
     return True
 
 
+def choose(
+    scope: Page | Locator,
+    label: str,
+    option: str | re.Pattern[str] | None = None,
+    *,
+    value: str | None = None,
+) -> None:
+    """Choose an option of the select named `label` (its accessible name), whichever build shows.
+
+    Under the default UI profile that is a native `<select>`; under `select=custom`
+    (`environments.ui`) it is a combobox button whose listbox is in the page only while open. Both
+    carry the role "combobox" and the same name, so an oracle written with `choose` passes on every
+    profile. Give the option's visible text (`option`: exact text, or a pattern it must contain)
+    or its value (`value`).
+    """
+    if (option is None) == (value is None):
+        raise ValueError("choose() takes an option's text or its value, not both")
+    box = scope.get_by_role("combobox", name=label, exact=True)
+    if box.evaluate("el => el.tagName") == "SELECT":
+        if isinstance(option, re.Pattern):
+            value = box.locator("option").filter(has_text=option).first.get_attribute("value")
+            option = None
+        if option is not None:
+            box.select_option(label=option)
+        else:
+            box.select_option(value=value)
+        return
+    box.click()
+    listbox = scope.get_by_role("listbox", name=label, exact=True)
+    if isinstance(option, re.Pattern):
+        listbox.get_by_role("option", name=option).first.click()
+    elif option is not None:
+        listbox.get_by_role("option", name=option, exact=True).click()
+    else:
+        listbox.locator(f'[role="option"][data-value="{value}"]').click()
+
+
 @dataclass(frozen=True)
 class SiteOracles:
     """A site's oracle and wrong solutions by task id."""

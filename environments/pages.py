@@ -4,7 +4,10 @@ client script, and `render_page` for the sites' own page handlers.
 
 from __future__ import annotations
 
+import re
 import threading
+from dataclasses import dataclass
+from html import escape
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +18,7 @@ from sqlalchemy import select, update
 from sqlmodel import Session, col
 
 from core.deps import SettingsDep
-from environments import catalog, registry
+from environments import catalog, registry, ui
 from environments.deps import COOKIE_NAME, session_id_from_request
 from environments.interventions.client import client_config, dispatches_for_page, inject, script_tag
 from environments.models import EnvSession
@@ -58,18 +61,45 @@ def no_session_page(env_id: str | None = None, *, status_code: int = 401) -> HTM
     return HTMLResponse(html, status_code=status_code)
 
 
-def _page_session(request: Request, env_id: str) -> tuple[str, list[dict[str, Any]], int] | None:
+@dataclass(frozen=True)
+class PageSession:
+    """What a page of a session needs: its id, client dispatches, reset count and UI profile."""
+
+    session_id: str
+    dispatches: list[dict[str, Any]]
+    reset_count: int
+    profile: ui.UIProfile
+
+
+def _page_session(request: Request, env_id: str) -> PageSession | None:
     session_id = session_id_from_request(request)
     if not session_id:
         return None
     query = select(
-        col(EnvSession.env_id), col(EnvSession.client_dispatches), col(EnvSession.reset_count)
+        col(EnvSession.env_id),
+        col(EnvSession.client_dispatches),
+        col(EnvSession.reset_count),
+        col(EnvSession.ui_profile),
     ).where(col(EnvSession.session_id) == session_id)
     with Session(request.app.state.engine) as db:
         row = db.execute(query).first()
     if row is None or row[0] != env_id:
         return None
-    return session_id, list(row[1] or []), int(row[2])
+    try:
+        profile = ui.get_profile(env_id, row[3])
+    except ui.UnknownProfile:
+        # A profile the site no longer declares: its pages fall back to the default build.
+        profile = ui.DEFAULT
+    return PageSession(session_id, list(row[1] or []), int(row[2]), profile)
+
+
+_HTML_TAG = re.compile(r"<html\b", re.IGNORECASE)
+
+
+def with_ui_profile(html: str, profile: ui.UIProfile) -> str:
+    """`html` with the profile's `data-ui-*` attributes on its `<html>` element."""
+    attributes = "".join(f' {name}="{escape(value)}"' for name, value in profile.attributes.items())
+    return _HTML_TAG.sub(lambda match: match.group(0) + attributes, html, count=1)
 
 
 def render_page(
@@ -78,14 +108,14 @@ def render_page(
     """Render a site page for the request's session (or the no-session page).
 
     Templates get `env_id`, `env_title`, `api_base` (`/api/env/<env_id>`), `static_base`
-    (`/env-static/<env_id>`) and `page_path` besides `context`. Every page gets the client script,
+    (`/env-static/<env_id>`), `page_path` and `ui` (the session's `UIProfile`: `ui.controls`)
+    besides `context`; `<html>` gets the profile's `data-ui-*` attributes. Every page gets the client script,
     with the session's client dispatches for this page (none for most sessions), so a clean and an
     intervention page load the same scripts; nothing else about the session reaches the page.
     """
     found = _page_session(request, env_id)
     if found is None:
         return no_session_page(env_id)
-    session_id, dispatches, reset_count = found
     html = (
         templates_for(env_id)
         .get_template(template)
@@ -96,11 +126,13 @@ def render_page(
             api_base=f"/api/env/{env_id}",
             static_base=f"/env-static/{env_id}",
             page_path=request.url.path,
+            ui=found.profile,
             **context,
         )
     )
-    chosen = dispatches_for_page(dispatches, request.url.path)
-    html = inject(html, script_tag(client_config(chosen, session_id=session_id, reset_count=reset_count)))
+    chosen = dispatches_for_page(found.dispatches, request.url.path)
+    config = client_config(chosen, session_id=found.session_id, reset_count=found.reset_count)
+    html = with_ui_profile(inject(html, script_tag(config)), found.profile)
     return HTMLResponse(html, status_code=status_code, headers={"Cache-Control": "no-store"})
 
 
@@ -124,7 +156,8 @@ def enter(request: Request, session_id: str, settings: SettingsDep) -> Response:
 @router.get("/env/{env_id}/relogin")
 def relogin_form(request: Request, env_id: str, next: str = "") -> Response:
     """The sign-in form shown after a session expiry."""
-    if _page_session(request, env_id) is None:
+    found = _page_session(request, env_id)
+    if found is None:
         return no_session_page(env_id)
     templates = templates_for(env_id)
     kit = f"{env_id}/kit.html"
@@ -139,8 +172,9 @@ def relogin_form(request: Request, env_id: str, next: str = "") -> Response:
         base=f"/env/{env_id}",
         api=f"/api/env/{env_id}",
         static_base=f"/env-static/{env_id}",
+        ui=found.profile,
     )
-    return HTMLResponse(html, headers={"Cache-Control": "no-store"})
+    return HTMLResponse(with_ui_profile(html, found.profile), headers={"Cache-Control": "no-store"})
 
 
 @router.post("/env/{env_id}/relogin")
@@ -151,7 +185,9 @@ def relogin(request: Request, env_id: str, next: str = Form(default="")) -> Resp
         return no_session_page(env_id)
     with Session(request.app.state.engine) as db:
         db.execute(
-            update(EnvSession).where(col(EnvSession.session_id) == found[0]).values(auth_expired=False)
+            update(EnvSession)
+            .where(col(EnvSession.session_id) == found.session_id)
+            .values(auth_expired=False)
         )
         db.commit()
     return RedirectResponse(_safe_next(env_id, next), status_code=303)

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 
     from environments.seeding import SeedContext
     from environments.state import EnvState
+    from environments.ui import UIProfile
 
 
 class UnknownEnvironment(LookupError):
@@ -49,6 +50,8 @@ class Environment:
     # The semantic events the site emits, name -> param names. None: the site's `api.EVENTS`
     # (every site declares them there); `humantrace tasks check` holds event conditions to them.
     events: dict[str, tuple[str, ...]] | None = None
+    # Alternative builds of the site's controls (`environments.ui`); the default is implicit.
+    ui_profiles: tuple[UIProfile, ...] = ()
 
     def declared_events(self) -> dict[str, tuple[str, ...]] | None:
         """The site's typed events (`events`, else `<package>.api.EVENTS`); None if it declares none."""

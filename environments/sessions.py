@@ -17,7 +17,7 @@ import orjson
 from sqlalchemy import CursorResult, delete, select, update
 from sqlmodel import Session, col
 
-from environments import catalog, registry
+from environments import catalog, registry, ui
 from environments.deps import ENDED_DETAIL, EnvHandle, EnvSessionDep, session_id_from_request  # noqa: F401
 from environments.models import EnvAuditEntry, EnvSemanticEvent, EnvSession, InterventionCounter
 from environments.seeding import build_session_state
@@ -92,10 +92,16 @@ def _built(generation: int, task_id: str, condition: str, seed: int) -> tuple[by
     return orjson.dumps(parts, option=orjson.OPT_NON_STR_KEYS), built.session_start
 
 
-def create(db: Session, *, task_id: str, condition: str, seed: int) -> str:
-    """Build a session of `task_id` in `condition` with `seed`; returns its opaque session id."""
+def create(db: Session, *, task_id: str, condition: str, seed: int, ui_profile: str | None = None) -> str:
+    """Build a session of `task_id` in `condition` with `seed`; returns its opaque session id.
+
+    `ui_profile` names the build of the site's controls its pages show (`environments.ui`; None is
+    the default); it never changes the state, so sessions of every profile start identical.
+    An unknown profile raises `ui.UnknownProfile` before anything is written.
+    """
     blob, session_start = _built(catalog.generation, task_id, condition, seed)
     parts = orjson.loads(blob)
+    profile = ui.get_profile(parts["env_id"], ui_profile)
     now = utcnow()
     row = EnvSession(
         session_id=secrets.token_urlsafe(24),
@@ -104,6 +110,7 @@ def create(db: Session, *, task_id: str, condition: str, seed: int) -> str:
         condition=condition,
         seed=seed,
         variant_id=parts["variant_id"],
+        ui_profile=profile.name,
         session_start=session_start,
         created_at=now,
         clock_origin=now,

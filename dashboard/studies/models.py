@@ -98,6 +98,8 @@ class Assignment(SQLModel, table=True):
     difficulty: str = Field(max_length=16)
     condition: str = Field(max_length=16)
     tier: str = Field(default="primary", max_length=16)
+    # The site's UI profile the task-condition runs on (environments.ui); "default" is today's build.
+    ui_profile: str = Field(default="default", max_length=40)
     order_index: int = 0
     seed: int = 0
     state: AssignmentState = Field(

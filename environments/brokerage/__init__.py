@@ -12,6 +12,7 @@ from environments.brokerage.models import BrokerageState
 from environments.brokerage.pages import router as page_router
 from environments.brokerage.seed import build_default_state
 from environments.registry import Environment
+from environments.ui import UIProfile
 
 ENVIRONMENT = Environment(
     env_id="brokerage",
@@ -25,4 +26,20 @@ ENVIRONMENT = Environment(
     ignore_fields={"profile": {"signed_in"}},
     # Account numbers are the investor's secret: the recorder masks them like a password.
     mask_selectors=(".account-number",),
+    ui_profiles=(
+        UIProfile(
+            name="custom-controls",
+            title="Custom controls",
+            description="Every select is a custom listbox; the order quantity has − and + buttons.",
+            controls={"select": "custom", "counter": "stepper"},
+            classes=("select", "counter"),
+        ),
+        UIProfile(
+            name="side-menu",
+            title="Side menu",
+            description="The main menu is a drawer behind a Menu button instead of a bar of links.",
+            controls={"navigation": "side-menu"},
+            classes=("navigation",),
+        ),
+    ),
 )

@@ -13,7 +13,7 @@ from typing import Any
 from playwright.sync_api import Locator, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from environments.oracles import app_loaded, ready_or_reload, sign_in_again
+from environments.oracles import app_loaded, choose, ready_or_reload, sign_in_again
 from environments.oracles import notice as notice
 
 LONG = 20_000
@@ -30,7 +30,11 @@ def ready(page: Page) -> None:
 
 
 def nav(page: Page, name: str) -> None:
-    page.get_by_role("navigation", name="Main").get_by_role("link", name=name, exact=True).click()
+    """Go to a section from the main menu (a bar of links, or a drawer behind "Menu")."""
+    menu = page.get_by_role("navigation", name="Main")
+    if not menu.is_visible():
+        page.get_by_role("button", name="Menu", exact=True).click()
+    menu.get_by_role("link", name=name, exact=True).click()
     ready(page)
 
 
@@ -54,9 +58,9 @@ def open_quote(page: Page, symbol: str) -> None:
     assert heading.startswith(symbol + " "), heading
 
 
-def choose_account(page: Page, select_id: str, account_name: str) -> None:
-    value = page.locator(f"#{select_id} option", has_text=account_name).first.get_attribute("value")
-    page.locator(f"#{select_id}").select_option(value)
+def choose_account(page: Page, label: str, account_name: str) -> None:
+    """Pick the account named `account_name` in the select labelled `label` (native or custom)."""
+    choose(page, label, re.compile(re.escape(account_name)))
 
 
 def confirm(page: Page, button: str | re.Pattern[str]) -> None:
@@ -75,9 +79,9 @@ def place_order(
     limit: str | None = None,
 ) -> str:
     """Fill the ticket on a quote page, review and place; returns the notice."""
-    choose_account(page, "order-account", account_name)
-    page.get_by_label("Action").select_option(side)
-    page.get_by_label("Order type").select_option(order_type)
+    choose_account(page, "Account", account_name)
+    choose(page, "Action", value=side)
+    choose(page, "Order type", value=order_type)
     page.get_by_label("Quantity (shares)").fill(str(quantity))
     if limit is not None:
         page.get_by_label("Limit price").fill(limit)

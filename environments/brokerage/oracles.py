@@ -14,13 +14,13 @@ from playwright.sync_api import Locator, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from environments.brokerage import oracle_steps as ui
-from environments.oracles import OracleContext
+from environments.oracles import OracleContext, choose
 
 
 def watch_oracle(page: Page, ctx: OracleContext) -> None:
     ui.ready(page)
     ui.open_quote(page, ctx.targets["symbol"])
-    page.get_by_label("Watchlist").select_option(label="Ideas")
+    choose(page, "Watchlist", "Ideas")
     page.get_by_role("button", name="Add to watchlist").click()
     assert "added to Ideas" in ui.notice(page)
 
@@ -33,7 +33,7 @@ def watch_wrong(page: Page, ctx: OracleContext) -> None:
     page.get_by_role("button", name="Create watchlist").click()
     ui.notice(page)
     ui.open_quote(page, ctx.targets["symbol"])
-    page.get_by_label("Watchlist").select_option(label="Zephyr")
+    choose(page, "Watchlist", "Zephyr")
     page.get_by_role("button", name="Add to watchlist").click()
     ui.notice(page)
 
@@ -42,8 +42,8 @@ def _transfer(page: Page, source: str, target: str, amount: str) -> None:
     ui.nav(page, "Transfers")
     before = ui.transfer_rows(page)
     for _ in range(3):
-        ui.choose_account(page, "transfer-from", source)
-        ui.choose_account(page, "transfer-to", target)
+        ui.choose_account(page, "From", source)
+        ui.choose_account(page, "To", target)
         page.get_by_label("Amount").fill(amount)
         page.get_by_role("button", name="Review transfer").click()
         ui.confirm(page, re.compile(r"^Transfer \$"))
@@ -171,7 +171,7 @@ def fund_and_buy_wrong(page: Page, ctx: OracleContext) -> None:
 
 def _alert(page: Page, symbol: str, direction: str, price: str) -> None:
     ui.open_quote(page, symbol)
-    page.get_by_label("Alert me when the price").select_option(direction)
+    choose(page, "Alert me when the price", value=direction)
     page.get_by_label("Price", exact=True).fill(price)
     ui.click_working(page, "Create alert", page.locator("#notice .notice"))
     assert ui.notice(page).startswith(f"Alert set: {symbol}"), ui.notice(page)
@@ -236,10 +236,10 @@ def buy_once_wrong(page: Page, ctx: OracleContext) -> None:
 
 def _plan(page: Page, ctx: OracleContext, frequency: str) -> None:
     ui.nav(page, "Recurring & alerts")
-    ui.choose_account(page, "rec-account", "Roth IRA")
+    ui.choose_account(page, "Account", "Roth IRA")
     page.get_by_label("Symbol").fill(ctx.targets["symbol"])
     page.get_by_label("Amount per purchase").fill(ui.dollars(ctx.targets["amount_text"]))
-    page.get_by_label("Frequency").select_option(frequency)
+    choose(page, "Frequency", value=frequency)
     page.get_by_label("First purchase").fill(ctx.targets["date"])
     ui.click_working(page, "Review plan", page.locator("dialog[open]"))
     ui.confirm(page, "Start plan")
@@ -478,7 +478,7 @@ def _shortlist(page: Page, symbols: list[str]) -> None:
         ui.ready(page)
     for symbol in symbols:
         ui.open_quote(page, symbol)
-        page.get_by_label("Watchlist").select_option(label="To buy")
+        choose(page, "Watchlist", "To buy")
         page.get_by_role("button", name="Add to watchlist").click()
         assert f"{symbol} added to To buy" in ui.notice(page)
 
@@ -540,7 +540,7 @@ def _buy_and_alert(page: Page, ctx: OracleContext, round_up: bool) -> None:
     for _ in range(3):
         page.reload()
         ui.ready(page)
-        page.get_by_label("Alert me when the price").select_option("below")
+        choose(page, "Alert me when the price", value="below")
         page.get_by_label("Price", exact=True).fill(f"{level // 100}.{level % 100:02d}")
         page.get_by_role("button", name="Create alert").click()
         if ui.notice(page).startswith(f"Alert set: {symbol}"):

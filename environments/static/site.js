@@ -102,7 +102,45 @@
     target.innerHTML = `<div class="loading" role="status"><span class="spinner"></span><span>${esc(text || "Loading…")}</span></div>`;
   }
 
+  /* ---- UI profiles (environments/ui.py): which build of a control this page shows ---- */
+  const root = document.documentElement;
+
+  /* The build of control `key` in this session's UI profile ("default" when it changes none). */
+  function ui(key) { return root.getAttribute("data-ui-" + key) || "default"; }
+
+  /* confirmation=inline: a confirmation appears in the page, above the content, until the next one. */
+  function inlineConfirmation(message, kind, action) {
+    let holder = document.querySelector(".ui-confirmation");
+    if (!holder) {
+      holder = document.createElement("div");
+      holder.className = "ui-confirmation";
+      holder.setAttribute("role", "status");
+      holder.setAttribute("aria-live", "polite");
+      const main = document.getElementById("app") || document.querySelector("main") || document.body;
+      main.parentNode.insertBefore(holder, main);
+    }
+    holder.innerHTML = "";
+    const el = document.createElement("div");
+    el.className = "ui-confirmation-message " + (kind || "");
+    const text = document.createElement("span");
+    text.textContent = message;
+    el.appendChild(text);
+    if (action) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "btn";
+      button.textContent = action.label;
+      button.addEventListener("click", () => { el.remove(); action.run(); });
+      el.appendChild(button);
+    }
+    holder.appendChild(el);
+  }
+
   function toast(message, kind, action, timeout) {
+    if (kind !== "error" && ui("confirmation") === "inline") {
+      inlineConfirmation(message, kind, action);
+      return;
+    }
     let holder = document.querySelector(".toasts");
     if (!holder) {
       holder = document.createElement("div");
@@ -161,8 +199,172 @@
 
   function params() { return new URLSearchParams(location.search); }
 
+  /* button=icon: a button with `data-icon="<name>"` shows only its icon; its words become its
+     accessible name (aria-label) and tooltip. A button whose words change is re-read. */
+  const ICONS = {  // symbols the common system fonts carry (no colour emoji needed)
+    add: "+", archive: "▤", back: "←", bell: "♪", calendar: "▦", cart: "⊕", check: "✓",
+    close: "×", delete: "⌫", down: "▼", edit: "✎", flag: "⚑", forward: "→", heart: "♥", inbox: "✉",
+    message: "✉", minus: "−", more: "⋯", pause: "‖", pin: "⚲", play: "▶", plus: "+", refresh: "↻",
+    reply: "↩", save: "★", search: "⌕", send: "➤", settings: "⚙", star: "★", trash: "⌫", undo: "↶",
+    up: "▲", upload: "⇪", vote: "▲", x: "×",
+  };
+
+  function iconify(button) {
+    const glyph = ICONS[button.dataset.icon] || "●";
+    const text = button.textContent.replace(/\s+/g, " ").trim();
+    if (button.dataset.iconShown === "1" && (text === glyph || text === "")) return;
+    if (text && text !== glyph) {
+      button.setAttribute("aria-label", text);
+      button.title = text;
+    }
+    button.dataset.iconShown = "1";
+    button.classList.add("ui-icon-button");
+    button.innerHTML = `<span aria-hidden="true">${glyph}</span>`;
+  }
+
+  /* select=custom: each native <select> (but those marked data-native) is hidden behind a combobox
+     button and a listbox that is in the page only while open. The native select keeps the value
+     (site code reads and listens to it as before); choosing an option sets it and fires input and
+     change. The wrapper carries the select's classes, so a site's masking selectors still match. */
+  function labelOf(select) {
+    if (select.getAttribute("aria-label")) return select.getAttribute("aria-label");
+    const label = select.labels && select.labels[0];
+    if (label) return label.textContent.replace(/\s+/g, " ").trim();
+    return select.getAttribute("title") || select.name || "Choose";
+  }
+
+  function customSelect(select) {
+    if (select.dataset.native !== undefined || select.dataset.uiCustom) return;
+    select.dataset.uiCustom = "1";
+    const wrap = document.createElement("span");
+    wrap.className = "ui-select " + select.className;
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "ui-select-button";
+    button.setAttribute("role", "combobox");
+    button.setAttribute("aria-haspopup", "listbox");
+    button.setAttribute("aria-expanded", "false");
+    wrap.appendChild(button);
+    select.style.display = "none";
+    select.insertAdjacentElement("afterend", wrap);
+    let list = null;
+
+    function sync() {
+      const chosen = select.options[select.selectedIndex];
+      button.setAttribute("aria-label", labelOf(select));
+      button.textContent = (chosen ? chosen.textContent.trim() : "") || "Choose…";
+      button.disabled = select.disabled;
+    }
+    function close() {
+      if (!list) return;
+      list.remove();
+      list = null;
+      button.setAttribute("aria-expanded", "false");
+      document.removeEventListener("click", outside, true);
+    }
+    function outside(event) { if (!wrap.contains(event.target)) close(); }
+    function pick(index) {
+      close();
+      if (select.selectedIndex !== index) {
+        select.selectedIndex = index;
+        select.dispatchEvent(new Event("input", { bubbles: true }));
+        select.dispatchEvent(new Event("change", { bubbles: true }));
+      }
+      sync();
+      button.focus();
+    }
+    function open() {
+      list = document.createElement("ul");
+      list.className = "ui-select-list";
+      list.setAttribute("role", "listbox");
+      list.setAttribute("aria-label", labelOf(select));
+      Array.from(select.options).forEach((option, index) => {
+        const item = document.createElement("li");
+        item.setAttribute("role", "option");
+        item.textContent = option.textContent.trim();
+        item.dataset.value = option.value;
+        item.tabIndex = -1;
+        item.setAttribute("aria-selected", String(index === select.selectedIndex));
+        if (option.disabled) item.setAttribute("aria-disabled", "true");
+        else item.addEventListener("click", () => pick(index));
+        item.addEventListener("keydown", (event) => {
+          const items = Array.from(list.children);
+          const at = items.indexOf(item);
+          if (event.key === "ArrowDown" && items[at + 1]) { event.preventDefault(); items[at + 1].focus(); }
+          if (event.key === "ArrowUp" && items[at - 1]) { event.preventDefault(); items[at - 1].focus(); }
+          if ((event.key === "Enter" || event.key === " ") && !option.disabled) { event.preventDefault(); pick(index); }
+          if (event.key === "Escape") { close(); button.focus(); }
+        });
+        list.appendChild(item);
+      });
+      wrap.appendChild(list);
+      button.setAttribute("aria-expanded", "true");
+      document.addEventListener("click", outside, true);
+      const current = list.children[Math.max(select.selectedIndex, 0)];
+      if (current) current.focus();
+    }
+    button.addEventListener("click", () => { if (list) close(); else open(); });
+    button.addEventListener("keydown", (event) => {
+      if ((event.key === "ArrowDown" || event.key === "Enter" || event.key === " ") && !list) { event.preventDefault(); open(); }
+    });
+    select.addEventListener("change", sync);
+    new MutationObserver(sync).observe(select, { childList: true, subtree: true, attributes: true });
+    sync();
+  }
+
+  function applyProfile(scope) {
+    if (ui("select") === "custom") {
+      if (scope.tagName === "SELECT") customSelect(scope);
+      scope.querySelectorAll && scope.querySelectorAll("select").forEach(customSelect);
+    }
+    if (ui("button") === "icon") {
+      if (scope.dataset && scope.dataset.icon !== undefined) iconify(scope);
+      scope.querySelectorAll && scope.querySelectorAll("[data-icon]").forEach(iconify);
+    }
+  }
+
+  /* The kit builds' look: neutral, inheriting the site's font and colours. */
+  const KIT_CSS = `
+    .ui-select { position: relative; display: inline-block; }
+    .ui-select-button { font: inherit; min-width: 9em; text-align: left; padding: .35em 2em .35em .6em;
+      border: 1px solid #8a8f98; border-radius: 6px; background: #fff; color: #1d1f23; cursor: pointer; position: relative; }
+    .ui-select-button::after { content: "▾"; position: absolute; right: .6em; top: 50%; transform: translateY(-50%); }
+    .ui-select-button:focus-visible, .ui-select-list li:focus { outline: 2px solid #2456b3; outline-offset: 1px; }
+    .ui-select-list { position: absolute; z-index: 50; left: 0; top: 100%; margin: 2px 0 0; padding: 4px 0; min-width: 100%;
+      max-height: 18em; overflow-y: auto; list-style: none; background: #fff; color: #1d1f23;
+      border: 1px solid #8a8f98; border-radius: 6px; box-shadow: 0 6px 18px rgba(0,0,0,.18); }
+    .ui-select-list li { padding: .35em .8em; cursor: pointer; white-space: nowrap; }
+    .ui-select-list li:hover, .ui-select-list li[aria-selected="true"] { background: #e8eefb; }
+    .ui-select-list li[aria-disabled="true"] { color: #6b7078; cursor: default; }
+    .ui-confirmation { margin: .5rem auto; max-width: 72rem; }
+    .ui-confirmation-message { display: flex; gap: .8em; align-items: center; padding: .6em .9em;
+      border: 1px solid #2f7d4a; border-left-width: 5px; border-radius: 6px; background: #eef8f1; color: #173d25; }
+    .ui-icon-button { min-width: 2.2em; }
+  `;
+  if (ui("select") === "custom" || ui("button") === "icon" || ui("confirmation") === "inline") {
+    const style = document.createElement("style");
+    style.textContent = KIT_CSS;
+    document.head.appendChild(style);
+  }
+
+  if (ui("select") === "custom" || ui("button") === "icon") {
+    applyProfile(document.body);
+    new MutationObserver((records) => {
+      for (const record of records) {
+        if (record.type === "characterData") {
+          const owner = record.target.parentElement && record.target.parentElement.closest("[data-icon]");
+          if (owner) applyProfile(owner);
+          continue;
+        }
+        const owner = record.target.closest && record.target.closest("[data-icon]");
+        if (owner) applyProfile(owner);
+        record.addedNodes.forEach((node) => { if (node.nodeType === 1) applyProfile(node); });
+      }
+    }).observe(document.body, { childList: true, subtree: true, characterData: true });
+  }
+
   window.Site = {
-    BASE, API, ApiError, api, reportError, errorPanel, loading, toast, busy, esc, params, loginUrl, configure,
+    BASE, API, ApiError, api, reportError, errorPanel, loading, toast, busy, esc, params, loginUrl, configure, ui,
     page: body.dataset.page,
     main: document.getElementById("app"),
   };

@@ -7,6 +7,7 @@ app with `mount_environments(app)`, on SQLite or PostgreSQL.
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import sys
 import threading
@@ -88,32 +89,54 @@ def lab_loader_code() -> str:
     return LAB_LOADER
 
 
-def oracle_cases() -> list[tuple[str, str, str, str]]:
-    """(kind, env_id, task_id, condition) for every oracle and wrong solution of every site."""
-    from environments import catalog, registry
+def sampled_profile(task_id: str, names: list[str]) -> str:
+    """The UI profile a task's oracle runs on in the default suite: one of the site's profiles
+    (the default included) chosen by a hash of the task id, so the choice never changes by run."""
+    digest = int(hashlib.sha256(task_id.encode()).hexdigest(), 16)
+    return names[digest % len(names)]
+
+
+def oracle_cases(full: bool = False) -> list[tuple[str, str, str, str, str]]:
+    """(kind, env_id, task_id, condition, ui_profile) for the oracle and wrong solutions of every site.
+
+    Default suite: every task-condition once, on one UI profile chosen by a hash of the task id, and
+    every profile on two tasks per site (clean), so each build is exercised by several oracles.
+    `full`: every task-condition on every profile.
+    """
+    from environments import catalog, registry, ui
     from environments.oracles import load_oracles
 
     load_lab_module()
     cases = []
     for env in registry.all_environments():
         found = load_oracles(env)
-        for task_id in sorted(
-            t.task_id for t in catalog.load_catalog().tasks.values() if t.env_id == env.env_id
-        ):
+        names = list(ui.profiles(env))
+        task_ids = sorted(t.task_id for t in catalog.load_catalog().tasks.values() if t.env_id == env.env_id)
+        chosen = {task_id: sampled_profile(task_id, names) for task_id in task_ids}
+        for task_id in task_ids:
             conditions = ["clean"] + (["intervention"] if catalog.variant_for(task_id) else [])
             for condition in conditions:
-                cases.append(("oracle", env.env_id, task_id, condition))
+                for profile in names if full else [chosen[task_id]]:
+                    cases.append(("oracle", env.env_id, task_id, condition, profile))
                 # A wrong solution must fail; one condition shows it (the clean one, where nothing
                 # else can explain the failure), which keeps the browser suite's length in check.
                 if task_id in found.wrong and condition == "clean":
-                    cases.append(("wrong", env.env_id, task_id, condition))
+                    cases.append(("wrong", env.env_id, task_id, condition, chosen[task_id]))
+        if not full:
+            # every profile on two tasks (the first two by hash order) that did not draw it
+            for profile in names[1:]:
+                others = sorted(
+                    (t for t in task_ids if chosen[t] != profile),
+                    key=lambda t, p=profile: hashlib.sha256(f"{p}/{t}".encode()).hexdigest(),
+                )
+                cases.extend(("oracle", env.env_id, t, "clean", profile) for t in others[:2])
     return cases
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "oracle_case" in metafunc.fixturenames:
-        cases = oracle_cases()
-        metafunc.parametrize("oracle_case", cases, ids=[f"{k}-{t}-{c}" for k, _, t, c in cases])
+        cases = oracle_cases(full=bool(metafunc.config.getoption("--full", default=False)))
+        metafunc.parametrize("oracle_case", cases, ids=[f"{k}-{t}-{c}-{p}" for k, _, t, c, p in cases])
 
 
 def make_engine(url: str) -> Engine:
@@ -168,10 +191,13 @@ class LiveServer:
         headers = {"X-Env-Session": session_id} if session_id else {}
         return httpx.Client(base_url=self.base_url, headers=headers, timeout=30)
 
-    def create(self, task_id: str, condition: str = "clean", seed: int = 42) -> dict:
+    def create(
+        self, task_id: str, condition: str = "clean", seed: int = 42, ui_profile: str = "default"
+    ) -> dict:
         with self.control() as client:
             response = client.post(
-                "/control/sessions", json={"task_id": task_id, "condition": condition, "seed": seed}
+                "/control/sessions",
+                json={"task_id": task_id, "condition": condition, "seed": seed, "ui_profile": ui_profile},
             )
         assert response.status_code == 201, response.text
         return response.json()

@@ -1,5 +1,5 @@
 """Every site's oracle solves its task in Chromium through a real server, clean and under the
-variant's intervention (passed, score 1.0), and every WRONG solution fails.
+variant's intervention (passed, score 1.0), on the site's UI profiles, and every WRONG solution fails.
 
 Cases are collected from the registry at collection time (`oracle_case` in conftest.py), so a new
 site with tasks, variants and `oracles.py` joins without any change here.
@@ -16,11 +16,12 @@ pytestmark = [pytest.mark.browser, pytest.mark.all_sites]
 
 
 def test_oracle(oracle_case, lab_server, context):
-    kind, env_id, task_id, condition = oracle_case
+    kind, env_id, task_id, condition, profile = oracle_case
     found = load_oracles(registry.get(env_id))
     solutions = found.oracles if kind == "oracle" else found.wrong
     assert task_id in solutions, f"{env_id} has no {kind} solution for {task_id}"
-    info = lab_server.create(task_id, condition, 42)
+    info = lab_server.create(task_id, condition, 42, ui_profile=profile)
+    assert info["ui_profile"] == profile
     task = catalog.get_task(task_id)
     page = context.new_page()
     page.goto(lab_server.base_url + info["enter_url"])
@@ -33,6 +34,7 @@ def test_oracle(oracle_case, lab_server, context):
         task_id=task_id,
     )
     assert page.url.endswith(f"/env/{env_id}{task.start_path}")
+    assert page.locator("html").get_attribute("data-ui-profile") == profile
     solutions[task_id](page, ctx)
     with lab_server.control() as control:
         verdict = control.post(f"/control/sessions/{info['session_id']}/evaluate").json()

@@ -89,12 +89,14 @@ def test_caret_scrolling_leaves_one_fill(live_server, context, wait_all_acked):
     page = open_page(context, live_server, token)
     page.click("#narrow")
     typed = "abcdefghijklmnopqrstuvwxyz012345"
-    page.keyboard.type(typed)
+    page.keyboard.type(typed, delay=25)  # a person's pace: the field scrolls between keystrokes
     page.click("#otc")
     wait_all_acked(page, token, live_server, rid)
     frame = live_server.frame(rid)
     narrow = frame[frame["xpath"] == frame.loc[frame["value"] == typed, "xpath"].iloc[0]]
-    assert (narrow["type"] == "scroll").sum() >= 5  # the field scrolled itself as the caret moved
+    # the field scrolled itself as the caret moved (Chromium coalesces scroll events, so how many
+    # it fires depends on the machine's load: at least two, not an exact count)
+    assert (narrow["type"] == "scroll").sum() >= 2
     steps = cleaned(live_server, rid)
     on_field = steps[steps["xpath"] == narrow["xpath"].iloc[0]]
     fills = on_field[on_field["type"] == "fill"]

@@ -125,6 +125,35 @@
     return h("div", { class: "field" }, h("label", { for: id, text: label }), control, hint ? h("small", { text: hint }) : null);
   }
 
+  /* counter=stepper (UI profile): a number field between "−" and "+" buttons; typing still works. */
+  function withStepper(input, noun) {
+    if (!(window.Site && Site.ui("counter") === "stepper")) return;
+    const step = (delta) => {
+      const n = parseInt(input.value, 10);
+      input.value = String(Math.max(1, (n > 0 ? n : 0) + delta));
+      input.dispatchEvent(new Event("input", { bubbles: true }));
+    };
+    const wrap = h("span", { class: "stepper" });
+    input.replaceWith(wrap);
+    wrap.append(h("button", { type: "button", "aria-label": "Decrease " + noun, onclick: () => step(-1) }, "−"), input,
+      h("button", { type: "button", "aria-label": "Increase " + noun, onclick: () => step(1) }, "+"));
+  }
+
+  /* navigation=side-menu (UI profile): the main menu is a drawer behind a "Menu" button. */
+  function sideMenu() {
+    const button = document.querySelector(".menu-button");
+    const menu = document.getElementById("main-nav");
+    if (!button || !menu) return;
+    const toggle = (open) => {
+      menu.classList.toggle("open", open);
+      button.setAttribute("aria-expanded", String(open));
+      if (open) (menu.querySelector("a[aria-current]") || menu.querySelector("a")).focus();
+    };
+    button.addEventListener("click", () => toggle(!menu.classList.contains("open")));
+    menu.querySelector(".menu-close").addEventListener("click", () => { toggle(false); button.focus(); });
+    document.addEventListener("keydown", (e) => { if (e.key === "Escape" && menu.classList.contains("open")) { toggle(false); button.focus(); } });
+  }
+
   function accountSelect(accounts, chosen) {
     return h("select", {}, accounts.map((a) => h("option", { value: a.id, selected: a.id === chosen },
       `${a.name} (${a.masked_number}) · ${money(a.buying_power_cents)} available`)));
@@ -268,6 +297,7 @@
       if (result) { await route(); banner(h("span", {}, result.message + " ", h("a", { href: BASE + "/orders" }, "View orders")), "ok"); }
     } }, h("h2", { text: "Trade" }), field("Account", "order-account", acct), field("Action", "order-side", side), field("Order type", "order-type", type),
       field("Quantity (shares)", "order-qty", qty), limitField, estimate, review);
+    withStepper(qty, "quantity");
     update();
     const wlSelect = h("select", {}, data.watchlists.map((w) => h("option", { value: w.id }, w.name)));
     const watchButton = h("button", { type: "submit", class: "btn" }, "Add to watchlist");
@@ -419,6 +449,7 @@
     if (notice && !document.getElementById("notice")) app.insertBefore(notice, app.firstChild);
   }
 
+  sideMenu();
   header();
   route();
 })();

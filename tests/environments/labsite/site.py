@@ -13,11 +13,13 @@ from typing import Any
 from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel
 
+from environments.oracles import choose
 from environments.pages import render_page
 from environments.registry import Environment
 from environments.seeding import SeedContext, builder
 from environments.sessions import EnvSessionDep
 from environments.state import Entity, EnvState
+from environments.ui import UIProfile
 
 ROOT = Path(__file__).parent
 WORDS = ["budget", "garden", "piano", "trip", "invoice", "recipe", "meeting", "library", "bicycle", "kitchen"]
@@ -208,6 +210,22 @@ ENVIRONMENT = Environment(
         "note_pin": ("note_id", "pinned"),
         "note_view": ("note_id",),
     },
+    ui_profiles=(
+        UIProfile(
+            name="icon-buttons",
+            title="Icon buttons",
+            description="Pin and Save show only an icon; their words are their accessible names.",
+            controls={"button": "icon"},
+            classes=("button",),
+        ),
+        UIProfile(
+            name="kit-controls",
+            title="Kit controls",
+            description="The order select is a custom listbox; confirmations appear in the page.",
+            controls={"select": "custom", "confirmation": "inline"},
+            classes=("select", "confirmation"),
+        ),
+    ),
 )
 
 # --------------------------------------------------------------------------- oracles
@@ -221,6 +239,8 @@ def _note_row(page: Any, title: str) -> Any:
 
 def pin_oracle(page: Any, ctx: Any) -> None:
     title = ctx.targets["title"]
+    choose(page, "Order", "By title")  # a native select or the kit's listbox, by the UI profile
+    page.locator("#notes[data-loaded=true]").wait_for()
     for _ in range(4):
         row = _note_row(page, title)
         if row.get_attribute("data-pinned") == "true":

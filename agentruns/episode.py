@@ -18,8 +18,10 @@ import pandas as pd
 
 from agentruns.agents import action_mapping, split_action
 from agentruns.gym import gym_id
+from agentruns.task import task_name
 from cleaning import clean, raw_frame
 from environments import catalog
+from environments.ui import DEFAULT_PROFILE
 from exports.agent_bundle import episode_attempt_id, verdict_rows
 from exports.features import extract_features
 from exports.schema import join_list
@@ -38,12 +40,23 @@ class EpisodeResult:
         return self.tables["episodes"][0]
 
 
+def _is_replay_wait(node: ast.stmt) -> bool:
+    return (
+        isinstance(node, ast.Expr)
+        and isinstance(node.value, ast.Call)
+        and isinstance(node.value.func, ast.Attribute)
+        and node.value.func.attr == "ready"
+    )
+
+
 def parse_action(action: str) -> tuple[str | None, str | None]:
     """(verb, first argument) of an action such as `click('12')` or `page.locator(...).fill(...)`."""
     try:
         tree = ast.parse(action.strip())
     except SyntaxError:
         return None, None
+    # The replay agent's wait for the person's page (`agentruns.replay.ready`) is not the action.
+    tree.body = [n for n in tree.body if not _is_replay_wait(n)]
     call = next((n for n in ast.walk(tree) if isinstance(n, ast.Call)), None)
     if call is None:
         return None, None
@@ -84,13 +97,15 @@ def run_episode(
     seed: int,
     max_steps: int = DEFAULT_MAX_STEPS,
     env_kwargs: dict[str, Any] | None = None,
+    ui_profile: str = DEFAULT_PROFILE,
 ) -> EpisodeResult:
-    """Run `agent` on one task-condition (env seed `seed`) for at most `max_steps` actions."""
-    attempt_id = episode_attempt_id(model, task_id, condition, seed)
+    """Run `agent` on one task-condition (env seed `seed`, UI profile `ui_profile`) for at most
+    `max_steps` actions."""
+    attempt_id = episode_attempt_id(model, task_id, condition, seed, ui_profile)
     task_spec = catalog.get_task(task_id)
     variant = catalog.variant_for(task_id) if condition == "intervention" else None
     env = gymnasium.make(
-        gym_id(task_id, condition),
+        gym_id(task_id, condition, ui_profile),
         task_kwargs={"env_seed": seed},
         action_mapping=action_mapping(agent),
         **(env_kwargs or {}),
@@ -151,8 +166,11 @@ def run_episode(
         verdict = task.last_verdict or {}
         if not verdict.get("passed"):
             # The verdict of the last step was taken as soon as its DOM had loaded, when the fetch
-            # its click started may still be on its way (a replayed return request once scored 0.75
-            # so). A person presses Evaluate on a settled page: score the settled state.
+            # its click started may still be on its way. A person presses Evaluate on a settled
+            # page: score it once more after the page's network went quiet. (Playwright's
+            # "networkidle" is a load state, reached once per document, so this catches a late
+            # navigation, not a fetch started after the load; the replay agent waits for those
+            # itself before its closing message, see agentruns.replay.ready.)
             _settle(unwrapped.page)
             verdict = task.evaluate()
         artifacts = task.artifacts()
@@ -224,7 +242,7 @@ def run_episode(
     verdicts = verdict_rows(attempt_id, verdict)
     row = {
         "attempt_id": attempt_id,
-        "run_id": f"{model}/{task_id}.{condition}.{seed}",
+        "run_id": f"{model}/{task_name(task_id, condition, ui_profile).removeprefix('humantrace.')}.{seed}",
         "model": model,
         "env_id": task_spec.env_id,
         "task_id": task_id,
@@ -234,6 +252,7 @@ def run_episode(
         "condition": condition,
         "source_variant": variant.variant_id if variant else None,
         "seed": seed,
+        "ui_profile": ui_profile,
         "viewport_w": trace.get("viewport_w"),
         "viewport_h": trace.get("viewport_h"),
         "user_agent": trace.get("user_agent"),

@@ -4,7 +4,9 @@
     env = gym.make("agentruns.gym:browsergym/humantrace.shop-001.clean")
 
 (gymnasium imports the module named before the colon, so this works in a fresh process.) Ids are
-`browsergym/humantrace.<task_id>.<condition>`; `task_id` and `condition` are frozen, `env_seed`
+`browsergym/humantrace.<task_id>.<condition>` on the default UI profile and
+`browsergym/humantrace.<task_id>.<condition>.<ui_profile>` on each profile the task's site
+declares; `task_id`, `condition` and `ui_profile` are frozen, `env_seed`
 defaults to the study seed (`HUMANTRACE_AGENTS_SEED`, 42). Main-browser options default to
 Debian's Chromium (`pw_chromium_kwargs`), and Playwright is pointed at the browsers folder that
 BrowserGym's chat window needs (see `agentruns.browsers`).
@@ -21,7 +23,8 @@ from browsergym.core.registration import frozen_partial
 from agentruns.browsers import use_debian_chromium
 from agentruns.settings import AgentSettings
 from agentruns.task import HumanTraceTask, task_name
-from environments import catalog
+from environments import catalog, registry
+from environments.ui import DEFAULT_PROFILE, profiles
 
 
 def task_conditions() -> list[tuple[str, str]]:
@@ -34,9 +37,19 @@ def task_conditions() -> list[tuple[str, str]]:
     return sorted(pairs)
 
 
-def gym_id(task_id: str, condition: str) -> str:
-    """The gymnasium id of a task-condition (`browsergym/humantrace.<task_id>.<condition>`)."""
-    return f"browsergym/{task_name(task_id, condition)}"
+def site_profiles(task_id: str) -> list[str]:
+    """The UI profiles of a task's site, the default first."""
+    return list(profiles(registry.get(catalog.get_task(task_id).env_id)))
+
+
+def task_condition_profiles() -> list[tuple[str, str, str]]:
+    """Every (task_id, condition, ui_profile) of every registered site, sorted."""
+    return sorted((t, c, p) for t, c in task_conditions() for p in site_profiles(t))
+
+
+def gym_id(task_id: str, condition: str, ui_profile: str = DEFAULT_PROFILE) -> str:
+    """The gymnasium id (`browsergym/humantrace.<task_id>.<condition>[.<ui_profile>]`)."""
+    return f"browsergym/{task_name(task_id, condition, ui_profile)}"
 
 
 def _make_env(task_entrypoint, *args, **kwargs) -> BrowserEnv:
@@ -49,17 +62,17 @@ def _make_env(task_entrypoint, *args, **kwargs) -> BrowserEnv:
 
 
 def register_all(settings: AgentSettings | None = None) -> list[str]:
-    """Register every task-condition (idempotent); returns the gymnasium ids."""
+    """Register every task-condition on every UI profile of its site (idempotent); returns the
+    gymnasium ids."""
     settings = settings or AgentSettings()
     ids = []
-    for task_id, condition in task_conditions():
-        env_id = gym_id(task_id, condition)
+    for task_id, condition, ui_profile in task_condition_profiles():
+        env_id = gym_id(task_id, condition, ui_profile)
         ids.append(env_id)
         if env_id in gymnasium.registry:
             continue
-        entry = partial(
-            frozen_partial(HumanTraceTask, task_id=task_id, condition=condition), env_seed=settings.seed
-        )
+        task = frozen_partial(HumanTraceTask, task_id=task_id, condition=condition, ui_profile=ui_profile)
+        entry = partial(task, env_seed=settings.seed)
         gymnasium.register(id=env_id, entry_point=partial(_make_env, entry), nondeterministic=False)
     return ids
 

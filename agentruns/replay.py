@@ -19,15 +19,27 @@ from __future__ import annotations
 
 import json
 import math
+import time
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pandas as pd
 
+from environments.ui import DEFAULT_PROFILE
 from exports.bundle import read_bundle, read_manifest
 
 ACTION_TIMEOUT_MS = 5000
+# How long an operation waits for the page the person did it on (their page's own navigations:
+# a form that sends its request and then moves to the next page, a redirect after a save), and
+# for that page's requests to come back (see `ready`).
+PAGE_TIMEOUT_MS = 15_000
+SETTLE_TIMEOUT_MS = 15_000
+QUIET_MS = 150
+POLL_MS = 50
+TRACKED_REQUESTS = frozenset({"document", "fetch", "xhr"})
+CONTEXT_EVENTS = frozenset({"focus", "blur", "mousedown", "mouseup", "select"})
 SKIPPED = frozenset(
     {
         "focus",
@@ -77,6 +89,75 @@ def _locator(xpath: str) -> str:
 
 def _missing(value: Any) -> bool:
     return value is None or value is pd.NA or (isinstance(value, float) and math.isnan(value))
+
+
+def page_of(url: Any) -> str | None:
+    """The page an event happened on: its URL's path and query (the host differs between servers)."""
+    if _missing(url) or not url:
+        return None
+    parts = urlsplit(str(url))
+    return parts.path + (f"?{parts.query}" if parts.query else "")
+
+
+class _Requests:
+    """The requests a page has in flight (seen from Playwright, so the page itself is untouched)."""
+
+    def __init__(self, page: Any) -> None:
+        self.pending: set[Any] = set()
+        self.quiet_since = time.monotonic()
+        page.on("request", self._start)
+        page.on("requestfinished", self._end)
+        page.on("requestfailed", self._end)
+
+    def _start(self, request: Any) -> None:
+        if request.resource_type in TRACKED_REQUESTS:
+            self.pending.add(request)
+
+    def _end(self, request: Any) -> None:
+        if request in self.pending:
+            self.pending.discard(request)
+            self.quiet_since = time.monotonic()
+
+    def settle(self, page: Any, timeout_ms: int) -> None:
+        """Wait (pumping Playwright's events) until no request has been in flight for `QUIET_MS`."""
+        deadline = time.monotonic() + timeout_ms / 1000
+        while time.monotonic() < deadline:
+            if not self.pending and time.monotonic() - self.quiet_since >= QUIET_MS / 1000:
+                return
+            page.wait_for_timeout(POLL_MS)
+
+
+def ready(page: Any, where: str | None = None) -> None:
+    """Before an operation: wait, as the person did, for the page they acted on to be there.
+
+    The person acted once the page had answered: the request of their last click had come back,
+    and the page had moved on by itself where it does (a form that sends its request and then
+    opens the next page). A replay that acted at once would race both: a header link clicked
+    while a return request is still on its way leaves the page before the request is sent. So
+    every replayed operation first waits until the agent's page has no request in flight, then,
+    when the person's next operation was on another page (`where`: path and query, since the
+    host differs between servers), until the agent's page is there, and for its requests again.
+    When the page never gets there the operation runs anyway, and its own error tells what
+    differs."""
+    requests = getattr(page, "_humantrace_requests", None)
+    try:
+        if requests is None:
+            requests = page._humantrace_requests = _Requests(page)
+            page.wait_for_load_state("load", timeout=PAGE_TIMEOUT_MS)
+        requests.settle(page, SETTLE_TIMEOUT_MS)
+        if where is None:
+            return
+        page.wait_for_url(lambda url: page_of(url) == where, timeout=PAGE_TIMEOUT_MS)
+        page.wait_for_load_state("load", timeout=PAGE_TIMEOUT_MS)
+        requests.settle(page, SETTLE_TIMEOUT_MS)
+    except Exception:  # noqa: BLE001, S110 - the operation that follows reports what differs
+        return
+
+
+def _ready_code(where: str | None) -> str:
+    """The line that runs `ready` in BrowserGym's action namespace (it has `page`)."""
+    place = "" if where is None else f", {json.dumps(where)}"
+    return f"__import__('agentruns.replay', fromlist=['ready']).ready(page{place})\n"
 
 
 def event_action(event: dict[str, Any]) -> tuple[str | None, str | None]:
@@ -159,6 +240,7 @@ class ReplayAgent:
         self._queue: list[tuple[str, dict]] = []
         self.problems: list[str] = []
         self._sent_done = False
+        self._end_page: str | None = None
 
     def seed_of(self, attempt_id: int) -> int | None:
         """The attempt's env seed (its own column, else the study seed the bundle names)."""
@@ -169,20 +251,23 @@ class ReplayAgent:
 
     def episodes(
         self, pairs: Iterable[tuple[str, str]], *, default_seed: int
-    ) -> list[tuple[str, str, int, int]]:
-        """(task_id, condition, human attempt id, seed) for every passed attempt of a selected pair."""
+    ) -> list[tuple[str, str, int, int, str]]:
+        """(task_id, condition, human attempt id, seed, UI profile) for every passed attempt of a
+        selected pair; the profile is the attempt's (`default` for bundles before profiles)."""
         wanted = set(pairs)
         out = []
         for key, row in self.attempts.iterrows():
             attempt_id = int(str(key))
             if (row["task_id"], row["condition"]) in wanted:
                 seed = self.seed_of(attempt_id)
+                profile = row.get("ui_profile")
                 out.append(
                     (
                         str(row["task_id"]),
                         str(row["condition"]),
                         attempt_id,
                         default_seed if seed is None else seed,
+                        DEFAULT_PROFILE if _missing(profile) else str(profile),
                     )
                 )
         return sorted(out)
@@ -196,8 +281,11 @@ class ReplayAgent:
         rows = (
             [] if trace is None else trace.astype(object).where(trace.notna(), None).to_dict(orient="records")
         )
+        on_page = None  # the first operation waits for its page too
         for i, event in enumerate(rows):
-            after = rows[i + 1] if i + 1 < len(rows) else {}
+            after: dict[str, Any] = next(
+                (e for e in rows[i + 1 :] if e.get("type") not in CONTEXT_EVENTS), {}
+            )
             if (
                 event.get("type") == "mousemove"
                 and after.get("type") in ("click", "dblclick", "contextmenu")
@@ -207,8 +295,15 @@ class ReplayAgent:
             code, problem = event_action(event)
             if problem:
                 self.problems.append(problem)
-            if code:
-                self._queue.append((code, event))
+            if not code:
+                continue
+            where = page_of(event.get("url"))
+            moved = where is not None and where != on_page and event.get("type") != "navigation"
+            on_page = where if where is not None else on_page
+            self._queue.append((_ready_code(where if moved else None) + code, event))
+        # The person pressed Evaluate where the trace ends (the page their last operation opened).
+        last = page_of(rows[-1].get("url")) if rows else None
+        self._end_page = last if last != on_page else None
 
     @property
     def steps_needed(self) -> int:
@@ -220,7 +315,7 @@ class ReplayAgent:
             code, _event = self._queue.pop(0)
             return code
         self._sent_done = True
-        return "send_message_to_user('Replayed the cleaned trace.')"
+        return _ready_code(self._end_page) + "send_message_to_user('Replayed the cleaned trace.')"
 
     def failure(self, result) -> str:
         """Why a replay did not reproduce a pass (see the module docstring)."""

@@ -20,6 +20,7 @@ import pandas as pd
 
 from agentruns.agents import agent_name, load_agent
 from agentruns.episode import DEFAULT_MAX_STEPS, run_episode
+from environments.ui import DEFAULT_PROFILE
 from exports.agent_bundle import (
     AGENT_TABLES,
     episode_attempt_id,
@@ -36,12 +37,14 @@ class RunError(ValueError):
 
 @dataclass(frozen=True)
 class EpisodeSpec:
-    """One episode to run: a task-condition at a seed, and (replay) the human attempt to replay."""
+    """One episode to run: a task-condition at a seed on a UI profile, and (replay) the human
+    attempt to replay."""
 
     task_id: str
     condition: str
     seed: int
     tag: int | None = None
+    ui_profile: str = DEFAULT_PROFILE
 
     def key(self, model: str) -> int:
         return episode_attempt_id(
@@ -49,6 +52,7 @@ class EpisodeSpec:
             self.task_id,
             self.condition,
             self.seed if self.tag is None else self.seed * 10**9 + self.tag,
+            self.ui_profile,
         )
 
 
@@ -64,6 +68,7 @@ class RunConfig:
     max_steps: int = DEFAULT_MAX_STEPS
     workers: int = 1
     human: str | None = None
+    profiles: tuple[str, ...] = (DEFAULT_PROFILE,)
 
 
 def select(config: RunConfig, all_pairs: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
@@ -81,19 +86,49 @@ def select(config: RunConfig, all_pairs: Iterable[tuple[str, str]]) -> list[tupl
     return chosen
 
 
+def cross_profiles(
+    config: RunConfig, pairs: Iterable[tuple[str, str]], site_profiles: Callable[[str], list[str]]
+) -> list[tuple[str, str, str]]:
+    """(task_id, condition, ui_profile) for every selected pair and every profile of `--profiles`
+    that the task's site has. A profile that no selected task's site has is an error (a typo
+    would otherwise run nothing on it)."""
+    chosen: list[tuple[str, str, str]] = []
+    used: set[str] = set()
+    known: set[str] = set()
+    for task_id, condition in pairs:
+        have = site_profiles(task_id)
+        known.update(have)
+        for profile in config.profiles:
+            if profile in have:
+                chosen.append((task_id, condition, profile))
+                used.add(profile)
+    unused = [p for p in config.profiles if p not in used]
+    if unused:
+        raise RunError(
+            f"no selected task's site has UI profile(s) {', '.join(unused)} "
+            f"(the selected sites have: {', '.join(sorted(known))})"
+        )
+    return chosen
+
+
 def plan(config: RunConfig) -> tuple[str, list[EpisodeSpec]]:
     """(model name, the episodes to run). The replay agent runs one episode per passed human attempt."""
-    from agentruns.gym import task_conditions
+    from agentruns.gym import site_profiles, task_conditions
 
     agent = load_agent(config.agent, seed=config.seed, human_bundle=config.human)
     pairs = select(config, task_conditions())
     if hasattr(agent, "episodes"):
+        # The replay agent replays each attempt on the profile it was recorded on.
         specs = [
-            EpisodeSpec(t, c, seed, tag)
-            for t, c, tag, seed in agent.episodes(pairs, default_seed=config.seed)
+            EpisodeSpec(t, c, seed, tag, profile)
+            for t, c, tag, seed, profile in agent.episodes(pairs, default_seed=config.seed)
+            if profile in config.profiles
         ]
     else:
-        specs = [EpisodeSpec(t, c, config.seed) for t, c in pairs]
+        specs = [
+            EpisodeSpec(t, c, config.seed, ui_profile=p)
+            for t, c, p in cross_profiles(config, pairs, site_profiles)
+        ]
     return agent_name(agent, config.agent), specs
 
 
@@ -141,6 +176,7 @@ def _run_one(job: tuple[dict, dict, str]) -> tuple[str, bool, str]:
         condition=spec.condition,
         seed=spec.seed,
         max_steps=max_steps,
+        ui_profile=spec.ui_profile,
     )
     row = result.row
     if spec.tag is not None:
@@ -207,7 +243,7 @@ def write_bundle(out: Path, *, settings: dict[str, Any], only: set[int] | None =
     for name, spec in AGENT_TABLES.items():
         frame = pd.DataFrame(tables[name], columns=[c.name for c in spec.columns])
         if name == "episodes":
-            frame = frame.sort_values(["task_id", "condition", "run_id"], kind="stable")
+            frame = frame.sort_values(["task_id", "condition", "ui_profile", "run_id"], kind="stable")
         counts[name] = write_table(out / f"{name}.csv", name, frame)
     write_manifest(out, row_counts=counts, settings=settings)
     return counts

@@ -21,20 +21,28 @@ from agentruns.server import Server, current_server
 from agentruns.settings import DEFAULT_STUDY_SEED
 from environments import catalog, registry
 from environments.oracles import OracleContext, load_oracles
+from environments.ui import DEFAULT_PROFILE, get_profile
 
 REC_COOKIE = "htrec"  # the cookie the recorder injection middleware reads (as for a person's tab)
 # BrowserGym's chat opens with this assistant greeting; later assistant messages are the agent's.
 _GREETING_MESSAGES = 1
 FLUSH_WAIT_S = 0.8  # the recorder sends a batch at the latest 500 ms after its first event
+# Entering the site is not the agent's action: it gets Playwright's default patience (30 s), not the
+# agent's 10 s action timeout, so that a loaded machine does not end an episode before it begins.
+ENTER_TIMEOUT_MS = 30_000
 
 
-def task_name(task_id: str, condition: str) -> str:
-    """`humantrace.<task_id>.<condition>`: the BrowserGym id, without the `browsergym/` prefix."""
-    return f"humantrace.{task_id}.{condition}"
+def task_name(task_id: str, condition: str, ui_profile: str = DEFAULT_PROFILE) -> str:
+    """`humantrace.<task_id>.<condition>[.<ui_profile>]`: the BrowserGym id, without the
+    `browsergym/` prefix (the default profile is left out, so today's ids keep meaning today's
+    interface)."""
+    base = f"humantrace.{task_id}.{condition}"
+    return base if ui_profile == DEFAULT_PROFILE else f"{base}.{ui_profile}"
 
 
 class HumanTraceTask(AbstractBrowserTask):
-    """A humantrace task-condition. `env_seed` is the study seed (default 42), fixed at registration."""
+    """A humantrace task-condition on one UI profile. `env_seed` is the study seed (default 42),
+    fixed at registration, as are `task_id`, `condition` and `ui_profile`."""
 
     def __init__(
         self,
@@ -43,6 +51,7 @@ class HumanTraceTask(AbstractBrowserTask):
         condition: str,
         env_seed: int = DEFAULT_STUDY_SEED,
         server: Server | None = None,
+        ui_profile: str = DEFAULT_PROFILE,
     ) -> None:
         super().__init__(seed)
         self.task_id = task_id
@@ -51,6 +60,8 @@ class HumanTraceTask(AbstractBrowserTask):
         self.task = catalog.get_task(task_id)
         if condition == "intervention" and catalog.variant_for(task_id) is None:
             raise ValueError(f"{task_id} has no variant, so it has no intervention condition")
+        # An unknown profile fails here, naming the site's profiles, not at the controller.
+        self.ui_profile = get_profile(self.task.env_id, ui_profile).name
         self.viewport = {"width": 1280, "height": 720}
         # BrowserGym's default slows every Playwright call by a second; a person's pace is not ours to fake.
         self.slow_mo = 0
@@ -82,10 +93,17 @@ class HumanTraceTask(AbstractBrowserTask):
         self.info = self.server.call(
             "POST",
             "/control/sessions",
-            json={"task_id": self.task_id, "condition": self.condition, "seed": self.env_seed},
+            json={
+                "task_id": self.task_id,
+                "condition": self.condition,
+                "seed": self.env_seed,
+                "ui_profile": self.ui_profile,
+            },
         )
         recording = self.server.call(
-            "POST", "/control/recordings", json={"label": task_name(self.task_id, self.condition)}
+            "POST",
+            "/control/recordings",
+            json={"label": task_name(self.task_id, self.condition, self.ui_profile)},
         )
         self.recording_id = recording["recording_id"]
         page.context.add_cookies(
@@ -99,10 +117,11 @@ class HumanTraceTask(AbstractBrowserTask):
                 }
             ]
         )
-        page.goto(self.server.base_url + self.info["enter_url"])
-        page.wait_for_load_state("load")
+        page.goto(self.server.base_url + self.info["enter_url"], timeout=ENTER_TIMEOUT_MS)
+        page.wait_for_load_state("load", timeout=ENTER_TIMEOUT_MS)
         self.started_at = time.monotonic()
-        # Nothing here names the condition: the agent sees what a person sees.
+        # Nothing here names the condition: the agent sees what a person sees (the profile is on the
+        # page as data-ui-* attributes, as it is for a person: it is how the page is built).
         return self.info["instruction"], {}
 
     def evaluate(self) -> dict[str, Any]:

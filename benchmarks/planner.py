@@ -77,6 +77,7 @@ def main() -> None:
         "benchmark": "planner",
         "demo_max_seconds": max(r["seconds"] for r in rows if r["case"] == "demo"),
         "human140_max_seconds": max(r["seconds"] for r in rows if r["case"] == "human140"),
+        "real140_seconds": next((r["seconds"] for r in rows if r["case"] == "real140"), None),
         "violations": sum(r["violations"] for r in rows),
         "hashes": {f"{r['case']}:{r['seed']}": r["plan_sha256_16"] for r in rows},
     }

@@ -33,7 +33,10 @@ from exports.schema import (
 )
 
 AGENT_BUNDLE_KIND = "agent_bundle"
-AGENT_SCHEMA_VERSION = "1.0"
+AGENT_SCHEMA_VERSION = "1.1"
+# 1.1 added episodes.ui_profile; a 1.0 bundle's episodes read as the default profile.
+SUPPORTED_AGENT_SCHEMA_VERSIONS = frozenset({"1.0", AGENT_SCHEMA_VERSION})
+DEFAULT_UI_PROFILE = "default"  # environments.ui.DEFAULT_PROFILE (exports does not import environments)
 MANIFEST = "manifest.json"
 ENDED_BY = ("pass", "message", "infeasible", "step_limit", "error")
 
@@ -49,7 +52,13 @@ EPISODES = TableSpec(
             "Episode id, unique in the bundle (stable for task, condition, seed).",
             required=True,
         ),
-        C("run_id", "str", "Readable episode key: model/task_id.condition.seed.", required=True),
+        C(
+            "run_id",
+            "str",
+            "Readable episode key: model/task_id.condition.seed (model/task_id.condition.ui_profile.seed "
+            "off the default profile).",
+            required=True,
+        ),
         C("model", "str", "The agent (built-in name, `name` attribute, or module:factory).", required=True),
         C("env_id", "str", "Environment (website) id.", required=True),
         C("task_id", "str", "Base task id.", required=True),
@@ -59,6 +68,12 @@ EPISODES = TableSpec(
         C("condition", "str", "clean or intervention.", required=True, allowed=CONDITIONS),
         C("source_variant", "str", "The variant applied (intervention rows)."),
         C("seed", "int", "Env seed (the study seed the humans had).", required=True),
+        C(
+            "ui_profile",
+            "str",
+            "The site's UI profile the episode ran on (blank, and 1.0 bundles: default, today's "
+            "interface); since 1.1.",
+        ),
         C("viewport_w", "int", "Viewport width in CSS pixels."),
         C("viewport_h", "int", "Viewport height in CSS pixels."),
         C("user_agent", "str", "Browser user-agent string."),
@@ -133,9 +148,15 @@ class AgentBundleError(ValueError):
     """An agent bundle (or a table for one) does not follow the format."""
 
 
-def episode_attempt_id(model: str, task_id: str, condition: str, seed: int) -> int:
-    """A stable positive id for an episode (same inputs, same id, in any process)."""
-    digest = hashlib.sha256(f"{model}\x00{task_id}\x00{condition}\x00{seed}".encode()).digest()
+def episode_attempt_id(
+    model: str, task_id: str, condition: str, seed: int, ui_profile: str = DEFAULT_UI_PROFILE
+) -> int:
+    """A stable positive id for an episode (same inputs, same id, in any process). The default
+    profile is left out of the key, so episodes of bundles before profiles keep their ids."""
+    key = f"{model}\x00{task_id}\x00{condition}\x00{seed}"
+    if ui_profile != DEFAULT_UI_PROFILE:
+        key += f"\x00{ui_profile}"
+    digest = hashlib.sha256(key.encode()).digest()
     return int.from_bytes(digest[:6], "big")
 
 
@@ -257,6 +278,12 @@ def read_agent_bundle(path: str | Path, *, tables: list[str] | None = None) -> d
             f"{root} is not an agent bundle (no manifest.json of kind {AGENT_BUNDLE_KIND!r})"
         )
     manifest = json.loads((root / MANIFEST).read_text(encoding="utf-8"))
+    version = str(manifest.get("schema_version"))
+    if version not in SUPPORTED_AGENT_SCHEMA_VERSIONS:
+        raise AgentBundleError(
+            f"{root}: unknown agent bundle schema version {version!r} "
+            f"(supported: {', '.join(sorted(SUPPORTED_AGENT_SCHEMA_VERSIONS))})"
+        )
     out: dict[str, pd.DataFrame] = {}
     for name in tables or list(AGENT_TABLES):
         file = root / f"{name}.csv"
@@ -268,6 +295,13 @@ def read_agent_bundle(path: str | Path, *, tables: list[str] | None = None) -> d
                 f"{file}: sha256 differs from the manifest (the file changed after the run)"
             )
         out[name] = read_table(file, name)
+    if "episodes" in out:
+        # A 1.0 bundle (before UI profiles), or a blank profile: today's interface.
+        episodes = out["episodes"]
+        profile = episodes["ui_profile"] if "ui_profile" in episodes.columns else None
+        episodes["ui_profile"] = (
+            DEFAULT_UI_PROFILE if profile is None else profile.where(profile.notna(), DEFAULT_UI_PROFILE)
+        )
     return out
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import json
 import math
+import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,6 +21,7 @@ import pandas as pd
 import pyarrow.parquet as pq
 from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationError, ValidationInfo
 
+from exports.agent_bundle import DEFAULT_UI_PROFILE
 from exports.failure_modes import DONE_VERBS, FEATURE_COLUMNS, MODE_CLASS, classify_failures, run_failed
 from exports.schema import CONDITIONS, DIFFICULTIES
 
@@ -36,9 +38,11 @@ REQUIRED_COLUMNS = (
 )
 # event_match_score: WebPageBench EMS of the episode; completed: the agent declared the run finished
 # (else derived from terminal_verb); target_primitive: the variant's primitive (else the human bundle's).
-EXTRA_COLUMNS = ("event_match_score", "completed", "target_primitive")
+# ui_profile: the site's UI profile the run was on (blank or absent: "default", today's interface).
+EXTRA_COLUMNS = ("event_match_score", "completed", "target_primitive", "ui_profile")
 OPTIONAL_COLUMNS = ("run_id", "passed", "seed", *FEATURE_COLUMNS, *EXTRA_COLUMNS)
 _COUNT_FEATURES = ("max_repeat_run", "action_error_count", "failed_positive_checks", "failed_negative_checks")
+_PROFILE_NAME = re.compile(r"^[a-z][a-z0-9-]{0,39}$")
 _TRUE = {"true", "1", "yes", "t", "y"}
 _FALSE = {"false", "0", "no", "f", "n"}
 
@@ -225,6 +229,16 @@ def _seed(value: Any) -> int | None:
     return int(number)
 
 
+def _profile(value: Any) -> str:
+    """A UI profile name; blank (rows and bundles from before profiles) is the default profile."""
+    if _blank(value):
+        return DEFAULT_UI_PROFILE
+    text = str(value).strip()
+    if not _PROFILE_NAME.match(text):
+        raise ValueError(f"ui_profile {value!r} is not a profile name (lower-case letters, digits and '-')")
+    return text
+
+
 def _flag(value: Any, info: ValidationInfo) -> bool | None:
     if _blank(value):
         return None
@@ -276,6 +290,7 @@ class AgentRunRow(BaseModel):
     target_primitive: Annotated[str | None, BeforeValidator(_raw_text)] = None
     event_match_score: Annotated[float | None, BeforeValidator(_share)] = None
     completed: Flag = None
+    ui_profile: Annotated[str, BeforeValidator(_profile)] = DEFAULT_UI_PROFILE
 
 
 def _validate(record: dict[str, Any]) -> tuple[dict[str, Any] | None, list[str]]:

@@ -25,6 +25,7 @@ import pyarrow.parquet as pq
 
 from exports.csv_safety import ESCAPE, escape_table, unescape_table
 from exports.schema import (
+    ADDED_IN_2_1,
     LIST_SEPARATOR,
     SCHEMA_VERSION,
     SUPPORTED_SCHEMA_VERSIONS,
@@ -394,9 +395,13 @@ def _empty_table(table: str) -> pd.DataFrame:
 
 
 def _add_missing_columns(table: str, frame: pd.DataFrame) -> pd.DataFrame:
-    """Columns added to the schema after the bundle's version read back as null."""
+    """Columns added to the schema after the bundle's version read back as null (or as the value
+    an older bundle implies: `ui_profile` 'default')."""
+    implied = ADDED_IN_2_1.get(table, {})
     for col in TABLES[table].columns:
-        if col.name not in frame.columns and col.name != "comments":
+        if col.name in implied and col.name not in frame.columns:
+            frame[col.name] = pd.Series([implied[col.name]] * len(frame), index=frame.index, dtype=object)
+        elif col.name not in frame.columns and col.name != "comments":
             frame[col.name] = pd.Series(
                 pa.nulls(len(frame), type=col.arrow_type).to_pandas(types_mapper=_pandas_types),
                 index=frame.index,

@@ -22,6 +22,7 @@ from exports.charts import FIGURES
 from exports.csv_safety import write_csv
 from exports.inputs import apply_filters, load_humans, parse_filters
 from exports.replay_tables import replay_reproduce
+from exports.ui_tables import ClassesOf, by_interaction_class
 
 # File name (without .csv) -> what it holds; the order is the report's order.
 TABLE_FILES = {
@@ -51,6 +52,7 @@ TABLE_FILES = {
     "time_ratio": "agent / human time on task-conditions both passed (Figure 6(a))",
     "human_time": "median human time per condition x phase",
     "duplicate_audit_statistics": "duplicate audit: agreement, Cohen's kappa, time/step ratios, ICC (Table 31)",
+    "by_interaction_class": "pass rate, time and steps by UI interaction class, humans and agents side by side (95% CIs)",
     "agent_runs": "imported agent runs with their failure mode",
     "replay_reproduce": "share of passed human attempts whose replayed cleaned trace passes, per task and site",
     "import_errors": "rejected agent rows and file-level problems",
@@ -168,6 +170,7 @@ def compare(
     verify: bool = True,
     progress: Callable[[str], None] | None = None,
     overwrite: bool = False,
+    classes_of: ClassesOf | None = None,
 ) -> CompareResult:
     """Compute every comparison table, write one CSV per table, a PNG and an SVG per figure and
     `report.html` into `out_dir`.
@@ -180,6 +183,10 @@ def compare(
     `out_dir` must be absent or empty unless `overwrite` (then the files a comparison writes are
     replaced). An agent file that is missing, or none of whose rows is valid, raises
     `CompareError`: a report without those agents would look complete.
+    `classes_of(env_id, ui_profile)` names the interaction classes a site's UI profile changes
+    (`environments.ui.classes_of`, which the CLI passes; `exports` does not import `environments`);
+    without it, rows on a profile other than the default are `unclassified` in
+    `by_interaction_class`.
     """
     say = progress or (lambda message: None)
     agent_paths = [Path(p) for p in agent_files]
@@ -261,6 +268,8 @@ def compare(
     tables.update(
         _paper_tables(primary, attempts, runs, meta, humans.features, tables["duplicate_audit"], **boot)
     )
+    tables["by_interaction_class"], notes = by_interaction_class(primary, runs, classes_of=classes_of, **boot)
+    warnings += notes
     tables["agent_runs"] = runs
     tables["replay_reproduce"] = replay_reproduce(agent_paths)
     tables["import_errors"] = pd.DataFrame(

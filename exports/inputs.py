@@ -18,6 +18,7 @@ import pandas as pd
 from exports.bundle import BundleError, read_bundle, verify_bundle
 from exports.failure_modes import classify_failures
 from exports.features import extract_features
+from exports.ui_tables import with_profile
 
 # --filter key -> (human attempts column, agent runs column)
 FILTER_KEYS = {
@@ -25,6 +26,7 @@ FILTER_KEYS = {
     "difficulty": ("difficulty", "difficulty"),
     "task": ("task_id", "task"),
     "condition": ("condition", "condition"),
+    "profile": ("ui_profile", "ui_profile"),  # absent or blank (older bundles): default
 }
 _TABLES = ["attempts", "verdicts", "events_clean", "backend_audit"]
 
@@ -70,6 +72,9 @@ def apply_filters(frame: pd.DataFrame, filters: dict[str, set[str]], *, side: st
     keep = pd.Series(True, index=frame.index)
     for key, values in filters.items():
         column = FILTER_KEYS[key][0 if side == "human" else 1]
+        if column == "ui_profile":
+            keep &= with_profile(frame)[column].isin(values)
+            continue
         keep &= frame[column].astype(str).isin(values)
     return frame[keep]
 

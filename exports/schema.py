@@ -14,12 +14,13 @@ from dataclasses import dataclass
 import pandas as pd
 import pyarrow as pa
 
-SCHEMA_VERSION = "2.0"
+SCHEMA_VERSION = "2.1"
 # 2.0 added columns (attempts: seed, variant_id, event_match_score; events: stream, frame_xpath),
 # the tables semantic_events, backend_audit and event_checks (a 1.0 bundle reads with the columns
 # null and the tables empty) and neutralised spreadsheet formulas in CSV text cells (manifest
-# `csv_formula_escape`, undone on reading).
-SUPPORTED_SCHEMA_VERSIONS = frozenset({"1.0", SCHEMA_VERSION})
+# `csv_formula_escape`, undone on reading). 2.1 added attempts.ui_profile (the site's UI profile the
+# attempt ran on; an older bundle reads it as "default", the only interface there was).
+SUPPORTED_SCHEMA_VERSIONS = frozenset({"1.0", "2.0", SCHEMA_VERSION})
 LIST_SEPARATOR = ";"
 
 CONDITIONS = ("clean", "intervention")
@@ -124,6 +125,12 @@ ATTEMPTS = TableSpec(
             "conditions, cold and warm, the duplicate and every agent run (schema 2.0).",
         ),
         C("variant_id", "str", "The variant applied on intervention rows (null on clean rows) (schema 2.0)."),
+        C(
+            "ui_profile",
+            "str",
+            "The site's UI profile the attempt ran on (docs/ui-variants.md); 'default' is the site as "
+            "built without one (schema 2.1; an older bundle reads as 'default').",
+        ),
         C("phase", "str", "cold (first try) or warm (immediate repeat).", required=True, allowed=PHASES),
         C("tier", "str", "primary or duplicate (duplicate audit).", required=True, allowed=TIERS),
         C("assignment_id", "int", "Assignment owning this attempt.", required=True),
@@ -316,9 +323,12 @@ TABLES: dict[str, TableSpec] = {
 TABLES_BY_VERSION: dict[str, tuple[str, ...]] = {
     "1.0": ("attempts", "events_raw", "events_clean", "verdicts", "ratings"),
     "2.0": tuple(TABLES),
+    "2.1": tuple(TABLES),
 }
 # Columns added after 1.0, per table: absent from a 1.0 bundle, read back as null.
 ADDED_IN_2_0: dict[str, tuple[str, ...]] = {"attempts": ("seed", "variant_id", "event_match_score")}
+# Columns added after 2.0, per table, with the value an older bundle reads back as.
+ADDED_IN_2_1: dict[str, dict[str, str]] = {"attempts": {"ui_profile": "default"}}
 
 # Names that must never reach a bundle: network addresses, credentials, session handles.
 _FORBIDDEN = re.compile(

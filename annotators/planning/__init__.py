@@ -7,8 +7,10 @@ Pure functions over plain inputs: `plan_panel` chooses the panel and assigns eve
 from annotators.planning.check import RULES, check_plan
 from annotators.planning.errors import PlanInfeasible
 from annotators.planning.planner import plan_panel
+from annotators.planning.profiles import resolve_profiles
 from annotators.planning.schemas import (
     CONDITIONS,
+    DEFAULT_PROFILE,
     DIFFICULTIES,
     AnnotatorLoad,
     PanelCell,
@@ -22,6 +24,7 @@ from annotators.planning.schemas import (
 
 __all__ = [
     "CONDITIONS",
+    "DEFAULT_PROFILE",
     "DIFFICULTIES",
     "RULES",
     "AnnotatorLoad",
@@ -35,4 +38,5 @@ __all__ = [
     "Violation",
     "check_plan",
     "plan_panel",
+    "resolve_profiles",
 ]

@@ -8,13 +8,14 @@ plan's own `envs` x `difficulties`, and `per_cell`/`duplicates_per_cell` come fr
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cached_property
 
 from annotators.planning.schemas import (
     CONDITIONS,
+    DEFAULT_PROFILE,
     Plan,
     PlanAnnotator,
     PlannedAssignment,
@@ -28,14 +29,17 @@ class Rule(StrEnum):
 
     unknown_task = "unknown_task"
     no_variant = "no_variant"
+    unknown_profile = "unknown_profile"
     unknown_annotator = "unknown_annotator"
     duplicate_row = "duplicate_row"
     cell_size = "cell_size"
     designer_exclusion = "designer_exclusion"
     condition_split = "condition_split"
+    profile_split = "profile_split"
     both_conditions = "both_conditions"
     primary_balance = "primary_balance"
     difficulty_balance = "difficulty_balance"
+    profile_balance = "profile_balance"
     duplicate_audit = "duplicate_audit"
     duplicate_independence = "duplicate_independence"
     order = "order"
@@ -46,7 +50,18 @@ RULES = tuple(rule.value for rule in Rule)
 
 
 def _label(row: PlannedAssignment) -> str:
-    return f"{row.annotator} {row.task_id}/{row.condition} ({row.tier})"
+    return f"{row.annotator} {_tc_label(row)} ({row.tier})"
+
+
+def _tc_label(row: PlannedAssignment) -> str:
+    """task/condition, with @profile when it is not the default."""
+    on = "" if row.ui_profile == DEFAULT_PROFILE else f"@{row.ui_profile}"
+    return f"{row.task_id}/{row.condition}{on}"
+
+
+def _tc(row: PlannedAssignment) -> tuple[str, str, str]:
+    """The task-condition a row records: (task, condition, UI profile)."""
+    return row.task_id, row.condition, row.ui_profile
 
 
 @dataclass
@@ -59,6 +74,8 @@ class _Check:
     per_cell: int
     duplicates_per_cell: int
     tolerance: int
+    profile_tolerance: int
+    declared: Mapping[str, Sequence[str]] | None
     out: list[Violation] = field(default_factory=list)
 
     @property
@@ -70,11 +87,11 @@ class _Check:
         return list(self.plan.panel_task_ids())
 
     @cached_property
-    def primary_of(self) -> dict[tuple[str, str], list[PlannedAssignment]]:
-        found: dict[tuple[str, str], list[PlannedAssignment]] = defaultdict(list)
+    def primary_of(self) -> dict[tuple[str, str, str], list[PlannedAssignment]]:
+        found: dict[tuple[str, str, str], list[PlannedAssignment]] = defaultdict(list)
         for row in self.rows:
             if row.tier == "primary":
-                found[row.task_id, row.condition].append(row)
+                found[_tc(row)].append(row)
         return found
 
     def add(self, rule: Rule, message: str, bad: Sequence[PlannedAssignment] = ()) -> None:
@@ -89,11 +106,15 @@ def check_plan(
     per_cell: int,
     duplicates_per_cell: int = 1,
     difficulty_tolerance: int = 0,
+    profile_tolerance: int = 0,
+    declared_profiles: Mapping[str, Sequence[str]] | None = None,
 ) -> list[Violation]:
     """Every rule the plan breaks, in the order of `Rule`; an empty list means the plan is valid.
 
     `difficulty_tolerance` allows per-difficulty primary loads that far outside floor/ceil (pass
-    `plan.summary.difficulty_excess` to accept a plan the planner flagged as the best possible).
+    `plan.summary.difficulty_excess` to accept a plan the planner flagged as the best possible);
+    `profile_tolerance` likewise per UI profile (`plan.summary.profile_excess`).
+    `declared_profiles` (env -> the site's profile names) also checks the plan's profiles exist.
     """
     check = _Check(
         plan=plan,
@@ -102,6 +123,8 @@ def check_plan(
         per_cell=per_cell,
         duplicates_per_cell=duplicates_per_cell,
         tolerance=difficulty_tolerance,
+        profile_tolerance=profile_tolerance,
+        declared=declared_profiles,
     )
     for rule_check in _CHECKS:
         rule_check(check)
@@ -150,15 +173,15 @@ def _unique_rows(c: _Check) -> None:
     duplicate recording per task-condition."""
     groups: dict[tuple, list[PlannedAssignment]] = defaultdict(list)
     for row in c.rows:
-        groups["same", row.annotator, row.task_id, row.condition, row.tier].append(row)
-        groups[row.tier, row.task_id, row.condition].append(row)
+        groups["same", row.annotator, *_tc(row), row.tier].append(row)
+        groups[row.tier, *_tc(row)].append(row)
     for key, group in groups.items():
         # Two rows of one person on one task-condition are already "the same row".
         if len(group) > 1 and (key[0] == "same" or len({r.annotator for r in group}) > 1):
             what = (
                 "the same row"
                 if key[0] == "same"
-                else f"{len(group)} {key[0]} recordings of {key[1]}/{key[2]}"
+                else f"{len(group)} {key[0]} recordings of {_tc_label(group[0])}"
             )
             c.add(Rule.duplicate_row, f"{what}: {'; '.join(map(_label, group))}", group)
 
@@ -217,16 +240,55 @@ def _condition_split(c: _Check) -> None:
             c.add(Rule.condition_split, f"{code} holds both conditions of {task_id}", group)
 
 
-def _both_conditions(c: _Check) -> None:
-    """both_conditions: every panel task has a primary recording in each condition."""
-    for task_id in c.panel_ids:
-        missing = [cond for cond in CONDITIONS if not c.primary_of.get((task_id, cond))]
-        if missing:
+def _profile_split(c: _Check) -> None:
+    """profile_split: nobody holds one base task under two UI profiles."""
+    by_person_task: dict[tuple[str, str], list[PlannedAssignment]] = defaultdict(list)
+    for row in c.rows:
+        by_person_task[row.annotator, row.task_id].append(row)
+    for (code, task_id), group in sorted(by_person_task.items()):
+        profiles = sorted({r.ui_profile for r in group})
+        if len(profiles) > 1:
+            c.add(Rule.profile_split, f"{code} holds {task_id} under profiles {', '.join(profiles)}", group)
+
+
+def _known_profiles(c: _Check) -> None:
+    """unknown_profile: every row's UI profile is one its env is planned under, and (when the
+    sites' declarations are given) every planned profile exists on its site."""
+    for row in c.rows:
+        allowed = c.plan.profiles_of(row.env_id)
+        if row.ui_profile not in allowed:
             c.add(
-                Rule.both_conditions,
-                f"panel task {task_id} has no primary recording in: {', '.join(missing)}",
-                [r for cond in CONDITIONS for r in c.primary_of.get((task_id, cond), [])],
+                Rule.unknown_profile,
+                f"{_label(row)}: {row.env_id} is planned under {', '.join(allowed)}, not {row.ui_profile!r}",
+                [row],
             )
+    if c.declared is None:
+        return
+    for env_id in c.plan.envs:
+        declared = list(c.declared.get(env_id, (DEFAULT_PROFILE,)))
+        unknown = [p for p in c.plan.profiles_of(env_id) if p not in declared]
+        if unknown:
+            c.add(
+                Rule.unknown_profile,
+                f"{env_id} has no UI profile {', '.join(map(repr, unknown))} (it has: {', '.join(declared)})",
+                [r for r in c.rows if r.env_id == env_id and r.ui_profile in unknown],
+            )
+
+
+def _both_conditions(c: _Check) -> None:
+    """both_conditions: every panel task has a primary recording in each condition under each UI
+    profile of its env."""
+    env_of = {t: cell.env_id for cell in c.plan.panel for t in cell.task_ids}
+    for task_id in c.panel_ids:
+        for profile in c.plan.profiles_of(env_of[task_id]):
+            missing = [cond for cond in CONDITIONS if not c.primary_of.get((task_id, cond, profile))]
+            if missing:
+                on = "" if profile == DEFAULT_PROFILE else f" under profile {profile}"
+                c.add(
+                    Rule.both_conditions,
+                    f"panel task {task_id} has no primary recording{on} in: {', '.join(missing)}",
+                    [r for cond in CONDITIONS for r in c.primary_of.get((task_id, cond, profile), [])],
+                )
 
 
 def _order(c: _Check) -> None:
@@ -257,7 +319,9 @@ def _balance(c: _Check) -> None:
         return
     count = len(primaries)
     rows = [r for r in plan.assignments if r.tier == "primary"]
-    total = 2 * per_cell * len(plan.envs) * len(plan.difficulties)
+    # Each base task is planned in both conditions under each profile of its env.
+    per_difficulty = sum(len(CONDITIONS) * per_cell * len(plan.profiles_of(e)) for e in plan.envs)
+    total = per_difficulty * len(plan.difficulties)
     for code in primaries:
         mine = [r for r in rows if r.annotator == code]
         if not total // count <= len(mine) <= -(-total // count):
@@ -268,7 +332,7 @@ def _balance(c: _Check) -> None:
                 mine,
             )
         for difficulty in plan.difficulties:
-            d_total = 2 * per_cell * len(plan.envs)
+            d_total = per_difficulty
             d_mine = [r for r in mine if r.difficulty == difficulty]
             low, high = d_total // count - tolerance, -(-d_total // count) + tolerance
             if not low <= len(d_mine) <= high:
@@ -276,6 +340,31 @@ def _balance(c: _Check) -> None:
                     Rule.difficulty_balance,
                     f"{code} records {len(d_mine)} {difficulty} task-conditions; allowed {low}-{high}",
                     d_mine,
+                )
+    _profile_balance(c, primaries, rows)
+
+
+def _profile_balance(c: _Check, primaries: list[str], rows: list[PlannedAssignment]) -> None:
+    """profile_balance: each primary annotator records floor or ceil of (a profile's task-conditions
+    / primary annotators) under each UI profile, give or take `profile_tolerance`."""
+    plan = c.plan
+    totals: Counter[str] = Counter()
+    for env_id in plan.envs:
+        for profile in plan.profiles_of(env_id):
+            totals[profile] += len(CONDITIONS) * c.per_cell * len(plan.difficulties)
+    if len(totals) < 2:
+        return
+    count = len(primaries)
+    for code in primaries:
+        for profile, p_total in sorted(totals.items()):
+            p_mine = [r for r in rows if r.annotator == code and r.ui_profile == profile]
+            low = p_total // count - c.profile_tolerance
+            high = -(-p_total // count) + c.profile_tolerance
+            if not low <= len(p_mine) <= high:
+                c.add(
+                    Rule.profile_balance,
+                    f"{code} records {len(p_mine)} task-conditions under profile {profile}; allowed {low}-{high}",
+                    p_mine,
                 )
 
 
@@ -286,7 +375,7 @@ def _audit(c: _Check) -> None:
     dups = [r for r in plan.assignments if r.tier == "duplicate"]
     for cell in plan.panel:
         here = [r for r in dups if (r.env_id, r.difficulty) == (cell.env_id, cell.difficulty)]
-        duplicated = {(r.task_id, r.condition) for r in here}
+        duplicated = {_tc(r) for r in here}
         if len(duplicated) != duplicates_per_cell:
             add(
                 Rule.duplicate_audit,
@@ -294,7 +383,7 @@ def _audit(c: _Check) -> None:
                 f"the audit needs {duplicates_per_cell}",
                 here,
             )
-        orphans = [r for r in here if not primary_of.get((r.task_id, r.condition))]
+        orphans = [r for r in here if not primary_of.get(_tc(r))]
         if orphans:
             add(
                 Rule.duplicate_audit,
@@ -302,7 +391,7 @@ def _audit(c: _Check) -> None:
                 orphans,
             )
     for row in dups:
-        same = [p for p in primary_of.get((row.task_id, row.condition), []) if p.annotator == row.annotator]
+        same = [p for p in primary_of.get(_tc(row), []) if p.annotator == row.annotator]
         if same:
             add(
                 Rule.duplicate_independence,
@@ -313,11 +402,13 @@ def _audit(c: _Check) -> None:
 
 _CHECKS: tuple[Callable[[_Check], None], ...] = (
     _known_tasks,
+    _known_profiles,
     _known_annotators,
     _unique_rows,
     _cell_sizes,
     _designers,
     _condition_split,
+    _profile_split,
     _both_conditions,
     _balance,
     _audit,

@@ -39,11 +39,18 @@ def check_primary(problem: PlanningProblem) -> None:
                 "designer_exclusion",
                 f"env {env_id}: every primary annotator designed it ({_codes(primaries)}): nobody may record it",
             )
-        if len(eligible) == 1:
+        needed = problem.rows_per_task(env_id)
+        if len(eligible) < needed:
+            profiles = problem.profiles_of(env_id)
+            why = (
+                "clean and intervention go to different people"
+                if len(profiles) == 1
+                else f"both conditions under each of the profiles {', '.join(profiles)}, each to a different person"
+            )
             raise PlanInfeasible(
-                "condition_split",
-                f"base task {task_ids[0]} needs two different annotators who did not design {env_id} "
-                f"(clean and intervention go to different people); only {eligible[0].code} is eligible",
+                "condition_split" if len(profiles) == 1 else "profile_split",
+                f"base task {task_ids[0]} needs {_count(needed)} different annotators who did not design {env_id} "
+                f"({why}); only {_codes(eligible)} {'is' if len(eligible) == 1 else 'are'} eligible",
             )
     low, high = problem.load_bounds(problem.primary_total)
     for annotator in primaries:
@@ -53,10 +60,14 @@ def check_primary(problem: PlanningProblem) -> None:
             raise PlanInfeasible(
                 "primary_balance",
                 f"primary balance: {annotator.code} designed {designed} and may record at most {capacity} "
-                f"task-conditions (one condition of each base task in the other envs), but the balanced "
+                f"task-conditions (one row of each base task in the other envs), but the balanced "
                 f"load is {_load_text(low, high)} per annotator",
             )
     _check_env_groups(problem, by_env, low, high)
+
+
+def _count(n: int) -> str:
+    return {2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}.get(n, str(n))
 
 
 def _load_text(low: int, high: int) -> str:
@@ -72,7 +83,7 @@ def _check_env_groups(problem: PlanningProblem, by_env: dict[str, list[str]], lo
         return
     for size in range(1, len(envs) + 1):
         for group in combinations(envs, size):
-            demand = 2 * sum(len(by_env[env]) for env in group)
+            demand = sum(problem.rows_per_task(env) * len(by_env[env]) for env in group)
             helpers = [a for a in problem.primaries if any(may_record(a, env) for env in group)]
             supply = sum(
                 min(high, sum(len(by_env[env]) for env in group if may_record(a, env))) for a in helpers
@@ -82,7 +93,7 @@ def _check_env_groups(problem: PlanningProblem, by_env: dict[str, list[str]], lo
                     "primary_balance",
                     f"env{'s' if size > 1 else ''} {', '.join(group)} need{'' if size > 1 else 's'} "
                     f"{demand} primary task-conditions, but the annotators who may record them "
-                    f"({_codes(helpers)}) can take at most {supply}: each records at most one condition "
+                    f"({_codes(helpers)}) can take at most {supply}: each records at most one row "
                     f"of a base task and at most {high} task-conditions in all (the balanced load)",
                 )
             confined = [

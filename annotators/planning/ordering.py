@@ -2,8 +2,8 @@
 
 Each annotator's rows are grouped by difficulty, shuffled within a group by a stream seeded with
 the plan seed and the annotator code, then interleaved so every difficulty is spread evenly over
-the whole queue (item i of a group of n sits at fraction (i + 0.5) / n). Nobody ever holds both
-conditions of a base task, so no clean run can prime an intervention run of the same task.
+the whole queue (item i of a group of n sits at fraction (i + 0.5) / n). Nobody ever holds a base
+task twice (both conditions, or two UI profiles), so no run can prime another of the same task.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ def order_rows(rows: Iterable[SolvedRow], *, seed: int) -> tuple[PlannedAssignme
         for difficulty in DIFFICULTIES:
             group = sorted(
                 (r for r in by_annotator[code] if r.tc.difficulty == difficulty),
-                key=lambda r: (r.tc.env_id, r.tc.task_id, r.tc.condition),
+                key=lambda r: (r.tc.env_id, r.tc.task_id, r.tc.condition, r.tc.ui_profile),
             )
             rng.shuffle(group)
             keyed += [((i + 0.5) / len(group), rank[difficulty], row) for i, row in enumerate(group)]
@@ -43,6 +43,7 @@ def order_rows(rows: Iterable[SolvedRow], *, seed: int) -> tuple[PlannedAssignme
                 condition=row.tc.condition,
                 tier=row.tier,
                 order=position,
+                ui_profile=row.tc.ui_profile,
             )
             for position, (_, _, row) in enumerate(keyed, start=1)
         ]

@@ -4,17 +4,25 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from annotators.planning.schemas import CONDITIONS, Condition, Difficulty, PanelCell, PlanAnnotator
+from annotators.planning.schemas import (
+    CONDITIONS,
+    DEFAULT_PROFILE,
+    Condition,
+    Difficulty,
+    PanelCell,
+    PlanAnnotator,
+)
 
 
 @dataclass(frozen=True)
 class TaskCondition:
-    """One base task of the panel in one condition: the unit that is assigned."""
+    """One base task of the panel in one condition under one UI profile: the unit that is assigned."""
 
     task_id: str
     env_id: str
     difficulty: Difficulty
     condition: Condition
+    ui_profile: str = DEFAULT_PROFILE
 
 
 @dataclass(frozen=True)
@@ -26,21 +34,40 @@ class PlanningProblem:
     duplicates: tuple[PlanAnnotator, ...]
     duplicates_per_cell: int
     seed: int
+    # UI profiles per env (an env not listed: the default only).
+    profiles: dict[str, tuple[str, ...]] = field(default_factory=dict)
     task_conditions: tuple[TaskCondition, ...] = field(init=False)
 
     def __post_init__(self) -> None:
         rows = [
-            TaskCondition(task_id, cell.env_id, cell.difficulty, condition)
+            TaskCondition(task_id, cell.env_id, cell.difficulty, condition, profile)
             for cell in self.panel
             for task_id in cell.task_ids
+            for profile in self.profiles_of(cell.env_id)
             for condition in CONDITIONS
         ]
         object.__setattr__(self, "task_conditions", tuple(rows))
 
+    def profiles_of(self, env_id: str) -> tuple[str, ...]:
+        """The UI profiles of `env_id`'s base tasks."""
+        return self.profiles.get(env_id) or (DEFAULT_PROFILE,)
+
+    def rows_per_task(self, env_id: str) -> int:
+        """Task-conditions of one base task of `env_id`: both conditions under each profile, each
+        for a different person."""
+        return len(CONDITIONS) * len(self.profiles_of(env_id))
+
     @property
     def primary_total(self) -> int:
-        """Primary task-conditions: every base task in both conditions."""
+        """Primary task-conditions: every base task in both conditions under each of its profiles."""
         return len(self.task_conditions)
+
+    def profile_totals(self) -> dict[str, int]:
+        """Primary task-conditions per UI profile name."""
+        totals: dict[str, int] = {}
+        for tc in self.task_conditions:
+            totals[tc.ui_profile] = totals.get(tc.ui_profile, 0) + 1
+        return totals
 
     def load_bounds(self, total: int) -> tuple[int, int]:
         """floor and ceil of `total` spread over the primary annotators."""

@@ -16,6 +16,7 @@ Tier = Literal["primary", "duplicate"]
 
 DIFFICULTIES: tuple[Difficulty, ...] = ("easy", "medium", "hard", "expert", "frontier")
 CONDITIONS: tuple[Condition, ...] = ("clean", "intervention")
+DEFAULT_PROFILE = "default"
 
 
 class _Frozen(BaseModel):
@@ -61,6 +62,8 @@ class PlannedAssignment(_Frozen):
     condition: Condition
     tier: Tier
     order: int
+    # The site's UI profile the task-condition runs on (environments.ui); "default" is today's build.
+    ui_profile: str = DEFAULT_PROFILE
 
 
 class AnnotatorLoad(_Frozen):
@@ -71,6 +74,7 @@ class AnnotatorLoad(_Frozen):
     total: int
     by_difficulty: dict[str, int]
     by_condition: dict[str, int]
+    by_profile: dict[str, int] = Field(default_factory=dict)
 
 
 class PlanSummary(_Frozen):
@@ -90,6 +94,10 @@ class PlanSummary(_Frozen):
     # Largest |clean - intervention| over primary annotators (soft goal: each annotator sees both
     # conditions about equally, so annotator and condition effects are not confounded).
     condition_imbalance: int
+    # Largest amount by which any primary annotator's load under one UI profile falls outside
+    # floor/ceil of (task-conditions under that profile / primary annotators). 0 unless the
+    # designer exclusions make per-profile balance impossible.
+    profile_excess: int = 0
 
 
 class Plan(_Frozen):
@@ -104,10 +112,17 @@ class Plan(_Frozen):
     assignments: tuple[PlannedAssignment, ...]
     summary: PlanSummary
     notes: tuple[str, ...] = Field(default=(), description="Soft goals the solver could not fully meet.")
+    # The UI profiles each environment's base tasks are crossed with (every panel task of the env
+    # is planned in both conditions under each); an env not listed runs on the default only.
+    profiles: dict[str, tuple[str, ...]] = Field(default_factory=dict)
 
     def panel_task_ids(self) -> list[str]:
         """Every base task in the panel, in cell order."""
         return [task_id for cell in self.panel for task_id in cell.task_ids]
+
+    def profiles_of(self, env_id: str) -> tuple[str, ...]:
+        """The UI profiles `env_id`'s base tasks are planned under (the default when none is listed)."""
+        return self.profiles.get(env_id) or (DEFAULT_PROFILE,)
 
 
 class Violation(_Frozen):

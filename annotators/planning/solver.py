@@ -6,13 +6,14 @@ by `diagnose` to find the one that makes a request impossible):
 
 - coverage: every task-condition has exactly one primary annotator;
 - designer_exclusion: no variable exists for an env the annotator designed;
-- condition_split: nobody holds both conditions of one base task (either tier);
+- condition_split: nobody holds one base task twice (both conditions, or two UI profiles; either
+  tier);
 - primary_balance: each primary load is floor or ceil of total / primary annotators;
 - duplicate_audit: each cell has exactly `duplicates_per_cell` duplicated task-conditions, each
   recorded by one duplicate-tier annotator.
 
 Soft goals are minimised lexicographically, in this priority: the per-difficulty excess of primary
-loads beyond floor/ceil, the clean/intervention imbalance per primary annotator, the duplicate
+loads beyond floor/ceil, the per-UI-profile excess likewise, the clean/intervention imbalance per primary annotator, the duplicate
 loads beyond floor/ceil, the clean/intervention imbalance of the audit. Their optimum is then fixed
 and a seeded random weight per variable is minimised, so the seed breaks the remaining ties. One
 worker, a fixed random seed and deterministic-time limits (not wall-clock) make the result the same
@@ -80,15 +81,18 @@ class _Model:
         for i in range(len(tcs)):
             m.add_exactly_one(self._x_of_tc(i))
         if "condition_split" not in relax:
-            # Task-conditions come in (clean, intervention) pairs at indexes 2j, 2j+1.
-            for j in range(0, len(tcs), 2):
+            # The task-conditions of one base task (both conditions under each UI profile).
+            of_task: dict[str, list[int]] = {}
+            for i, tc in enumerate(tcs):
+                of_task.setdefault(tc.task_id, []).append(i)
+            for indexes in of_task.values():
                 for code in [a.code for a in problem.primaries] + [d.code for d in problem.duplicates]:
-                    keys = ((code, j), (code, j + 1))
-                    pair = [v for key in keys for v in (self.x.get(key), self.y.get(key)) if v is not None]
-                    # Two or more: one person never holds both conditions of a base task, nor a
-                    # primary and a duplicate recording of one task-condition.
-                    if len(pair) >= 2:
-                        m.add_at_most_one(pair)
+                    keys = [(code, i) for i in indexes]
+                    mine = [v for key in keys for v in (self.x.get(key), self.y.get(key)) if v is not None]
+                    # Two or more: one person never holds a base task twice (both conditions, two
+                    # profiles), nor a primary and a duplicate recording of one task-condition.
+                    if len(mine) >= 2:
+                        m.add_at_most_one(mine)
         self.loads = {
             a.code: sum(v for (code, _), v in self.x.items() if code == a.code) for a in problem.primaries
         }
@@ -128,18 +132,26 @@ class _Model:
         totals = problem.difficulty_totals()
         count = len(problem.primaries)
         excess = m.new_int_var(0, problem.primary_total, "difficulty_excess")
+        profile_excess = m.new_int_var(0, problem.primary_total, "profile_excess")
         imbalance = m.new_int_var(0, problem.primary_total, "condition_excess")
+        profile_totals = problem.profile_totals()
         for a in problem.primaries:
             mine = [(i, v) for (code, i), v in self.x.items() if code == a.code]
             for difficulty, total in totals.items():
                 load = sum(v for i, v in mine if tcs[i].difficulty == difficulty)
                 m.add(load <= -(-total // count) + excess)
                 m.add(load >= total // count - excess)
+            if len(profile_totals) > 1:
+                for profile, total in profile_totals.items():
+                    load = sum(v for i, v in mine if tcs[i].ui_profile == profile)
+                    m.add(load <= -(-total // count) + profile_excess)
+                    m.add(load >= total // count - profile_excess)
             clean = sum(v for i, v in mine if tcs[i].condition == "clean")
             m.add(2 * clean - self.loads[a.code] <= 1 + 2 * imbalance)
             m.add(self.loads[a.code] - 2 * clean <= 1 + 2 * imbalance)
         goals: list[tuple[str, cp_model.IntVar]] = [
             ("difficulty_excess", excess),
+            ("profile_excess", profile_excess),
             ("condition_excess", imbalance),
         ]
         if self.audit_on:

@@ -55,6 +55,13 @@ def run_agents(
     human: Annotated[
         Path | None, typer.Option(help="With --agent replay: the human reference bundle to replay.")
     ] = None,
+    profiles: Annotated[
+        str,
+        typer.Option(
+            help="Comma-separated UI profiles, crossed with tasks and conditions (a site without a "
+            "profile skips it); e.g. default,custom-controls. The replay agent keeps each attempt's."
+        ),
+    ] = "default",
 ) -> None:
     """Run an agent on every selected task-condition; write the agent bundle `compare --agents` reads."""
     from agentruns.agents import AgentLoadError
@@ -66,6 +73,9 @@ def run_agents(
     bad = [c for c in chosen if c not in ("clean", "intervention")]
     if bad or not chosen:
         fail(f"--conditions takes clean and/or intervention, not {conditions!r}.")
+    chosen_profiles = tuple(dict.fromkeys(p.strip() for p in profiles.split(",") if p.strip()))
+    if not chosen_profiles:
+        fail("--profiles names no UI profile (use default, or a site's profile names).")
     if max_steps < 1:
         fail("--max-steps must be at least 1.")
     config = RunConfig(
@@ -77,6 +87,7 @@ def run_agents(
         max_steps=max_steps,
         workers=workers,
         human=str(human) if human else None,
+        profiles=chosen_profiles,
     )
     passed = failed = 0
     with Progress(

@@ -113,7 +113,7 @@ def compare(
         list[str] | None,
         typer.Option(
             "--filter",
-            help="Keep matching attempts and runs: env=shop,difficulty=easy (keys env, difficulty, task, condition; a key twice = either value); repeatable.",
+            help="Keep matching attempts and runs: env=shop,difficulty=easy (keys env, difficulty, task, condition, profile; a key twice = either value); repeatable.",
         ),
     ] = None,
     task_counts: Annotated[
@@ -129,6 +129,7 @@ def compare(
     ] = False,
 ) -> None:
     """Compare the human bundle with agent runs: report.html plus one CSV per table."""
+    from environments.ui import classes_of
     from exports.bundle import BundleError
     from exports.compare import compare as run
 
@@ -137,6 +138,7 @@ def compare(
             human,
             agents,
             out,
+            classes_of=classes_of,
             task_counts=task_counts,
             filters=filter,
             bootstrap=bootstrap,

@@ -27,6 +27,20 @@ def plan(
     duplicates_per_cell: Annotated[
         int, typer.Option(help="Task-conditions per cell recorded again by a duplicate-tier annotator.")
     ] = 1,
+    difficulty: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="Restrict to this difficulty level (repeatable, or comma-separated; default: all five)."
+        ),
+    ] = None,
+    profiles: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--profiles",
+            help="UI profiles to cross the base tasks with, comma-separated: a bare name for every site "
+            "(default,icon-buttons), env:name for one site (shop:custom-controls). Default: default only.",
+        ),
+    ] = None,
     replace: Annotated[
         bool, typer.Option(help="Replace the study's assignments that nobody has started.")
     ] = False,
@@ -48,6 +62,8 @@ def plan(
                 seed=seed,
                 envs=split_list(env) or None,
                 duplicates_per_cell=duplicates_per_cell,
+                profiles=split_list(profiles) or None,
+                difficulties=split_list(difficulty) or None,
             )
         except PlanInfeasible as exc:
             fail(f"the plan cannot be made: {exc}")
@@ -58,15 +74,26 @@ def plan(
             f"({summary.primary_attempts + summary.duplicate_attempts} attempts).",
             highlight=False,
         )
-        table = Table("annotator", "tier", "task-conditions", "by difficulty", "by condition")
+        profiled = any(names != ("default",) for names in result.profiles.values())
+        if profiled:
+            console.print(
+                "UI profiles: "
+                + "; ".join(f"{env} {', '.join(names)}" for env, names in sorted(result.profiles.items())),
+                highlight=False,
+            )
+        columns = ["annotator", "tier", "task-conditions", "by difficulty", "by condition"]
+        table = Table(*columns, *(["by profile"] if profiled else []))
         for load in summary.loads:
-            table.add_row(
+            cells = [
                 load.annotator,
                 str(load.tier),
                 str(load.total),
                 ", ".join(f"{k} {v}" for k, v in load.by_difficulty.items()),
                 ", ".join(f"{k} {v}" for k, v in load.by_condition.items()),
-            )
+            ]
+            if profiled:
+                cells.append(", ".join(f"{k} {v}" for k, v in load.by_profile.items()))
+            table.add_row(*cells)
         console.print(table)
         for note in result.notes:
             console.print(f"note: {note}", highlight=False)
@@ -106,21 +133,35 @@ def check(study: StudyOption = None) -> None:
                 condition=a.condition,
                 tier=a.tier,
                 order=a.order_index,
+                ui_profile=a.ui_profile,
             )
             for a in rows
         ]
         tasks = planning.catalogue_tasks()
         per_cell = max(1, _per_cell(stored))
-        reference = planning.make_plan(db, study=target, per_cell=per_cell)
+        reference = planning.make_plan(
+            db,
+            study=target,
+            per_cell=per_cell,
+            # The levels the stored plan covers (a plan made with --difficulty is checked on those).
+            difficulties=sorted({str(r.difficulty) for r in stored}),
+            duplicates_per_cell=0,
+        )
         plan = Plan(
             **{
                 **reference.model_dump(),
                 "assignments": tuple(stored),
                 "panel": _panel_from(stored, reference),
+                "profiles": _profiles_from(stored),
             }
         )
         violations = check_plan(
-            plan, tasks=tasks, annotators=planning.roster(db, study=target), per_cell=per_cell
+            plan,
+            tasks=tasks,
+            annotators=planning.roster(db, study=target),
+            per_cell=per_cell,
+            duplicates_per_cell=_duplicates_per_cell(stored),
+            declared_profiles=planning.declared_profiles(list(plan.envs)),
         )
         if violations:
             for v in violations:
@@ -135,6 +176,24 @@ def _per_cell(rows) -> int:
         if r.tier == "primary":
             cells.setdefault((r.env_id, str(r.difficulty)), set()).add(r.task_id)
     return max((len(v) for v in cells.values()), default=0)
+
+
+def _duplicates_per_cell(rows) -> int:
+    """The audit size the stored plan was made with: the most duplicated task-conditions of a cell
+    (cells with fewer are reported; a plan made with --duplicates-per-cell 0 has none)."""
+    cells: dict[tuple[str, str], set[tuple[str, str, str]]] = {}
+    for r in rows:
+        if r.tier == "duplicate":
+            cells.setdefault((r.env_id, str(r.difficulty)), set()).add((r.task_id, r.condition, r.ui_profile))
+    return max((len(v) for v in cells.values()), default=0)
+
+
+def _profiles_from(rows) -> dict[str, tuple[str, ...]]:
+    """The UI profiles the stored rows plan each env under (the default first)."""
+    found: dict[str, set[str]] = {}
+    for r in rows:
+        found.setdefault(r.env_id, set()).add(r.ui_profile)
+    return {env: tuple(sorted(names, key=lambda n: (n != "default", n))) for env, names in found.items()}
 
 
 def _panel_from(rows, reference):

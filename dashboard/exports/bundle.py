@@ -197,6 +197,7 @@ def _attempt_row(
         "condition": assignment.condition,
         "seed": assignment.seed,
         "variant_id": variant_id if intervention else None,
+        "ui_profile": assignment.ui_profile,
         "phase": attempt.phase,
         "tier": assignment.tier,
         "assignment_id": assignment.id,

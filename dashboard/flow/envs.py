@@ -54,10 +54,13 @@ def mask_selectors(env_id: str) -> tuple[str, ...]:
         return ()
 
 
-def create_session(db: Session, *, task_id: str, condition: str, seed: int) -> str:
+def create_session(
+    db: Session, *, task_id: str, condition: str, seed: int, ui_profile: str = "default"
+) -> str:
+    """A fresh env session of the task-condition at `seed`, on the site's UI profile `ui_profile`."""
     from environments import sessions
 
-    return sessions.create(db, task_id=task_id, condition=condition, seed=seed)
+    return sessions.create(db, task_id=task_id, condition=condition, seed=seed, ui_profile=ui_profile)
 
 
 def end_session(db: Session, *, session_id: str) -> None:

@@ -195,8 +195,13 @@ def _explain(state: str, to: S) -> str:
 
 
 def _new_attempt(db: Session, *, assignment: Assignment, phase: str, study: Study) -> Attempt:
+    # Every attempt of the assignment (cold, warm, and any after a rollback) runs on its UI profile.
     session_id = envs.create_session(
-        db, task_id=assignment.task_id, condition=assignment.condition, seed=assignment.seed
+        db,
+        task_id=assignment.task_id,
+        condition=assignment.condition,
+        seed=assignment.seed,
+        ui_profile=assignment.ui_profile,
     )
     recording = recorder.create_recording(
         db,

@@ -166,6 +166,8 @@ def plan_form(request: Request, person: RequireLead, db: DbDep, study: LeadStudy
         error=None,
         per_cell=1,
         seed=study.seed,
+        profiles="",
+        site_profiles=planning.profiles_help(list(study.envs) or None),
     )
 
 
@@ -179,13 +181,29 @@ def plan_submit(
     seed: int = Form(0),
     action: str = Form("preview"),
     replace: str = Form(""),
+    profiles: str = Form(""),
 ):
     from annotators.planning import PlanInfeasible
 
     existing = len(list(db.exec(select(Assignment.id).where(Assignment.study_id == study.id))))
-    context = dict(study=study, existing=existing, per_cell=per_cell, seed=seed, plan=None, error=None)
+    context = dict(
+        study=study,
+        existing=existing,
+        per_cell=per_cell,
+        seed=seed,
+        plan=None,
+        error=None,
+        profiles=profiles,
+        site_profiles=planning.profiles_help(list(study.envs) or None),
+    )
     try:
-        context["plan"] = planning.make_plan(db, study=study, per_cell=per_cell, seed=seed)
+        context["plan"] = planning.make_plan(
+            db,
+            study=study,
+            per_cell=per_cell,
+            seed=seed,
+            profiles=[p.strip() for p in profiles.split(",") if p.strip()] or None,
+        )
         if action == "store":
             planning.write_plan(db, study=study, plan=context["plan"], replace=replace == "on")
             return RedirectResponse("/lead/assignments", status_code=303)

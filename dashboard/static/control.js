@@ -31,7 +31,15 @@
     });
   }
 
-  function reload() { leaving = true; location.reload(); }
+  // One reload at a time: after Start warm (or Evaluate) both the POST's answer and the live
+  // channel's new state ask for it, and a second reload would cut the first one's navigation short.
+  var reloading = false;
+  function reload() {
+    if (reloading) return;
+    reloading = true;
+    leaving = true;
+    location.reload();
+  }
 
   // Leaving this tab (a link, closing it) during the task discards the task: ask first.
   var active = state === "cold_active" || state === "warm_ready" || state === "warm_active";

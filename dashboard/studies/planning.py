@@ -19,6 +19,7 @@ from annotators.planning import (
     PlanTask,
     check_plan,
     plan_panel,
+    resolve_profiles,
 )
 from dashboard.studies.models import Assignment, AssignmentState, Study
 
@@ -68,6 +69,22 @@ def complete_environments(*, per_cell: int) -> list[str]:
     return [env for env in envs if all(counts.get((env, str(d)), 0) >= per_cell for d in DIFFICULTIES)]
 
 
+def declared_profiles(envs: list[str] | None = None) -> dict[str, list[str]]:
+    """Each registered site's UI profile names (the default first), for `envs` or every site."""
+    from environments import registry, ui
+
+    return {
+        env.env_id: ui.profile_names(env.env_id)
+        for env in registry.all_environments()
+        if not envs or env.env_id in envs
+    }
+
+
+def profiles_help(envs: list[str] | None = None) -> list[tuple[str, list[str]]]:
+    """(site, its profiles) for the sites of a plan, for the lead's Plan page."""
+    return sorted(declared_profiles(envs).items())
+
+
 def session_seed(study_seed: int) -> int:
     """The env seed of every assignment of a study: the study's seed, as it is.
 
@@ -87,14 +104,22 @@ def make_plan(
     seed: int | None = None,
     envs: list[str] | None = None,
     duplicates_per_cell: int = 1,
+    profiles: list[str] | None = None,
+    difficulties: list[str] | None = None,
 ) -> Plan:
     """A plan for the current catalogue and the study's people (raises `PlanInfeasible` naming the rule).
 
-    `envs` defaults to the study's environments (all when the study names none); `seed` to the study's."""
+    `envs` defaults to the study's environments (all when the study names none); `seed` to the study's.
+    `profiles` is the `--profiles` list (`annotators.planning.resolve_profiles`: a bare name for every
+    site, `env:name` for one site); default: every site on its default interface only. `difficulties`
+    restricts the cells to some levels (default: all five)."""
     tasks = catalogue_tasks()
     people = roster(db, study=study)
     envs = envs or list(study.envs) or None
     seed = study.seed if seed is None else seed
+    scope = envs or sorted({t.env_id for t in tasks})
+    declared = declared_profiles(scope)
+    by_env = resolve_profiles(profiles, envs=scope, declared=declared)
     plan = plan_panel(
         tasks=tasks,
         annotators=people,
@@ -102,9 +127,18 @@ def make_plan(
         seed=seed,
         envs=envs,
         duplicates_per_cell=duplicates_per_cell,
+        difficulties=difficulties or None,
+        profiles={env: names for env, names in by_env.items() if env in {t.env_id for t in tasks}},
     )
     violations = check_plan(
-        plan, tasks=tasks, annotators=people, per_cell=per_cell, duplicates_per_cell=duplicates_per_cell
+        plan,
+        tasks=tasks,
+        annotators=people,
+        per_cell=per_cell,
+        duplicates_per_cell=duplicates_per_cell,
+        difficulty_tolerance=plan.summary.difficulty_excess,
+        profile_tolerance=plan.summary.profile_excess,
+        declared_profiles=declared,
     )
     if violations:
         raise PlanInfeasible(
@@ -150,6 +184,7 @@ def write_plan(db: Session, *, study: Study, plan: Plan, replace: bool = False) 
                 difficulty=str(row.difficulty),
                 condition=str(row.condition),
                 tier=str(row.tier),
+                ui_profile=row.ui_profile,
                 order_index=row.order,
                 seed=session_seed(study.seed),
             )

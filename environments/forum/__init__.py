@@ -12,6 +12,7 @@ from environments.forum.models import ForumState
 from environments.forum.pages import router as page_router
 from environments.forum.seed import build_default_state
 from environments.registry import Environment
+from environments.ui import UIProfile
 
 ENVIRONMENT = Environment(
     env_id="forum",
@@ -23,4 +24,26 @@ ENVIRONMENT = Environment(
     build_default_state=build_default_state,
     # `signed_in` flips when someone signs out and back in, which is not a task outcome.
     ignore_fields={"profile": {"signed_in"}, "messages": {"read"}},
+    ui_profiles=(
+        UIProfile(
+            name="custom-controls",
+            title="Custom controls",
+            description=(
+                "The report reason is a custom listbox; Save, Reply, Report, Search and Send show only"
+                " an icon, their words are their accessible names (the vote arrows are icons already)."
+            ),
+            controls={"select": "custom", "button": "icon"},
+            classes=("select", "button"),
+        ),
+        UIProfile(
+            name="modal-forms",
+            title="Modal forms",
+            description=(
+                "Reply, report and new-message forms open in a modal dialog instead of in the page"
+                " (a link to message someone opens it on arrival)."
+            ),
+            controls={"form": "modal"},
+            classes=("form",),
+        ),
+    ),
 )

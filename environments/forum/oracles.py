@@ -13,7 +13,7 @@ import re
 
 from playwright.sync_api import Locator, Page, expect
 
-from environments.oracles import OracleContext
+from environments.oracles import OracleContext, choose
 from environments.oracles import notice as shared_notice
 
 
@@ -94,10 +94,12 @@ def save_wrong(page: Page, ctx: OracleContext) -> None:
 
 
 def _reply(page: Page, author: str, text: str) -> None:
+    # The reply form opens under the comment or in a dialog (UI profile modal-forms): find it by its label.
     target = comment_by(page, author)
-    target.locator(":scope > .c-actions").get_by_role("button", name="Reply").click()
-    target.get_by_label(f"Reply to u/{author}").fill(text)
-    target.locator("form.reply").get_by_role("button", name="Reply").click()
+    target.locator(":scope > .c-actions").get_by_role("button", name="Reply", exact=True).click()
+    box = page.get_by_label(f"Reply to u/{author}", exact=True)
+    box.fill(text)
+    page.locator("form", has=box).get_by_role("button", name="Reply", exact=True).click()
     page.wait_for_load_state("load")
     ready(page)
     comment_by(page, "quietfern").wait_for()
@@ -121,18 +123,22 @@ def reply_wrong(page: Page, ctx: OracleContext) -> None:
 
 
 def _report(scope: Locator, page: Page) -> str:
+    """Report what `scope` holds; the form opens under it or in a dialog (UI profile modal-forms)."""
     done = re.compile(r"^Thanks|already reported")
+    form = page.get_by_role("form", name="Report", exact=True)
     for _ in range(3):
-        form = scope.locator("form.report").first
         if not form.count():
-            scope.get_by_role("button", name="Report").first.click()
-            form.get_by_label("Reason").select_option("spam")
+            scope.get_by_role("button", name="Report", exact=True).first.click()
+            choose(form, "Reason", "Spam")
         form.get_by_role("button", name="Submit report").click()
         try:
             expect(page.locator("#notice .notice")).to_have_text(done, timeout=5000)
-            return notice(page)
         except AssertionError:
             continue  # refused: nothing was filed, the form is still open; submit it again
+        said = notice(page)
+        if form.count():  # already reported: the form stays open, so close it
+            form.get_by_role("button", name="Cancel").click()
+        return said
     raise AssertionError("the report never went through")
 
 
@@ -489,8 +495,8 @@ def _save_parts(page: Page, parts: tuple[int, ...]) -> None:
             page.locator(
                 "article.post-card",
                 has=page.get_by_role("link", name=re.compile(rf"^Eclipse guide, part {n}:")),
-            )
-        ).to_contain_text("Unsave", timeout=15000)
+            ).get_by_role("button", name="Unsave", exact=True)
+        ).to_be_visible(timeout=15000)
 
 
 def series_oracle(page: Page, ctx: OracleContext) -> None:

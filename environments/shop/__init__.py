@@ -12,6 +12,7 @@ from environments.shop.api import router as api_router
 from environments.shop.models import ShopState
 from environments.shop.pages import router as page_router
 from environments.shop.seed import build_default_state
+from environments.ui import UIProfile
 
 ENVIRONMENT = Environment(
     env_id="shop",
@@ -26,4 +27,26 @@ ENVIRONMENT = Environment(
     ignore_fields={"products": {"stock"}, "variants": {"stock"}, "account": {"signed_in"}},
     # A saved card's number is the customer's secret: the recorder masks it like a password.
     mask_selectors=("#card-number",),
+    ui_profiles=(
+        UIProfile(
+            name="custom-controls",
+            title="Custom controls",
+            description=(
+                "Every select (sort, rating, search department, reasons, expiry) is a custom listbox;"
+                " the product page's quantity is a stepper (− and + around a number field)."
+            ),
+            controls={"select": "custom", "counter": "stepper"},
+            classes=("select", "counter"),
+        ),
+        UIProfile(
+            name="infinite-list",
+            title="Endless list, icon buttons",
+            description=(
+                "Department and search results load more as you scroll (with a Load more button)"
+                " instead of pages; add to cart, wishlist, delete and remove buttons show only an icon."
+            ),
+            controls={"list": "infinite", "button": "icon"},
+            classes=("list", "button"),
+        ),
+    ),
 )

@@ -13,7 +13,9 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from environments.oracles import settle_network
+from playwright.sync_api import Error as PlaywrightError
+
+from environments.oracles import choose, settle_network
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
@@ -87,7 +89,11 @@ def wait_toast(page: Page, before: int = 0, timeout_ms: int = WRITE_TIMEOUT_MS) 
     fresh = page.locator(".toast:not([data-seen])")
     deadline = time.monotonic() + timeout_ms / 1000
     while time.monotonic() < deadline:
-        if fresh.count() > before:
+        try:
+            shown = fresh.count()
+        except Exception:  # noqa: BLE001 - the page moved on (a saved form opens the next page): no error toast
+            return None
+        if shown > before:
             last = fresh.last
             try:
                 classes = (last.get_attribute("class", timeout=1000) or "").split()
@@ -128,9 +134,13 @@ def toast_count(page: Page) -> int:
 
 
 def dismiss_toasts(page: Page) -> None:
-    for button in page.locator(".toast button.close").all():
-        if button.is_visible():
-            button.click()
+    """Close the toasts on screen, if they are still there: toasts also go by themselves after
+    5 s, so one may vanish between being seen and being clicked (never wait for it)."""
+    for button in page.get_by_role("button", name="Dismiss", exact=True).all():
+        try:
+            button.click(timeout=1000)
+        except PlaywrightError:
+            pass  # it closed on its own first
 
 
 def recover_from_error(page: Page, toast: Toast) -> None:
@@ -199,8 +209,38 @@ def open_product(page: Page, name: str, brand: str | None = None) -> None:
     if cards.count() == 0:
         raise AssertionError(f"no product card named {name!r} ({brand})")
     click(page, cards.first.locator("a.title"))
-    page.locator("#add-to-cart").wait_for()
+    add_to_cart_button(page).wait_for()
     settle(page)
+
+
+def add_to_cart_button(page: Page) -> Any:
+    """The product page's "Add to cart" (labelled, or an icon named so, by the UI profile)."""
+    return page.get_by_role("button", name="Add to cart", exact=True)
+
+
+def set_quantity(page: Page, quantity: int) -> None:
+    """The product page's quantity: a select, or a stepper (− number +) by the UI profile."""
+    field = page.get_by_role("spinbutton", name="Quantity", exact=True)
+    if not field.count():
+        choose(page, "Quantity", str(quantity))
+        return
+    for _ in range(12):
+        current = int(field.input_value() or 1)
+        if current == quantity:
+            return
+        name = "Increase quantity" if current < quantity else "Decrease quantity"
+        page.get_by_role("button", name=name, exact=True).click()
+    raise AssertionError(f"the quantity never showed {quantity}")
+
+
+def choose_last(scope: Any, label: str) -> None:
+    """Choose the last option of the select named `label` (the native one or the custom listbox)."""
+    box = scope.get_by_role("combobox", name=label, exact=True)
+    if box.evaluate("el => el.tagName") == "SELECT":
+        box.select_option(label=box.locator("option").all_inner_texts()[-1].strip())
+        return
+    box.click()
+    scope.get_by_role("listbox", name=label, exact=True).get_by_role("option").last.click()
 
 
 def choose_options(page: Page, *, color: str | None = None, size: str | None = None) -> None:
@@ -216,8 +256,8 @@ def choose_options(page: Page, *, color: str | None = None, size: str | None = N
 def add_current_product(page: Page, *, quantity: int = 1) -> None:
     """Add the open product to the cart and wait for the confirmation."""
     if quantity != 1:
-        page.get_by_label("Quantity").select_option(str(quantity))
-    write_with_toast(page, lambda: page.locator("#add-to-cart").click())
+        set_quantity(page, quantity)
+    write_with_toast(page, lambda: add_to_cart_button(page).click())
     dismiss_toasts(page)
 
 
@@ -252,7 +292,8 @@ def set_line_quantity(page: Page, name: str, quantity: int, opts: str | None = N
         current = line_quantity(cart_line(page, name, opts))
         if current == quantity:
             return
-        click(page, cart_line(page, name, opts).locator(".qty-inc" if current < quantity else ".qty-dec"))
+        step = "Increase quantity" if current < quantity else "Decrease quantity"
+        click(page, cart_line(page, name, opts).get_by_role("button", name=step, exact=True))
         deadline = time.monotonic() + 2.5
         while time.monotonic() < deadline and line_quantity(cart_line(page, name, opts)) == current:
             page.wait_for_timeout(100)
@@ -266,7 +307,7 @@ def remove_line(page: Page, name: str, *, save_for_later: bool = False) -> None:
         line = cart_line(page, name)
         if line.count() == 0:
             return
-        button = line.locator(".save-line" if save_for_later else ".remove-line")
+        button = line.get_by_role("button", name="Save for later" if save_for_later else "Delete", exact=True)
         before = toast_count(page)
         click(page, button)
         toast = wait_toast(page, before, timeout_ms=6000)
@@ -400,7 +441,7 @@ def buy_again(page: Page, line: OrderLine) -> None:
         .first
     )
     click(page, row.get_by_role("link", name="Buy it again"))
-    page.locator("#add-to-cart").wait_for()
+    add_to_cart_button(page).wait_for()
     settle(page)
     choose_options(page, color=line.color, size=line.size)
     add_current_product(page, quantity=line.quantity)
@@ -416,12 +457,13 @@ def request_return(page: Page, *, order_number: str, items: dict[str, int | None
         for name, quantity in items.items():
             box = page.get_by_role("checkbox", name=name, exact=True)
             box.check()
-            item_id = box.get_attribute("value")
-            select = page.locator(f"#qty-{item_id}")
-            if select.count():
-                options = select.locator("option").all_inner_texts()
-                select.select_option(str(quantity) if quantity else options[-1])
-        page.get_by_label("Reason for return").select_option(reason)
+            row = page.locator(".line").filter(has=box)
+            if row.get_by_role("combobox", name="Quantity", exact=True).count():
+                if quantity:
+                    choose(row, "Quantity", str(quantity))
+                else:
+                    choose_last(row, "Quantity")
+        choose(page, "Reason for return", reason)
         page.get_by_label("Refund to original payment").check()
         before = toast_count(page)
         click(page, page.locator("#submit-return"))
@@ -443,7 +485,7 @@ def cancel_order(page: Page, *, reason: str) -> None:
     """On an order page: cancel it and check it reads Cancelled."""
     for _ in range(3):
         click(page, page.locator("#cancel-order"))
-        page.get_by_label("Reason for cancelling").select_option(reason)
+        choose(page, "Reason for cancelling", reason)
         before = toast_count(page)
         click(page, page.locator("#confirm-cancel"))
         toast = wait_toast(page, before)

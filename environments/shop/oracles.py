@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from environments.oracles import OracleContext
+from environments.oracles import OracleContext, choose
 from environments.shop import oracle_steps as s
 from environments.sitekit import Oracle
 
@@ -52,8 +52,9 @@ def save_to_wishlist(page: Page, ctx: Ctx) -> None:
     name = ctx.targets["product_name"]
     for _ in range(3):
         s.open_product(page, name)
-        button = page.locator("#add-to-wishlist")
-        if "Add to wishlist" in button.inner_text():
+        # Its name (its words, or an icon's label) says whether the product is saved already.
+        button = page.get_by_role("button", name=re.compile("Add to wishlist"))
+        if button.count():
             s.write_with_toast(page, lambda: button.click())
         s.open_header(page, "/wishlist")
         page.locator("main h1").wait_for()
@@ -188,15 +189,15 @@ def buy_yoga_mat(check_rating: bool) -> Any:
     def oracle(page: Page, ctx: Ctx) -> None:
         s.search(page, "yoga mat")
         if check_rating:
-            page.get_by_label("Minimum rating").select_option("4.5")
+            choose(page, "Minimum rating", "4.5 stars & up")
             s.settle(page)
         s.click(page, page.get_by_label("In stock only"))
         s.settle(page)
-        page.locator("#sort").select_option("price_asc")
+        choose(page, "Sort by", "Price: low to high")
         s.settle(page)
         first = page.locator("#results .product-card").first
         s.click(page, first.locator("a.title"))
-        page.locator("#add-to-cart").wait_for()
+        s.add_to_cart_button(page).wait_for()
         s.settle(page)
         colours = page.get_by_role("group", name="Colour")
         if colours.count():
@@ -219,14 +220,16 @@ def wishlist_to_cart(remove: bool) -> Any:
         s.open_header(page, "/wishlist")
         page.locator("main h1").wait_for()
         s.settle(page)
-        in_stock = page.locator(".product-card").filter(has=page.locator(".add-to-cart"))
+        in_stock = page.locator(".product-card").filter(
+            has=page.get_by_role("button", name="Add to cart", exact=True)
+        )
         products = in_stock.evaluate_all("cards => cards.map(c => c.dataset.product)")
         for product in products:
             card = page.locator(f'.product-card[data-product="{product}"]')
             # Add: the cart badge in the header must go up by one.
             for _ in range(4):
                 before = s.cart_badge(page)
-                s.click(page, card.locator(".add-to-cart"))
+                s.click(page, card.get_by_role("button", name="Add to cart", exact=True))
                 if s.poll(page, lambda: s.cart_badge(page) > before):
                     break
             else:
@@ -236,7 +239,7 @@ def wishlist_to_cart(remove: bool) -> Any:
             # Remove: the card must leave the list; after an error, reload and try again.
             for _ in range(4):
                 errors = page.locator(".toast.error").count()
-                s.click(page, card.locator(".remove-entry"))
+                s.click(page, card.get_by_role("button", name="Remove", exact=True))
                 s.poll(page, lambda: card.count() == 0 or page.locator(".toast.error").count() > errors)
                 s.settle(page)
                 if card.count() == 0:
@@ -352,8 +355,8 @@ def replace_card(remove_expired: bool) -> Any:
         if not page.locator("[data-card]").filter(has_text=f"ending in {t['last4']}").count():
             page.get_by_label("Card number").fill(t["card_number"])
             page.get_by_label("Name on card").fill("Jordan Rivera")
-            page.get_by_label("Expiry month").select_option(label=t["exp_month_text"])
-            page.get_by_label("Expiry year").select_option(str(t["exp_year"]))
+            choose(page, "Expiry month", t["exp_month_text"])
+            choose(page, "Expiry year", str(t["exp_year"]))
             page.get_by_label("Nickname (optional)").fill("Travel card")
             page.get_by_label("Make this my default payment method").check()
             s.write_with_toast(page, lambda: page.locator("#save-card").click())

@@ -17,13 +17,58 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.agentruns.helpers import ROOT, SITE, cli
+from tests.agentruns.helpers import ROOT, cli
+
+# The task-conditions bot A1 plays for the replay test: shop-014 (a recall: notifications, two
+# return forms with a checkbox and a reason <select>, a cancel dialog; a CI run once replayed its
+# cold attempt to 0.75), and an expert mail task (typing into a compose form).
+REPLAY_SAMPLE = (("shop-014", "clean"), ("mail-013", "clean"))
+
+
+def _assign(data_dir: Path, code: str, sample: tuple[tuple[str, str], ...]) -> None:
+    """Give annotator `code` exactly the task-conditions of `sample`, in that order (the planner picks
+    its own panel; the test needs a fixed one). They are played through the real pages after."""
+    from sqlmodel import Session, select
+
+    from annotators import service as accounts
+    from core.db import make_engine
+    from dashboard.studies.models import Assignment
+    from dashboard.studies.planning import session_seed
+    from dashboard.studies.service import resolve_study
+    from environments import catalog
+
+    engine = make_engine(f"sqlite:///{data_dir / 'humantrace.db'}")
+    try:
+        with Session(engine) as db:
+            person = accounts.get_by_code(db, code=code)
+            study = resolve_study(db, ref=None)  # the demo's one study
+            assert study.id is not None and person.id is not None
+            for row in db.exec(select(Assignment).where(Assignment.annotator_id == person.id)).all():
+                db.delete(row)
+            db.commit()
+            for order, (task_id, condition) in enumerate(sample):
+                task = catalog.get_task(task_id)
+                db.add(
+                    Assignment(
+                        study_id=study.id,
+                        annotator_id=person.id,
+                        task_id=task_id,
+                        env_id=task.env_id,
+                        difficulty=str(task.difficulty),
+                        condition=condition,
+                        order_index=order,
+                        seed=session_seed(study.seed),
+                    )
+                )
+            db.commit()
+    finally:
+        engine.dispose()
 
 
 @pytest.fixture(scope="session")
 def human_bundle(tmp_path_factory) -> Path:
-    """A human reference bundle made by a bot: the demo study with a panel of one site, bot A1 plays
-    one assignment (cold and warm) through the real pages, then the study is exported."""
+    """A human reference bundle made by a bot: the demo study, bot A1 plays the assignments of
+    `REPLAY_SAMPLE` (cold and warm) through the real pages, then the study is exported."""
     base = tmp_path_factory.mktemp("human")
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -49,9 +94,8 @@ def human_bundle(tmp_path_factory) -> Path:
                     break
             except httpx.HTTPError:
                 time.sleep(0.5)
-        # A panel of the suite's one site, so the bot plays a task of it.
-        cli("panel", "plan", "--per-cell", "1", "--env", SITE, "--replace", env=env)
-        cli("bots", "--annotators", "A1", "--assignments", "1", env=env)
+        _assign(base / "data", "A1", REPLAY_SAMPLE)
+        cli("bots", "--annotators", "A1", "--assignments", str(len(REPLAY_SAMPLE)), env=env)
     finally:
         server.terminate()
         server.wait(timeout=30)

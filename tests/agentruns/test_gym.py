@@ -20,8 +20,10 @@ FRESH_PROCESS = """
 import json, gymnasium as gym
 env = gym.make("agentruns.gym:browsergym/humantrace.shop-001.intervention")
 from environments import catalog
+from agentruns.gym import site_profiles
 ids = [i for i in gym.registry if i.startswith("browsergym/humantrace.")]
-pairs = sum(1 + (catalog.variant_for(t.task_id) is not None) for t in catalog.list_tasks())
+# One id per task-condition and UI profile of its site.
+pairs = sum((1 + (catalog.variant_for(t.task_id) is not None)) * len(site_profiles(t.task_id)) for t in catalog.list_tasks())
 obs, info = env.reset(seed=1234)
 task = env.unwrapped.task
 page_text = env.unwrapped.page.content()

@@ -3,7 +3,9 @@ that does not reproduce the pass (the explanations the compare report counts).""
 
 from __future__ import annotations
 
-from agentruns.episode import EpisodeResult
+import pandas as pd
+
+from agentruns.episode import EpisodeResult, parse_action
 from agentruns.replay import ReplayAgent, event_action
 
 BUTTON = "/html[1]/body[1]/main[1]/button[2]"
@@ -51,3 +53,40 @@ def test_failed_replays_are_explained():
     assert _explain(["unreplayable_event"], [None]) == "unreplayable_event"
     # Every action ran, the state still differs: cleaning lost an operation, or the page depended on timing.
     assert _explain([], [None, None]) == "state_differs"
+
+
+def test_each_operation_waits_for_the_page_the_person_did_it_on():
+    base = "http://127.0.0.1:8000/env/shop"
+    rows = [
+        {"type": "navigation", "nav": "load", "url": f"{base}/orders"},
+        {"type": "mousemove", "xpath": "/html/body/a[1]", "url": f"{base}/orders"},
+        {"type": "focus", "xpath": "/html/body/a[1]", "url": f"{base}/orders"},
+        {"type": "click", "xpath": "/html/body/a[1]", "url": f"{base}/orders"},
+        {"type": "navigation", "nav": "load", "url": f"{base}/orders/o-7?tab=2"},
+        {"type": "click", "xpath": BUTTON, "url": f"{base}/orders/o-7?tab=2"},
+        {
+            "type": "fill",
+            "xpath": "/html/body/select[1]",
+            "value": "Recall",
+            "url": f"{base}/orders/o-7?tab=2",
+        },
+        {"type": "navigation", "nav": "load", "url": f"{base}/returns"},
+    ]
+    agent = ReplayAgent.__new__(ReplayAgent)
+    agent.traces = {1: pd.DataFrame(rows).assign(step=range(len(rows)))}
+    agent.select(1)
+    codes = [agent.get_action({}) for _ in range(agent.steps_needed)]
+    # The move to the link is the click's own (focus between them is context); the click waits for
+    # the orders page, the next click for the order page (its query included, the host left out),
+    # the fill on the same page only for the requests in flight, the final message for the page
+    # where the person ended (the returns list their last click opened).
+    waits = [code.split("\n", 1)[0] for code in codes]
+    assert waits == [
+        "__import__('agentruns.replay', fromlist=['ready']).ready(page, \"/env/shop/orders\")",
+        "__import__('agentruns.replay', fromlist=['ready']).ready(page, \"/env/shop/orders/o-7?tab=2\")",
+        "__import__('agentruns.replay', fromlist=['ready']).ready(page)",
+        "__import__('agentruns.replay', fromlist=['ready']).ready(page, \"/env/shop/returns\")",
+    ]
+    # The wait is not the action: the actions table names the click, the fill and the message.
+    assert [parse_action(code)[0] for code in codes] == ["click", "click", "locator", "send_message_to_user"]
+    assert parse_action(codes[1]) == ("click", f"xpath={BUTTON}")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from functools import cache
 
 import pytest
 
@@ -145,6 +146,56 @@ def break_duplicate_independence(plan):
     return with_rows(plan, [same if r == dup else r for r in plan.assignments]), TASKS, ROSTER, [same, first]
 
 
+# A plan crossed with two UI profiles: five primary annotators (each base task needs four).
+PROFILED_ROSTER = [*ROSTER, examples.roster_member("A5")]
+
+
+@cache
+def profiled() -> Plan:
+    return plan_panel(tasks=TASKS, annotators=PROFILED_ROSTER, per_cell=1, seed=7, profiles=("default", "a"))
+
+
+def profiled_primary(plan: Plan, task_id: str, condition: str, profile: str):
+    return next(
+        r
+        for r in plan.assignments
+        if r.tier == "primary" and (r.task_id, r.condition, r.ui_profile) == (task_id, condition, profile)
+    )
+
+
+def break_unknown_profile(_plan):
+    plan = profiled()
+    row = plan.assignments[0]
+    bad = row.model_copy(update={"ui_profile": "zzz"})
+    return with_rows(plan, [bad, *plan.assignments[1:]]), TASKS, PROFILED_ROSTER, [bad]
+
+
+def break_profile_split(_plan):
+    """Give the annotator of a task's clean/default row its clean/a row too."""
+    plan = profiled()
+    task_id = plan.panel[0].task_ids[0]
+    mine = profiled_primary(plan, task_id, "clean", "default")
+    other = profiled_primary(plan, task_id, "clean", "a")
+    stolen = other.model_copy(update={"annotator": mine.annotator})
+    rows = [stolen if r == other else r for r in plan.assignments]
+    return with_rows(plan, rows), TASKS, PROFILED_ROSTER, [mine, stolen]
+
+
+def break_profile_balance(_plan):
+    """Swap the profiles of one task-condition's two rows: coverage and loads stay, but two people's
+    loads per profile move off floor/ceil (6 each of 30 per profile over five)."""
+    plan = profiled()
+    task_id = plan.panel[0].task_ids[0]
+    first = profiled_primary(plan, task_id, "clean", "default")
+    second = profiled_primary(plan, task_id, "clean", "a")
+    first2, second2 = (
+        first.model_copy(update={"ui_profile": "a"}),
+        second.model_copy(update={"ui_profile": "default"}),
+    )
+    rows = [first2 if r == first else second2 if r == second else r for r in plan.assignments]
+    return with_rows(plan, rows), TASKS, PROFILED_ROSTER, [first2, second2]
+
+
 def break_order(plan):
     row = plan.assignments[0]
     bad = row.model_copy(update={"order": 99})
@@ -165,9 +216,19 @@ BREAKERS = {
     "duplicate_audit": break_duplicate_audit,
     "duplicate_independence": break_duplicate_independence,
     "order": break_order,
+    "unknown_profile": break_unknown_profile,
+    "profile_split": break_profile_split,
+    "profile_balance": break_profile_balance,
 }
 # Breakages that touch only their own rule (the others also upset loads or coverage by nature).
-PURE = {"no_variant", "designer_exclusion", "difficulty_balance", "duplicate_audit", "order"}
+PURE = {
+    "no_variant",
+    "designer_exclusion",
+    "difficulty_balance",
+    "duplicate_audit",
+    "order",
+    "profile_balance",
+}
 
 
 def test_every_rule_has_a_breaker():
@@ -208,3 +269,23 @@ def test_wrong_per_cell_is_a_cell_size_violation(plan):
     violations = check_plan(plan, tasks=TASKS, annotators=ROSTER, per_cell=2)
     assert {v.rule for v in violations} >= {"cell_size"}
     assert sum(v.rule == "cell_size" for v in violations) == 15
+
+
+def test_profiled_plan_is_valid():
+    assert check_plan(profiled(), tasks=TASKS, annotators=PROFILED_ROSTER, per_cell=1) == []
+
+
+def test_profile_tolerance_accepts_a_flagged_plan():
+    broken, tasks, roster, _ = break_profile_balance(None)
+    assert check_plan(broken, tasks=tasks, annotators=roster, per_cell=1, profile_tolerance=1) == []
+
+
+def test_declared_profiles_name_the_sites_profiles():
+    declared = {"shop": ["default", "a"], "mail": ["default", "a"], "booking": ["default", "kit"]}
+    violations = check_plan(
+        profiled(), tasks=TASKS, annotators=PROFILED_ROSTER, per_cell=1, declared_profiles=declared
+    )
+    assert [v.rule for v in violations] == ["unknown_profile"]
+    assert "booking has no UI profile 'a' (it has: default, kit)" in violations[0].message
+    assert {r.env_id for r in violations[0].rows} == {"booking"}
+    assert all(r.ui_profile == "a" for r in violations[0].rows)

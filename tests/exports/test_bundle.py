@@ -37,7 +37,7 @@ def _attempt(**overrides) -> dict:
 def test_fresh_bundle_verifies_and_manifest_describes_it(study_bundle: Path):
     assert verify_bundle(study_bundle) == []
     manifest = json.loads((study_bundle / "manifest.json").read_text())
-    assert manifest["schema_version"] == "2.0"
+    assert manifest["schema_version"] == "2.1"
     assert manifest["formats"] == ["parquet", "csv"]
     # 20 primary + 4 duplicate + 1 rolled back attempts; 3 attempts x 7 raw events; 2 checks per attempt.
     assert manifest["row_counts"] == {
@@ -192,3 +192,48 @@ def test_manifest_that_is_not_an_object_is_a_clear_error(tmp_path: Path, content
     assert verify_bundle(tmp_path) == [f"{tmp_path / 'manifest.json'}: not a JSON object"]
     with pytest.raises(BundleError, match="not a JSON object"):
         read_bundle(tmp_path)
+
+
+def _as_schema_2_0(root: Path) -> None:
+    """Rewrite a fresh bundle as schema 2.0 wrote it: no attempts.ui_profile column."""
+    import hashlib
+
+    import pyarrow.csv as pacsv
+    import pyarrow.parquet as pq
+
+    manifest = json.loads((root / "manifest.json").read_text())
+    for fmt in ("parquet", "csv"):
+        file = root / f"attempts.{fmt}"
+        if not file.is_file():
+            continue
+        data = pq.read_table(file) if fmt == "parquet" else pacsv.read_csv(file)
+        data = data.drop_columns(["ui_profile"])
+        if fmt == "parquet":
+            pq.write_table(data, file)
+        else:
+            pacsv.write_csv(data, file)
+        manifest["files"][file.name]["sha256"] = hashlib.sha256(file.read_bytes()).hexdigest()
+    manifest["schema_version"] = "2.0"
+    (root / "manifest.json").write_text(json.dumps(manifest))
+
+
+def test_ui_profile_is_written_and_a_2_0_bundle_reads_as_default(tmp_path: Path):
+    out = tmp_path / "b"
+    with BundleWriter(out, formats=("parquet", "csv")) as writer:
+        writer.append(
+            "attempts",
+            pd.DataFrame([_attempt(ui_profile="default"), _attempt(attempt_id=2, ui_profile="icon-buttons")]),
+        )
+        writer.close()
+    assert verify_bundle(out) == []
+    assert read_bundle(out, tables=["attempts"]).attempts["ui_profile"].tolist() == [
+        "default",
+        "icon-buttons",
+    ]
+    _as_schema_2_0(out)
+    assert verify_bundle(out) == []
+    for fmt in ("parquet", "csv"):
+        if fmt == "csv":
+            (out / "attempts.parquet").rename(out / "attempts.hidden")
+        back = read_bundle(out, tables=["attempts"]).attempts
+        assert back["ui_profile"].tolist() == ["default", "default"]

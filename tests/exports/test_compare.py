@@ -324,12 +324,18 @@ def test_compare_warns_when_an_agent_run_used_another_seed(tmp_path, study_bundl
 
     agents = _agents_with_seed(tmp_path / "agents", {"T1": 7, "T2": 42, "T4": None})
     result = compare(study_bundle, [agents], tmp_path / "out", bootstrap=50, seed=0)
-    seed_warnings = [w for w in result.warnings if "seed" in w]
+    seed_warnings = [w for w in result.warnings if "used seed" in w]
     assert len(seed_warnings) == 1 and seed_warnings[0].startswith("task T1: agent runs used seed(s) 7")
     assert (
         "not comparable" in seed_warnings[0]
         and seed_warnings[0] in (tmp_path / "out" / "report.html").read_text()
     )
+    # The T1 runs at seed 7 match no human attempt in by_interaction_class either (T4's, without a seed, do).
+    matched = result.tables["by_interaction_class"].query("matched")
+    assert any(w.startswith("S: 2 of 6 run(s)") and "UI profile" in w for w in result.warnings), (
+        result.warnings
+    )
+    assert not matched.empty
 
 
 def test_a_schema_1_bundle_still_reads_and_compares(tmp_path, study_bundle, agent_files):

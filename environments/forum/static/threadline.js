@@ -15,7 +15,7 @@
       else if (key === "text") node.textContent = value;
       else node.setAttribute(key, value === true ? "" : value);
     }
-    for (const child of children.flat()) {
+    for (const child of children.flat(Infinity)) {
       if (child === null || child === undefined || child === false) continue;
       node.append(child instanceof Node ? child : document.createTextNode(String(child)));
     }
@@ -33,8 +33,28 @@
     return Math.round(days / 30) + " months ago";
   }
   function compact(n) { return n >= 10000 ? (n / 1000).toFixed(0) + "k" : n >= 1000 ? (n / 1000).toFixed(1) + "k" : String(n); }
+  /* form=modal (UI profile "modal-forms"): reply, report and message forms open in a modal dialog. */
+  const modalForms = S.ui("form") === "modal";
+  let dialogs = 0;
+  function openForm(form, holder, title) {
+    if (!modalForms) { holder.append(form); return; }
+    const heading = h("h2", { id: "form-dialog-" + (++dialogs) }, title);
+    form.classList.remove("box");
+    const dialog = h("dialog", { class: "form-dialog", "aria-labelledby": heading.id }, heading, form);
+    dialog.addEventListener("close", () => dialog.remove());
+    document.body.append(dialog);
+    dialog.showModal();
+  }
+  function closeForm(form) {
+    const dialog = form.closest("dialog");
+    if (dialog) dialog.close(); else form.remove();
+  }
   function notice(message, kind) {
-    const region = document.getElementById("notice") || app.insertBefore(h("div", { id: "notice" }), app.firstChild);
+    // A message shows where the person is looking: in an open dialog, else above the page.
+    const host = document.querySelector("dialog.form-dialog[open]") || app;
+    let region = document.getElementById("notice");
+    if (region && region.parentNode !== host) { region.remove(); region = null; }
+    if (!region) region = host.insertBefore(h("div", { id: "notice" }), host === app ? app.firstChild : host.children[1] || null);
     region.replaceChildren(h("div", { class: "notice " + (kind || "ok"), role: kind === "error" ? "alert" : "status" }, message));
   }
   async function act(button, work, after) {
@@ -63,16 +83,16 @@
     return h("div", { class: "votes" }, up, score, down);
   }
   function saveButton(kind, item) {
-    const button = h("button", { class: "link-btn", type: "button" }, item.saved ? "Unsave" : "Save");
+    const button = h("button", { class: "link-btn save" + (item.saved ? " saved" : ""), type: "button", "data-icon": "save" }, item.saved ? "Unsave" : "Save");
     button.addEventListener("click", () => act(button, () => item.saved
       ? api("DELETE", "/saved/" + item.id) : api("POST", "/saved", { target_kind: kind, target_id: item.id }), () => {
-      item.saved = !item.saved; button.textContent = item.saved ? "Unsave" : "Save";
+      item.saved = !item.saved; button.textContent = item.saved ? "Unsave" : "Save"; button.classList.toggle("saved", item.saved);
       notice(item.saved ? "Saved." : "Removed from saved.");
     }));
     return button;
   }
   function reportButton(kind, item, holder) {
-    const button = h("button", { class: "link-btn", type: "button" }, "Report");
+    const button = h("button", { class: "link-btn", type: "button", "data-icon": "flag" }, "Report");
     button.addEventListener("click", () => {
       if (holder.querySelector("form.report")) return;
       const reason = h("select", { id: "reason-" + item.id, name: "reason" },
@@ -83,14 +103,14 @@
         h("label", { for: reason.id }, "Reason"), reason,
         h("label", { for: note.id }, "Note for the moderators (optional)"), note,
         h("div", { class: "row" }, h("button", { class: "btn primary", type: "submit" }, "Submit report"),
-          h("button", { class: "btn", type: "button", onclick: () => form.remove() }, "Cancel")));
+          h("button", { class: "btn", type: "button", onclick: () => closeForm(form) }, "Cancel")));
       form.addEventListener("submit", (e) => {
         e.preventDefault();
         if (!reason.value) { notice("Choose a reason for your report.", "error"); return; }
         act(form.querySelector("[type=submit]"), () => api("POST", "/reports", { target_kind: kind, target_id: item.id, reason: reason.value, note: note.value }),
-          () => { form.remove(); notice("Thanks. Your report was sent to the moderators."); });
+          () => { closeForm(form); notice("Thanks. Your report was sent to the moderators."); });
       });
-      holder.append(form);
+      openForm(form, holder, kind === "post" ? "Report this post" : "Report this comment");
     });
     return button;
   }
@@ -154,6 +174,7 @@
       h("h3", {}, "Rules"), h("ol", {}, cm.rules.map((r) => h("li", {}, r)))));
   }
 
+  let composeOpened = false;
   const pages = {
     async feed() {
       const q = S.params(); const sort = q.get("sort") || "hot"; const page = q.get("page") || "1";
@@ -235,18 +256,18 @@
         function thread(parent, depth) {
           return (children[parent] || []).map((c) => {
             const holder = h("div", { class: "comment-extra" });
-            const reply = h("button", { class: "link-btn", type: "button" }, "Reply");
+            const reply = h("button", { class: "link-btn", type: "button", "data-icon": "reply" }, "Reply");
             reply.addEventListener("click", () => {
               if (holder.querySelector("form.reply")) return;
               const area = h("textarea", { id: "reply-" + c.id, rows: "3" });
               const rf = h("form", { class: "reply" }, h("label", { for: area.id }, "Reply to u/" + c.author), area,
-                h("div", { class: "row" }, h("button", { class: "btn primary", type: "submit" }, "Reply"), h("button", { class: "btn", type: "button", onclick: () => rf.remove() }, "Cancel")));
+                h("div", { class: "row" }, h("button", { class: "btn primary", type: "submit" }, "Reply"), h("button", { class: "btn", type: "button", onclick: () => closeForm(rf) }, "Cancel")));
               rf.addEventListener("submit", (e) => {
                 e.preventDefault();
                 if (!area.value.trim()) { notice("Write something before you reply.", "error"); return; }
                 act(rf.querySelector("[type=submit]"), () => api("POST", `/posts/${p.id}/comments`, { body: area.value, parent_id: c.id }), () => location.reload());
               });
-              holder.append(rf);
+              openForm(rf, holder, "Write a reply");
             });
             return h("div", { class: "comment depth-" + Math.min(depth, 6), id: "comment-" + c.id, "data-comment": c.id },
               h("div", { class: "c-meta" }, h("a", { class: "author", href: BASE + "/u/" + c.author }, "u/" + c.author), " · ", h("time", { datetime: c.created_at }, ago(c.created_at))),
@@ -267,7 +288,7 @@
       document.getElementById("header-q").value = term;
       const input = h("input", { id: "search-q", name: "q", type: "search", value: term, placeholder: "Search posts" });
       const form = h("form", { class: "in-search", role: "search", action: BASE + "/search" }, h("label", { class: "sr-only", for: input.id }, "Search posts"), input,
-        cm ? h("input", { type: "hidden", name: "community", value: cm }) : null, h("button", { class: "btn primary", type: "submit" }, "Search"));
+        cm ? h("input", { type: "hidden", name: "community", value: cm }) : null, h("button", { class: "btn primary", type: "submit", "data-icon": "search" }, "Search"));
       if (!term.trim()) { show(h("section", { class: "content wide" }, h("h1", {}, "Search"), form, h("div", { class: "empty" }, "Type a few words to search titles, text and links."))); return; }
       const href = (s, n) => `${BASE}/search?q=${encodeURIComponent(term)}&sort=${s}&page=${n || 1}${cm ? "&community=" + encodeURIComponent(cm) : ""}`;
       await load(() => api("GET", `/search?q=${encodeURIComponent(term)}&sort=${sort}&page=${page}&community=${encodeURIComponent(cm)}`), (data) => show(h("section", { class: "content wide" },
@@ -297,13 +318,24 @@
       const text = h("textarea", { id: "dm-body", name: "body", rows: "5" });
       const form = h("form", { class: "box compose", "aria-label": "New message" }, h("h2", {}, "New message"),
         h("label", { for: to.id }, "To"), to, h("label", { for: subject.id }, "Subject"), subject, h("label", { for: text.id }, "Message"), text,
-        h("button", { class: "btn primary", type: "submit" }, "Send"));
+        h("button", { class: "btn primary", type: "submit", "data-icon": "send" }, "Send"));
       form.addEventListener("submit", (e) => {
         e.preventDefault();
         if (!to.value.trim() || !subject.value.trim() || !text.value.trim()) { notice("Fill in the recipient, a subject and a message.", "error"); return; }
         act(form.querySelector("[type=submit]"), () => api("POST", "/messages", { recipient: to.value, subject: subject.value, body: text.value }),
-          (m) => { pages.messages().then(() => notice(`Message sent to u/${m.recipient}.`)); });
+          (m) => { closeForm(form); pages.messages().then(() => notice(`Message sent to u/${m.recipient}.`)); });
       });
+      let compose = form;
+      if (modalForms) {
+        // The form opens in a dialog; a link to write to someone (?to=) opens it on arrival.
+        form.removeAttribute("class");
+        form.querySelector("h2").remove();
+        form.querySelector("[type=submit]").after(" ", h("button", { class: "btn", type: "button", onclick: () => closeForm(form) }, "Cancel"));
+        const write = h("button", { class: "btn primary", type: "button" }, "New message");
+        write.addEventListener("click", () => openForm(form, null, "New message"));
+        compose = h("section", { class: "box compose" }, h("h2", {}, "Write to a member"), h("p", { class: "muted" }, "Messages are private between you and them."), write);
+        if (to.value && !composeOpened) { composeOpened = true; openForm(form, null, "New message"); }
+      }
       await load(() => api("GET", "/messages"), (data) => {
         const row = (m, incoming) => {
           const li = h("li", { class: "msg box" + (incoming && !m.read ? " unread" : "") },
@@ -320,7 +352,7 @@
         show(h("div", { class: "layout" }, h("section", { class: "content" }, h("h1", {}, "Messages"),
           h("h2", {}, "Inbox"), data.received.length ? h("ul", { class: "msgs" }, data.received.map((m) => row(m, true))) : h("div", { class: "empty" }, "No messages yet."),
           h("h2", {}, "Sent"), data.sent.length ? h("ul", { class: "msgs" }, data.sent.map((m) => row(m, false))) : h("div", { class: "empty" }, "You have not sent any messages.")),
-          h("aside", { class: "sidebar" }, form)));
+          h("aside", { class: "sidebar" }, compose)));
       });
     },
   };

@@ -24,8 +24,8 @@
             <output aria-live="polite">${line.quantity}</output>
             <button type="button" class="qty-inc" aria-label="Increase quantity">+</button>
           </div>
-          <button type="button" class="btn-link remove-line">Delete</button>
-          <button type="button" class="btn-link save-line">Save for later</button>
+          <button type="button" class="btn-link remove-line" data-icon="trash">Delete</button>
+          <button type="button" class="btn-link save-line" data-icon="heart">Save for later</button>
         </div>
       </div>
       <div class="price">${money(line.line_total_cents)}${line.quantity > 1 ? `<div class="small muted" style="font-weight:400">${money(line.unit_price_cents)} each</div>` : ""}</div>

@@ -1,13 +1,14 @@
 /* Category and search pages: filters, sorting and paging over GET /products. */
 (function () {
   "use strict";
-  const { api, esc, productCard, errorPanel, loading, main, BASE, params } = window.Shop;
+  const { api, esc, productCard, errorPanel, loading, main, BASE, params, busy, reportError } = window.Shop;
   const category = document.body.dataset.category || null;
   const isSearch = document.body.dataset.page === "search";
 
   function currentQuery() {
     const p = params();
     if (category) p.set("category", category);
+    if (Site.ui("list") === "infinite") p.delete("page");  // the endless list always starts at the top
     return p;
   }
 
@@ -101,6 +102,11 @@
       results.innerHTML = `<div class="panel empty"><h2>No products match</h2><p>Try fewer words or clear some filters.</p></div>`;
       return;
     }
+    if (Site.ui("list") === "infinite") {
+      results.innerHTML = `<div class="grid" id="result-grid">${data.items.map(productCard).join("")}</div>`;
+      endlessList(results, data);
+      return;
+    }
     let pages = "";
     if (data.pages > 1) {
       for (let i = 1; i <= data.pages; i++) {
@@ -109,6 +115,45 @@
     }
     results.innerHTML = `<div class="grid">${data.items.map(productCard).join("")}</div><nav class="pagination" aria-label="Pages">${pages}</nav>`;
     results.querySelectorAll("[data-page]").forEach((b) => b.addEventListener("click", () => update({ page: b.dataset.page })));
+  }
+
+  /* list=infinite (UI profile): no pages; the next page's products are appended when the end of
+     the list scrolls into view, or when the "Load more" button there is pressed (keyboard, or a
+     person who does not scroll). The URL keeps the filters, never a page. */
+  function endlessList(results, first) {
+    let page = first.page;
+    let shown = first.items.length;
+    let fetching = false;
+    const more = document.createElement("div");
+    more.className = "load-more";
+    results.appendChild(more);
+    function footer() {
+      const done = page >= first.pages;
+      more.innerHTML = `<p class="small muted" role="status">Showing ${shown} of ${first.total}</p>${done ? "" : '<button type="button" class="btn" id="load-more">Load more</button>'}`;
+      const button = more.querySelector("#load-more");
+      if (button) button.addEventListener("click", next);
+      return !done;
+    }
+    async function next() {
+      if (fetching || page >= first.pages) return;
+      fetching = true;
+      const p = currentQuery();
+      p.set("page", String(page + 1));
+      try {
+        const data = await busy(more.querySelector("#load-more"), () => api("GET", "/products?" + p.toString()));
+        if (!more.isConnected) return;  // the filters changed meanwhile: this list is gone
+        page = data.page;
+        shown += data.items.length;
+        document.getElementById("result-grid").insertAdjacentHTML("beforeend", data.items.map(productCard).join(""));
+        if (!footer()) watcher.disconnect();
+      } catch (err) {
+        reportError(err, next);
+      } finally {
+        fetching = false;
+      }
+    }
+    const watcher = new IntersectionObserver((entries) => { if (entries.some((e) => e.isIntersecting)) next(); });
+    if (footer()) watcher.observe(more);
   }
 
   async function load() {

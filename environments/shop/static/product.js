@@ -39,29 +39,60 @@
     return `<span class="stock-ok">In stock</span>`;
   }
 
+  /* The quantity (1 to 10): a select, or under counter=stepper (UI profile) a number field between
+     − and + buttons. Either way #quantity holds the number addToCart reads. */
+  function quantityHtml() {
+    if (Site.ui("counter") !== "stepper") {
+      const options = Array.from({ length: 10 }, (_, i) => `<option value="${i + 1}">${i + 1}</option>`).join("");
+      return `<label for="quantity">Quantity</label><select id="quantity" class="input">${options}</select>`;
+    }
+    return `<label for="quantity">Quantity</label>
+      <div class="stepper qty-stepper">
+        <button type="button" data-step="-1" aria-label="Decrease quantity" aria-controls="quantity" disabled>−</button>
+        <input id="quantity" type="number" min="1" max="10" value="1" inputmode="numeric">
+        <button type="button" data-step="1" aria-label="Increase quantity" aria-controls="quantity">+</button>
+      </div>`;
+  }
+
+  function wireStepper(box) {
+    const field = box.querySelector(".qty-stepper input");
+    if (!field) return;
+    const [down, up] = box.querySelectorAll(".qty-stepper button");
+    function set(value) {
+      const n = Math.min(10, Math.max(1, parseInt(value, 10) || 1));
+      field.value = String(n);
+      down.disabled = n <= 1;
+      up.disabled = n >= 10;
+    }
+    down.addEventListener("click", () => set(parseInt(field.value, 10) - 1));
+    up.addEventListener("click", () => set(parseInt(field.value, 10) + 1));
+    field.addEventListener("change", () => set(field.value));
+  }
+
   function renderBuyBox() {
     const box = document.getElementById("buy-box");
-    const qtyOptions = Array.from({ length: 10 }, (_, i) => `<option value="${i + 1}">${i + 1}</option>`).join("");
     box.innerHTML = `
       ${priceHtml(product)}
       <p class="small muted" style="margin:4px 0 10px">FREE delivery on orders over $35</p>
       <div id="availability">${availability()}</div>
       ${optionsHtml("color", "Colour", product.colors)}
       ${optionsHtml("size", "Size", product.sizes)}
-      <div class="field" style="margin-top:12px"><label for="quantity">Quantity</label><select id="quantity" class="input">${qtyOptions}</select></div>
-      <button type="button" class="btn btn-primary btn-block btn-lg" id="add-to-cart">Add to cart</button>
-      <button type="button" class="btn btn-block" id="add-to-wishlist" style="margin-top:8px">${product.in_wishlist ? "♥ In your wishlist" : "♡ Add to wishlist"}</button>
+      <div class="field" style="margin-top:12px">${quantityHtml()}</div>
+      <button type="button" class="btn btn-primary btn-block btn-lg" id="add-to-cart" data-icon="cart">Add to cart</button>
+      <button type="button" class="btn btn-block" id="add-to-wishlist" data-icon="heart" style="margin-top:8px">${product.in_wishlist ? "♥ In your wishlist" : "♡ Add to wishlist"}</button>
       <p class="small muted" style="margin-top:12px">${product.returnable ? "Free 30-day returns" : "Final sale: this item can't be returned"}</p>`;
     box.querySelectorAll(".option").forEach((b) => b.addEventListener("click", () => {
       const axis = b.dataset.axis;
       chosen[axis] = chosen[axis] === b.dataset.value ? null : b.dataset.value;
       renderBuyBox();
     }));
+    wireStepper(box);
     document.getElementById("add-to-cart").addEventListener("click", addToCart);
     document.getElementById("add-to-wishlist").addEventListener("click", addToWishlist);
   }
 
   async function addToCart(event) {
+    const button = event.currentTarget;  // not event.target: an icon button's click lands on its glyph
     let variantId = null;
     if (product.variants.length) {
       if ((product.sizes.length && !chosen.size) || (product.colors.length && !chosen.color)) {
@@ -72,7 +103,7 @@
       variantId = variant ? variant.id : null;
     }
     const quantity = parseInt(document.getElementById("quantity").value, 10);
-    const attempt = () => busy(event.target, async () => {
+    const attempt = () => busy(button, async () => {
       try {
         const result = await api("POST", "/cart/items", { product_id: product.id, variant_id: variantId, quantity });
         toast(result.toast || result.message || "Added to your cart.", "success", { label: "View cart", run: () => { location.href = BASE + "/cart"; } });
@@ -86,7 +117,8 @@
 
   async function addToWishlist(event) {
     if (product.in_wishlist) { location.href = BASE + "/wishlist"; return; }
-    const attempt = () => busy(event.target, async () => {
+    const button = event.currentTarget;
+    const attempt = () => busy(button, async () => {
       try {
         const result = await api("POST", "/wishlist", { product_id: product.id });
         product.in_wishlist = true;

@@ -10,13 +10,13 @@
     let action;
     if (!p.in_stock) action = `<button type="button" class="btn btn-block" disabled>Out of stock</button>`;
     else if (p.has_options) action = `<a class="btn btn-primary btn-block" href="${href}">Choose options</a>`;
-    else action = `<button type="button" class="btn btn-primary btn-block add-to-cart">Add to cart</button>`;
+    else action = `<button type="button" class="btn btn-primary btn-block add-to-cart" data-icon="cart">Add to cart</button>`;
     return `<article class="product-card" data-entry="${esc(entry.id)}" data-product="${esc(p.id)}" aria-label="${esc(p.name)}">
       <a class="cover" href="${href}" tabindex="-1" aria-hidden="true">${productImage(p.image, p.name)}</a>
       <div class="body"><span class="brand">${esc(p.brand)}</span><a class="title" href="${href}">${esc(p.name)}</a>
         <div class="rating-line">${stars(p.rating)}<span>${p.rating.toFixed(1)}</span></div>
         ${priceHtml(p)}${stockHtml(p)}<div class="small muted">Added ${date(entry.added_at)}</div>
-        <div style="margin-top:8px;display:flex;flex-direction:column;gap:6px">${action}<button type="button" class="btn btn-danger btn-block remove-entry">Remove</button></div>
+        <div style="margin-top:8px;display:flex;flex-direction:column;gap:6px">${action}<button type="button" class="btn btn-danger btn-block remove-entry" data-icon="trash">Remove</button></div>
       </div></article>`;
   }
 
@@ -29,7 +29,7 @@
     main.querySelectorAll("[data-entry]").forEach((card) => {
       const add = card.querySelector(".add-to-cart");
       if (add) add.addEventListener("click", () => addToCart(card, add));
-      card.querySelector(".remove-entry").addEventListener("click", (e) => remove(card, e.target));
+      card.querySelector(".remove-entry").addEventListener("click", (e) => remove(card, e.currentTarget));
     });
   }
 

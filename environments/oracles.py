@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -74,6 +75,64 @@ def settle_network(page: Any, timeout_ms: float = 30_000) -> None:
         # This document started before the tracker: it cannot know the fetches already in flight.
         page.wait_for_load_state("networkidle")
         page.evaluate(NETWORK_TRACKER_JS)
+
+
+# Steps every site's oracles share (the site kit's page contract: `#app` starts with a `.loading`
+# placeholder the page script replaces, writes answer in `#notice`, an expiry leads to the shared
+# relogin page).
+LONG_MS = 20_000  # slow networks in some variants
+_APP_LOADED = (
+    "() => { const app = document.getElementById('app');"
+    " return app && !app.querySelector(':scope > .loading') && app.children.length > 0; }"
+)
+
+
+def app_loaded(page: Page, timeout: float = LONG_MS) -> None:
+    """Wait until the page has loaded and its main content (`#app`) has replaced the loading placeholder."""
+    page.wait_for_load_state("load")
+    page.wait_for_function(_APP_LOADED, timeout=timeout)
+
+
+def shows(locator: Locator) -> bool:
+    """Whether `locator` matches something that is visible now (no waiting)."""
+    return locator.count() > 0 and locator.first.is_visible()
+
+
+def notice(page: Page, timeout: float = LONG_MS) -> str:
+    """The text of the page's latest notice (`#notice`: the answer to a write, success or error)."""
+    found = page.locator("#notice .notice").first
+    found.wait_for(timeout=timeout)
+    return str(found.inner_text())
+
+
+def ready_or_reload(page: Page, loaded: Callable[[Page], None], *, close: tuple[str, ...] = ()) -> None:
+    """`loaded(page)`, then a moment for a cover or dialog that appears late: the buttons named in
+    `close` are pressed (a dialog over the page), and a loading cover (`progressbar`) that never goes
+    away is dealt with by reloading (three tries)."""
+    for _ in range(3):
+        loaded(page)
+        page.wait_for_timeout(700)  # a cover or a dialog that appears a moment later is still in the way
+        for name in close:
+            button = page.get_by_role("button", name=name, exact=True)
+            if shows(button):
+                button.first.click()
+        if not shows(page.get_by_role("progressbar")):
+            return
+        page.reload()
+    raise AssertionError("the page never finished loading")
+
+
+def sign_in_again(page: Page, trigger: Locator, *, only_visible: bool = True) -> bool:
+    """After a session expiry: if `trigger` (a "Sign in again" link or button) is there (and visible,
+    unless `only_visible` is False), follow it to the shared relogin page and sign in there; True if
+    it was needed."""
+    if not (shows(trigger) if only_visible else trigger.count()):
+        return False
+    trigger.first.click()
+    page.wait_for_url(re.compile(r"/relogin"))
+    page.get_by_role("button", name="Sign in").click()
+    page.wait_for_load_state("load")
+    return True
 
 
 def choose(

@@ -19,6 +19,12 @@ class Answer(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+class Ok(Answer):
+    """A change with nothing more to say than that it was made."""
+
+    ok: bool = True
+
+
 class Message(Answer):
     """A change that only says what happened ("Address removed.")."""
 

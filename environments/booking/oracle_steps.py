@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from playwright.sync_api import Page
 
+from environments.oracles import app_loaded, sign_in_again
+
 LONG = 20_000  # ms: slow networks in some variants
 VISA, MASTERCARD, AMEX = "Visa ending in 4242", "Mastercard ending in 5454", "American Express ending in 1005"
 FLEX_BB = "Free cancellation · Breakfast included"
@@ -20,12 +22,7 @@ FLEX_BB = "Free cancellation · Breakfast included"
 
 def loaded(page: Page) -> None:
     """Wait until the page's main content has replaced its loading indicator."""
-    page.wait_for_load_state("load")
-    page.wait_for_function(
-        "() => { const app = document.getElementById('app');"
-        " return app && !app.querySelector(':scope > .loading') && app.children.length > 0; }",
-        timeout=LONG,
-    )
+    app_loaded(page, LONG)
 
 
 def nav(page: Page, name: str) -> None:
@@ -335,13 +332,7 @@ def save_guest_details(page: Page, **fields: str) -> None:
 def relogin_if_needed(page: Page) -> bool:
     """After a session expiry: press "Sign in" and sign in again; True if it was needed."""
     sign_in = page.get_by_role("button", name="Sign in").or_(page.get_by_role("link", name="Sign in"))
-    if not sign_in.count() or not sign_in.first.is_visible():
-        return False
-    sign_in.first.click()
-    page.wait_for_url(re.compile(r"/relogin"))
-    page.get_by_role("button", name="Sign in").click()
-    page.wait_for_load_state("load")
-    return True
+    return sign_in_again(page, sign_in)
 
 
 # ---------------------------------------------------------------- lists

@@ -6,61 +6,18 @@ taken from the URL (a hotel id, a booking id). Nothing session-specific is rende
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request
-from fastapi.responses import Response
-
 from environments.sitekit import PageSpec, SitePages
 
 ENV_ID = "booking"
-router = APIRouter(include_in_schema=False)
 PAGES = SitePages(ENV_ID)
+router = PAGES.router
 
 
-HOME = PageSpec("home", "Find your next stay", "home.js")
-SEARCH = PageSpec("search", "Search results", "search.js")
-HOTEL = PageSpec("hotel", "Hotel", "hotel.js")
-BOOK = PageSpec("book", "Your details", "book.js")
-TRIPS = PageSpec("trips", "Your trips", "trips.js", "trips")
-TRIP = PageSpec("trip", "Trip details", "trip.js", "trips")
-LISTS = PageSpec("lists", "Saved lists", "lists.js", "lists")
-ACCOUNT = PageSpec("account", "Account", "account.js", "account")
-
-
-@router.get("/")
-def home(request: Request) -> Response:
-    return PAGES.render(request, HOME)
-
-
-@router.get("/search")
-def results(request: Request) -> Response:
-    return PAGES.render(request, SEARCH)
-
-
-@router.get("/hotel/{hotel_id}")
-def hotel(request: Request, hotel_id: str) -> Response:
-    return PAGES.render(request, HOTEL, hotel=hotel_id)
-
-
-@router.get("/book")
-def book(request: Request) -> Response:
-    return PAGES.render(request, BOOK)
-
-
-@router.get("/trips")
-def trips(request: Request) -> Response:
-    return PAGES.render(request, TRIPS)
-
-
-@router.get("/trips/{booking_id}")
-def trip(request: Request, booking_id: str) -> Response:
-    return PAGES.render(request, TRIP, booking=booking_id)
-
-
-@router.get("/lists")
-def lists(request: Request) -> Response:
-    return PAGES.render(request, LISTS)
-
-
-@router.get("/account")
-def account(request: Request) -> Response:
-    return PAGES.render(request, ACCOUNT)
+PAGES.add("/", PageSpec("home", "Find your next stay", "home.js"))
+PAGES.add("/search", PageSpec("search", "Search results", "search.js"))
+PAGES.add("/hotel/{hotel_id}", PageSpec("hotel", "Hotel", "hotel.js"))
+PAGES.add("/book", PageSpec("book", "Your details", "book.js"))
+PAGES.add("/trips", PageSpec("trips", "Your trips", "trips.js", "trips"))
+PAGES.add("/trips/{booking_id}", PageSpec("trip", "Trip details", "trip.js", "trips"))
+PAGES.add("/lists", PageSpec("lists", "Saved lists", "lists.js", "lists"))
+PAGES.add("/account", PageSpec("account", "Account", "account.js", "account"))

@@ -1,18 +1,14 @@
 """Northbeam's public JSON API (mounted at /api/env/brokerage): the only surface pages and agents touch.
 
-Handlers are thin: they call `service`, turn `BrokerError` into an HTTP error with the same message
-and emit one typed semantic event per meaningful action (`EVENTS`; also in docs/sites/brokerage.md).
+Handlers are thin: they call `service` (which refuses with `SiteError`) and emit one typed
+semantic event per meaningful action (`EVENTS`; also in docs/sites/brokerage.md).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TypeVar
-
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter
 
 from environments.brokerage import service
-from environments.brokerage.errors import BrokerError
 from environments.brokerage.models import BrokerageState, Instrument
 from environments.brokerage.schemas import (
     AccountDetail,
@@ -42,8 +38,7 @@ from environments.brokerage.schemas import (
 )
 from environments.brokerage.seed import money
 from environments.sessions import EnvSessionDep
-
-T = TypeVar("T")
+from environments.sitekit import SiteError, add_sign_in_again, find_or_404, page_of, state_of
 
 EVENTS: dict[str, tuple[str, ...]] = {
     "instrument_search": ("q", "page"),
@@ -66,16 +61,8 @@ PAGE_SIZE = 25
 router = APIRouter()
 
 
-def run(fn: Callable[[], T]) -> T:
-    """Call a service function, turning `BrokerError` into the HTTP error a page can show."""
-    try:
-        return fn()
-    except BrokerError as error:
-        raise HTTPException(status_code=error.status_code, detail=error.detail) from None
-
-
-def state_of(env: EnvSessionDep) -> BrokerageState:
-    return env.state  # type: ignore[return-value]  # the brokerage's sessions hold a BrokerageState
+def brokerage(env: EnvSessionDep) -> BrokerageState:
+    return state_of(env, BrokerageState)
 
 
 def mask(number: str) -> str:
@@ -133,7 +120,7 @@ def _account_view(state: BrokerageState, account_id: str) -> AccountView:
 
 @router.get("/me", response_model=Me)
 def me(env: EnvSessionDep) -> Me:
-    state = state_of(env)
+    state = brokerage(env)
     person = state.profile[0]
     open_orders = sum(1 for o in state.orders if o.status in ("open", "partially_filled"))
     return Me(
@@ -144,25 +131,20 @@ def me(env: EnvSessionDep) -> Me:
     )
 
 
-@router.post("/auth/login", response_model=Ok)
-def login(env: EnvSessionDep) -> Ok:
-    """Sign in again after a session expiry (the device remembers the investor)."""
-    state_of(env).profile[0].signed_in = True
-    env.emit("signed_in")
-    return Ok()
+add_sign_in_again(router, lambda env: brokerage(env).profile[0], "investor")
 
 
 @router.get("/accounts", response_model=AccountsView)
 def accounts(env: EnvSessionDep) -> AccountsView:
-    state = state_of(env)
+    state = brokerage(env)
     views = [_account_view(state, a.id) for a in state.accounts]
     return AccountsView(accounts=views, total_value_cents=sum(v.total_value_cents for v in views))
 
 
 @router.get("/accounts/{account_id}", response_model=AccountDetail)
 def account_detail(account_id: str, env: EnvSessionDep) -> AccountDetail:
-    state = state_of(env)
-    view = run(lambda: _account_view(state, account_id))
+    state = brokerage(env)
+    view = _account_view(state, account_id)
     orders = sorted(
         (o for o in state.orders if o.account_id == account_id), key=lambda o: o.created_at, reverse=True
     )
@@ -175,7 +157,7 @@ def account_detail(account_id: str, env: EnvSessionDep) -> AccountDetail:
 @router.get("/instruments", response_model=InstrumentPage)
 def instruments(env: EnvSessionDep, q: str = "", page: int = 1, kind: str = "") -> InstrumentPage:
     """Search by symbol or name, 25 a page; an exact symbol match comes first."""
-    state = state_of(env)
+    state = brokerage(env)
     needle = q.strip().lower()
     found = [
         i
@@ -184,18 +166,16 @@ def instruments(env: EnvSessionDep, q: str = "", page: int = 1, kind: str = "") 
         and (not kind or i.kind == kind)
     ]
     found.sort(key=lambda i: (i.symbol.lower() != needle, not i.symbol.lower().startswith(needle), i.symbol))
-    pages = max(1, -(-len(found) // PAGE_SIZE))
-    page = min(max(1, page), pages)
+    chunk, page, pages = page_of(found, page, PAGE_SIZE)
     if needle:
         env.emit("instrument_search", q=q, page=page)
-    chunk = found[(page - 1) * PAGE_SIZE : page * PAGE_SIZE]
     return InstrumentPage(items=[_row(i) for i in chunk], total=len(found), page=page, pages=pages)
 
 
 @router.get("/quote/{symbol}", response_model=Quote)
 def quote(symbol: str, env: EnvSessionDep) -> Quote:
-    state = state_of(env)
-    item = run(lambda: service.instrument(state, symbol))
+    state = brokerage(env)
+    item = service.instrument(state, symbol)
     env.emit("quote_view", symbol=item.symbol)
     names = {a.id: a.name for a in state.accounts}
     holdings = [
@@ -213,7 +193,7 @@ def quote(symbol: str, env: EnvSessionDep) -> Quote:
 
 @router.get("/orders", response_model=OrderList)
 def orders(env: EnvSessionDep, status: str = "") -> OrderList:
-    state = state_of(env)
+    state = brokerage(env)
     found = [
         o
         for o in state.orders
@@ -226,19 +206,17 @@ def orders(env: EnvSessionDep, status: str = "") -> OrderList:
 
 @router.post("/orders", response_model=OrderResult, status_code=201)
 def place_order(body: NewOrder, env: EnvSessionDep) -> OrderResult:
-    state = state_of(env)
-    order = run(
-        lambda: service.place_order(
-            state,
-            account_id=body.account_id,
-            symbol=body.symbol,
-            side=body.side,
-            order_type=body.order_type,
-            quantity=body.quantity,
-            limit_price_cents=body.limit_price_cents,
-            now=env.now_iso(),
-            new_id=env.new_id,
-        )
+    state = brokerage(env)
+    order = service.place_order(
+        state,
+        account_id=body.account_id,
+        symbol=body.symbol,
+        side=body.side,
+        order_type=body.order_type,
+        quantity=body.quantity,
+        limit_price_cents=body.limit_price_cents,
+        now=env.now_iso(),
+        new_id=env.new_id,
     )
     env.emit(
         "order_placed",
@@ -265,28 +243,26 @@ def place_order(body: NewOrder, env: EnvSessionDep) -> OrderResult:
 
 @router.post("/orders/{order_id}/cancel", response_model=OrderResult)
 def cancel_order(order_id: str, env: EnvSessionDep) -> OrderResult:
-    order = run(lambda: service.cancel_order(state_of(env), order_id, env.now_iso()))
+    order = service.cancel_order(brokerage(env), order_id, env.now_iso())
     env.emit("order_cancelled", order_id=order.id, symbol=order.symbol)
     return OrderResult(order=order, message=f"Order for {order.quantity} {order.symbol} cancelled.")
 
 
 @router.get("/transfers", response_model=Transfers)
 def transfers(env: EnvSessionDep) -> Transfers:
-    return Transfers(transfers=sorted(state_of(env).transfers, key=lambda t: t.created_at, reverse=True))
+    return Transfers(transfers=sorted(brokerage(env).transfers, key=lambda t: t.created_at, reverse=True))
 
 
 @router.post("/transfers", response_model=Transfers, status_code=201)
 def make_transfer(body: NewTransfer, env: EnvSessionDep) -> Transfers:
-    made = run(
-        lambda: service.transfer(
-            state_of(env),
-            from_id=body.from_account_id,
-            to_id=body.to_account_id,
-            amount_cents=body.amount_cents,
-            memo=body.memo,
-            now=env.now_iso(),
-            new_id=env.new_id,
-        )
+    made = service.transfer(
+        brokerage(env),
+        from_id=body.from_account_id,
+        to_id=body.to_account_id,
+        amount_cents=body.amount_cents,
+        memo=body.memo,
+        now=env.now_iso(),
+        new_id=env.new_id,
     )
     env.emit(
         "transfer_made",
@@ -310,31 +286,31 @@ def _watchlists(state: BrokerageState) -> Watchlists:
 
 @router.get("/watchlists", response_model=Watchlists)
 def watchlists(env: EnvSessionDep) -> Watchlists:
-    return _watchlists(state_of(env))
+    return _watchlists(brokerage(env))
 
 
 @router.post("/watchlists", response_model=Watchlists, status_code=201)
 def create_watchlist(body: NewWatchlist, env: EnvSessionDep) -> Watchlists:
-    made = run(lambda: service.new_watchlist(state_of(env), body.name, env.now_iso(), env.new_id))
+    made = service.new_watchlist(brokerage(env), body.name, env.now_iso(), env.new_id)
     env.emit("watchlist_created", watchlist_id=made.id, name=made.name)
-    return _watchlists(state_of(env))
+    return _watchlists(brokerage(env))
 
 
 @router.post("/watchlists/{watchlist_id}/items", response_model=WatchItemResult, status_code=201)
 def add_watch(watchlist_id: str, body: NewWatchItem, env: EnvSessionDep) -> WatchItemResult:
-    made = run(lambda: service.add_watch(state_of(env), watchlist_id, body.symbol, env.now_iso(), env.new_id))
+    made = service.add_watch(brokerage(env), watchlist_id, body.symbol, env.now_iso(), env.new_id)
     env.emit("watch_added", watchlist_id=watchlist_id, symbol=made.symbol)
     return WatchItemResult(item=made)
 
 
 @router.delete("/watchlists/{watchlist_id}/items/{symbol}", response_model=Ok)
 def remove_watch(watchlist_id: str, symbol: str, env: EnvSessionDep) -> Ok:
-    state = state_of(env)
+    state = brokerage(env)
     found = next(
         (w for w in state.watch_items if w.watchlist_id == watchlist_id and w.symbol == symbol), None
     )
     if found is None:
-        raise HTTPException(404, f"{symbol} is not on this watchlist.")
+        raise SiteError(404, f"{symbol} is not on this watchlist.")
     state.watch_items.remove(found)
     env.emit("watch_removed", watchlist_id=watchlist_id, symbol=symbol)
     return Ok()
@@ -342,22 +318,20 @@ def remove_watch(watchlist_id: str, symbol: str, env: EnvSessionDep) -> Ok:
 
 @router.get("/plans", response_model=Plans)
 def plans(env: EnvSessionDep) -> Plans:
-    state = state_of(env)
+    state = brokerage(env)
     return Plans(recurring=list(state.recurring), alerts=list(state.alerts))
 
 
 @router.post("/recurring", response_model=Plans, status_code=201)
 def create_recurring(body: NewRecurring, env: EnvSessionDep) -> Plans:
-    made = run(
-        lambda: service.add_recurring(
-            state_of(env),
-            account_id=body.account_id,
-            symbol=body.symbol,
-            amount_cents=body.amount_cents,
-            frequency=body.frequency,
-            next_date=body.next_date,
-            new_id=env.new_id,
-        )
+    made = service.add_recurring(
+        brokerage(env),
+        account_id=body.account_id,
+        symbol=body.symbol,
+        amount_cents=body.amount_cents,
+        frequency=body.frequency,
+        next_date=body.next_date,
+        new_id=env.new_id,
     )
     env.emit(
         "recurring_created",
@@ -372,9 +346,9 @@ def create_recurring(body: NewRecurring, env: EnvSessionDep) -> Plans:
 
 @router.post("/recurring/{recurring_id}/pause", response_model=Plans)
 def pause_recurring(recurring_id: str, env: EnvSessionDep) -> Plans:
-    found = state_of(env).find("recurring", recurring_id)
-    if found is None:
-        raise HTTPException(404, "That recurring investment does not exist.")
+    found = find_or_404(
+        brokerage(env), "recurring", recurring_id, "That recurring investment does not exist."
+    )
     found.active = False
     env.emit("recurring_paused", recurring_id=recurring_id)
     return plans(env)
@@ -382,15 +356,13 @@ def pause_recurring(recurring_id: str, env: EnvSessionDep) -> Plans:
 
 @router.post("/alerts", response_model=Plans, status_code=201)
 def create_alert(body: NewAlert, env: EnvSessionDep) -> Plans:
-    made = run(
-        lambda: service.add_alert(
-            state_of(env),
-            symbol=body.symbol,
-            direction=body.direction,
-            price_cents=body.price_cents,
-            now=env.now_iso(),
-            new_id=env.new_id,
-        )
+    made = service.add_alert(
+        brokerage(env),
+        symbol=body.symbol,
+        direction=body.direction,
+        price_cents=body.price_cents,
+        now=env.now_iso(),
+        new_id=env.new_id,
     )
     env.emit(
         "alert_created",
@@ -404,10 +376,8 @@ def create_alert(body: NewAlert, env: EnvSessionDep) -> Plans:
 
 @router.delete("/alerts/{alert_id}", response_model=Plans)
 def delete_alert(alert_id: str, env: EnvSessionDep) -> Plans:
-    state = state_of(env)
-    found = state.find("alerts", alert_id)
-    if found is None:
-        raise HTTPException(404, "That alert does not exist.")
+    state = brokerage(env)
+    found = find_or_404(state, "alerts", alert_id, "That alert does not exist.")
     state.alerts.remove(found)
     env.emit("alert_deleted", alert_id=alert_id)
     return plans(env)
@@ -415,5 +385,5 @@ def delete_alert(alert_id: str, env: EnvSessionDep) -> Plans:
 
 @router.get("/documents", response_model=Documents)
 def documents(env: EnvSessionDep, kind: str = "") -> Documents:
-    found = [d for d in state_of(env).documents if not kind or d.kind == kind]
+    found = [d for d in brokerage(env).documents if not kind or d.kind == kind]
     return Documents(documents=sorted(found, key=lambda d: d.issued_at, reverse=True))

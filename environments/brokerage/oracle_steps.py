@@ -13,31 +13,20 @@ from typing import Any
 from playwright.sync_api import Locator, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from environments.oracles import choose
+from environments.oracles import app_loaded, choose, ready_or_reload, sign_in_again
+from environments.oracles import notice as notice
 
 LONG = 20_000
 
 
 def loaded(page: Page) -> None:
     """Wait until the page's main content has replaced its loading indicator."""
-    page.wait_for_load_state("load")
-    page.wait_for_function(
-        "() => { const app = document.getElementById('app');"
-        " return app && !app.querySelector(':scope > .loading') && app.children.length > 0; }",
-        timeout=LONG,
-    )
+    app_loaded(page, LONG)
 
 
 def ready(page: Page) -> None:
     """`loaded`, and a loading cover that never goes away is dealt with by reloading."""
-    for _ in range(3):
-        loaded(page)
-        page.wait_for_timeout(700)  # a cover that appears a moment after the page is still in the way
-        stuck = page.get_by_role("progressbar")
-        if not (stuck.count() and stuck.first.is_visible()):
-            return
-        page.reload()
-    raise AssertionError("the page never finished loading")
+    ready_or_reload(page, loaded)
 
 
 def nav(page: Page, name: str) -> None:
@@ -49,21 +38,10 @@ def nav(page: Page, name: str) -> None:
     ready(page)
 
 
-def notice(page: Page, timeout: int = LONG) -> str:
-    """The text of the page's latest notice (success or error)."""
-    page.locator("#notice .notice").first.wait_for(timeout=timeout)
-    return str(page.locator("#notice .notice").first.inner_text())
-
-
 def relogin_if_needed(page: Page) -> bool:
     """After a session expiry: follow "Sign in again" and sign in; True if it was needed."""
-    link = page.get_by_role("link", name="Sign in again")
-    if not link.count() or not link.first.is_visible():
+    if not sign_in_again(page, page.get_by_role("link", name="Sign in again")):
         return False
-    link.first.click()
-    page.wait_for_url(re.compile(r"/relogin"))
-    page.get_by_role("button", name="Sign in").click()
-    page.wait_for_load_state("load")
     ready(page)
     return True
 

@@ -16,7 +16,7 @@ from environments.brokerage.models import (
     WatchItem,
     Watchlist,
 )
-from environments.responses import Answer
+from environments.responses import Answer, Ok  # noqa: F401  (Ok: the sites' shared answer)
 
 
 class Body(BaseModel):
@@ -165,7 +165,3 @@ class Plans(Answer):
 
 class Documents(Answer):
     documents: list[Document]
-
-
-class Ok(Answer):
-    ok: bool = True

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from environments.brokerage.errors import BrokerError
 from environments.brokerage.models import (
     Account,
     BrokerageState,
@@ -27,6 +26,7 @@ from environments.brokerage.models import (
     Watchlist,
 )
 from environments.brokerage.seed import money
+from environments.sitekit import SiteError
 
 NewId = Callable[[str], str]
 
@@ -34,14 +34,14 @@ NewId = Callable[[str], str]
 def account(state: BrokerageState, account_id: str) -> Account:
     found = state.find("accounts", account_id)
     if found is None:
-        raise BrokerError(404, "That account does not exist.")
+        raise SiteError(404, "That account does not exist.")
     return found
 
 
 def instrument(state: BrokerageState, symbol: str) -> Instrument:
     found = next((i for i in state.instruments if i.symbol == symbol.upper()), None)
     if found is None:
-        raise BrokerError(404, f"No stock or ETF has the symbol {symbol.upper()!r}.")
+        raise SiteError(404, f"No stock or ETF has the symbol {symbol.upper()!r}.")
     return found
 
 
@@ -142,20 +142,20 @@ def place_order(
     acct = account(state, account_id)
     item = instrument(state, symbol)
     if order_type == "limit" and not limit_price_cents:
-        raise BrokerError(422, "A limit order needs a limit price.")
+        raise SiteError(422, "A limit order needs a limit price.")
     if order_type == "market":
         limit_price_cents = None
     if side == "buy":
         cost = quantity * (limit_price_cents or item.price_cents)
         power = buying_power(state, acct.id)
         if cost > power:
-            raise BrokerError(
+            raise SiteError(
                 422,
                 f"Not enough buying power: this order needs about {money(cost)} and "
                 f"{acct.name} has {money(power)} available.",
             )
     elif quantity > sellable(state, acct.id, item.symbol):
-        raise BrokerError(
+        raise SiteError(
             422,
             f"You can sell at most {max(0, sellable(state, acct.id, item.symbol))} shares of "
             f"{item.symbol} from {acct.name}.",
@@ -179,9 +179,9 @@ def place_order(
 def cancel_order(state: BrokerageState, order_id: str, now: str) -> Order:
     order = state.find("orders", order_id)
     if order is None:
-        raise BrokerError(404, "That order does not exist.")
+        raise SiteError(404, "That order does not exist.")
     if order.status not in ("open", "partially_filled"):
-        raise BrokerError(
+        raise SiteError(
             409, f"This order is already {order.status.replace('_', ' ')} and cannot be cancelled."
         )
     order.status = "cancelled"
@@ -201,12 +201,12 @@ def transfer(
 ) -> Transfer:
     source, target = account(state, from_id), account(state, to_id)
     if source.id == target.id:
-        raise BrokerError(422, "Choose two different accounts.")
+        raise SiteError(422, "Choose two different accounts.")
     if amount_cents <= 0:
-        raise BrokerError(422, "Enter an amount greater than $0.00.")
+        raise SiteError(422, "Enter an amount greater than $0.00.")
     available = buying_power(state, source.id)
     if amount_cents > available:
-        raise BrokerError(422, f"{source.name} has {money(available)} available to transfer.")
+        raise SiteError(422, f"{source.name} has {money(available)} available to transfer.")
     source.cash_cents -= amount_cents
     target.cash_cents += amount_cents
     made = Transfer(
@@ -223,10 +223,10 @@ def transfer(
 
 def add_watch(state: BrokerageState, watchlist_id: str, symbol: str, now: str, new_id: NewId) -> WatchItem:
     if state.find("watchlists", watchlist_id) is None:
-        raise BrokerError(404, "That watchlist does not exist.")
+        raise SiteError(404, "That watchlist does not exist.")
     item = instrument(state, symbol)
     if any(w.watchlist_id == watchlist_id and w.symbol == item.symbol for w in state.watch_items):
-        raise BrokerError(409, f"{item.symbol} is already on this watchlist.")
+        raise SiteError(409, f"{item.symbol} is already on this watchlist.")
     made = WatchItem(id=new_id("wi"), watchlist_id=watchlist_id, symbol=item.symbol, added_at=now)
     state.watch_items.append(made)
     return made
@@ -235,9 +235,9 @@ def add_watch(state: BrokerageState, watchlist_id: str, symbol: str, now: str, n
 def new_watchlist(state: BrokerageState, name: str, now: str, new_id: NewId) -> Watchlist:
     name = name.strip()
     if not name:
-        raise BrokerError(422, "Give the watchlist a name.")
+        raise SiteError(422, "Give the watchlist a name.")
     if any(w.name.lower() == name.lower() for w in state.watchlists):
-        raise BrokerError(409, f"You already have a watchlist named {name!r}.")
+        raise SiteError(409, f"You already have a watchlist named {name!r}.")
     made = Watchlist(id=new_id("wl"), name=name, created_at=now)
     state.watchlists.append(made)
     return made
@@ -256,7 +256,7 @@ def add_recurring(
     acct = account(state, account_id)
     item = instrument(state, symbol)
     if amount_cents < 1000:
-        raise BrokerError(422, "Recurring investments start at $10.00.")
+        raise SiteError(422, "Recurring investments start at $10.00.")
     made = RecurringInvestment(
         id=new_id("rec"),
         account_id=acct.id,
@@ -274,7 +274,7 @@ def add_alert(
 ) -> PriceAlert:
     item = instrument(state, symbol)
     if price_cents <= 0:
-        raise BrokerError(422, "Enter a price greater than $0.00.")
+        raise SiteError(422, "Enter a price greater than $0.00.")
     made = PriceAlert(
         id=new_id("alr"),
         symbol=item.symbol,

@@ -1,15 +1,12 @@
 """Threadline's public JSON API (mounted at /api/env/forum): the only surface pages and agents touch.
 
-Handlers are thin: they call `service`, turn `ForumError` into an HTTP error with the same message
-and emit one typed semantic event per meaningful action (`EVENTS`; also in docs/sites/forum.md).
+Handlers are thin: they call `service` (which refuses with `SiteError`) and emit one typed
+semantic event per meaningful action (`EVENTS`; also in docs/sites/forum.md).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TypeVar
-
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter
 
 from environments.forum import service
 from environments.forum.models import (
@@ -45,10 +42,8 @@ from environments.forum.schemas import (
     UserView,
     VoteResult,
 )
-from environments.forum.service import ForumError
 from environments.sessions import EnvSessionDep
-
-T = TypeVar("T")
+from environments.sitekit import SiteError, add_sign_in_again, find_or_404, page_of, state_of
 
 EVENTS: dict[str, tuple[str, ...]] = {
     "search": ("q", "page"),
@@ -70,16 +65,8 @@ PAGE_SIZE = 20
 router = APIRouter()
 
 
-def run(fn: Callable[[], T]) -> T:
-    """Call a service function, turning `ForumError` into the HTTP error a page can show."""
-    try:
-        return fn()
-    except ForumError as error:
-        raise HTTPException(status_code=error.status_code, detail=error.detail) from None
-
-
-def state_of(env: EnvSessionDep) -> ForumState:
-    return env.state  # type: ignore[return-value]  # the forum's sessions hold a ForumState
+def forum(env: EnvSessionDep) -> ForumState:
+    return state_of(env, ForumState)
 
 
 def _saved_ids(state: ForumState) -> set[str]:
@@ -146,16 +133,14 @@ def _comment_view(state: ForumState, c: Comment, saved: set[str]) -> CommentView
 
 
 def _page(state: ForumState, env: EnvSessionDep, posts: list[Post], sort: str, page: int) -> PostPage:
-    ordered = run(lambda: service.ranked(state, posts, sort, env.now()))
-    pages = max(1, -(-len(ordered) // PAGE_SIZE))
-    page = min(max(1, page), pages)
-    chunk = ordered[(page - 1) * PAGE_SIZE : page * PAGE_SIZE]
+    ordered = service.ranked(state, posts, sort, env.now())
+    chunk, page, pages = page_of(ordered, page, PAGE_SIZE)
     return PostPage(items=_posts(state, chunk), total=len(ordered), page=page, pages=pages, sort=sort)
 
 
 @router.get("/me", response_model=Me)
 def me(env: EnvSessionDep) -> Me:
-    state = state_of(env)
+    state = forum(env)
     person = state.profile[0]
     unread = sum(1 for m in state.messages if m.recipient == person.username and not m.read)
     return Me(
@@ -168,17 +153,12 @@ def me(env: EnvSessionDep) -> Me:
     )
 
 
-@router.post("/auth/login", response_model=Ok)
-def login(env: EnvSessionDep) -> Ok:
-    """Sign in again after a session expiry (the device remembers the reader)."""
-    state_of(env).profile[0].signed_in = True
-    env.emit("signed_in")
-    return Ok()
+add_sign_in_again(router, lambda env: forum(env).profile[0], "reader")
 
 
 @router.get("/communities", response_model=CommunityList)
 def communities(env: EnvSessionDep) -> CommunityList:
-    state = state_of(env)
+    state = forum(env)
     views = [_community_view(state, c) for c in state.communities]
     return CommunityList(communities=sorted(views, key=lambda v: v.name))
 
@@ -186,7 +166,7 @@ def communities(env: EnvSessionDep) -> CommunityList:
 @router.get("/feed", response_model=PostPage)
 def feed(env: EnvSessionDep, sort: str = "hot", page: int = 1, scope: str = "home") -> PostPage:
     """The home feed (subscribed communities) or, with `scope=all`, every community."""
-    state = state_of(env)
+    state = forum(env)
     ids = {s.community_id for s in state.subscriptions}
     posts = [p for p in state.posts if not p.removed and (scope == "all" or p.community_id in ids)]
     return _page(state, env, posts, sort, page)
@@ -194,16 +174,16 @@ def feed(env: EnvSessionDep, sort: str = "hot", page: int = 1, scope: str = "hom
 
 @router.get("/communities/{name}", response_model=CommunityPage)
 def community_page(name: str, env: EnvSessionDep, sort: str = "hot", page: int = 1) -> CommunityPage:
-    state = state_of(env)
-    cm = run(lambda: service.community(state, name))
+    state = forum(env)
+    cm = service.community(state, name)
     posts = [p for p in state.posts if p.community_id == cm.id and not p.removed]
     return CommunityPage(community=_community_view(state, cm), posts=_page(state, env, posts, sort, page))
 
 
 @router.put("/communities/{name}/subscription", response_model=CommunityView)
 def subscribe(name: str, env: EnvSessionDep) -> CommunityView:
-    state = state_of(env)
-    cm = run(lambda: service.community(state, name))
+    state = forum(env)
+    cm = service.community(state, name)
     if not any(s.community_id == cm.id for s in state.subscriptions):
         state.subscriptions.append(
             Subscription(id=env.new_id("sub"), community_id=cm.id, subscribed_at=env.now_iso())
@@ -214,8 +194,8 @@ def subscribe(name: str, env: EnvSessionDep) -> CommunityView:
 
 @router.delete("/communities/{name}/subscription", response_model=CommunityView)
 def unsubscribe(name: str, env: EnvSessionDep) -> CommunityView:
-    state = state_of(env)
-    cm = run(lambda: service.community(state, name))
+    state = forum(env)
+    cm = service.community(state, name)
     before = len(state.subscriptions)
     state.subscriptions = [s for s in state.subscriptions if s.community_id != cm.id]
     if len(state.subscriptions) != before:
@@ -227,10 +207,10 @@ def unsubscribe(name: str, env: EnvSessionDep) -> CommunityView:
 def search(
     env: EnvSessionDep, q: str = "", sort: str = "top", page: int = 1, community: str = ""
 ) -> PostPage:
-    state = state_of(env)
-    found = run(lambda: service.search(state, q))
+    state = forum(env)
+    found = service.search(state, q)
     if community:
-        cm = run(lambda: service.community(state, community))
+        cm = service.community(state, community)
         found = [p for p in found if p.community_id == cm.id]
     result = _page(state, env, found, sort, page)
     env.emit("search", q=q, page=result.page)
@@ -240,8 +220,8 @@ def search(
 @router.get("/posts/{post_id}", response_model=PostDetail)
 def post_detail(post_id: str, env: EnvSessionDep, sort: str = "top") -> PostDetail:
     """A post with all its comments (parents before replies; siblings by `top` or `new`)."""
-    state = state_of(env)
-    p = run(lambda: service.post(state, post_id))
+    state = forum(env)
+    p = service.post(state, post_id)
     saved = _saved_ids(state)
     comments = [c for c in state.comments if c.post_id == p.id]
     if sort == "new":
@@ -259,12 +239,12 @@ def post_detail(post_id: str, env: EnvSessionDep, sort: str = "top") -> PostDeta
 
 @router.post("/posts", response_model=PostView, status_code=201)
 def create_post(body: NewPost, env: EnvSessionDep) -> PostView:
-    state = state_of(env)
-    cm = run(lambda: service.community(state, body.community))
+    state = forum(env)
+    cm = service.community(state, body.community)
     if body.kind == "link" and not body.url.startswith(("http://", "https://")):
-        raise HTTPException(422, "A link post needs a web address starting with http:// or https://.")
+        raise SiteError(422, "A link post needs a web address starting with http:// or https://.")
     if not body.title.strip():
-        raise HTTPException(422, "Give your post a title.")
+        raise SiteError(422, "Give your post a title.")
     made = Post(
         id=env.new_id("p"),
         community_id=cm.id,
@@ -283,14 +263,14 @@ def create_post(body: NewPost, env: EnvSessionDep) -> PostView:
 
 @router.post("/posts/{post_id}/comments", response_model=CommentView, status_code=201)
 def add_comment(post_id: str, body: NewComment, env: EnvSessionDep) -> CommentView:
-    state = state_of(env)
-    p = run(lambda: service.post(state, post_id))
+    state = forum(env)
+    p = service.post(state, post_id)
     if body.parent_id is not None:
-        parent = run(lambda: service.comment(state, body.parent_id or ""))
+        parent = service.comment(state, body.parent_id or "")
         if parent.post_id != p.id:
-            raise HTTPException(422, "You can only reply to a comment on the same post.")
+            raise SiteError(422, "You can only reply to a comment on the same post.")
     if not body.body.strip():
-        raise HTTPException(422, "Write something before you post a comment.")
+        raise SiteError(422, "Write something before you post a comment.")
     made = Comment(
         id=env.new_id("c"),
         post_id=p.id,
@@ -308,8 +288,8 @@ def add_comment(post_id: str, body: NewComment, env: EnvSessionDep) -> CommentVi
 @router.post("/votes", response_model=VoteResult)
 def vote(body: NewVote, env: EnvSessionDep) -> VoteResult:
     """Set the reader's vote on a post or comment (0 takes it back)."""
-    state = state_of(env)
-    item = run(lambda: service.target(state, body.target_kind, body.target_id))
+    state = forum(env)
+    item = service.target(state, body.target_kind, body.target_id)
     state.votes = [v for v in state.votes if v.target_id != item.id]
     if body.value:
         state.votes.append(
@@ -321,7 +301,7 @@ def vote(body: NewVote, env: EnvSessionDep) -> VoteResult:
 
 @router.get("/saved", response_model=SavedList)
 def saved_items(env: EnvSessionDep) -> SavedList:
-    state = state_of(env)
+    state = forum(env)
     order = sorted(state.saved, key=lambda s: s.saved_at, reverse=True)
     posts = [p for s in order if s.target_kind == "post" and (p := state.find("posts", s.target_id))]
     saved = _saved_ids(state)
@@ -335,8 +315,8 @@ def saved_items(env: EnvSessionDep) -> SavedList:
 
 @router.post("/saved", response_model=Ok)
 def save(body: NewSave, env: EnvSessionDep) -> Ok:
-    state = state_of(env)
-    item = run(lambda: service.target(state, body.target_kind, body.target_id))
+    state = forum(env)
+    item = service.target(state, body.target_kind, body.target_id)
     if item.id not in _saved_ids(state):
         state.saved.append(
             Saved(
@@ -349,21 +329,21 @@ def save(body: NewSave, env: EnvSessionDep) -> Ok:
 
 @router.delete("/saved/{target_id}", response_model=Ok)
 def unsave(target_id: str, env: EnvSessionDep) -> Ok:
-    state = state_of(env)
+    state = forum(env)
     before = len(state.saved)
     state.saved = [s for s in state.saved if s.target_id != target_id]
     if len(state.saved) == before:
-        raise HTTPException(404, "That item is not in your saved list.")
+        raise SiteError(404, "That item is not in your saved list.")
     env.emit("item_unsaved", target_id=target_id)
     return Ok()
 
 
 @router.post("/reports", response_model=ReportResult, status_code=201)
 def report(body: NewReport, env: EnvSessionDep) -> ReportResult:
-    state = state_of(env)
-    item = run(lambda: service.target(state, body.target_kind, body.target_id))
+    state = forum(env)
+    item = service.target(state, body.target_kind, body.target_id)
     if any(r.target_id == item.id for r in state.reports):
-        raise HTTPException(409, "You already reported this. The moderators will review it.")
+        raise SiteError(409, "You already reported this. The moderators will review it.")
     made = Report(
         id=env.new_id("rep"),
         target_kind=body.target_kind,
@@ -381,10 +361,10 @@ def report(body: NewReport, env: EnvSessionDep) -> ReportResult:
 
 @router.get("/users/{username}", response_model=UserView)
 def user(username: str, env: EnvSessionDep) -> UserView:
-    state = state_of(env)
+    state = forum(env)
     found = next((m for m in state.members if m.username == username), None)
     if found is None:
-        raise HTTPException(404, f"There is no member called u/{username}.")
+        raise SiteError(404, f"There is no member called u/{username}.")
     posts = sorted(
         (p for p in state.posts if p.author == username and not p.removed),
         key=lambda p: p.created_at,
@@ -406,7 +386,7 @@ def user(username: str, env: EnvSessionDep) -> UserView:
 
 @router.get("/messages", response_model=Inbox)
 def inbox(env: EnvSessionDep) -> Inbox:
-    state = state_of(env)
+    state = forum(env)
     me_name = state.profile[0].username
     newest = sorted(state.messages, key=lambda m: m.sent_at, reverse=True)
     return Inbox(
@@ -417,10 +397,8 @@ def inbox(env: EnvSessionDep) -> Inbox:
 
 @router.post("/messages/{message_id}/read", response_model=Message)
 def open_message(message_id: str, env: EnvSessionDep) -> Message:
-    state = state_of(env)
-    found = state.find("messages", message_id)
-    if found is None:
-        raise HTTPException(404, "That message does not exist.")
+    state = forum(env)
+    found = find_or_404(state, "messages", message_id, "That message does not exist.")
     if not found.read:
         found.read = True
         env.emit("message_opened", message_id=found.id)
@@ -429,13 +407,13 @@ def open_message(message_id: str, env: EnvSessionDep) -> Message:
 
 @router.post("/messages", response_model=Message, status_code=201)
 def send_message(body: NewMessage, env: EnvSessionDep) -> Message:
-    state = state_of(env)
+    state = forum(env)
     name = body.recipient.strip().removeprefix("u/")
     if not any(m.username == name for m in state.members):
-        raise HTTPException(404, f"There is no member called u/{name}.")
+        raise SiteError(404, f"There is no member called u/{name}.")
     me_name = state.profile[0].username
     if name == me_name:
-        raise HTTPException(422, "You cannot send a message to yourself.")
+        raise SiteError(422, "You cannot send a message to yourself.")
     made = Message(
         id=env.new_id("dm"),
         sender=me_name,

@@ -14,6 +14,7 @@ import re
 from playwright.sync_api import Locator, Page, expect
 
 from environments.oracles import OracleContext, choose
+from environments.oracles import notice as shared_notice
 
 
 def ready(page: Page) -> None:
@@ -21,9 +22,7 @@ def ready(page: Page) -> None:
 
 
 def notice(page: Page) -> str:
-    box = page.locator("#notice .notice")
-    box.wait_for()
-    return str(box.inner_text())
+    return shared_notice(page, 30_000)
 
 
 def goto(page: Page, path: str) -> None:

@@ -6,74 +6,19 @@ URL (a community, a post id, a username). Nothing session-specific is rendered h
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request
-from fastapi.responses import Response
+from environments.sitekit import PageSpec, SitePages
 
-from environments.pages import render_page
+PAGES = SitePages("forum")
+router = PAGES.router
+SCRIPT = "threadline.js"  # the base template loads it for every page
 
-ENV_ID = "forum"
-router = APIRouter(include_in_schema=False)
-
-
-def _render(request: Request, page: str, title: str, section: str, **data: str) -> Response:
-    return render_page(
-        request,
-        ENV_ID,
-        "forum/base.html",
-        page=page,
-        title=title,
-        section=section,
-        base=f"/env/{ENV_ID}",
-        api=f"/api/env/{ENV_ID}",
-        data=data,
-    )
-
-
-@router.get("/")
-def home(request: Request) -> Response:
-    return _render(request, "feed", "Home", "home", scope="home")
-
-
-@router.get("/all")
-def everything(request: Request) -> Response:
-    return _render(request, "feed", "All communities", "all", scope="all")
-
-
-@router.get("/communities")
-def communities(request: Request) -> Response:
-    return _render(request, "communities", "Communities", "communities")
-
-
-@router.get("/c/{name}")
-def community(request: Request, name: str) -> Response:
-    return _render(request, "community", f"c/{name}", "communities", community=name)
-
-
-@router.get("/c/{name}/submit")
-def submit(request: Request, name: str) -> Response:
-    return _render(request, "submit", "Create a post", "communities", community=name)
-
-
-@router.get("/posts/{post_id}")
-def post(request: Request, post_id: str) -> Response:
-    return _render(request, "post", "Post", "communities", post=post_id)
-
-
-@router.get("/search")
-def search(request: Request) -> Response:
-    return _render(request, "search", "Search", "search")
-
-
-@router.get("/u/{username}")
-def user(request: Request, username: str) -> Response:
-    return _render(request, "user", f"u/{username}", "profile", user=username)
-
-
-@router.get("/saved")
-def saved(request: Request) -> Response:
-    return _render(request, "saved", "Saved", "saved")
-
-
-@router.get("/messages")
-def messages(request: Request) -> Response:
-    return _render(request, "messages", "Messages", "messages")
+PAGES.add("/", PageSpec("feed", "Home", SCRIPT, "home"), scope="home")
+PAGES.add("/all", PageSpec("feed", "All communities", SCRIPT, "all"), scope="all")
+PAGES.add("/communities", PageSpec("communities", "Communities", SCRIPT, "communities"))
+PAGES.add("/c/{community}", PageSpec("community", "c/{community}", SCRIPT, "communities"))
+PAGES.add("/c/{community}/submit", PageSpec("submit", "Create a post", SCRIPT, "communities"))
+PAGES.add("/posts/{post_id}", PageSpec("post", "Post", SCRIPT, "communities"))
+PAGES.add("/search", PageSpec("search", "Search", SCRIPT, "search"))
+PAGES.add("/u/{user}", PageSpec("user", "u/{user}", SCRIPT, "profile"))
+PAGES.add("/saved", PageSpec("saved", "Saved", SCRIPT, "saved"))
+PAGES.add("/messages", PageSpec("messages", "Messages", SCRIPT, "messages"))

@@ -9,16 +9,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from environments.forum.models import Comment, Community, ForumState, Post
-
-
-class ForumError(Exception):
-    """A refused request; `detail` is shown to the reader as is."""
-
-    def __init__(self, status_code: int, detail: str) -> None:
-        super().__init__(detail)
-        self.status_code = status_code
-        self.detail = detail
-
+from environments.sitekit import SiteError
 
 SORTS = ("hot", "new", "top")
 
@@ -26,21 +17,21 @@ SORTS = ("hot", "new", "top")
 def community(state: ForumState, name: str) -> Community:
     found = next((c for c in state.communities if c.name == name.lower()), None)
     if found is None:
-        raise ForumError(404, f"There is no community called c/{name}.")
+        raise SiteError(404, f"There is no community called c/{name}.")
     return found
 
 
 def post(state: ForumState, post_id: str) -> Post:
     found = state.find("posts", post_id)
     if found is None or found.removed:
-        raise ForumError(404, "That post does not exist or was removed.")
+        raise SiteError(404, "That post does not exist or was removed.")
     return found
 
 
 def comment(state: ForumState, comment_id: str) -> Comment:
     found = state.find("comments", comment_id)
     if found is None:
-        raise ForumError(404, "That comment does not exist.")
+        raise SiteError(404, "That comment does not exist.")
     return found
 
 
@@ -63,7 +54,7 @@ def _age_hours(item: Post, now: datetime) -> float:
 
 def ranked(state: ForumState, posts: list[Post], sort: str, now: datetime) -> list[Post]:
     if sort not in SORTS:
-        raise ForumError(422, f"Sort must be one of {', '.join(SORTS)}.")
+        raise SiteError(422, f"Sort must be one of {', '.join(SORTS)}.")
     if sort == "new":
         return sorted(posts, key=lambda p: (p.created_at, p.id), reverse=True)
     if sort == "top":
@@ -77,7 +68,7 @@ def search(state: ForumState, q: str) -> list[Post]:
     """Posts whose title, body or link contain every word of `q` (case-insensitive)."""
     words = q.lower().split()
     if not words:
-        raise ForumError(422, "Type something to search for.")
+        raise SiteError(422, "Type something to search for.")
     found = []
     for p in state.posts:
         text = f"{p.title} {p.body} {p.url}".lower()

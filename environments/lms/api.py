@@ -50,7 +50,6 @@ from environments.lms.schemas import (
     NewMessage,
     NewReply,
     NewSubmission,
-    Ok,
     People,
     QuestionView,
     QuizDetail,
@@ -63,7 +62,7 @@ from environments.lms.schemas import (
     TodoItem,
 )
 from environments.sessions import EnvSessionDep
-from environments.sitekit import SiteError, find_or_404, state_of
+from environments.sitekit import SiteError, add_sign_in_again, find_or_404, page_of, state_of
 
 EVENTS: dict[str, tuple[str, ...]] = {
     "announcement_read": ("announcement_id", "course_id"),
@@ -179,12 +178,7 @@ def me(env: EnvSessionDep) -> Me:
     )
 
 
-@router.post("/auth/login", response_model=Ok)
-def login(env: EnvSessionDep) -> Ok:
-    """Sign in again after a session expiry (the device remembers the student)."""
-    lms(env).profile[0].signed_in = True
-    env.emit("signed_in")
-    return Ok()
+add_sign_in_again(router, lambda env: lms(env).profile[0], "student")
 
 
 @router.get("/dashboard", response_model=Dashboard)
@@ -294,9 +288,7 @@ def announcements(course_id: str, env: EnvSessionDep, page: int = 1) -> Announce
     found = sorted(
         (a for a in state.announcements if a.course_id == crs.id), key=lambda a: a.posted_at, reverse=True
     )
-    pages = max(1, -(-len(found) // ANNOUNCEMENTS_PAGE))
-    page = min(max(1, page), pages)
-    chunk = found[(page - 1) * ANNOUNCEMENTS_PAGE : page * ANNOUNCEMENTS_PAGE]
+    chunk, page, pages = page_of(found, page, ANNOUNCEMENTS_PAGE)
     return AnnouncementPage(
         course=crs, items=[_announcement(state, a) for a in chunk], page=page, pages=pages, total=len(found)
     )
@@ -690,11 +682,10 @@ def inbox(env: EnvSessionDep, folder: str = "inbox", page: int = 1) -> Inbox:
         "sent": lambda r: r.id in sent_ids,
     }[folder]
     rows = sorted((r for r in rows if keep(r)), key=lambda r: (r.last_at, r.id), reverse=True)
-    pages = max(1, -(-len(rows) // INBOX_PAGE))
-    page = min(max(1, page), pages)
+    chunk, page, pages = page_of(rows, page, INBOX_PAGE)
     return Inbox(
         folder=folder,
-        conversations=rows[(page - 1) * INBOX_PAGE : page * INBOX_PAGE],
+        conversations=chunk,
         page=page,
         pages=pages,
         total=len(rows),

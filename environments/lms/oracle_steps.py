@@ -11,18 +11,15 @@ import re
 
 from playwright.sync_api import FilePayload, Page
 
+from environments.oracles import app_loaded, ready_or_reload, sign_in_again
+
 LONG = 20_000
 
 
 def loaded(page: Page) -> None:
     for _ in range(3):
         try:
-            page.wait_for_load_state("load")
-            page.wait_for_function(
-                "() => { const app = document.getElementById('app');"
-                " return app && !app.querySelector(':scope > .loading') && app.children.length > 0; }",
-                timeout=LONG,
-            )
+            app_loaded(page, LONG)
             return
         except Exception as error:  # noqa: BLE001
             if "context was destroyed" not in str(error):
@@ -33,18 +30,7 @@ def loaded(page: Page) -> None:
 def ready(page: Page) -> None:
     """`loaded`; a loading cover that never goes away is dealt with by reloading, a dialog over the
     page by closing it."""
-    for _ in range(3):
-        loaded(page)
-        page.wait_for_timeout(700)  # a cover or a dialog that appears a moment later is still in the way
-        for close in ("No thanks", "Close"):
-            button = page.get_by_role("button", name=close, exact=True)
-            if button.count() and button.first.is_visible():
-                button.first.click()
-        stuck = page.get_by_role("progressbar")
-        if not (stuck.count() and stuck.first.is_visible()):
-            return
-        page.reload()
-    raise AssertionError("the page never finished loading")
+    ready_or_reload(page, loaded, close=("No thanks", "Close"))
 
 
 def nav(page: Page, name: str) -> None:
@@ -80,13 +66,10 @@ def confirm(page: Page, button: str) -> None:
 
 def relogin_if_needed(page: Page) -> bool:
     """After a session expiry: press the toast's "Sign in" and sign in; True if it was needed."""
-    button = page.locator(".toast").get_by_role("button", name="Sign in")
-    if not button.count():
+    if not sign_in_again(
+        page, page.locator(".toast").get_by_role("button", name="Sign in"), only_visible=False
+    ):
         return False
-    button.first.click()
-    page.wait_for_url(re.compile(r"/relogin"))
-    page.get_by_role("button", name="Sign in").click()
-    page.wait_for_load_state("load")
     ready(page)
     return True
 

@@ -6,22 +6,16 @@ Every page is `lms/base.html` with a page name, a title and a few `data-` values
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request
+from fastapi import Request
 from fastapi.responses import Response
 
 from environments.sitekit import PageSpec, SitePages
 
 ENV_ID = "lms"
-router = APIRouter(include_in_schema=False)
 PAGES = SitePages(ENV_ID)
+router = PAGES.router
 SCRIPT = "pages.js"
 
-DASHBOARD = PageSpec("dashboard", "Dashboard", SCRIPT, "dashboard")
-COURSES = PageSpec("courses", "Courses", SCRIPT, "courses")
-CALENDAR = PageSpec("calendar", "Calendar", SCRIPT, "calendar")
-INBOX = PageSpec("inbox", "Inbox", SCRIPT, "inbox")
-CONVERSATION = PageSpec("conversation", "Conversation", SCRIPT, "inbox")
-GRADES = PageSpec("all-grades", "Grades", SCRIPT, "grades")
 COURSE_PAGES = {
     "": PageSpec("modules", "Modules", SCRIPT, "courses"),
     "announcements": PageSpec("announcements", "Announcements", SCRIPT, "courses"),
@@ -40,39 +34,15 @@ ITEMS = {
 }
 
 
-@router.get("/")
-def dashboard(request: Request) -> Response:
-    return PAGES.render(request, DASHBOARD)
+PAGES.add("/", PageSpec("dashboard", "Dashboard", SCRIPT, "dashboard"))
+PAGES.add("/courses", PageSpec("courses", "Courses", SCRIPT, "courses"))
+PAGES.add("/calendar", PageSpec("calendar", "Calendar", SCRIPT, "calendar"))
+PAGES.add("/inbox", PageSpec("inbox", "Inbox", SCRIPT, "inbox"))
+PAGES.add("/inbox/{conversation_id}", PageSpec("conversation", "Conversation", SCRIPT, "inbox"))
+PAGES.add("/grades", PageSpec("all-grades", "Grades", SCRIPT, "grades"))
 
 
-@router.get("/courses")
-def courses(request: Request) -> Response:
-    return PAGES.render(request, COURSES)
-
-
-@router.get("/calendar")
-def calendar(request: Request) -> Response:
-    return PAGES.render(request, CALENDAR)
-
-
-@router.get("/inbox")
-def inbox(request: Request) -> Response:
-    return PAGES.render(request, INBOX)
-
-
-@router.get("/inbox/{conversation_id}")
-def conversation(request: Request, conversation_id: str) -> Response:
-    return PAGES.render(request, CONVERSATION, conversation=conversation_id)
-
-
-@router.get("/grades")
-def grades(request: Request) -> Response:
-    return PAGES.render(request, GRADES)
-
-
-@router.get("/courses/{course_id}")
-def course_home(request: Request, course_id: str) -> Response:
-    return PAGES.render(request, COURSE_PAGES[""], course=course_id)
+PAGES.add("/courses/{course_id}", COURSE_PAGES[""])
 
 
 @router.get("/courses/{course_id}/{section}")

@@ -6,14 +6,13 @@ taken from the URL (a folder, a label, a conversation id). Nothing session-speci
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request
+from fastapi import Request
 from fastapi.responses import RedirectResponse, Response
 
 from environments.mail.mailbox_service import VIEWS
 from environments.sitekit import PageSpec, SitePages
 
 ENV_ID = "mail"
-router = APIRouter(include_in_schema=False)
 
 FOLDER_TITLES = {
     "inbox": "Inbox",
@@ -25,12 +24,11 @@ FOLDER_TITLES = {
     "spam": "Spam",
 }
 PAGES = SitePages(ENV_ID, folders=FOLDER_TITLES)
+router = PAGES.router
 LIST = "list.js"
 
 
-@router.get("/")
-def inbox(request: Request) -> Response:
-    return PAGES.render(request, PageSpec("list", "Inbox", LIST, "inbox"), folder="inbox")
+PAGES.add("/", PageSpec("list", "Inbox", LIST, "inbox"), folder="inbox")
 
 
 @router.get("/folder/{folder}")
@@ -47,36 +45,10 @@ def label(request: Request, name: str) -> Response:
     return PAGES.render(request, PageSpec("list", name, LIST, "label:" + name), label=name)
 
 
-@router.get("/search")
-def search(request: Request) -> Response:
-    return PAGES.render(request, PageSpec("search", "Search results", LIST, ""))
-
-
-@router.get("/thread/{thread_id}")
-def thread(request: Request, thread_id: str) -> Response:
-    return PAGES.render(request, PageSpec("thread", "Conversation", "thread.js"), thread=thread_id)
-
-
-@router.get("/compose")
-def compose(request: Request) -> Response:
-    return PAGES.render(request, PageSpec("compose", "New message", "compose.js"))
-
-
-@router.get("/contacts")
-def contacts(request: Request) -> Response:
-    return PAGES.render(request, PageSpec("contacts", "Contacts", "contacts.js", "contacts"))
-
-
-@router.get("/settings")
-def settings(request: Request) -> Response:
-    return PAGES.render(request, PageSpec("settings", "Settings", "settings.js", "settings"), tab="general")
-
-
-@router.get("/settings/filters")
-def filters(request: Request) -> Response:
-    return PAGES.render(request, PageSpec("filters", "Filters", "settings.js", "settings"), tab="filters")
-
-
-@router.get("/settings/labels")
-def labels(request: Request) -> Response:
-    return PAGES.render(request, PageSpec("labels", "Labels", "settings.js", "settings"), tab="labels")
+PAGES.add("/search", PageSpec("search", "Search results", LIST, ""))
+PAGES.add("/thread/{thread_id}", PageSpec("thread", "Conversation", "thread.js"))
+PAGES.add("/compose", PageSpec("compose", "New message", "compose.js"))
+PAGES.add("/contacts", PageSpec("contacts", "Contacts", "contacts.js", "contacts"))
+PAGES.add("/settings", PageSpec("settings", "Settings", "settings.js", "settings"), tab="general")
+PAGES.add("/settings/filters", PageSpec("filters", "Filters", "settings.js", "settings"), tab="filters")
+PAGES.add("/settings/labels", PageSpec("labels", "Labels", "settings.js", "settings"), tab="labels")

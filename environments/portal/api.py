@@ -33,7 +33,6 @@ from environments.portal.schemas import (
     NewPayment,
     NewProxy,
     NewRefill,
-    Ok,
     PaymentResult,
     Prescriptions,
     PrescriptionView,
@@ -56,7 +55,7 @@ from environments.portal.schemas import (
 )
 from environments.portal.seed import display_name, money
 from environments.sessions import EnvSessionDep
-from environments.sitekit import find_or_404, state_of
+from environments.sitekit import add_sign_in_again, find_or_404, state_of
 
 EVENTS: dict[str, tuple[str, ...]] = {
     "appointment_booked": ("appointment_id", "provider_id", "slot_id", "visit_type", "status"),
@@ -129,12 +128,7 @@ def me(env: EnvSessionDep) -> Me:
     )
 
 
-@router.post("/auth/login", response_model=Ok)
-def login(env: EnvSessionDep) -> Ok:
-    """Sign in again after a session expiry (the device remembers the patient)."""
-    portal(env).profile[0].signed_in = True
-    env.emit("signed_in")
-    return Ok()
+add_sign_in_again(router, lambda env: portal(env).profile[0], "patient")
 
 
 @router.get("/home", response_model=Home)

@@ -12,18 +12,16 @@ from datetime import datetime
 
 from playwright.sync_api import Locator, Page
 
+from environments.oracles import app_loaded, sign_in_again
+from environments.oracles import notice as notice
+
 LONG = 20_000
 BASE = "/env/portal"
 
 
 def ready(page: Page) -> None:
     """Wait until the page's main content has replaced its loading indicator."""
-    page.wait_for_load_state("load")
-    page.wait_for_function(
-        "() => { const app = document.getElementById('app');"
-        " return app && !app.querySelector(':scope > .loading') && app.children.length > 0; }",
-        timeout=LONG,
-    )
+    app_loaded(page, LONG)
 
 
 def dismiss_overlay(page: Page) -> None:
@@ -47,12 +45,6 @@ def go(page: Page, path: str) -> None:
     ready(page)
 
 
-def notice(page: Page, timeout: int = LONG) -> str:
-    """The text of the answer to the latest write (success or error)."""
-    page.locator("#notice .notice").first.wait_for(timeout=timeout)
-    return str(page.locator("#notice .notice").first.inner_text())
-
-
 def confirm(page: Page, button: str | re.Pattern[str]) -> None:
     """Confirm the site's own dialog; an extra "are you sure" box in front of it is confirmed first."""
     either = page.locator("dialog[open], div[role=dialog]")
@@ -67,13 +59,8 @@ def confirm(page: Page, button: str | re.Pattern[str]) -> None:
 
 def relogin_if_needed(page: Page) -> bool:
     """After a session expiry: follow "Sign in again" and sign in; True if it was needed."""
-    link = page.get_by_role("link", name="Sign in again")
-    if not link.count() or not link.first.is_visible():
+    if not sign_in_again(page, page.get_by_role("link", name="Sign in again")):
         return False
-    link.first.click()
-    page.wait_for_url(re.compile(r"/relogin"))
-    page.get_by_role("button", name="Sign in").click()
-    page.wait_for_load_state("load")
     ready(page)
     return True
 

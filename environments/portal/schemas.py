@@ -24,7 +24,7 @@ from environments.portal.models import (
     TestResult,
     Thread,
 )
-from environments.responses import Answer
+from environments.responses import Answer, Ok  # noqa: F401  (Ok: the sites' shared answer)
 
 
 class Body(BaseModel):
@@ -91,10 +91,6 @@ class NewProxy(Body):
 
 class ProxyAccess(Body):
     access: Literal["full", "appointments", "billing"]
-
-
-class Ok(Answer):
-    ok: bool = True
 
 
 class Me(Answer):

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from environments.shop.models import Product, ShopState
-from environments.sitekit import SiteError
+from environments.sitekit import SiteError, page_of
 
 SORTS = {
     "relevance": "Featured",
@@ -127,9 +127,7 @@ def search(state: ShopState, *, query: SearchQuery) -> dict[str, Any]:
     if query.sort == "newest":
         scored.reverse()
     per_page = max(1, min(query.per_page, 60))
-    pages = max(1, -(-len(scored) // per_page))
-    page = max(1, min(query.page, pages))
-    window = scored[(page - 1) * per_page : page * per_page]
+    window, page, pages = page_of(scored, query.page, per_page)
     return {
         "query": query.q,
         "category": {"slug": category.slug, "name": category.name, "description": category.description}

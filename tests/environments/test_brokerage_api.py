@@ -11,11 +11,11 @@ import httpx
 import pytest
 
 from environments.brokerage import service
-from environments.brokerage.errors import BrokerError
 from environments.brokerage.models import BrokerageState
 from environments.brokerage.seed import build_default_state, state_of
 from environments.responses import Refusal
 from environments.seeding import SeedContext, session_start_for
+from environments.sitekit import SiteError
 
 pytestmark = pytest.mark.all_sites
 
@@ -229,6 +229,6 @@ def test_a_limit_order_fills_at_most_the_liquidity_and_the_rest_stays_open():
     service.try_fill(state, order, new_id)
     assert (order.status, order.filled_quantity) == ("filled", 10)
     assert state.shares(account.id, item.symbol) == 10
-    with pytest.raises(BrokerError) as refused:
+    with pytest.raises(SiteError) as refused:
         service.cancel_order(state, order.id, "2026-01-01T00:00:00Z")
     assert refused.value.status_code == 409

@@ -13,6 +13,7 @@ from environments.booking.models import BookingState
 from environments.booking.pages import router as page_router
 from environments.booking.seed import build_default_state
 from environments.registry import Environment
+from environments.ui import UIProfile
 
 ENVIRONMENT = Environment(
     env_id="booking",
@@ -24,4 +25,26 @@ ENVIRONMENT = Environment(
     build_default_state=build_default_state,
     # `signed_in` flips when someone signs out and back in, which is not a task outcome.
     ignore_fields={"account": {"signed_in"}},
+    ui_profiles=(
+        UIProfile(
+            name="custom-controls",
+            title="Custom controls",
+            description=(
+                "Selects (sort, guests, room type, rate, review score, card expiry) are custom "
+                "listboxes; confirmations (saved, updated, cancelled) appear in the page, not as toasts."
+            ),
+            controls={"select": "custom", "confirmation": "inline"},
+            classes=("select", "confirmation"),
+        ),
+        UIProfile(
+            name="date-inputs",
+            title="Date inputs",
+            description=(
+                "Check-in and check-out are two native date inputs (typed, or picked with the "
+                "browser's calendar) instead of date buttons opening a two-month calendar."
+            ),
+            controls={"date": "native"},
+            classes=("date",),
+        ),
+    ),
 )

@@ -8,7 +8,10 @@ oracles can recover from a failed, slow or stale answer the way a careful person
 from __future__ import annotations
 
 import re
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
+
+from environments.oracles import choose
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
@@ -63,8 +66,14 @@ def choose_destination(
 
 
 def pick_dates(page: Page, check_in_text: str, check_out_text: str, *, scope: Any = None) -> None:
-    """Open the calendar and click the check-in then the check-out day (paging months as needed)."""
+    """Open the calendar and click the check-in then the check-out day (paging months as needed);
+    where the dates are date fields (UI profile date=native), type them in."""
     root = scope or page
+    fields = root.get_by_label("Check-in", exact=True)
+    if fields.count():
+        fields.first.fill(_iso(check_in_text))
+        root.get_by_label("Check-out", exact=True).first.fill(_iso(check_out_text))
+        return
     calendar = page.get_by_role("dialog", name="Choose your dates")
     page.wait_for_timeout(150)  # the calendar opens by itself after a destination is picked
     if not calendar.count() or not calendar.is_visible():
@@ -80,6 +89,11 @@ def pick_dates(page: Page, check_in_text: str, check_out_text: str, *, scope: An
             raise AssertionError(f"{day} never appeared in the calendar")
     if calendar.is_visible():
         calendar.get_by_role("button", name="Done").click()
+
+
+def _iso(day_text: str) -> str:
+    """A day as the calendar names it ("Friday 13 March 2026") in ISO form (2026-03-13)."""
+    return datetime.strptime(day_text.strip(), "%A %d %B %Y").date().isoformat()
 
 
 def set_guests(page: Page, guests: int, rooms: int = 1, *, scope: Any = None) -> None:
@@ -156,7 +170,7 @@ def filter_results(
         side.get_by_label(amenity, exact=True).check()
         results_ready(page)
     if sort:
-        page.get_by_label("Sort by").select_option(label=sort)
+        choose(page, "Sort by", sort)
         results_ready(page)
 
 
@@ -290,14 +304,15 @@ def change_stay(
     if check_in_text and check_out_text:
         pick_dates(page, check_in_text, check_out_text, scope=form)
     if guests is not None:
-        form.get_by_label("Guests").select_option(value=str(guests))
+        choose(form, "Guests", value=str(guests))
     wait_rooms(page)
     if room_type:
-        form.get_by_label("Room type").select_option(label=room_type)
+        choose(form, "Room type", room_type)
     if rate_label:
-        options = form.get_by_label("Rate").locator("option").all_inner_texts()
+        # The rate's full text holds its price; read it from the select (there under every build).
+        options = [text.strip() for text in page.locator("#change-rate option").all_text_contents()]
         chosen = next(text for text in options if text.startswith(rate_label + " –"))
-        form.get_by_label("Rate").select_option(label=chosen)
+        choose(form, "Rate", chosen)
     dismiss_toasts(page)
     form.get_by_role("button", name="Check new price").click()
     form.get_by_role("button", name="Confirm changes").click()
@@ -412,8 +427,8 @@ def write_review(page: Page, *, score: int, title: str, body: str, traveled: str
         if page.get_by_role("heading", name="Your review").count():
             return
         form = page.locator("#review-form")
-        form.get_by_label("Score").select_option(value=str(score))
-        form.get_by_label("Travelled as").select_option(label=traveled)
+        choose(form, "Score", value=str(score))
+        choose(form, "Travelled as", traveled)
         form.get_by_label("Title").fill(title)
         form.get_by_label("Your review").fill(body)
         for _ in range(3):

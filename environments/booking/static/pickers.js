@@ -87,8 +87,52 @@
     return self;
   }
 
+  /* UI profile date=native: check-in and check-out as two labelled native date inputs (typed, or
+   * picked with the browser's own calendar) instead of the buttons and two-month calendar. The same
+   * rules hold: no past check-in, check-out 1 to 30 nights later; a wrong date says why at once. */
+  function NativeDateRange(root, { checkIn, checkOut, today, onChange, compact }) {
+    const self = { root, checkIn: checkIn || null, checkOut: checkOut || null, close() {} };
+    const firstDay = () => today || SW.today || isoDate(new Date());  // the session's today, once known
+    const uid = "dates-" + Math.random().toString(36).slice(2, 7);
+    root.classList.add(compact ? "date-field" : "sb-cell");
+    root.innerHTML = `<div class="sb-dates native-dates">
+        <div class="native-date"><label for="${uid}-in">Check-in</label><input id="${uid}-in" type="date" min="${firstDay()}"></div>
+        <div class="native-date"><label for="${uid}-out">Check-out</label><input id="${uid}-out" type="date"></div></div>`;
+    const [start, end] = root.querySelectorAll("input");
+    function bounds() {
+      const first = firstDay();
+      start.min = first;
+      const from = start.value && start.value >= first ? start.value : first;
+      end.min = addDays(from, 1);
+      end.max = start.value ? addDays(from, 30) : "";
+    }
+    function read() {
+      const before = [self.checkIn, self.checkOut].join();
+      const a = start.value || null;
+      const b = end.value || null;
+      self.checkIn = a && a >= firstDay() ? a : null;
+      self.checkOut = b && self.checkIn && b > self.checkIn && b <= addDays(self.checkIn, 30) ? b : null;
+      start.setCustomValidity(a && !self.checkIn ? "Check-in can't be in the past." : "");
+      end.setCustomValidity(b && !self.checkOut
+        ? (self.checkIn ? "Check-out must be 1 to 30 nights after check-in." : "Choose a check-in date first.") : "");
+      bounds();
+      return before !== [self.checkIn, self.checkOut].join();
+    }
+    [start, end].forEach((input) => input.addEventListener("change", () => {
+      const changed = read();
+      if (!input.checkValidity()) input.reportValidity();
+      if (changed && self.checkIn && self.checkOut && onChange) onChange(self.checkIn, self.checkOut);
+    }));
+    self.set = (a, b) => { start.value = a || ""; end.value = b || ""; read(); };
+    self.focus = () => start.focus();
+    self.set(self.checkIn, self.checkOut);
+    return self;
+  }
+
   /* Check-in and check-out buttons with a two-month calendar. */
-  function DateRange(root, { checkIn, checkOut, today, onChange, compact }) {
+  function DateRange(root, options) {
+    if (Site.ui("date") === "native") return NativeDateRange(root, options);
+    const { checkIn, checkOut, today, onChange, compact } = options;
     const self = { root, checkIn: checkIn || null, checkOut: checkOut || null };
     const first = today || SW.today || isoDate(new Date());
     let selecting = "in";
@@ -189,6 +233,7 @@
     });
     label();
     self.set = (a, b) => { self.checkIn = a; self.checkOut = b; label(); };
+    self.focus = () => triggers[0].click();
     return self;
   }
 
@@ -252,7 +297,7 @@
       onPick: (item) => {
         if (item.kind === "hotel") location.href = hotelUrl(item.id, stay);
         // Next step: the dates (after this click has finished, so it doesn't close the calendar).
-        else if (!dates.checkIn) setTimeout(() => dates.root.querySelector(".sb-trigger").click(), 0);
+        else if (!dates.checkIn) setTimeout(() => dates.focus(), 0);
       },
     });
     const dates = DateRange(form.querySelector("[data-dates]"), { checkIn: opts.checkIn, checkOut: opts.checkOut });

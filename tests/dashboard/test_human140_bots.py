@@ -158,6 +158,7 @@ def test_bot_plays_a_human140_assignment_end_to_end(
     page = study_context.new_page()
     sign_in(page, link)
     page.goto(live.url + "/assignments")
+    assert chosen.id is not None
     play_assignment(
         page,
         engine,
@@ -170,7 +171,8 @@ def test_bot_plays_a_human140_assignment_end_to_end(
     page.screenshot(path=str(screenshot_dir / f"human140_bots_{site}.png"))
 
     with Session(engine) as db:
-        assert db.get(Assignment, chosen.id).state == "completed"
+        stored = db.get(Assignment, chosen.id)
+        assert stored is not None and stored.state == "completed"
         attempts = db.exec(
             select(Attempt).where(Attempt.assignment_id == chosen.id).order_by(col(Attempt.id))
         ).all()
@@ -189,6 +191,7 @@ def test_bot_plays_a_human140_assignment_end_to_end(
     run("export", "bundle", str(bundle), "--study", STUDY)
     assert verify_bundle(bundle) == []
     exported = read_bundle(bundle, tables=["attempts", "verdicts", "ratings"])
+    assert exported.attempts is not None and exported.verdicts is not None and exported.ratings is not None
     rows = exported.attempts.sort_values("attempt_id")
     assert list(rows["attempt_id"]) == [a.id for a in attempts]
     assert list(rows["phase"]) == ["cold", "warm"]

@@ -145,6 +145,7 @@ DASHBOARD: dict[tuple[str, str], Cell] = {
     ("GET", "/env-static/ux.js"): Cell(same(200), shared=True),
     ("GET", "/env-static/site.js"): Cell(same(200), shared=True),
     ("GET", "/control/tasks"): Cell(controller()),
+    ("GET", "/control/ui-profiles"): Cell(controller()),
     ("POST", "/control/sessions"): Cell(
         controller(201), json={"task_id": "lab-001", "condition": "clean", "seed": 1}
     ),

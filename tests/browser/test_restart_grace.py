@@ -35,6 +35,7 @@ class DemoServer:
             args, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
         )
         deadline = time.time() + 60
+        assert self.proc.stdout is not None
         while time.time() < deadline:
             line = self.proc.stdout.readline()
             parts = line.split()
@@ -51,6 +52,7 @@ class DemoServer:
         raise RuntimeError("server did not start")
 
     def kill(self) -> None:
+        assert self.proc is not None
         self.proc.send_signal(signal.SIGKILL)
         self.proc.wait(timeout=10)
 

@@ -20,7 +20,8 @@ def _backend_pid(engine) -> int:
 
 def _terminate(postgres_base_url: str, pid: int) -> None:
     with psycopg.connect(postgres_base_url, autocommit=True) as admin:
-        assert admin.execute("SELECT pg_terminate_backend(%s)", (pid,)).fetchone()[0]
+        row = admin.execute("SELECT pg_terminate_backend(%s)", (pid,)).fetchone()
+        assert row is not None and row[0]
     time.sleep(0.2)
 
 

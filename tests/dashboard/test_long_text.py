@@ -21,8 +21,10 @@ def _to_rating(client, make_assignment, person) -> int:
     a1 = person("A1")
     with Session(client.app.state.engine) as db:
         cold = flow.start_assignment(db, assignment_id=assignment_id, annotator=a1)
+        assert cold.id is not None
         flow.end_attempt(db, attempt_id=cold.id, annotator=a1, outcome=Outcome.evaluated)
         warm = flow.start_warm(db, assignment_id=assignment_id, annotator=a1)
+        assert warm.id is not None
         flow.end_attempt(db, attempt_id=warm.id, annotator=a1, outcome=Outcome.evaluated)
     return assignment_id
 

@@ -14,6 +14,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from types import ModuleType
 
@@ -36,6 +37,7 @@ def load_lab_module() -> ModuleType:
     module = sys.modules.get("ht_labsite")
     if module is None:
         spec = importlib.util.spec_from_file_location("ht_labsite", LAB_DIR / "site.py")
+        assert spec is not None and spec.loader is not None
         module = importlib.util.module_from_spec(spec)
         sys.modules["ht_labsite"] = module
         spec.loader.exec_module(module)
@@ -89,6 +91,14 @@ def lab_loader_code() -> str:
     return LAB_LOADER
 
 
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _profile_digest(profile: str, task_id: str) -> str:
+    return _digest(f"{profile}/{task_id}")
+
+
 def sampled_profile(task_id: str, names: list[str]) -> str:
     """The UI profile a task's oracle runs on in the default suite: one of the site's profiles
     (the default included) chosen by a hash of the task id, so the choice never changes by run."""
@@ -127,7 +137,7 @@ def oracle_cases(full: bool = False) -> list[tuple[str, str, str, str, str]]:
             for profile in names[1:]:
                 others = sorted(
                     (t for t in task_ids if chosen[t] != profile),
-                    key=lambda t, p=profile: hashlib.sha256(f"{p}/{t}".encode()).hexdigest(),
+                    key=partial(_profile_digest, profile),
                 )
                 cases.extend(("oracle", env.env_id, t, "clean", profile) for t in others[:2])
     return cases

@@ -180,6 +180,7 @@ def test_a_change_committed_elsewhere_right_after_ours_is_seen(server_factory, d
     def other_process_writes(_session) -> None:
         with Session(server.engine) as db:
             row = db.get(EnvSession, sid)
+            assert row is not None
             note = {**row.state["notes"][0], "id": "n-0900", "title": "from the other process"}
             state = {**row.state, "notes": [*row.state["notes"], note]}
         with server.engine.begin() as conn:

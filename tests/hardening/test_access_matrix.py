@@ -19,6 +19,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -297,6 +298,7 @@ def call(world, app_route, cell: Cell, role: str) -> object:
     maker = world.maker
     if cell.shared:
         # Every caller is refused or only reads: nothing can change, so these cells share a cast.
+        ids: dict[str, Any]
         caller, ids = world.bystanders[role], {}
     else:
         needs_objects = bool(

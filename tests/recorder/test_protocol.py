@@ -30,7 +30,9 @@ def closed_with(ws) -> tuple[dict, int, str]:
     first = json.loads(ws.recv(timeout=10))
     with pytest.raises(ConnectionClosed) as info:
         ws.recv(timeout=10)
-    return first, info.value.rcvd.code, info.value.rcvd.reason
+    closed = info.value.rcvd
+    assert closed is not None, "the server closed without a close frame"
+    return first, closed.code, closed.reason
 
 
 def test_valid_stream_is_acknowledged_and_stored(live_server_any_db, batch_json):

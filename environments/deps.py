@@ -28,15 +28,15 @@ from collections.abc import AsyncIterator, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 import orjson
 from anyio import CancelScope
 from fastapi import Depends, HTTPException, Request
 from fastapi.concurrency import contextmanager_in_threadpool, run_in_threadpool
 from sqlalchemy import Connection, Engine, Select, inspect, select, update
-from sqlalchemy.orm import defer
-from sqlmodel import Session
+from sqlalchemy.orm import QueryableAttribute, defer
+from sqlmodel import Session, col
 
 from environments import registry
 from environments.models import EnvSemanticEvent, EnvSession
@@ -67,10 +67,15 @@ def env_id_from_path(path: str) -> str | None:
     return found.group(1) if found else None
 
 
+def _column(name: str) -> QueryableAttribute[Any]:
+    """The mapped attribute `EnvSession.<name>` (SQLModel types it as the column's value type)."""
+    return cast("QueryableAttribute[Any]", getattr(EnvSession, name))
+
+
 # Read only when a handler needs them (fresh ids, stale-data interventions): ~100 KB of JSON each.
-_LAZY_STATES = (defer(EnvSession.initial_state), defer(EnvSession.previous_state))
+_LAZY_STATES = (defer(_column("initial_state")), defer(_column("previous_state")))
 # Also the live state, when this process probably holds it already.
-_LAZY_STATES_CACHED = (*_LAZY_STATES, defer(EnvSession.state))
+_LAZY_STATES_CACHED = (*_LAZY_STATES, defer(_column("state")))
 
 # Sessions whose typed state one process keeps: a shop entry is about 0.6 MB, a booking one 1.3 MB.
 STATE_CACHE_SESSIONS = 128
@@ -126,7 +131,7 @@ def lock_session_row(db: Session, session_id: str, *, lazy_state: bool = False) 
         # A write as the first statement makes SQLite take its (database-wide) write lock now.
         db.execute(
             update(EnvSession)
-            .where(EnvSession.session_id == session_id)
+            .where(col(EnvSession.session_id) == session_id)
             .values(event_seq=EnvSession.event_seq)
         )
         return db.execute(query).scalar_one_or_none()
@@ -142,7 +147,7 @@ def read_row_query(session_id: str, *, lazy_state: bool) -> Select:
     """The select of a session's row, its large states deferred (the live one too if `lazy_state`)."""
     return (
         select(EnvSession)
-        .where(EnvSession.session_id == session_id)
+        .where(col(EnvSession.session_id) == session_id)
         .options(*(_LAZY_STATES_CACHED if lazy_state else _LAZY_STATES))
     )
 
@@ -238,8 +243,7 @@ def _locked_call(
 ) -> Iterator[EnvHandle]:
     """A call holding the session's row lock from start to commit (its parts run in a worker thread)."""
     with Session(engine) as db:
-        row = lock_session_row(db, session_id, lazy_state=session_id in STATE_CACHE)
-        _check_row(row, env_id)
+        row = _check_row(lock_session_row(db, session_id, lazy_state=session_id in STATE_CACHE), env_id)
         if write and row.ended_at is not None:
             # Checked again under the lock: the network layer's look may predate the end's commit.
             raise HTTPException(status_code=409, detail=ENDED_DETAIL)
@@ -310,7 +314,7 @@ class _ReadCall:
         try:
             if self._connection is not None:
                 row = read_session_row(self.db, self.session_id, lazy_state=self.session_id in STATE_CACHE)
-            _check_row(row, self.env_id)
+            row = _check_row(row, self.env_id)
             env = registry.get(row.env_id)
             self.cached = STATE_CACHE.take(self.session_id, row.state_version, env.state_model)
             if self.cached is None and "state" in inspect(row).unloaded:
@@ -366,8 +370,8 @@ class _ReadCall:
     def _save(self, change: StateChange) -> None:
         self.close()
         with Session(self.engine) as db:
-            locked = lock_session_row(db, self.session_id, lazy_state=True)
-            _check_row(locked, self.env_id)
+            locked = _check_row(lock_session_row(db, self.session_id, lazy_state=True), self.env_id)
+            saved: StateChange | None = change
             if locked.state_version != self.version:
                 if change.changed:
                     db.rollback()
@@ -376,8 +380,8 @@ class _ReadCall:
                     raise HTTPException(
                         status_code=409, detail=CHANGED_MEANWHILE_DETAIL, headers={RETRY_HEADER: "read"}
                     )
-                change = None  # only events to add; the state read is no longer the current one
-            _save(db, locked, self.handle, change)
+                saved = None  # only events to add; the state read is no longer the current one
+            _save(db, locked, self.handle, saved)
 
 
 @dataclass
@@ -425,13 +429,15 @@ def _save(db: Session, row: EnvSession, handle: EnvHandle, change: StateChange |
         )
 
 
-def _check_row(row: EnvSession | None, env_id: str | None) -> None:
+def _check_row(row: EnvSession | None, env_id: str | None) -> EnvSession:
+    """`row` if it is there and belongs to `env_id` (any site if None), else a 401."""
     if row is None:
         raise HTTPException(status_code=401, detail=NO_SESSION_DETAIL)
     if env_id is not None and row.env_id != env_id:
         raise HTTPException(
             status_code=401, detail=f"This session belongs to another website ({row.env_id})."
         )
+    return row
 
 
 # scope="function": the state is committed before the response leaves, so the caller's next

@@ -98,6 +98,13 @@ def shows(locator: Locator) -> bool:
     return locator.count() > 0 and locator.first.is_visible()
 
 
+def attribute(locator: Locator, name: str) -> str:
+    """The value of the attribute `name` of the element of `locator`, which must have it."""
+    value = locator.get_attribute(name)
+    assert value is not None, f"no {name} attribute"
+    return value
+
+
 def notice(page: Page, timeout: float = LONG_MS) -> str:
     """The text of the page's latest notice (`#notice`: the answer to a write, success or error)."""
     found = page.locator("#notice .notice").first

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from environments.booking import oracle_steps as ui
 from environments.booking.oracle_steps import AMEX, FLEX_BB, MASTERCARD, VISA
-from environments.oracles import OracleContext
+from environments.oracles import OracleContext, attribute
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
@@ -29,7 +29,7 @@ def central_hotel_oracle(page: Page, ctx: OracleContext) -> None:
     # The distance filter stops at 2 km: read each card and keep those within 1.5 km, then compare
     # their cheapest breakfast + free cancellation room for two on the hotel pages.
     near = [
-        card.locator("h2 a").get_attribute("href").split("/hotel/")[1].split("?")[0]
+        attribute(card.locator("h2 a"), "href").split("/hotel/")[1].split("?")[0]
         for card in page.locator(".hotel-card").all()
         if float(card.locator(".distance").inner_text().split()[0]) <= 1.5
     ]
@@ -41,7 +41,7 @@ def central_hotel_oracle(page: Page, ctx: OracleContext) -> None:
             totals[hotel_id] = min(offers)
         page.go_back()
         ui.results_ready(page)
-    best = min(totals, key=totals.get)
+    best = min(totals, key=totals.__getitem__)
     assert best == t["hotel_id"]
     ui.open_hotel(page, best)
     ui.reserve(page, t["room_id"], t["rate_plan"])
@@ -124,7 +124,7 @@ def _swap_city(page: Page, t: dict[str, Any], *, cancel_id: str) -> None:
             totals[hotel_id] = min(refundable)
         page.go_back()
         ui.results_ready(page)
-    best = min(totals, key=totals.get)
+    best = min(totals, key=totals.__getitem__)
     assert best == t["hotel_id"], "the cheapest refundable 4-star stay within budget is the target"
     ui.open_hotel(page, best)
     ui.reserve(page, t["room_id"], t["rate_plan"])
@@ -184,7 +184,7 @@ def saved_cheapest_oracle(page: Page, ctx: OracleContext) -> None:
         totals[hotel_id] = min(r["total"] for r in ui.rate_rows(page) if r["name"] == "Free cancellation")
         ui.nav(page, "Saved")
         ui.open_list(page, "Lisbon long weekend")
-    cheapest = min(totals, key=totals.get)
+    cheapest = min(totals, key=totals.__getitem__)
     assert cheapest == t["hotel_id"]
     _book_saved(page, t, cheapest, t["room_id"], t["rate_plan"])
     _delete_list(page, "Lisbon long weekend")
@@ -196,7 +196,7 @@ def saved_cheapest_wrong(page: Page, ctx: OracleContext) -> None:
     ui.loaded(page)
     ui.open_list(page, "Lisbon long weekend")
     card = page.locator(".saved-card").filter(has_text="Casa Lusitana")
-    hotel_id = card.locator("h2 a").get_attribute("href").split("/hotel/")[1].split("?")[0]
+    hotel_id = attribute(card.locator("h2 a"), "href").split("/hotel/")[1].split("?")[0]
     _book_saved(page, t, hotel_id, None, "flex")
     _delete_list(page, "Lisbon long weekend")
 

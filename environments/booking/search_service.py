@@ -190,7 +190,7 @@ def search(state: BookingState, *, query: SearchQuery, now: datetime) -> dict[st
     sold_out = len(in_city) - len(available)
     shown = [h for h in available if _passes(h, query)]
     shown = _sorted(shown, query.sort)
-    nights = night_count(query.stay.check_in, query.stay.check_out) if query.stay.dated else None
+    nights = night_count(query.stay.check_in or "", query.stay.check_out or "") if query.stay.dated else None
     cards = []
     for hotel in shown:
         card = hotel_card(hotel)
@@ -202,8 +202,8 @@ def search(state: BookingState, *, query: SearchQuery, now: datetime) -> dict[st
         "stay": {
             **query.stay.__dict__,
             "nights": nights,
-            "check_in_text": long_date(query.stay.check_in) if query.stay.dated else None,
-            "check_out_text": long_date(query.stay.check_out) if query.stay.dated else None,
+            "check_in_text": long_date(query.stay.check_in or "") if query.stay.dated else None,
+            "check_out_text": long_date(query.stay.check_out or "") if query.stay.dated else None,
         },
         "sort": query.sort,
         "total": len(in_city),
@@ -292,7 +292,7 @@ def hotel_detail(state: BookingState, *, hotel_id: str, stay: Stay, now: datetim
         "destination": dest.model_dump() if dest else None,
         "stay": {
             **stay.__dict__,
-            "nights": night_count(stay.check_in, stay.check_out) if stay.dated else None,
+            "nights": night_count(stay.check_in or "", stay.check_out or "") if stay.dated else None,
         },
         "rooms": rooms,
         "reviews": [{**r.model_dump(), "rating_word": score_word(r.rating)} for r in reviews[:8]],

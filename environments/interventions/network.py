@@ -20,7 +20,7 @@ from typing import Any
 
 import anyio.to_thread
 from sqlalchemy import Engine, insert, select, update
-from sqlmodel import Session
+from sqlmodel import Session, col
 from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -151,7 +151,7 @@ def load_rules(engine: Engine, session_id: str, *, with_row: bool = False) -> Se
     again."""
     if with_row:
         query = read_row_query(session_id, lazy_state=session_id in STATE_CACHE).add_columns(
-            EnvSession.previous_state.is_not(None)
+            col(EnvSession.previous_state).is_not(None)
         )
         with one_statement(engine) as conn, Session(bind=conn) as db:
             found = db.execute(query).first()
@@ -168,13 +168,13 @@ def load_rules(engine: Engine, session_id: str, *, with_row: bool = False) -> Se
             row=row,
         )
     query = select(
-        EnvSession.env_id,
-        EnvSession.seed,
-        EnvSession.network_rules,
-        EnvSession.auth_expired,
-        EnvSession.previous_state.is_not(None),
-        EnvSession.ended_at.is_not(None),
-    ).where(EnvSession.session_id == session_id)
+        col(EnvSession.env_id),
+        col(EnvSession.seed),
+        col(EnvSession.network_rules),
+        col(EnvSession.auth_expired),
+        col(EnvSession.previous_state).is_not(None),
+        col(EnvSession.ended_at).is_not(None),
+    ).where(col(EnvSession.session_id) == session_id)
     with one_statement(engine) as conn:
         row = conn.execute(query).first()
     if row is None:
@@ -230,7 +230,7 @@ def set_expired(engine: Engine, session_id: str, expired: bool) -> None:
     """Set or clear the session's expiry flag."""
     with one_statement(engine) as conn:
         conn.execute(
-            update(EnvSession).where(EnvSession.session_id == session_id).values(auth_expired=expired)
+            update(EnvSession).where(col(EnvSession.session_id) == session_id).values(auth_expired=expired)
         )
 
 
@@ -314,6 +314,7 @@ class NetworkInterventionMiddleware:
         """Answer in place of the handler; the state is not touched."""
         response = decision.respond
         if response is None:
+            assert decision.terminal_rule is not None  # `_answer` runs for a response or a rule
             response = synthesize(
                 decision.terminal_rule, env_id=env_id, request_json=await _read_json(receive)
             )

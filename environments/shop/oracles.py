@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from environments.oracles import OracleContext, choose
+from environments.oracles import OracleContext, attribute, choose
 from environments.shop import oracle_steps as s
 from environments.sitekit import Oracle
 
@@ -332,7 +332,7 @@ def recall(also_other_kettle: bool) -> Any:
             if hit:
                 numbers.append(
                     (
-                        card.get_attribute("aria-label").replace("Order ", ""),
+                        attribute(card, "aria-label").replace("Order ", ""),
                         card.locator(".tag").first.inner_text(),
                     )
                 )
@@ -402,7 +402,7 @@ def best_coupon(pick_best: bool) -> Any:
                 savings[code] = s.apply_coupon(page, code)
             except AssertionError:
                 continue
-        best = max(savings, key=savings.get) if pick_best else min(savings, key=savings.get)
+        best = max(savings, key=savings.__getitem__) if pick_best else min(savings, key=savings.__getitem__)
         s.place_order(page, address=HOME, delivery="Standard", card=VISA, coupon=best)
 
     return oracle
@@ -416,7 +416,7 @@ def return_brand(all_units: bool) -> Any:
         brand = ctx.targets["brand"]
         s.open_orders(page, "Delivered")
         numbers = [
-            card.get_attribute("aria-label").replace("Order ", "")
+            attribute(card, "aria-label").replace("Order ", "")
             for card in page.locator("#orders .order-card").all()
             if card.get_by_role("link", name="Return items").count() and brand in card.inner_text()
         ]
@@ -485,7 +485,7 @@ def move_house(delete_old: bool) -> Any:
                     break
         s.open_orders(page, "Processing")
         numbers = [
-            c.get_attribute("aria-label").replace("Order ", "")
+            attribute(c, "aria-label").replace("Order ", "")
             for c in page.locator("#orders .order-card").all()
         ]
         for number in numbers:
@@ -508,7 +508,9 @@ def sort_out_cart(save_for_later: bool) -> Any:
     def oracle(page: Page, ctx: Ctx) -> None:
         s.open_header(page, "/notifications")
         newest_promo = page.locator(".notification").filter(has=page.locator(".tag", has_text="Offer")).first
-        code = re.search(r"\b([A-Z]{3,}\d+)\b", newest_promo.inner_text()).group(1)
+        found = re.search(r"\b([A-Z]{3,}\d+)\b", newest_promo.inner_text())
+        assert found is not None, "the newest offer names a coupon code"
+        code = found.group(1)
         s.open_cart(page)
         sold_out = page.locator("#lines .line").filter(has=page.locator(".stock-out")).locator("a.name")
         for name in [n.strip() for n in sold_out.all_inner_texts()]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypedDict
 
 from pydantic import ValidationError
 from sqlmodel import Session
@@ -44,7 +45,14 @@ POLICY_VIOLATION = 1008
 """Websocket close code for a token that is not (or no longer) valid."""
 
 
-def uvicorn_ws_options() -> dict[str, object]:
+class UvicornWsOptions(TypedDict):
+    """The keyword arguments of `uvicorn.Config` that `uvicorn_ws_options` sets."""
+
+    ws_max_size: int
+    ws_per_message_deflate: bool
+
+
+def uvicorn_ws_options() -> UvicornWsOptions:
     """uvicorn's websocket settings for every server that mounts the recorder socket.
 
     `ws_max_size` at the frame limit makes the websocket protocol refuse an oversized message

@@ -17,6 +17,7 @@ import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -200,7 +201,7 @@ def make_settings(tmp_path: Path):
     from core.settings import Settings
 
     def _make(database_url: str, **overrides):
-        values = dict(
+        values: dict[str, Any] = dict(
             data_dir=tmp_path / "data",
             database_url=database_url,
             secret_key="test-secret-key-" + "k" * 32,

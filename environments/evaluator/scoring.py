@@ -111,7 +111,7 @@ def _critical_ok(verdict: Verdict) -> bool:
 
 
 def match(
-    diff: Sequence[DiffEntry],
+    diff: Sequence[DiffEntry] | Sequence[Mapping[str, Any]],
     canonical_diff: Any,
     *,
     targets: Mapping[str, Any] | None = None,
@@ -121,7 +121,8 @@ def match(
     benign_fields: Mapping[str, Iterable[str]] | None = None,
     state_model: type | None = None,
 ) -> Verdict:
-    """Score ``diff`` against ``canonical_diff`` (a mapping as in the task YAML, or a model).
+    """Score ``diff`` (entries, or entries as JSON) against ``canonical_diff`` (a mapping as in the
+    task YAML, or a model).
 
     ``targets`` are the session's latent targets (``target`` in expressions, ``{target.x}`` in
     predicate values); ``initial``/``final`` are the states (``initial``/``state``), needed for

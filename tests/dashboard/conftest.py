@@ -23,6 +23,7 @@ def register_lab() -> None:
     module = sys.modules.get("ht_labsite")
     if module is None:
         spec = importlib.util.spec_from_file_location("ht_labsite", LAB_SITE)
+        assert spec is not None and spec.loader is not None
         module = importlib.util.module_from_spec(spec)
         sys.modules["ht_labsite"] = module
         spec.loader.exec_module(module)
@@ -66,6 +67,7 @@ def make_assignment(client, study):
     def _make(code: str, task_id: str = "lab-001", condition: str = "clean", tier: str = "primary") -> int:
         with Session(client.app.state.engine) as db:
             person = accounts.get_by_code(db, code=code)
+            assert person.id is not None
             row = Assignment(
                 study_id=study.id,
                 annotator_id=person.id,
@@ -78,6 +80,7 @@ def make_assignment(client, study):
             )
             db.add(row)
             db.commit()
+            assert row.id is not None
             return row.id
 
     return _make

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 import yaml
 
-from environments.evaluator import compute_diff, match
+from environments.evaluator import NegativeCheck, PositiveCheck, compute_diff, match
 from environments.evaluator.sandbox import UnsafeExpression, compile_expr, run_expr
 from environments.evaluator.views import MappingView, StateView
 from environments.mail.models import MailState
@@ -93,11 +93,8 @@ def test_corpus_case_scores_as_worked_out_by_hand(case: dict[str, Any]) -> None:
     expected = case["expect"]
     assert verdict.score == pytest.approx(expected["score"], abs=1e-6), verdict.summary()
     assert verdict.passed is expected["passed"], verdict.summary()
-    errors = [
-        c.diagnosis
-        for c in [*verdict.positive_checks, *verdict.negative_checks]
-        if "raised" in c.diagnosis or "filter errors" in c.diagnosis
-    ]
+    checks: list[PositiveCheck | NegativeCheck] = [*verdict.positive_checks, *verdict.negative_checks]
+    errors = [c.diagnosis for c in checks if "raised" in c.diagnosis or "filter errors" in c.diagnosis]
     assert not errors, errors  # every expression ran; a score never comes from an error
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from environments.evaluator import Create, Delete, StateShapeError, Update, compute_diff
@@ -26,7 +28,7 @@ def test_diff_reports_creates_updates_and_deletes_sorted_by_collection_and_id() 
 
 
 def test_numeric_ids_sort_numerically_not_as_text() -> None:
-    initial = {"items": []}
+    initial: dict[str, Any] = {"items": []}
     final = {"items": [{"id": 10}, {"id": 9}, {"id": 100}]}
     assert [e.entity_id for e in compute_diff(initial, final)] == [9, 10, 100]
 
@@ -49,6 +51,7 @@ def test_added_and_removed_fields_are_field_changes() -> None:
     initial = {"users": [{"id": 1, "nick": "a"}]}
     final = {"users": [{"id": 1, "bio": "hi"}]}
     (update,) = compute_diff(initial, final)
+    assert isinstance(update, Update)
     assert update.field_changes == {"nick": ("a", None), "bio": (None, "hi")}
 
 

@@ -7,11 +7,12 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from pydantic import BaseModel
 
 from environments.evaluator import CanonicalDiffError, compute_diff, evaluate, match, parse_canonical_diff
 
 
-def score(canonical: dict[str, Any], initial: dict[str, Any], final: dict[str, Any], **kw: Any):
+def score(canonical: dict[str, Any] | BaseModel, initial: dict[str, Any], final: dict[str, Any], **kw: Any):
     return match(compute_diff(initial, final), canonical, initial=initial, final=final, **kw)
 
 
@@ -242,6 +243,7 @@ def test_evaluate_diffs_the_session_matches_and_reports_events_beside_the_score(
     verdict = evaluate(task, session, ignore_fields={"products": ["updated_at"]})
     assert verdict.passed and verdict.score == 1.0
     assert verdict.event_match_score == 0.0  # the last basket_add says 3: reported, but score unchanged
+    assert verdict.event_checks is not None
     assert "earlier event #0 matched" in verdict.event_checks[0].diagnosis
     assert not evaluate(task, session).passed  # without ignore_fields the updated_at touch is collateral
 

@@ -94,7 +94,7 @@ def test_b11_all_five_in_any_order_passes() -> None:
 
 
 def test_singleton_takes_the_first_satisfying_candidate_and_earns_full_weight() -> None:
-    initial = {"orders": []}
+    initial: dict[str, Any] = {"orders": []}
     final = {
         "orders": [{"id": "o-1", "product_id": "p-9", "qty": 1}, {"id": "o-2", "product_id": "p-7", "qty": 2}]
     }
@@ -111,7 +111,7 @@ def test_singleton_takes_the_first_satisfying_candidate_and_earns_full_weight() 
 
 
 def test_a_failed_singleton_makes_every_candidate_a_near_miss_charged_only_once() -> None:
-    initial = {"orders": []}
+    initial: dict[str, Any] = {"orders": []}
     final = {"orders": [{"id": "o-1", "product_id": "p-7", "qty": 3}]}
     canonical = {
         "create": [
@@ -214,7 +214,7 @@ def test_bijection_slots_may_come_from_a_template_a_list_or_the_state() -> None:
 
 
 def test_bijection_variable_can_be_renamed() -> None:
-    initial = {"stocks": []}
+    initial: dict[str, Any] = {"stocks": []}
     final = {"stocks": [{"id": 1, "symbol": "ACME", "qty": 10}, {"id": 2, "symbol": "INIT", "qty": 5}]}
     canonical = {
         "create": [
@@ -396,13 +396,11 @@ def test_benign_read_side_effects_are_skipped_by_invariants_and_the_sweep() -> N
     initial = inbox()
     for email in initial["emails"]:
         email["last_viewed_at"] = None
-    final = act(
-        initial,
-        **{
-            "e-301": {"is_read": True, "last_viewed_at": "2026-01-01T10:00:00Z"},  # opened the newsletter
-            "e-202": {"last_viewed_at": "2026-01-01T10:01:00Z"},  # looked at a read email
-        },
-    )
+    opened: dict[str, dict[str, Any]] = {
+        "e-301": {"is_read": True, "last_viewed_at": "2026-01-01T10:00:00Z"},  # opened the newsletter
+        "e-202": {"last_viewed_at": "2026-01-01T10:01:00Z"},  # looked at a read email
+    }
+    final = act(initial, **opened)
     canonical = {"invariant": [{"collection": "state.emails"}]}
     verdict = score(canonical, initial, final)
     assert verdict.passed and verdict.benign == ["emails/e-202", "emails/e-301"]
@@ -444,7 +442,7 @@ def test_invariant_filter_errors_count_as_no_match_and_are_reported() -> None:
 
 
 def test_an_expr_error_in_a_predicate_fails_the_entry_with_the_error_in_the_diagnosis() -> None:
-    initial = {"orders": []}
+    initial: dict[str, Any] = {"orders": []}
     final = {"orders": [{"id": "o-1", "total": "n/a"}]}
     canonical = {"create": [{"entity": "orders", "properties": {"total": {"expr": "x + 1 > 3"}}}]}
     (check,) = score(canonical, initial, final).positive_checks

@@ -21,6 +21,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -45,6 +46,7 @@ def register_lab() -> None:
     module = sys.modules.get("ht_labsite")
     if module is None:
         spec = importlib.util.spec_from_file_location("ht_labsite", LAB_SITE)
+        assert spec is not None and spec.loader is not None
         module = importlib.util.module_from_spec(spec)
         sys.modules["ht_labsite"] = module
         spec.loader.exec_module(module)
@@ -86,7 +88,7 @@ def copy_template(template: Path, directory: Path) -> str:
 def hardening_settings(database_url: str, data_dir: Path, **overrides):
     from core.settings import Settings
 
-    values = dict(
+    values: dict[str, Any] = dict(
         data_dir=data_dir,
         database_url=database_url,
         secret_key=SECRET_KEY,
@@ -144,6 +146,7 @@ class CastMaker:
         with Session(self.engine, expire_on_commit=False) as db:
             row = accounts.add_annotator(db, code=code, role=role, tier="primary", study_id=self.study_id)
             token = accounts.start_login_session(db, annotator=row, ttl_hours=24)
+            assert row.id is not None
             return Person(
                 code=code,
                 id=row.id,
@@ -185,6 +188,7 @@ class CastMaker:
             )
             db.add(row)
             db.commit()
+            assert row.id is not None
             ids = {"assignment_id": row.id, "study_id": self.study_id, "code": person.code}
             if state == "not_started":
                 return ids
@@ -194,6 +198,7 @@ class CastMaker:
             )
             if state == "cold_active":
                 return ids
+            assert attempt.id is not None
             flow.end_attempt(db, attempt_id=attempt.id, annotator=annotator, outcome=Outcome.evaluated)
             if state == "warm_ready":
                 return ids
@@ -201,6 +206,7 @@ class CastMaker:
             ids.update(attempt_id=warm.id, session_id=warm.env_session_id, recording_id=warm.recording_id)
             if state == "warm_active":
                 return ids
+            assert warm.id is not None
             flow.end_attempt(db, attempt_id=warm.id, annotator=annotator, outcome=Outcome.evaluated)
             if state == "rating":
                 return ids
@@ -215,12 +221,13 @@ class CastMaker:
 
 
 def make_study(engine, name: str = "Hardening study") -> int:
-    from dashboard.studies.models import Study
+    from dashboard.studies.models import Study, StudyStatus
 
     with Session(engine) as db:
-        row = Study(name=name, seed=HARDENING_SEED, reading_countdown_seconds=0, status="open")
+        row = Study(name=name, seed=HARDENING_SEED, reading_countdown_seconds=0, status=StudyStatus.open)
         db.add(row)
         db.commit()
+        assert row.id is not None
         return row.id
 
 
@@ -371,16 +378,18 @@ def app_routes() -> list[AppRoute]:
     found: list[AppRoute] = []
     for route in iter_route_contexts(app.routes):
         original = route.original_route
+        path = route.path
+        assert path is not None, f"{original} has a path"
         methods = sorted(getattr(route, "methods", None) or [])
         if "WebSocket" in type(original).__name__:
-            found.append(AppRoute(WS_METHOD, route.path))
+            found.append(AppRoute(WS_METHOD, path))
         elif not methods:  # a mount of static files: probe its first file
-            directory = Path(getattr(original.app, "directory", ""))
+            directory = Path(getattr(getattr(original, "app", None), "directory", ""))
             files = sorted(p for p in directory.rglob("*") if p.is_file())
-            probe = f"{route.path}/{files[0].relative_to(directory).as_posix()}" if files else None
-            found.append(AppRoute("GET", route.path, probe))
+            probe = f"{path}/{files[0].relative_to(directory).as_posix()}" if files else None
+            found.append(AppRoute("GET", path, probe))
         else:
-            found.extend(AppRoute(method, route.path) for method in methods if method != "HEAD")
+            found.extend(AppRoute(method, path) for method in methods if method != "HEAD")
     shutil.rmtree(tmp, ignore_errors=True)
     return found
 
@@ -515,7 +524,9 @@ class FlowAnnotator:
 
     def start(self, assignment_id: int) -> int:
         home = self.http.get("/assignments")
-        self.csrf = re.search(r'name="csrf_token" value="([^"]+)"', home.text).group(1)
+        found = re.search(r'name="csrf_token" value="([^"]+)"', home.text)
+        assert found is not None, "the assignments page has a CSRF token"
+        self.csrf = found.group(1)
         response = self.http.post(f"/assignments/{assignment_id}/start", data={"csrf_token": self.csrf})
         assert response.status_code == 303, response.text
         return int(self.control(assignment_id)["attempt"])
@@ -586,7 +597,9 @@ class FlowAnnotator:
 
     def pin_target(self, instruction: str) -> None:
         """What a person does on the lab site: find the note named in the instruction and pin it."""
-        title = re.search(r'"(.+)"', instruction).group(1)
+        quoted = re.search(r'"(.+)"', instruction)
+        assert quoted is not None, "the instruction quotes the note's title"
+        title = quoted.group(1)
         notes = self.env.get("/api/env/lab/notes")
         assert notes.status_code == 200, notes.text
         note = next(n for n in notes.json()["notes"] if n["title"] == title)

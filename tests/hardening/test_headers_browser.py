@@ -17,7 +17,6 @@ import re
 import threading
 import time
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
@@ -61,7 +60,7 @@ class Server:
         from recorder.protocol import uvicorn_ws_options
 
         self.url = f"http://127.0.0.1:{port}"
-        options: dict[str, Any] = uvicorn_ws_options()
+        options = uvicorn_ws_options()
         self.server = uvicorn.Server(
             uvicorn.Config(app, host="127.0.0.1", port=port, access_log=False, log_config=None, **options)
         )

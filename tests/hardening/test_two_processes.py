@@ -14,7 +14,7 @@ import time
 import httpx
 import pytest
 from sqlalchemy import func
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 pytestmark = [pytest.mark.postgres]
 
@@ -45,7 +45,11 @@ def _events(engine, recording_id: int) -> list[int]:
 
     with Session(engine) as db:
         return list(
-            db.exec(select(RawEvent.seq).where(RawEvent.recording_id == recording_id).order_by(RawEvent.seq))
+            db.exec(
+                select(col(RawEvent.seq))
+                .where(col(RawEvent.recording_id) == recording_id)
+                .order_by(col(RawEvent.seq))
+            )
         )
 
 
@@ -60,7 +64,9 @@ def _state(engine, assignment_id: int) -> str:
     from dashboard.studies.models import Assignment
 
     with Session(engine) as db:
-        return db.get(Assignment, assignment_id).state
+        row = db.get(Assignment, assignment_id)
+        assert row is not None
+        return row.state
 
 
 def test_control_on_one_process_environment_on_the_other(kit, cluster, serve):

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 import uvicorn
 from sqlalchemy import Engine, select
-from sqlmodel import Session, SQLModel, create_engine
+from sqlmodel import Session, SQLModel, col, create_engine
 
 from core.sqlite import tune_sqlite
 from recorder import service
@@ -26,13 +26,12 @@ from recorder.schemas import BatchMessage, parse_client_message
 from recorder.standalone import create_app
 
 SECRET = "test-secret-key-for-recorder"
-RECORDER_TABLES = list(RECORDER_TABLES)
 
 
 def make_engine(url: str) -> Engine:
     engine = create_engine(url)
     tune_sqlite(engine)
-    SQLModel.metadata.create_all(engine, tables=RECORDER_TABLES)
+    SQLModel.metadata.create_all(engine, tables=list(RECORDER_TABLES))
     return engine
 
 
@@ -132,6 +131,7 @@ class LiveServer:
         """(recording id, token) of a fresh active recording."""
         with Session(self.engine) as s:
             rec = service.create_recording(s, kind=kwargs.pop("kind", "attempt"), **kwargs)
+            assert rec.id is not None
             return rec.id, service.issue_token(secret_key=SECRET, recording_id=rec.id)
 
     def end(self, recording_id: int) -> None:
@@ -140,16 +140,24 @@ class LiveServer:
 
     def seqs(self, recording_id: int) -> list[int]:
         with Session(self.engine) as s:
-            stmt = select(RawEvent.seq).where(RawEvent.recording_id == recording_id).order_by(RawEvent.seq)
+            stmt = (
+                select(col(RawEvent.seq))
+                .where(col(RawEvent.recording_id) == recording_id)
+                .order_by(col(RawEvent.seq))
+            )
             return list(s.execute(stmt).scalars())
 
     def acked(self, recording_id: int) -> int:
         with Session(self.engine) as s:
-            return s.execute(select(Recording.acked_seq).where(Recording.id == recording_id)).scalar_one()
+            return s.execute(
+                select(col(Recording.acked_seq)).where(col(Recording.id) == recording_id)
+            ).scalar_one()
 
     def recording(self, recording_id: int) -> Recording:
         with Session(self.engine, expire_on_commit=False) as s:
-            return s.get(Recording, recording_id)
+            row = s.get(Recording, recording_id)
+            assert row is not None
+            return row
 
     def frame(self, recording_id: int):
         with Session(self.engine) as s:
@@ -256,11 +264,11 @@ def wait_all_acked() -> Callable[..., dict]:
         state, settled_since, settled_state = None, None, None
         while time.monotonic() < deadline:
             state = recorder_state(page, token)
-            done = bool(state) and not state["events"] and state["acked"] == state["next"] - 1
-            if done and server.acked(recording_id) == state["acked"]:
+            done = state and not state["events"] and state["acked"] == state["next"] - 1
+            if state and done and server.acked(recording_id) == state["acked"]:
                 if settled_state != state:
                     settled_since, settled_state = time.monotonic(), state
-                elif time.monotonic() - settled_since >= 1.0:
+                elif settled_since is not None and time.monotonic() - settled_since >= 1.0:
                     return state
             else:
                 settled_since, settled_state = None, None

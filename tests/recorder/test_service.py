@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import json
 import threading
+from typing import Any
 
 import pandas as pd
 import pytest
 from sqlalchemy import inspect, select
-from sqlmodel import Session
+from sqlmodel import Session, col
 
 from recorder import service
 from recorder.models import RawEvent, Recording
-from recorder.schemas import MetaMessage, parse_client_message
+from recorder.schemas import BatchMessage, MetaMessage, parse_client_message
 
 SECRET = "test-secret-key-for-recorder"
 
@@ -21,14 +22,18 @@ def stored_seqs(engine, recording_id: int) -> list[int]:
     with Session(engine) as s:
         return list(
             s.execute(
-                select(RawEvent.seq).where(RawEvent.recording_id == recording_id).order_by(RawEvent.seq)
+                select(col(RawEvent.seq))
+                .where(col(RawEvent.recording_id) == recording_id)
+                .order_by(col(RawEvent.seq))
             ).scalars()
         )
 
 
 def fresh_ack(engine, recording_id: int) -> int:
     with Session(engine) as s:
-        return s.execute(select(Recording.acked_seq).where(Recording.id == recording_id)).scalar_one()
+        return s.execute(
+            select(col(Recording.acked_seq)).where(col(Recording.id) == recording_id)
+        ).scalar_one()
 
 
 def test_create_recording_defaults(session):
@@ -236,6 +241,7 @@ def test_concurrent_overlapping_writers_never_lose_or_duplicate(engine, make_bat
         try:
             with Session(engine) as s:
                 rec = s.get(Recording, rec_id)
+                assert rec is not None
                 start = 0
                 while start < 200:
                     try:
@@ -359,7 +365,7 @@ def test_events_frame_has_the_agreed_columns(session):
 
 def _every_shape(count: int) -> list[dict]:
     """`count` events cycling through every event model, each with and without its nullable fields."""
-    kinds = [
+    kinds: list[dict[str, Any]] = [
         {"type": "click", "x": 1.5, "y": 2.0},
         {"type": "mousemove", "x": 0, "y": 3.25},
         {"type": "keydown", "key": "a"},
@@ -381,7 +387,7 @@ def _every_shape(count: int) -> list[dict]:
     ]
     events = []
     for seq in range(count):
-        event = {"seq": seq, "t_ms": 1_700_000_000_000 + seq, **kinds[seq % len(kinds)]}
+        event: dict[str, Any] = {"seq": seq, "t_ms": 1_700_000_000_000 + seq, **kinds[seq % len(kinds)]}
         if seq % 3:
             event["xpath"] = f"/html/body/div[{seq % 7 + 1}]"
         if seq % 5:
@@ -399,7 +405,9 @@ def test_every_event_shape_is_stored_exactly_as_sent(engine, session):
     sent = {a.id: _every_shape(2_777), b.id: _every_shape(3)}
 
     def batch(events: list[dict]):
-        return parse_client_message(json.dumps({"type": "batch", "events": events})).events
+        message = parse_client_message(json.dumps({"type": "batch", "events": events}))
+        assert isinstance(message, BatchMessage)
+        return message.events
 
     starts = [400, 900, 1_400, 1_900, 2_400]
     items = [(a.id, batch(sent[a.id][:500])), (b.id, batch(sent[b.id]))]

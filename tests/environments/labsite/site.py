@@ -18,6 +18,7 @@ from environments.pages import render_page
 from environments.registry import Environment
 from environments.seeding import SeedContext, builder
 from environments.sessions import EnvSessionDep
+from environments.sitekit import state_of
 from environments.state import Entity, EnvState
 from environments.ui import UIProfile
 
@@ -42,13 +43,16 @@ class LabState(EnvState):
     account: list[Account] = []
 
 
-def build_default_state(ctx: SeedContext) -> None:
+LabContext = SeedContext[LabState]
+
+
+def build_default_state(ctx: LabContext) -> None:
     ctx.state.account.append(Account(id="me", name="Robin Lab", email="robin@example.test"))
     for _ in range(3):
         add_note(ctx, title=f"{ctx.rng.choice(WORDS).title()} ideas")
 
 
-def add_note(ctx: SeedContext, *, title: str, body: str = "") -> Note:
+def add_note(ctx: LabContext, *, title: str, body: str = "") -> Note:
     note = Note(
         id=ctx.new_id("n"),
         title=title,
@@ -60,7 +64,7 @@ def add_note(ctx: SeedContext, *, title: str, body: str = "") -> Note:
 
 
 @builder("lab.notes")
-def notes(ctx: SeedContext, *, count: int = 4) -> dict[str, Any]:
+def notes(ctx: LabContext, *, count: int = 4) -> dict[str, Any]:
     made = [
         add_note(ctx, title=f"{ctx.rng.choice(WORDS).title()} {ctx.rng.randint(2, 99)}") for _ in range(count)
     ]
@@ -68,7 +72,7 @@ def notes(ctx: SeedContext, *, count: int = 4) -> dict[str, Any]:
 
 
 @builder("lab.target_note")
-def target_note(ctx: SeedContext) -> dict[str, Any]:
+def target_note(ctx: LabContext) -> dict[str, Any]:
     title = f"{ctx.rng.choice(WORDS).title()} plan {ctx.rng.randint(100, 999)}"
     note = add_note(ctx, title=title)
     # `marker` never enters the state: tests check that no public surface ever shows a target.
@@ -76,7 +80,7 @@ def target_note(ctx: SeedContext) -> dict[str, Any]:
 
 
 @builder("lab.new_title")
-def new_title(ctx: SeedContext) -> dict[str, Any]:
+def new_title(ctx: LabContext) -> dict[str, Any]:
     return {
         "title": f"Call {ctx.rng.choice(WORDS)} shop {ctx.rng.randint(10, 99)}",
         "marker": f"tgtmark{ctx.rng.randint(10**8, 10**9)}",
@@ -84,7 +88,7 @@ def new_title(ctx: SeedContext) -> dict[str, Any]:
 
 
 @builder("lab.decoy_notes")
-def decoy_notes(ctx: SeedContext, *, like: str, count: int = 2) -> dict[str, Any]:
+def decoy_notes(ctx: LabContext, *, like: str, count: int = 2) -> dict[str, Any]:
     made = [add_note(ctx, title=f"{like} (copy {i + 1})") for i in range(count)]
     return {"decoy_ids": [note.id for note in made]}
 
@@ -106,7 +110,7 @@ class NoteChanges(BaseModel):
 
 @api.get("/notes")
 def list_notes(env: EnvSessionDep) -> dict[str, Any]:
-    return {"notes": [note.model_dump() for note in env.state.notes]}
+    return {"notes": [note.model_dump() for note in state_of(env, LabState).notes]}
 
 
 @api.post("/notes", status_code=201)
@@ -114,7 +118,7 @@ def create_note(body: NewNote, env: EnvSessionDep) -> dict[str, Any]:
     if not body.title.strip():
         raise HTTPException(status_code=422, detail="A note needs a title.")
     note = Note(id=env.new_id("n"), title=body.title.strip(), body=body.body, created_at=env.now_iso())
-    env.state.notes.append(note)
+    state_of(env, LabState).notes.append(note)
     env.emit("note_create", note_id=note.id, title=note.title)
     return note.model_dump()
 
@@ -175,11 +179,11 @@ def touch_note(note_id: str, env: EnvSessionDep) -> dict[str, Any]:
 def scratch_note(env: EnvSessionDep) -> dict[str, Any]:
     """The session's scratch note, made on the first call: a read that creates an entity (and so
     needs a fresh id, which reads the initial snapshot)."""
-    for note in env.state.notes:
+    for note in state_of(env, LabState).notes:
         if note.title == "Scratch":
             return note.model_dump()
     note = Note(id=env.new_id("n"), title="Scratch", body="", created_at=env.now_iso())
-    env.state.notes.append(note)
+    state_of(env, LabState).notes.append(note)
     return note.model_dump()
 
 

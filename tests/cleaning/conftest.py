@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -81,6 +82,9 @@ TYPES = np.array(
 )
 XPATHS = np.array(["/html", "/html/body/form/input[1]", "/html/body/form/input[2]", "/html/body/div[2]"])
 KEYS = np.array(["a", "b", " ", "Enter", "Shift", "Backspace", "Tab", "ArrowLeft"])
+NULL = np.array(
+    None, dtype=object
+)  # "no value" where a field does not apply (np.where makes the column object)
 
 
 def random_raw(seed: int, events: int, attempts: int) -> pd.DataFrame:
@@ -98,14 +102,14 @@ def random_raw(seed: int, events: int, attempts: int) -> pd.DataFrame:
             "t_ms": t_ms,
             "type": kind,
             "xpath": XPATHS[rng.integers(0, len(XPATHS), events)],
-            "key": np.where(kind == "keydown", KEYS[rng.integers(0, len(KEYS), events)], None),
-            "value": np.where(kind == "input", rng.choice(["", "a", "ab", "abc"], events), None),
+            "key": np.where(kind == "keydown", KEYS[rng.integers(0, len(KEYS), events)], NULL),
+            "value": np.where(kind == "input", rng.choice(["", "a", "ab", "abc"], events), NULL),
             "dy": np.where(kind == "scroll", rng.choice([-100.0, 40.0, 100.0, 2.5], events), np.nan),
             "dx": np.where(kind == "scroll", rng.choice([0.0, 10.0], events), np.nan),
             "scroll_y": np.where(kind == "scroll", rng.integers(0, 5000, events), np.nan),
         }
     )
-    frame = raw_frame(frame.to_dict("records"))
+    frame = raw_frame(cast("list[dict[str, Any]]", frame.to_dict("records")))
     return frame.sample(frac=1.0, random_state=seed).reset_index(drop=True)
 
 

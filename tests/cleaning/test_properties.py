@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -42,7 +43,7 @@ KEYS = [None, "a", "b", " ", "é", "Enter", "Tab", "Shift", "Backspace", "ArrowL
 VALUES = [None, "", "a", "ab", "abc", "x y"]
 DELTAS = [None, 0.0, 100.0, -50.0, 12.5]
 
-FIELDS = {  # each generated event draws one option per field from a single integer
+FIELDS: dict[str, list[Any]] = {  # each generated event draws one option per field from a single integer
     "type": WEIGHTED,
     "xpath": XPATHS,
     "gap": GAPS,
@@ -58,7 +59,7 @@ CHOICES = int(np.prod([len(options) for options in FIELDS.values()]))
 
 def decode(number: int) -> dict:
     """An event's fields from one integer (small integers shrink to the first options)."""
-    event = {}
+    event: dict[str, Any] = {}
     for name, options in FIELDS.items():
         number, index = divmod(number, len(options))
         event[name] = options[index]

@@ -259,7 +259,8 @@ def write_study_bundle(out: Path, *, formats=("parquet", "csv")) -> Path:
         writer.append("attempts", pd.DataFrame(attempts[10:]))
         for attempt_id in (1, 2, 3):
             writer.append("events_raw", raw_events(attempt_id, 7))
-        clean = raw_events(1, 3).assign(step=[0, 1, 2], source_seqs=[[0], [1, 2], [3]])
+        three = raw_events(1, 3)
+        clean = three.assign(step=[0, 1, 2], source_seqs=pd.Series([[0], [1, 2], [3]], index=three.index))
         writer.append("events_clean", clean)
         writer.append("verdicts", pd.DataFrame(verdict_rows(attempts)))
         semantic, audit, checks = session_rows()

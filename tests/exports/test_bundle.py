@@ -101,10 +101,10 @@ def test_chunks_stream_into_one_table_with_one_csv_header(tmp_path: Path):
     assert verify_bundle(out) == []
     for fmt in ("parquet", "csv"):
         if fmt == "parquet":
-            back = read_bundle(out, tables=["events_raw"]).events_raw
+            back = read_bundle(out, tables=["events_raw"]).table("events_raw")
         else:
             (out / "events_raw.parquet").rename(out / "events_raw.hidden")
-            back = read_bundle(out, tables=["events_raw"]).events_raw
+            back = read_bundle(out, tables=["events_raw"]).table("events_raw")
         assert back["seq"].tolist() == list(range(9))
         assert list(back.columns) == [c.name for c in TABLES["events_raw"].columns]
 
@@ -160,16 +160,16 @@ def test_comments_are_withheld_unless_asked_for(tmp_path: Path):
     full = BundleWriter(tmp_path / "full", include_comments=True)
     full.append("ratings", pd.DataFrame([rating]))
     full.close()
-    back = read_bundle(tmp_path / "full", tables=["ratings"]).ratings
+    back = read_bundle(tmp_path / "full", tables=["ratings"]).table("ratings")
     assert back["comments"].tolist() == ["the button moved"]
     assert json.loads((tmp_path / "full" / "manifest.json").read_text())["include_comments"] is True
 
 
 def test_csv_only_bundle_reads_like_the_parquet_one(tmp_path: Path, make_study_bundle):
-    both = read_bundle(make_study_bundle(tmp_path / "both")).attempts
+    both = read_bundle(make_study_bundle(tmp_path / "both")).table("attempts")
     csv_only = make_study_bundle(tmp_path / "csv", formats=("csv",))
     assert verify_bundle(csv_only) == []
-    from_csv = read_bundle(csv_only).attempts
+    from_csv = read_bundle(csv_only).table("attempts")
     pd.testing.assert_frame_equal(both, from_csv)
     assert from_csv.loc[0, "primitives"] == "grounding;planning"
     assert str(from_csv["started_at"].dtype) == "datetime64[ms, UTC]"
@@ -226,7 +226,7 @@ def test_ui_profile_is_written_and_a_2_0_bundle_reads_as_default(tmp_path: Path)
         )
         writer.close()
     assert verify_bundle(out) == []
-    assert read_bundle(out, tables=["attempts"]).attempts["ui_profile"].tolist() == [
+    assert read_bundle(out, tables=["attempts"]).table("attempts")["ui_profile"].tolist() == [
         "default",
         "icon-buttons",
     ]
@@ -235,5 +235,5 @@ def test_ui_profile_is_written_and_a_2_0_bundle_reads_as_default(tmp_path: Path)
     for fmt in ("parquet", "csv"):
         if fmt == "csv":
             (out / "attempts.parquet").rename(out / "attempts.hidden")
-        back = read_bundle(out, tables=["attempts"]).attempts
+        back = read_bundle(out, tables=["attempts"]).table("attempts")
         assert back["ui_profile"].tolist() == ["default", "default"]

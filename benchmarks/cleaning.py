@@ -25,6 +25,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from pandas.api.types import pandas_dtype
 
 # Run as a script, this file's folder comes first on sys.path and its name shadows the package.
 _HERE = Path(__file__).resolve().parent
@@ -62,6 +63,9 @@ OTHER_TYPES = np.array(
     ]
 )
 COMMAND_KEYS = np.array(["Enter", "Tab", "Escape", "ArrowDown", "ArrowUp"])
+NULL = np.array(
+    None, dtype=object
+)  # "no value" where a field does not apply (np.where makes the column object)
 
 
 @dataclass(frozen=True)
@@ -161,7 +165,7 @@ def synthetic_raw(events: int, attempts: int, seed: int = 0) -> pd.DataFrame:
         "t_ms": t_ms,
         "type": etype,
         "xpath": np.where(
-            np.isin(etype, ["navigation", "visibility", "resize", "dom_change"]), None, xpath_pool[xpath_code]
+            np.isin(etype, ["navigation", "visibility", "resize", "dom_change"]), NULL, xpath_pool[xpath_code]
         ),
         "url": url_pool[url_code],
         "x": floats(pointer, rng.random(len(episode)) * 1280),
@@ -172,15 +176,15 @@ def synthetic_raw(events: int, attempts: int, seed: int = 0) -> pd.DataFrame:
         "scroll_y": floats(scroll, rng.integers(0, 8000, len(episode)).astype(float)),
         "dx": floats(scroll, 0.0),
         "dy": floats(scroll, rng.choice([-100.0, 100.0, 53.0], len(episode))),
-        "nav": np.where(etype == "navigation", "load", None),
+        "nav": np.where(etype == "navigation", "load", NULL),
         "added": counts(dom, 40),
         "removed": counts(dom, 10),
         "attributes": counts(dom, 5),
         "width": counts(etype == "resize", 1920),
         "height": counts(etype == "resize", 1080),
-        "state": np.where(etype == "visibility", "visible", None),
+        "state": np.where(etype == "visibility", "visible", NULL),
     }
-    return pd.DataFrame({k: pd.Series(v).astype(RAW_DTYPES[k]) for k, v in columns.items()})
+    return pd.DataFrame({k: pd.Series(v).astype(pandas_dtype(RAW_DTYPES[k])) for k, v in columns.items()})
 
 
 def _reset_peak_rss() -> bool:

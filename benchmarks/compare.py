@@ -53,9 +53,9 @@ def _tasks(n_tasks: int) -> pd.DataFrame:
 def _attempts(tasks: pd.DataFrame, rng: np.random.Generator, n_events: int) -> pd.DataFrame:
     rows = []
     attempt_id = 0
-    for t in tasks.itertuples():
+    for t_index, t in enumerate(tasks.itertuples()):  # `tasks` has the default index: position = label
         for c_index, condition in enumerate(("clean", "intervention")):
-            annotator = f"A{(t.Index + c_index) % 4 + 1}"
+            annotator = f"A{(t_index + c_index) % 4 + 1}"
             for phase in ("cold", "warm"):
                 attempt_id += 1
                 p_pass = (0.8 if condition == "clean" else 0.68) + (0.05 if phase == "warm" else 0.0)

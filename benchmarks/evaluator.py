@@ -51,7 +51,12 @@ def build_states(seed: int = 7) -> tuple[dict[str, Any], dict[str, Any], dict[st
         }
         for i in range(60)
     ]
-    initial = {"products": products, "orders": orders, "emails": emails, "settings": {"currency": "EUR"}}
+    initial: dict[str, Any] = {
+        "products": products,
+        "orders": orders,
+        "emails": emails,
+        "settings": {"currency": "EUR"},
+    }
     final = json.loads(json.dumps(initial))
     targets = {"buy": ["p-3", "p-17", "p-42"], "invoices": [f"e-{i}" for i in range(5)], "cancel": "o-12"}
     initial["orders"][12]["status"] = "open"

@@ -24,13 +24,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from sqlalchemy import insert  # noqa: E402
-from sqlmodel import Session, select  # noqa: E402
+from sqlmodel import Session, col, select  # noqa: E402
 
 from annotators.models import Annotator  # noqa: E402
 from core import migrate  # noqa: E402
 from core.db import make_engine  # noqa: E402
 from dashboard.exports.bundle import export_bundle  # noqa: E402
-from dashboard.studies.models import Assignment, Attempt, Study  # noqa: E402
+from dashboard.studies.models import Assignment, Attempt, Study, StudyStatus  # noqa: E402
 from exports.compare import compare  # noqa: E402
 from recorder.models import RawEvent, Recording  # noqa: E402
 
@@ -52,7 +52,7 @@ def build_study(url: str, attempts: int, events: int, seed: int = 0) -> None:
     engine = make_engine(url)
     start = datetime(2026, 3, 2, 9, tzinfo=UTC)
     with Session(engine) as db:
-        study = Study(name="benchmark", seed=seed, status="open")
+        study = Study(name="benchmark", seed=seed, status=StudyStatus.open)
         db.add(study)
         people = [Annotator(code=f"A{i}") for i in range(1, 5)]
         db.add_all(people)
@@ -81,7 +81,7 @@ def build_study(url: str, attempts: int, events: int, seed: int = 0) -> None:
             )
         db.execute(insert(Assignment), rows)
         db.commit()
-        ids = list(db.exec(select(Assignment.id).order_by(Assignment.id)))
+        ids = list(db.exec(select(Assignment.id).order_by(col(Assignment.id))))
         db.execute(
             insert(Recording),
             [
@@ -97,7 +97,7 @@ def build_study(url: str, attempts: int, events: int, seed: int = 0) -> None:
             ],
         )
         db.commit()
-        recordings = list(db.exec(select(Recording.id).order_by(Recording.id)))
+        recordings = list(db.exec(select(Recording.id).order_by(col(Recording.id))))
         verdict = {
             "score": 1.0,
             "passed": True,

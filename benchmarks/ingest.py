@@ -282,6 +282,7 @@ def create_recordings(database_url: str, count: int) -> list[tuple[int, str]]:
     with Session(engine) as session:
         for i in range(count):
             rec = service.create_recording(session, kind="standalone", label=f"bench-{i}")
+            assert rec.id is not None
             out.append((rec.id, service.issue_token(secret_key=SECRET, recording_id=rec.id)))
     engine.dispose()
     return out

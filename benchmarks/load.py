@@ -60,6 +60,7 @@ import sys
 import tempfile
 import time
 import uuid
+from typing import Any
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -205,7 +206,7 @@ def make_study(engine, *, annotators: int, bots: int) -> tuple[list[str], list[s
     from sqlmodel import Session
 
     from annotators import service as accounts
-    from dashboard.studies.models import Assignment, Study
+    from dashboard.studies.models import Assignment, Study, StudyStatus
     from dashboard.studies.planning import session_seed
     from environments import catalog
 
@@ -217,7 +218,7 @@ def make_study(engine, *, annotators: int, bots: int) -> tuple[list[str], list[s
             seed=11,
             reading_countdown_seconds=60,
             rollback_grace_seconds=60,
-            status="open",
+            status=StudyStatus.open,
         )
         db.add(study)
         db.commit()
@@ -228,6 +229,7 @@ def make_study(engine, *, annotators: int, bots: int) -> tuple[list[str], list[s
             person = accounts.add_annotator(
                 db, code=code, role="annotator", tier="primary", study_id=study.id
             )
+            assert study.id is not None and person.id is not None
             for order, task_id in enumerate(rng.sample(tasks, 4)):
                 condition = rng.choice(["clean", "intervention"]) if catalog.variant_for(task_id) else "clean"
                 db.add(
@@ -317,19 +319,27 @@ def served_study(*, processes: int, annotators: int, bots: int, prefix: str, kee
 # --------------------------------------------------------------------------- one simulated annotator
 
 
+def first_group(pattern: str, text: str) -> str:
+    """The first group of `pattern`'s first match in `text` (a page that must have it)."""
+    found = re.search(pattern, text)
+    if found is None:
+        raise AssertionError(f"{pattern!r} not found in the page")
+    return found.group(1)
+
+
 def event(seq: int, url: str, rng: random.Random) -> dict:
     t_ms = int(time.time() * 1000)
     kind = rng.choice(["mousemove", "mousemove", "click", "keydown", "input", "scroll", "dom_change"])
     base = {"seq": seq, "t_ms": t_ms, "type": kind, "url": url, "xpath": "/html/body/main/div[2]/button[1]"}
-    extra = {
+    extras: dict[str, dict[str, Any]] = {
         "mousemove": {"x": rng.uniform(0, 1200), "y": rng.uniform(0, 800)},
         "click": {"x": 100.0, "y": 200.0},
         "keydown": {"key": "a"},
         "input": {"value": "wireless headphones"},
         "scroll": {"scroll_x": 0.0, "scroll_y": 400.0, "dx": 0.0, "dy": 120.0},
         "dom_change": {"added": 3, "removed": 1, "attributes": 2},
-    }[kind]
-    return {**base, **extra}
+    }
+    return {**base, **extras[kind]}
 
 
 class Annotator:
@@ -424,7 +434,7 @@ class Annotator:
 
     async def attempt_id(self, assignment_id: int) -> int:
         page = await self.request("GET", f"/assignments/{assignment_id}/control")
-        return int(re.search(r'data-attempt="(\d+)"', page.text).group(1))
+        return int(first_group(r'data-attempt="(\d+)"', page.text))
 
     async def control_channel(self, assignment_id: int) -> None:
         import websockets
@@ -635,7 +645,7 @@ def cpu_used(before: dict, servers: list) -> dict:
     }
 
 
-def percentile(values: list[float], q: float) -> float:
+def percentile(values: list[float], q: int) -> float:
     if not values:
         return 0.0
     return (
@@ -733,7 +743,7 @@ def main() -> None:
         for process in bots:
             process.start()
         asyncio.run(simulate(links, figures, args.duration, PACES[args.pace]))
-        bot_done, bot_problems = 0, []
+        bot_done, bot_problems = 0, list[str]()
         answers, deadline = 0, time.monotonic() + 300
         while answers < len(bots):  # a bots process that dies without an answer is reported, not waited for
             try:

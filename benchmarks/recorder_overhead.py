@@ -136,6 +136,7 @@ def new_token(database_url: str) -> tuple[int, str]:
     SQLModel.metadata.create_all(engine, tables=list(RECORDER_TABLES))
     with Session(engine) as session:
         rec = service.create_recording(session, kind="standalone", label="overhead")
+        assert rec.id is not None
         token = service.issue_token(secret_key=SECRET, recording_id=rec.id)
         rid = rec.id
     engine.dispose()

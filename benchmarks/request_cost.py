@@ -32,12 +32,20 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from benchmarks.load import SECRET_KEY, SHOP_READS, cpu_seconds, event, served_study  # noqa: E402
+from benchmarks.load import (  # noqa: E402
+    SECRET_KEY,
+    SHOP_READS,
+    cpu_seconds,
+    event,
+    first_group,
+    served_study,
+)
 
 
 class Meter:
     def __init__(self, pid: int):
-        self.pid, self.rows = pid, {}
+        self.pid = pid
+        self.rows: dict[str, dict[str, float]] = {}
 
     async def measure(self, name: str, count: int, action) -> None:
         walls = []
@@ -71,11 +79,11 @@ async def walk(base: str, link: str, pid: int, calls: int, cycles: int, per_path
         path = link[link.index("/login/") :]
         await http.post(path, data=sign_in_form((await http.get(path)).text))
         home = await http.get("/assignments")
-        csrf = re.search(r'name="csrf_token" value="([^"]+)"', home.text).group(1)
+        csrf = first_group(r'name="csrf_token" value="([^"]+)"', home.text)
         assignment = int(re.findall(r'action="/assignments/(\d+)/start"', home.text)[0])
         await http.post(f"/assignments/{assignment}/start", data={"csrf_token": csrf})
         page = await http.get(f"/assignments/{assignment}/control")
-        attempt = int(re.search(r'data-attempt="(\d+)"', page.text).group(1))
+        attempt = int(first_group(r'data-attempt="(\d+)"', page.text))
         headers = {"X-CSRF-Token": csrf, "Accept": "application/json"}
 
         async def enter(attempt_id: int) -> str:
@@ -140,7 +148,7 @@ async def walk(base: str, link: str, pid: int, calls: int, cycles: int, per_path
                 assignment = int(re.findall(r'action="/assignments/(\d+)/start"', home.text)[0])
                 await http.post(f"/assignments/{assignment}/start", data={"csrf_token": csrf})
                 page = await http.get(f"/assignments/{assignment}/control")
-                attempt = int(re.search(r'data-attempt="(\d+)"', page.text).group(1))
+                attempt = int(first_group(r'data-attempt="(\d+)"', page.text))
             await enter(attempt)
             async with recorder_socket() as recorder:
                 await record(recorder, json.loads(await recorder.recv())["seq"] + 1, 40)

@@ -15,6 +15,7 @@ import os
 import statistics
 import time
 import tracemalloc
+from typing import Any
 
 from environments.evaluator.sandbox import compile_expr, run_expr
 from environments.evaluator.views import StateView
@@ -58,7 +59,7 @@ def refuse(source: str) -> str:
 
 
 def main(runs: int = 5) -> None:
-    rows = []
+    rows: list[dict[str, Any]] = []
     for source in BOMBS:
         times = []
         for _ in range(runs):

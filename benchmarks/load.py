@@ -60,10 +60,10 @@ import sys
 import tempfile
 import time
 import uuid
-from typing import Any
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 REPO = Path(__file__).resolve().parents[1]

@@ -11,9 +11,10 @@ from __future__ import annotations
 import csv
 import io
 from dataclasses import dataclass
+from datetime import datetime
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from annotators.models import Annotator, LoginLink, LoginSession, Membership, Role, Tier
 from annotators.service import CODE_PATTERN, NAME_MAX_LENGTH, AccountError
@@ -114,6 +115,7 @@ def stage_person(session: Session, *, row: PersonRow | dict, study_id: int | Non
         select(Membership).where(Membership.study_id == study_id, Membership.annotator_id == person.id)
     ).first():
         raise AccountError(f"{row.code} is already in this study.")
+    assert person.id is not None  # stored above (flushed) or read from the database
     session.add(
         Membership(study_id=study_id, annotator_id=person.id, tier=row.tier, designed=list(row.designed))
     )
@@ -140,7 +142,9 @@ def parse_csv(text: str) -> tuple[list[PersonRow], list[str]]:
     unknown = [h for h in header if h not in CSV_COLUMNS]
     if unknown:
         return [], [f"line 1: unknown column(s) {', '.join(unknown)}; allowed: {', '.join(CSV_COLUMNS)}"]
-    rows, errors, seen = [], [], {}
+    rows: list[PersonRow] = []
+    errors: list[str] = []
+    seen: dict[str, int] = {}
     for raw in reader:
         line = reader.line_num
         values = {k.strip().lower(): (v or "") for k, v in raw.items() if k is not None}
@@ -194,7 +198,7 @@ def import_people(
 
 def _lines_by_code(text: str) -> dict[str, int]:
     reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
-    found = {}
+    found: dict[str, int] = {}
     for raw in reader:
         code = str({(k or "").strip().lower(): v for k, v in raw.items()}.get("code") or "").strip().upper()
         found.setdefault(code, reader.line_num)
@@ -205,7 +209,7 @@ def members(session: Session, *, study_id: int, include_leads: bool = False) -> 
     """Everybody in a study (annotators by membership), sorted by code; leads too when asked."""
     rows = session.exec(
         select(Annotator, Membership)
-        .join(Membership, Membership.annotator_id == Annotator.id)
+        .join(Membership, col(Membership.annotator_id) == col(Annotator.id))
         .where(Membership.study_id == study_id)
     ).all()
     found = [Member(person, membership) for person, membership in rows]
@@ -226,7 +230,7 @@ def study_ids_of(session: Session, *, annotator_id: int) -> list[int]:
         session.exec(
             select(Membership.study_id)
             .where(Membership.annotator_id == annotator_id, Membership.active == True)  # noqa: E712 (SQL, not a truth test)
-            .order_by(Membership.study_id)
+            .order_by(col(Membership.study_id))
         )
     )
 
@@ -241,6 +245,7 @@ def deactivate(session: Session, *, code: str, study_id: int | None) -> Annotato
         person.active = False
         session.add(person)
     else:
+        assert person.id is not None  # read from the database
         member = membership_of(session, study_id=study_id, annotator_id=person.id)
         if member is None:
             raise AccountError(f"{person.code} is not in this study.")
@@ -251,14 +256,14 @@ def deactivate(session: Session, *, code: str, study_id: int | None) -> Annotato
     return person
 
 
-def last_sign_in(session: Session, *, annotator_ids: list[int]) -> dict[int, object]:
+def last_sign_in(session: Session, *, annotator_ids: list[int]) -> dict[int, datetime]:
     """When each person last signed in (the newest login session), for the people page."""
-    found: dict[int, object] = {}
+    found: dict[int, datetime] = {}
     if not annotator_ids:
         return found
     for annotator_id, created_at in session.exec(
         select(LoginSession.annotator_id, LoginSession.created_at).where(
-            LoginSession.annotator_id.in_(annotator_ids)
+            col(LoginSession.annotator_id).in_(annotator_ids)
         )
     ):
         if annotator_id not in found or created_at > found[annotator_id]:
@@ -273,7 +278,7 @@ def pending_links(session: Session, *, annotator_ids: list[int]) -> set[int]:
     return set(
         session.exec(
             select(LoginLink.annotator_id).where(
-                LoginLink.annotator_id.in_(annotator_ids), LoginLink.used_at.is_(None)
+                col(LoginLink.annotator_id).in_(annotator_ids), col(LoginLink.used_at).is_(None)
             )
         )
     )

@@ -15,8 +15,8 @@ import secrets
 from datetime import timedelta
 
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
-from sqlalchemy import update
-from sqlmodel import Session, select
+from sqlalchemy import CursorResult, update
+from sqlmodel import Session, col, select
 
 from annotators.models import Annotator, LoginLink, LoginSession, utcnow
 
@@ -86,6 +86,7 @@ def create_login_link(
     if not person.active:
         raise AccountError(f"{person.code} is deactivated; reactivate them before creating a link.")
     nonce = secrets.token_urlsafe(24)
+    assert person.id is not None  # read from the database
     session.add(LoginLink(nonce=nonce, annotator_id=person.id))
     session.commit()
     payload: dict[str, str | int] = {"n": nonce}
@@ -125,8 +126,12 @@ def consume_login_link(session: Session, *, secret_key: str, token: str, max_age
     link, person = _login_link(session, secret_key=secret_key, token=token, max_age_hours=max_age_hours)
     # One atomic conditional UPDATE, so two simultaneous uses of a link cannot both succeed.
     claimed = session.execute(
-        update(LoginLink).where(LoginLink.id == link.id, LoginLink.used_at.is_(None)).values(used_at=utcnow())
+        update(LoginLink)
+        .where(col(LoginLink.id) == link.id, col(LoginLink.used_at).is_(None))
+        .values(used_at=utcnow())
     )
+    # An UPDATE's result is a CursorResult (Session.execute is typed for any statement).
+    assert isinstance(claimed, CursorResult)
     session.commit()
     if claimed.rowcount != 1:
         raise LoginRefused(LINK_USED)
@@ -160,6 +165,7 @@ def _sha256(value: str) -> str:
 def start_login_session(session: Session, *, annotator: Annotator, ttl_hours: int) -> str:
     """A new login session; returns the cookie value (only its hash is stored)."""
     token = secrets.token_urlsafe(32)
+    assert annotator.id is not None, "a stored person"
     session.add(
         LoginSession(
             token_sha256=_sha256(token),
@@ -178,7 +184,7 @@ def resolve_login_session(session: Session, *, token: str | None) -> Annotator |
     # One query for the session and its person: this runs on every page and dashboard call.
     found = session.exec(
         select(LoginSession.revoked_at, LoginSession.expires_at, Annotator)
-        .join(Annotator, Annotator.id == LoginSession.annotator_id)
+        .join(Annotator, col(Annotator.id) == col(LoginSession.annotator_id))
         .where(LoginSession.token_sha256 == _sha256(token))
     ).first()
     if found is None:
@@ -224,6 +230,6 @@ def choose_study(session: Session, *, token: str | None, study_id: int) -> None:
     if not token:
         return
     session.execute(
-        update(LoginSession).where(LoginSession.token_sha256 == _sha256(token)).values(study_id=study_id)
+        update(LoginSession).where(col(LoginSession.token_sha256) == _sha256(token)).values(study_id=study_id)
     )
     session.commit()

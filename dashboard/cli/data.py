@@ -182,7 +182,7 @@ def clean_command(
 
         if out is None:
             fail("--bundle needs --out (a directory for the re-cleaned events).")
-        raw = read_bundle(bundle, tables=["events_raw"]).events_raw
+        raw = read_bundle(bundle, tables=["events_raw"]).table("events_raw")
         cleaned = clean(raw, config)
         out.mkdir(parents=True, exist_ok=True)
         write_csv(
@@ -255,7 +255,7 @@ def recordings_new(
             )
         except (ValueError, TypeError) as exc:
             fail(str(exc))
-        token = service.issue_token(secret_key=settings.secret_key, recording_id=recording.id)
+        token = service.issue_token(secret_key=settings.secret_key, recording_id=service.saved_id(recording))
     console.print(
         f"Recording {recording.id} ({label})\ntoken: {token}\n\nSnippet for {source}.",
         highlight=False,
@@ -271,14 +271,16 @@ def recordings_new(
 @recordings_app.command("list")
 def recordings_list() -> None:
     """List standalone recordings with their event counts."""
-    from sqlmodel import select
+    from sqlmodel import col, select
 
     from recorder.models import Recording
 
     _settings, db = open_db()
     with db:
         table = Table("id", "label", "status", "created", "events")
-        for rec in db.exec(select(Recording).where(Recording.kind == "standalone").order_by(Recording.id)):
+        for rec in db.exec(
+            select(Recording).where(col(Recording.kind) == "standalone").order_by(col(Recording.id))
+        ):
             table.add_row(
                 str(rec.id),
                 rec.label or "",

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pandas as pd
 from sqlalchemy.engine import Engine
-from sqlmodel import Session, func, select
+from sqlmodel import Session, col, func, select
 
 from annotators.models import Annotator
 from dashboard.studies.models import Assignment, Attempt, AttemptStatus, Rating, Study
@@ -54,12 +54,12 @@ def _task_meta(task_id: str) -> tuple[str | None, str | None, str | None]:
 def _attempt_query(study: Study, include_rolled_back: bool):
     query = (
         select(Attempt, Assignment)
-        .join(Assignment, Assignment.id == Attempt.assignment_id)
+        .join(Assignment, col(Assignment.id) == col(Attempt.assignment_id))
         .where(Assignment.study_id == study.id, Attempt.status != AttemptStatus.active)
     )
     if not include_rolled_back:
         query = query.where(Attempt.status == AttemptStatus.ended, Attempt.excluded == False)  # noqa: E712
-    return query.order_by(Attempt.id)
+    return query.order_by(col(Attempt.id))
 
 
 def count_attempts(db: Session, *, study: Study, include_rolled_back: bool = False) -> int:
@@ -75,7 +75,9 @@ def _chunks(
     while True:
         rows = list(
             db.exec(
-                _attempt_query(study, include_rolled_back).where(Attempt.id > last_id).limit(CHUNK_ATTEMPTS)
+                _attempt_query(study, include_rolled_back)
+                .where(col(Attempt.id) > last_id)
+                .limit(CHUNK_ATTEMPTS)
             )
         )
         if not rows:
@@ -170,7 +172,8 @@ def _write_chunk(
     ):
         if rows:
             writer.append(table, pd.DataFrame(rows))
-    by_session = {attempt.env_session_id: attempt.id for attempt, _ in chunk}
+    # Every attempt read has an id; the filter only tells the type checker so.
+    by_session = {a.env_session_id: a.id for a, _ in chunk if a.id is not None}
     semantic, audit = _session_logs(db, by_session)
     if len(semantic):
         writer.append("semantic_events", semantic)
@@ -293,8 +296,8 @@ def _session_logs(db: Session, by_session: dict[str, int]) -> tuple[pd.DataFrame
     ids = list(by_session)
     events = db.exec(
         select(EnvSemanticEvent)
-        .where(EnvSemanticEvent.session_id.in_(ids))
-        .order_by(EnvSemanticEvent.session_id, EnvSemanticEvent.seq)
+        .where(col(EnvSemanticEvent.session_id).in_(ids))
+        .order_by(col(EnvSemanticEvent.session_id), col(EnvSemanticEvent.seq))
     ).all()
     semantic = pd.DataFrame(
         [
@@ -310,8 +313,8 @@ def _session_logs(db: Session, by_session: dict[str, int]) -> tuple[pd.DataFrame
     )
     entries = db.exec(
         select(EnvAuditEntry)
-        .where(EnvAuditEntry.session_id.in_(ids))
-        .order_by(EnvAuditEntry.session_id, EnvAuditEntry.t, EnvAuditEntry.id)
+        .where(col(EnvAuditEntry.session_id).in_(ids))
+        .order_by(col(EnvAuditEntry.session_id), col(EnvAuditEntry.t), col(EnvAuditEntry.id))
     ).all()
     rows, seqs = [], dict.fromkeys(ids, 0)
     for e in entries:
@@ -363,10 +366,10 @@ def _rating_rows(
     rows = []
     query = (
         select(Rating, Assignment)
-        .join(Assignment, Assignment.id == Rating.assignment_id)
+        .join(Assignment, col(Assignment.id) == col(Rating.assignment_id))
         .where(Assignment.study_id == study.id)
     )
-    for rating, assignment in db.exec(query.order_by(Rating.id)):
+    for rating, assignment in db.exec(query.order_by(col(Rating.id))):
         if rating.skipped:
             continue
         if not include_rolled_back and rating.resolution == "exclude_attempt":

@@ -13,7 +13,7 @@ import json
 
 from fastapi import APIRouter, WebSocket
 from sqlalchemy import and_, select
-from sqlmodel import Session
+from sqlmodel import Session, col
 from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocketDisconnect
 
@@ -45,23 +45,26 @@ def _snapshots(engine, assignment_ids: list[int]) -> dict[int, dict]:
     """Each assignment's state and its live attempt's acknowledged event count: one query for all."""
     query = (
         select(
-            Assignment.id,
-            Assignment.state,
-            Attempt.id,
-            Attempt.phase,
-            Recording.acked_seq,
-            TabPresence.last_seen_at,
+            col(Assignment.id),
+            col(Assignment.state),
+            col(Attempt.id),
+            col(Attempt.phase),
+            col(Recording.acked_seq),
+            col(TabPresence.last_seen_at),
         )
         .select_from(Assignment)
         .outerjoin(
             Attempt,
-            and_(Attempt.assignment_id == Assignment.id, Attempt.status == AttemptStatus.active),
+            and_(
+                col(Attempt.assignment_id) == col(Assignment.id), col(Attempt.status) == AttemptStatus.active
+            ),
         )
-        .outerjoin(Recording, Recording.id == Attempt.recording_id)
+        .outerjoin(Recording, col(Recording.id) == col(Attempt.recording_id))
         .outerjoin(
-            TabPresence, and_(TabPresence.assignment_id == Assignment.id, TabPresence.tab == "environment")
+            TabPresence,
+            and_(col(TabPresence.assignment_id) == col(Assignment.id), col(TabPresence.tab) == "environment"),
         )
-        .where(Assignment.id.in_(assignment_ids))
+        .where(col(Assignment.id).in_(assignment_ids))
     )
     with Session(engine) as db:
         rows = db.execute(query).all()

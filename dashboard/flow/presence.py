@@ -24,11 +24,13 @@ import logging
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from typing import overload
 
-from sqlalchemy import update
+from sqlalchemy import CursorResult, update
+from sqlalchemy import select as sa_select
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 from starlette.concurrency import run_in_threadpool
 
 from annotators.models import utcnow
@@ -59,6 +61,10 @@ class SweepResult:
     downtime_seconds: float = 0.0
 
 
+@overload
+def _aware(moment: datetime) -> datetime: ...
+@overload
+def _aware(moment: datetime | None) -> datetime | None: ...
 def _aware(moment: datetime | None) -> datetime | None:
     if moment is None:
         return None
@@ -81,14 +87,15 @@ def touch_many(db: Session, keys: list[tuple[int, str]]) -> None:
             for tab, ids in by_tab.items():
                 moved = db.execute(
                     update(TabPresence)
-                    .where(TabPresence.tab == tab, TabPresence.assignment_id.in_(ids))
+                    .where(col(TabPresence.tab) == tab, col(TabPresence.assignment_id).in_(ids))
                     .values(last_seen_at=now)
                 )
+                assert isinstance(moved, CursorResult)  # an UPDATE's result
                 if moved.rowcount < len(ids):
                     present = set(
                         db.exec(
                             select(TabPresence.assignment_id).where(
-                                TabPresence.tab == tab, TabPresence.assignment_id.in_(ids)
+                                col(TabPresence.tab) == tab, col(TabPresence.assignment_id).in_(ids)
                             )
                         )
                     )
@@ -160,17 +167,18 @@ def _tick_clock(db: Session, now: datetime) -> float:
     previous = _aware(clock.last_tick_at)
     won = db.execute(
         update(ClusterClock)
-        .where(ClusterClock.id == 1, ClusterClock.last_tick_at == clock.last_tick_at)
+        .where(col(ClusterClock.id) == 1, col(ClusterClock.last_tick_at) == clock.last_tick_at)
         .values(last_tick_at=now)
     )
     db.commit()
+    assert isinstance(won, CursorResult)  # an UPDATE's result
     gap = (now - previous).total_seconds()
     return gap if won.rowcount == 1 and gap > DOWNTIME_SECONDS else 0.0
 
 
 def _forgive_downtime(db: Session, ids: list[int], gap: float) -> None:
     shift = timedelta(seconds=gap)
-    for row in db.exec(select(TabPresence).where(TabPresence.assignment_id.in_(ids))):
+    for row in db.exec(select(TabPresence).where(col(TabPresence.assignment_id).in_(ids))):
         row.last_seen_at = _aware(row.last_seen_at) + shift
         db.add(row)
     db.commit()
@@ -183,13 +191,20 @@ def sweep(engine: Engine, *, now: datetime | None = None) -> SweepResult:
     with Session(engine) as db:
         result.downtime_seconds = _tick_clock(db, now)
         active_states = list(ACTIVE_STATES)
-        active = db.exec(
-            select(
-                Assignment.id, Assignment.state, Study.rollback_grace_seconds, Study.hard_time_limit_seconds
-            )
-            .join(Study, Study.id == Assignment.study_id)
-            .where(Assignment.state.in_(active_states))
-        ).all()
+        active = [
+            (assignment_id, state, grace, limit)
+            for assignment_id, state, grace, limit in db.exec(
+                select(
+                    Assignment.id,
+                    Assignment.state,
+                    Study.rollback_grace_seconds,
+                    Study.hard_time_limit_seconds,
+                )
+                .join(Study, col(Study.id) == col(Assignment.study_id))
+                .where(col(Assignment.state).in_(active_states))
+            ).all()
+            if assignment_id is not None  # always: a stored row (for the type checker)
+        ]
         if not active:
             return result
         ids = [row[0] for row in active]
@@ -199,20 +214,21 @@ def sweep(engine: Engine, *, now: datetime | None = None) -> SweepResult:
             (assignment_id, tab): _aware(moment)
             for assignment_id, tab, moment in db.exec(
                 select(TabPresence.assignment_id, TabPresence.tab, TabPresence.last_seen_at).where(
-                    TabPresence.assignment_id.in_(ids)
+                    col(TabPresence.assignment_id).in_(ids)
                 )
             )
         }
         running = {
             (assignment_id, phase): (attempt_id, _aware(started or created))
-            for attempt_id, assignment_id, phase, started, created in db.exec(
-                select(
-                    Attempt.id,
-                    Attempt.assignment_id,
-                    Attempt.phase,
-                    Attempt.recording_started_at,
-                    Attempt.created_at,
-                ).where(Attempt.assignment_id.in_(ids), Attempt.status == AttemptStatus.active)
+            for attempt_id, assignment_id, phase, started, created in db.execute(
+                # SQLAlchemy's select (and so execute): SQLModel's is typed for at most four columns
+                sa_select(
+                    col(Attempt.id),
+                    col(Attempt.assignment_id),
+                    col(Attempt.phase),
+                    col(Attempt.recording_started_at),
+                    col(Attempt.created_at),
+                ).where(col(Attempt.assignment_id).in_(ids), col(Attempt.status) == AttemptStatus.active)
             )
         }
         for assignment_id, state, grace_seconds, limit_seconds in active:

@@ -6,8 +6,9 @@ from typing import Literal
 
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import JSONResponse, RedirectResponse
-from sqlmodel import select
+from sqlmodel import col, select
 from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import UploadFile
 
 from annotators.models import utcnow
 from dashboard.flow import envs, website
@@ -48,7 +49,7 @@ def _control_gone(db, assignment_ids: list[int]) -> set[int]:
         return set()
     rows = db.exec(
         select(TabPresence.assignment_id, TabPresence.last_seen_at).where(
-            TabPresence.assignment_id.in_(assignment_ids), TabPresence.tab == "control"
+            col(TabPresence.assignment_id).in_(assignment_ids), col(TabPresence.tab) == "control"
         )
     )
     now = utcnow()
@@ -66,10 +67,13 @@ def assignment_list(
         db.exec(
             select(Assignment)
             .where(Assignment.annotator_id == person.id, Assignment.study_id == study.id)
-            .order_by(Assignment.order_index, Assignment.id)
+            .order_by(col(Assignment.order_index), col(Assignment.id))
         )
     )
-    gone = _control_gone(db, [a.id for a in rows if a.state != S.not_started and a.state != S.completed])
+    # (`a.id is not None` for the type checker: every row read has an id)
+    gone = _control_gone(
+        db, [a.id for a in rows if a.state != S.not_started and a.state != S.completed and a.id is not None]
+    )
     items = [
         {
             "a": a,
@@ -108,6 +112,7 @@ def control_tab(
         return RedirectResponse("/assignments?notice=rolled_back", status_code=303)
     study = flow.study_of(db, assignment)
     card = envs.task_card(assignment.task_id)
+    assert assignment.id is not None  # read from the database
     attempts = flow.attempts_of(db, assignment_id=assignment.id)
     attempt = flow.current_attempt(db, assignment=assignment)
     instruction = envs.instruction(db, session_id=attempt.env_session_id) if attempt else None
@@ -144,6 +149,7 @@ def website_ticket(
 @router.post("/attempts/{attempt_id}/begin", dependencies=[CsrfProtect])
 def begin(attempt_id: int, request: Request, person: CurrentAnnotator, db: DbDep):
     attempt = flow.begin_recording(db, attempt_id=attempt_id, annotator=person)
+    assert attempt.recording_started_at is not None  # set by begin_recording
     return {"attempt_id": attempt.id, "recording_started_at": attempt.recording_started_at.isoformat()}
 
 
@@ -172,8 +178,9 @@ def start_warm(assignment_id: int, request: Request, person: CurrentAnnotator, d
     return RedirectResponse(f"/assignments/{assignment_id}/control", status_code=303)
 
 
-def _likert(value: str | None) -> int | None:
-    return int(value) if value and value.isdigit() else None
+def _likert(value: UploadFile | str | None) -> int | None:
+    """A 1-5 answer from its form field (None when unanswered, or not a number)."""
+    return int(value) if isinstance(value, str) and value.isdigit() else None
 
 
 @router.post("/assignments/{assignment_id}/rating", dependencies=[CsrfProtect])

@@ -16,8 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sqlalchemy import delete, update
-from sqlmodel import Session, func, select
+from sqlalchemy import CursorResult, delete, update
+from sqlmodel import Session, col, func, select
 
 from annotators.models import Annotator, utcnow
 from dashboard.flow import envs
@@ -41,7 +41,7 @@ REOPENED_PREFIX = "reopened: "
 REASON_MAX_LENGTH = 1000  # AssignmentEvent.reason
 COMMENTS_MAX_LENGTH = 4000  # Rating.comments
 # The attempt phase that is running in each active-attempt state.
-LIVE_PHASE = {S.cold_active: "cold", S.warm_active: "warm"}
+LIVE_PHASE: dict[str, str] = {S.cold_active: "cold", S.warm_active: "warm"}
 
 
 class FlowError(Exception):
@@ -131,18 +131,21 @@ def attempts_of(db: Session, *, assignment_id: int, include_rolled_back: bool = 
     query = select(Attempt).where(Attempt.assignment_id == assignment_id)
     if not include_rolled_back:
         query = query.where(Attempt.status != AttemptStatus.rolled_back)
-    return list(db.exec(query.order_by(Attempt.id)))
+    return list(db.exec(query.order_by(col(Attempt.id))))
 
 
 def current_attempt(db: Session, *, assignment: Assignment) -> Attempt | None:
     """The live attempt of an active assignment (cold or warm), else None."""
+    assert assignment.id is not None  # read from the database
     rows = attempts_of(db, assignment_id=assignment.id)
     phase = LIVE_PHASE.get(assignment.state)
     return next((a for a in reversed(rows) if a.phase == phase and a.status == AttemptStatus.active), None)
 
 
 def study_of(db: Session, assignment: Assignment) -> Study:
-    return db.get(Study, assignment.study_id)
+    study = db.get(Study, assignment.study_id)
+    assert study is not None  # an assignment's study is never deleted
+    return study
 
 
 # --------------------------------------------------------------------------- transitions
@@ -167,14 +170,20 @@ def _move(
         raise IllegalTransition(_explain(from_state, to))
     moved = db.execute(
         update(Assignment)
-        .where(Assignment.id == assignment.id, Assignment.state == from_state, Assignment.version == version)
+        .where(
+            col(Assignment.id) == assignment.id,
+            col(Assignment.state) == from_state,
+            col(Assignment.version) == version,
+        )
         .values(state=to, version=version + 1)
     )
+    assert isinstance(moved, CursorResult)  # an UPDATE's result (Session.execute is typed for any statement)
     if moved.rowcount != 1:
         db.rollback()
         raise AlreadyStarted(
             "This assignment was changed in another tab or window a moment ago. Reload this page."
         )
+    assert assignment.id is not None  # read from the database
     db.add(
         AssignmentEvent(
             assignment_id=assignment.id, from_state=from_state, to_state=to, actor=actor, reason=reason
@@ -183,7 +192,7 @@ def _move(
 
 
 def _explain(state: str, to: S) -> str:
-    messages = {
+    messages: dict[str, str] = {
         S.cold_active: "This assignment is already in progress (its first attempt is running), perhaps in another tab.",
         S.warm_ready: "The first attempt is finished; press “Start warm attempt” in the control tab.",
         S.warm_active: "The warm attempt is already running, perhaps in another tab.",
@@ -211,8 +220,12 @@ def _new_attempt(db: Session, *, assignment: Assignment, phase: str, study: Stud
         mousemove_sample_ms=study.mousemove_sample_ms,
         mask_selectors=[*envs.mask_selectors(assignment.env_id), *(study.mask_selectors or [])],
     )
+    assert assignment.id is not None  # read from the database
     return Attempt(
-        assignment_id=assignment.id, phase=phase, env_session_id=session_id, recording_id=recording.id
+        assignment_id=assignment.id,
+        phase=phase,
+        env_session_id=session_id,
+        recording_id=recorder.saved_id(recording),
     )
 
 
@@ -222,7 +235,7 @@ def start_assignment(db: Session, *, assignment_id: int, annotator: Annotator) -
     busy = db.exec(
         select(Assignment).where(
             Assignment.annotator_id == annotator.id,
-            Assignment.state.in_(list(ACTIVE_STATES)),
+            col(Assignment.state).in_(list(ACTIVE_STATES)),
             Assignment.id != assignment_id,
         )
     ).first()
@@ -246,7 +259,8 @@ def start_assignment(db: Session, *, assignment_id: int, annotator: Annotator) -
     except FlowError:
         _abandon_recording(db, attempt.recording_id)
         raise
-    db.execute(update(Assignment).where(Assignment.id == assignment.id).values(started_at=utcnow()))
+    db.execute(update(Assignment).where(col(Assignment.id) == assignment.id).values(started_at=utcnow()))
+    assert assignment.id is not None  # read from the database
     _forget_presence(db, assignment.id)
     db.add(attempt)
     db.commit()
@@ -267,7 +281,7 @@ def begin_recording(db: Session, *, attempt_id: int, annotator: Annotator) -> At
     if attempt.status == AttemptStatus.active and attempt.recording_started_at is None:
         db.execute(
             update(Attempt)
-            .where(Attempt.id == attempt.id, Attempt.recording_started_at.is_(None))
+            .where(col(Attempt.id) == attempt.id, col(Attempt.recording_started_at).is_(None))
             .values(recording_started_at=utcnow())
         )
         db.commit()
@@ -297,15 +311,19 @@ def end_attempt(
         return attempt
     claimed = db.execute(
         update(Attempt)
-        .where(Attempt.id == attempt.id, Attempt.status == AttemptStatus.active)
+        .where(col(Attempt.id) == attempt.id, col(Attempt.status) == AttemptStatus.active)
         .values(status=AttemptStatus.ended)
     )
+    assert isinstance(
+        claimed, CursorResult
+    )  # an UPDATE's result (Session.execute is typed for any statement)
     if claimed.rowcount != 1:
         db.rollback()
         db.refresh(attempt)
         return attempt
     now = utcnow()
     recording = db.get(Recording, attempt.recording_id)
+    assert recording is not None  # an attempt's recording is never deleted
     recording.status, recording.ended_at = "ended", now
     db.add(recording)
     scored = envs.evaluate(db, session_id=attempt.env_session_id)
@@ -326,7 +344,7 @@ def end_attempt(
         viewport_h=recording.viewport_h,
         user_agent=recording.user_agent,
     )
-    db.execute(update(Attempt).where(Attempt.id == attempt.id).values(**values))
+    db.execute(update(Attempt).where(col(Attempt.id) == attempt.id).values(**values))
     to = S.warm_ready if attempt.phase == "cold" else S.rating
     expected = (S.cold_active,) if attempt.phase == "cold" else (S.warm_active,)
     _move(
@@ -397,7 +415,8 @@ def submit_rating(
     db: Session, *, assignment_id: int, annotator: Annotator, form: RatingForm | None
 ) -> Rating:
     """rating -> completed. `form=None` is Skip. Any flag or comment queues the rating for review."""
-    assignment = _lock(db, get_assignment(db, assignment_id=assignment_id, annotator=annotator).id)
+    get_assignment(db, assignment_id=assignment_id, annotator=annotator)  # theirs, else NotFound
+    assignment = _lock(db, assignment_id)
     if form is None and study_of(db, assignment).require_rating:
         raise FlowError("This study asks for the rating form: please answer it before finishing.")
     if form is not None:
@@ -416,7 +435,7 @@ def submit_rating(
     )
     form = form or RatingForm()
     rating = Rating(
-        assignment_id=assignment.id,
+        assignment_id=assignment_id,
         skipped=form == RatingForm(),
         **{k: getattr(form, k) for k in RatingForm.__dataclass_fields__},
     )
@@ -428,7 +447,7 @@ def submit_rating(
         or rating.comments
     )
     db.add(rating)
-    db.execute(update(Assignment).where(Assignment.id == assignment.id).values(completed_at=utcnow()))
+    db.execute(update(Assignment).where(col(Assignment.id) == assignment.id).values(completed_at=utcnow()))
     db.commit()
     db.refresh(rating)
     return rating
@@ -463,7 +482,9 @@ def reopen(db: Session, *, assignment_id: int, lead: Annotator, reason: str) -> 
     if rating is not None:
         db.delete(rating)
     db.execute(
-        update(Assignment).where(Assignment.id == assignment_id).values(completed_at=None, started_at=None)
+        update(Assignment)
+        .where(col(Assignment.id) == assignment_id)
+        .values(completed_at=None, started_at=None)
     )
     db.commit()
     db.refresh(assignment)
@@ -473,7 +494,7 @@ def reopen(db: Session, *, assignment_id: int, lead: Annotator, reason: str) -> 
 def _forget_presence(db: Session, assignment_id: int) -> None:
     """Presence belongs to one run of the assignment: heartbeats left by the tabs of an attempt
     that was rolled back or reopened must not judge the next Start (they are long stale)."""
-    db.execute(delete(TabPresence).where(TabPresence.assignment_id == assignment_id))
+    db.execute(delete(TabPresence).where(col(TabPresence.assignment_id) == assignment_id))
 
 
 def _retire_attempts(db: Session, *, assignment_id: int, reason: str) -> None:
@@ -484,6 +505,7 @@ def _retire_attempts(db: Session, *, assignment_id: int, reason: str) -> None:
         attempt.rollback_reason = reason
         db.add(attempt)
         recording = db.get(Recording, attempt.recording_id)
+        assert recording is not None  # an attempt's recording is never deleted
         if recording.status != "ended":
             recording.status, recording.ended_at = "ended", utcnow()
             db.add(recording)

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import RedirectResponse
-from sqlmodel import select
+from sqlalchemy import Engine
+from sqlmodel import col, select
 
 from annotators.models import Annotator
 from dashboard.flow import service as flow
@@ -12,6 +15,7 @@ from dashboard.review import service as lead
 from dashboard.studies import planning
 from dashboard.studies.deps import LeadStudy
 from dashboard.studies.models import Assignment, AssignmentEvent, Attempt, Rating
+from dashboard.studies.service import stored_id
 from dashboard.web.deps import CsrfProtect, DbDep, RequireLead
 from dashboard.web.pages import render
 
@@ -27,7 +31,7 @@ def overview(request: Request, person: RequireLead, db: DbDep, study: LeadStudy)
         "lead_home.html",
         study=study,
         progress=lead.progress(db, study=study),
-        people=members(db, study_id=study.id, include_leads=True),
+        people=members(db, study_id=stored_id(study), include_leads=True),
     )
 
 
@@ -41,7 +45,7 @@ def assignments(
         query = query.where(Assignment.state == state)
     rows = [
         a
-        for a in db.exec(query.order_by(Assignment.annotator_id, Assignment.order_index))
+        for a in db.exec(query.order_by(col(Assignment.annotator_id), col(Assignment.order_index)))
         if not annotator or codes[a.annotator_id] == annotator
     ]
     # The filter offers the study's people only (another study's people stay out of sight).
@@ -69,7 +73,7 @@ def assignment_detail(assignment_id: int, request: Request, person: RequireLead,
         db.exec(
             select(AssignmentEvent)
             .where(AssignmentEvent.assignment_id == assignment_id)
-            .order_by(AssignmentEvent.id)
+            .order_by(col(AssignmentEvent.id))
         )
     )
     rating = db.exec(select(Rating).where(Rating.assignment_id == assignment_id)).first()
@@ -103,6 +107,7 @@ def inspector(attempt_id: int, request: Request, person: RequireLead, db: DbDep)
     if attempt is None:
         return render(request, "error.html", status_code=404, title="Not found", message="No such attempt.")
     assignment = db.get(Assignment, attempt.assignment_id)
+    assert assignment is not None  # an attempt's assignment is never deleted
     owner = db.get(Annotator, assignment.annotator_id)
     trace = lead.attempt_trace(db, attempt=attempt)
     return render(
@@ -186,7 +191,7 @@ def plan_submit(
     from annotators.planning import PlanInfeasible
 
     existing = len(list(db.exec(select(Assignment.id).where(Assignment.study_id == study.id))))
-    context = dict(
+    context: dict[str, Any] = dict(
         study=study,
         existing=existing,
         per_cell=per_cell,
@@ -197,15 +202,16 @@ def plan_submit(
         site_profiles=planning.profiles_help(list(study.envs) or None),
     )
     try:
-        context["plan"] = planning.make_plan(
+        plan = planning.make_plan(
             db,
             study=study,
             per_cell=per_cell,
             seed=seed,
             profiles=[p.strip() for p in profiles.split(",") if p.strip()] or None,
         )
+        context["plan"] = plan
         if action == "store":
-            planning.write_plan(db, study=study, plan=context["plan"], replace=replace == "on")
+            planning.write_plan(db, study=study, plan=plan, replace=replace == "on")
             return RedirectResponse("/lead/assignments", status_code=303)
     except (PlanInfeasible, planning.PlanRefused, ValueError) as exc:
         context["error"] = str(exc)
@@ -255,8 +261,10 @@ def export_zip(
             message="Choose parquet, csv or both.",
         )
     work = Path(tempfile.mkdtemp(prefix="humantrace-export-"))
+    engine = db.get_bind()
+    assert isinstance(engine, Engine)  # the app's sessions are bound to its engine
     export_bundle(
-        db.get_bind(),
+        engine,
         work / "bundle",
         formats=formats,
         include_comments=include_comments == "on",

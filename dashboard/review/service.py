@@ -9,7 +9,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from annotators.models import Annotator, utcnow
 from dashboard.studies.models import (
@@ -21,6 +21,7 @@ from dashboard.studies.models import (
     Rating,
     Study,
 )
+from dashboard.studies.service import stored_id
 
 RESOLUTIONS = {
     "keep": "Keep: the attempts count as recorded",
@@ -77,7 +78,11 @@ def progress(db: Session, *, study: Study) -> Progress:
     from annotators.membership import members
 
     people = {p.id: p for p in db.exec(select(Annotator))}
-    tiers = {m.person.id: str(m.membership.tier) for m in members(db, study_id=study.id)}
+    tiers = {
+        m.person.id: str(m.membership.tier)
+        for m in members(db, study_id=stored_id(study))
+        if m.membership is not None  # always set: leads (who have none) are not asked for
+    }
     rows = list(db.exec(select(Assignment).where(Assignment.study_id == study.id)))
     result = Progress(total=len(rows))
     by_person: dict[int, PersonProgress] = {}
@@ -114,7 +119,7 @@ def analysable_attempts(db: Session, *, study: Study) -> list[tuple[Assignment, 
     """Ended, not rolled back, not excluded attempts of the study with their assignment."""
     rows = db.exec(
         select(Assignment, Attempt)
-        .join(Attempt, Attempt.assignment_id == Assignment.id)
+        .join(Attempt, col(Attempt.assignment_id) == col(Assignment.id))
         .where(
             Assignment.study_id == study.id,
             Attempt.status == AttemptStatus.ended,
@@ -147,12 +152,12 @@ def review_queue(
 ) -> list[tuple[Rating, Assignment]]:
     query = (
         select(Rating, Assignment)
-        .join(Assignment, Assignment.id == Rating.assignment_id)
+        .join(Assignment, col(Assignment.id) == col(Rating.assignment_id))
         .where(Assignment.study_id == study.id, Rating.needs_review == True)  # noqa: E712
     )
     if not include_resolved:
-        query = query.where(Rating.resolution.is_(None))
-    return list(db.exec(query.order_by(Rating.created_at)))
+        query = query.where(col(Rating.resolution).is_(None))
+    return list(db.exec(query.order_by(col(Rating.created_at))))
 
 
 def resolve_rating(db: Session, *, rating_id: int, resolution: str, note: str, lead: Annotator) -> Rating:

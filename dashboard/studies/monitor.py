@@ -12,12 +12,13 @@ from __future__ import annotations
 import asyncio
 import json
 from datetime import UTC, datetime, timedelta
+from typing import overload
 
 from fastapi import APIRouter, Request
 from fastapi.responses import StreamingResponse
 from sqlalchemy import and_
 from sqlalchemy.exc import SQLAlchemyError
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 from starlette.concurrency import run_in_threadpool
 
 from annotators.models import Annotator
@@ -30,6 +31,7 @@ from dashboard.studies.models import (
     Study,
     TabPresence,
 )
+from dashboard.studies.service import stored_id
 from dashboard.web.deps import DbDep, RequireLead
 from dashboard.web.pages import render
 
@@ -44,6 +46,10 @@ WORKING = list(ACTIVE_STATES) + [AssignmentState.rating]
 PRESENCE_FRESH_SECONDS = 6
 
 
+@overload
+def _ms(moment: datetime) -> int: ...
+@overload
+def _ms(moment: datetime | None) -> int | None: ...
 def _ms(moment: datetime | None) -> int | None:
     if moment is None:
         return None
@@ -67,26 +73,30 @@ def snapshot(engine, study_id: int) -> dict:
     with Session(engine) as db:
         rows = db.exec(
             select(Assignment, Annotator.code, Attempt)
-            .join(Annotator, Annotator.id == Assignment.annotator_id)
+            .join(Annotator, col(Annotator.id) == col(Assignment.annotator_id))
             .outerjoin(
                 Attempt,
-                and_(Attempt.assignment_id == Assignment.id, Attempt.status == AttemptStatus.active),
+                and_(
+                    col(Attempt.assignment_id) == col(Assignment.id),
+                    col(Attempt.status) == AttemptStatus.active,
+                ),
             )
-            .where(Assignment.study_id == study_id, Assignment.state.in_(WORKING))
+            .where(col(Assignment.study_id) == study_id, col(Assignment.state).in_(WORKING))
             .order_by(Annotator.code)
         ).all()
         ids = [a.id for a, _c, _t in rows]
-        seen = {}
+        seen: dict[tuple[int, str], int] = {}
         if ids:
             for assignment_id, tab, last in db.exec(
                 select(TabPresence.assignment_id, TabPresence.tab, TabPresence.last_seen_at).where(
-                    TabPresence.assignment_id.in_(ids)
+                    col(TabPresence.assignment_id).in_(ids)
                 )
             ):
                 seen[(assignment_id, tab)] = _ms(last)
     fresh_after = _ms(now - timedelta(seconds=PRESENCE_FRESH_SECONDS))
     working = []
     for assignment, code, attempt in rows:
+        assert assignment.id is not None  # read from the database
         control = seen.get((assignment.id, "control"))
         working.append(
             {
@@ -111,7 +121,10 @@ def monitor_page(study_id: int, request: Request, person: RequireLead, db: DbDep
     if study is None:
         return render(request, "error.html", status_code=404, title="Not found", message="No such study.")
     return render(
-        request, "lead_monitor.html", study=study, initial=snapshot(request.app.state.engine, study.id)
+        request,
+        "lead_monitor.html",
+        study=study,
+        initial=snapshot(request.app.state.engine, stored_id(study)),
     )
 
 

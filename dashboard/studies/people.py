@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, RedirectResponse
+from starlette.datastructures import UploadFile
 
 from annotators import membership
 from annotators import service as accounts
 from dashboard.studies.models import Study
+from dashboard.studies.service import stored_id
 from dashboard.web.deps import CsrfProtect, DbDep, RequireLead, SettingsDep
 from dashboard.web.pages import render
 
@@ -30,8 +32,8 @@ def _page(
     status_code: int = 200,
     notice: str | None = None,
 ):
-    people = membership.members(db, study_id=study.id, include_leads=True)
-    ids = [m.person.id for m in people]
+    people = membership.members(db, study_id=stored_id(study), include_leads=True)
+    ids = [m.person.id for m in people if m.person.id is not None]  # all of them: read from the database
     return render(
         request,
         "lead_people.html",
@@ -89,14 +91,14 @@ async def import_csv(study_id: int, request: Request, person: RequireLead, db: D
     if study is None:
         return _missing(request)
     upload = (await request.form()).get("file")
-    data = await upload.read(MAX_CSV_BYTES + 1) if hasattr(upload, "read") else b""
+    data = await upload.read(MAX_CSV_BYTES + 1) if isinstance(upload, UploadFile) else b""
     if not data:
         return _page(request, db, study, errors=["Choose a CSV file to import."], status_code=422)
     if len(data) > MAX_CSV_BYTES:
         return _page(request, db, study, errors=["The file is larger than 1 MB; split it."], status_code=422)
     try:
         added = membership.import_people(
-            db, text=data.decode("utf-8"), study_id=study.id, known_envs=known_envs()
+            db, text=data.decode("utf-8"), study_id=stored_id(study), known_envs=known_envs()
         )
     except UnicodeDecodeError:
         return _page(
@@ -131,10 +133,10 @@ def fresh_link(study_id: int, code: str, person: RequireLead, db: DbDep, setting
     study = _study(db, study_id)
     found = [
         m
-        for m in (membership.members(db, study_id=study.id, include_leads=True) if study else [])
+        for m in (membership.members(db, study_id=stored_id(study), include_leads=True) if study else [])
         if m.person.code == code.upper()
     ]
-    if not found or not found[0].active:
+    if study is None or not found or not found[0].active:
         return JSONResponse(
             {"detail": f"{code.upper()} is not an active person of this study."}, status_code=404
         )

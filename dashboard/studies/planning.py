@@ -8,7 +8,7 @@ rule, and writes one `Assignment` per planned row in a single transaction.
 from __future__ import annotations
 
 from sqlalchemy import delete, func
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from annotators import membership
 from annotators.models import Annotator
@@ -22,6 +22,7 @@ from annotators.planning import (
     resolve_profiles,
 )
 from dashboard.studies.models import Assignment, AssignmentState, Study
+from dashboard.studies.service import stored_id
 
 
 class PlanRefused(ValueError):
@@ -51,7 +52,8 @@ def roster(db: Session, *, study: Study) -> list[PlanAnnotator]:
             designed=frozenset(m.membership.designed),
             active=m.active,
         )
-        for m in membership.members(db, study_id=study.id)
+        for m in membership.members(db, study_id=stored_id(study))
+        if m.membership is not None  # always set: leads (who have none) are not asked for
     ]
 
 
@@ -142,7 +144,8 @@ def make_plan(
     )
     if violations:
         raise PlanInfeasible(
-            "the solver's plan broke a rule (please report this): " + "; ".join(str(v) for v in violations)
+            violations[0].rule,
+            "the solver's plan broke a rule (please report this): " + "; ".join(str(v) for v in violations),
         )
     return plan
 
@@ -170,15 +173,18 @@ def write_plan(db: Session, *, study: Study, plan: Plan, replace: bool = False) 
             raise PlanRefused(
                 f"{touched} assignments of this study have been started; a new plan cannot replace them."
             )
-        db.execute(delete(Assignment).where(Assignment.study_id == study.id))
+        db.execute(delete(Assignment).where(col(Assignment.study_id) == study.id))
     people = {p.code: p for p in db.exec(select(Annotator))}
     if study.status not in ("draft", "open"):
         raise PlanRefused(f"study {study.name!r} is {study.status}; plan a draft or open study.")
+    study_id = stored_id(study)
     for row in plan.assignments:
+        annotator_id = people[row.annotator].id
+        assert annotator_id is not None  # read from the database
         db.add(
             Assignment(
-                study_id=study.id,
-                annotator_id=people[row.annotator].id,
+                study_id=study_id,
+                annotator_id=annotator_id,
                 task_id=row.task_id,
                 env_id=row.env_id,
                 difficulty=str(row.difficulty),

@@ -7,20 +7,24 @@ Only the harness and the dashboard hold the secret; pages and agents never do.
 from __future__ import annotations
 
 import hmac
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 from fastapi import APIRouter, Depends, HTTPException, Request
-from pydantic import BaseModel, ValidationError
+from fastapi.openapi.utils import get_openapi
+from pydantic import BaseModel, Field, ValidationError
 from sqlmodel import Session
 
 from core.deps import SettingsDep
 from environments import catalog, registry, sessions, ui
+from environments.evaluator import Verdict
+from environments.responses import Answer
 from environments.schemas import SpecError
 from environments.seeding import SeedError
 
 SECRET_HEADER = "X-Controller-Secret"
+_T = TypeVar("_T")
 
 
 def require_controller(request: Request, settings: SettingsDep) -> None:
@@ -39,6 +43,12 @@ def db_session(request: Request) -> Iterator[Session]:
 
 DbDep = Annotated[Session, Depends(db_session)]
 router = APIRouter(prefix="/control", tags=["control"], dependencies=[Depends(require_controller)])
+
+
+def openapi_document() -> dict[str, Any]:
+    """The controller API's own OpenAPI document, for harness developers (the app's document leaves
+    the controller out, so no page or agent learns of it)."""
+    return get_openapi(title="humantrace controller API", version="1", routes=router.routes)
 
 
 class CreateSession(BaseModel):
@@ -66,6 +76,81 @@ class SessionInfo(BaseModel):
     reset_count: int
 
 
+class TaskInfo(Answer):
+    """One task of a site, as `humantrace tasks list` shows it."""
+
+    task_id: str
+    env_id: str
+    title: str
+    difficulty: str
+    primary_primitives: list[str]
+    expected_steps: int
+    time_limit_seconds: int
+    variant_id: str | None
+    variant_primitive: str | None
+    variant_layers: list[str]
+    variant_families: list[str] = Field(description="each injection of the variant as `layer:action`")
+
+
+class UIProfileInfo(Answer):
+    """One build of a site's controls (environments.ui)."""
+
+    name: str
+    title: str
+    description: str
+    controls: dict[str, str] = Field(description="control key -> its build, e.g. `select: custom`")
+    classes: list[str] = Field(description="the interaction classes the profile exercises")
+
+
+class InterventionsSet(Answer):
+    """The session's network rules and client dispatches as stored (variant params format)."""
+
+    network: list[dict[str, Any]]
+    client: list[dict[str, Any]]
+
+
+class SessionState(Answer):
+    state: dict[str, Any] = Field(description="the live state: collection name -> its records")
+
+
+class SessionDiff(Answer):
+    diff: list[dict[str, Any]] = Field(
+        description="create/update/delete entries of the initial snapshot against the live state"
+    )
+
+
+class SessionTargets(Answer):
+    targets: dict[str, Any] = Field(description="the resolved latent targets (never shown to a page)")
+
+
+class AuditEntry(Answer):
+    """One API call of the session."""
+
+    t: datetime
+    method: str
+    path: str
+    status: int
+    intervention: str | None = Field(description="the intervention that fired on the call, if any")
+    duration_ms: int
+
+
+class AuditLog(Answer):
+    entries: list[AuditEntry]
+
+
+class SemanticEvent(Answer):
+    """A typed event an API handler emitted (`cart_add {product_id, quantity}`)."""
+
+    seq: int
+    t_ms: int = Field(description="epoch milliseconds")
+    event: str
+    params: dict[str, Any]
+
+
+class EventLog(Answer):
+    events: list[SemanticEvent]
+
+
 def _info(db: Session, session_id: str) -> SessionInfo:
     row = sessions.get_session(db, session_id=session_id)
     task = catalog.get_task(row.task_id)
@@ -91,13 +176,13 @@ def _not_found(exc: Exception) -> HTTPException:
     return HTTPException(status_code=404, detail=str(exc))
 
 
-@router.get("/tasks")
+@router.get("/tasks", response_model=list[TaskInfo])
 def list_tasks() -> list[dict[str, Any]]:
     """Every task of every site."""
     return [summary.__dict__ for summary in catalog.list_tasks()]
 
 
-@router.get("/ui-profiles")
+@router.get("/ui-profiles", response_model=dict[str, list[UIProfileInfo]])
 def list_ui_profiles() -> dict[str, list[dict[str, Any]]]:
     """Every site's UI profiles (the default first): name, title, controls and interaction classes."""
     return {
@@ -155,7 +240,7 @@ class Interventions(BaseModel):
     client: list[dict[str, Any]] = []
 
 
-@router.put("/sessions/{session_id}/interventions")
+@router.put("/sessions/{session_id}/interventions", response_model=InterventionsSet)
 def apply_interventions(session_id: str, body: Interventions, db: DbDep) -> dict[str, Any]:
     """Replace the session's network rules and client dispatches (variant params format)."""
     try:
@@ -171,47 +256,46 @@ def apply_interventions(session_id: str, body: Interventions, db: DbDep) -> dict
     return {"network": row.network_rules, "client": row.client_dispatches}
 
 
-def _read(db: Session, session_id: str, reader: Any) -> Any:
+def _read(db: Session, session_id: str, reader: Callable[..., _T]) -> _T:
     try:
         return reader(db, session_id=session_id)
     except sessions.SessionNotFound as exc:
         raise _not_found(exc) from None
 
 
-@router.get("/sessions/{session_id}/state")
+@router.get("/sessions/{session_id}/state", response_model=SessionState)
 def session_state(session_id: str, db: DbDep) -> dict[str, Any]:
     """The live state as collections."""
     return {"state": _read(db, session_id, sessions.get_state)}
 
 
-@router.get("/sessions/{session_id}/diff")
+@router.get("/sessions/{session_id}/diff", response_model=SessionDiff)
 def session_diff(session_id: str, db: DbDep) -> dict[str, Any]:
     """The diff of the initial snapshot against the live state."""
     return {"diff": _read(db, session_id, sessions.dump_diff)}
 
 
-@router.get("/sessions/{session_id}/targets")
+@router.get("/sessions/{session_id}/targets", response_model=SessionTargets)
 def session_targets(session_id: str, db: DbDep) -> dict[str, Any]:
     """The resolved latent targets."""
     return {"targets": _read(db, session_id, sessions.get_targets)}
 
 
-@router.get("/sessions/{session_id}/audit")
+@router.get("/sessions/{session_id}/audit", response_model=AuditLog)
 def session_audit(session_id: str, db: DbDep) -> dict[str, Any]:
     """Every API call since the last reset, with the intervention that fired (if any)."""
     entries = _read(db, session_id, sessions.audit_log)
     return {"entries": [entry.model_dump(mode="json", exclude={"id", "session_id"}) for entry in entries]}
 
 
-@router.get("/sessions/{session_id}/events")
+@router.get("/sessions/{session_id}/events", response_model=EventLog)
 def session_events(session_id: str, db: DbDep) -> dict[str, Any]:
     """The semantic event log since the last reset."""
     events = _read(db, session_id, sessions.event_log)
     return {"events": [event.model_dump(mode="json", exclude={"id", "session_id"}) for event in events]}
 
 
-@router.post("/sessions/{session_id}/evaluate")
-def evaluate(session_id: str, db: DbDep) -> dict[str, Any]:
+@router.post("/sessions/{session_id}/evaluate", response_model=Verdict)
+def evaluate(session_id: str, db: DbDep) -> Verdict:
     """Score the live state (the evaluator's Verdict)."""
-    verdict = _read(db, session_id, sessions.evaluate_session)
-    return verdict.model_dump(mode="json")
+    return _read(db, session_id, sessions.evaluate_session)

@@ -11,7 +11,7 @@ import secrets
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import lru_cache
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import orjson
 from sqlalchemy import CursorResult, delete, select, update
@@ -22,6 +22,9 @@ from environments.deps import ENDED_DETAIL, EnvHandle, EnvSessionDep, session_id
 from environments.models import EnvAuditEntry, EnvSemanticEvent, EnvSession, InterventionCounter
 from environments.seeding import build_session_state
 from environments.state import state_sha256
+
+if TYPE_CHECKING:
+    from environments.evaluator import Verdict
 
 __all__ = [
     "EnvHandle",
@@ -285,7 +288,7 @@ def dump_diff(db: Session, *, session_id: str) -> list[dict[str, Any]]:
     return [entry.model_dump(mode="json") for entry in diff]
 
 
-def evaluate_session(db: Session, *, session_id: str) -> Any:
+def evaluate_session(db: Session, *, session_id: str) -> Verdict:
     """Score the live state against the task (`environments.evaluator.Verdict`).
 
     A click the website is still saving when Evaluate is pressed counts: the state is read after

@@ -125,3 +125,34 @@ def test_no_public_response_page_or_cookie_holds_targets_verdicts_variant_or_sec
     everything = "\n".join(seen)
     for name, value in forbidden.items():
         assert value not in everything, f"{name} leaked"
+
+
+def test_the_controller_openapi_document_describes_every_answer() -> None:
+    """Each of the controller's operations names the shape of its success answer (a harness
+    developer reads the fields from the document instead of from the code)."""
+    from environments.control import openapi_document
+
+    document = openapi_document()
+    operations = {
+        (method.upper(), path): operation
+        for path, item in document["paths"].items()
+        for method, operation in item.items()
+    }
+    assert len(operations) == 12, sorted(operations)
+    for (method, path), operation in operations.items():
+        success = next(
+            operation["responses"][code] for code in ("200", "201") if code in operation["responses"]
+        )
+        schema = success["content"]["application/json"]["schema"]
+        assert "$ref" in json.dumps(schema), (method, path, schema)  # a named model, not any object
+    components = document["components"]["schemas"]
+    assert set(components["AuditEntry"]["properties"]) == {
+        "t",
+        "method",
+        "path",
+        "status",
+        "intervention",
+        "duration_ms",
+    }
+    assert "passed" in components["Verdict"]["properties"]
+    assert "reset_count" in components["SessionInfo"]["properties"]

@@ -57,7 +57,7 @@ QUIET_MS = 150
 _IDLE = f"() => !window.__htNet || (window.__htNet.pending === 0 && performance.now() - window.__htNet.last > {QUIET_MS})"
 
 
-def settle_network(page: Any, timeout_ms: float = 30_000) -> None:
+def settle_network(page: Page, timeout_ms: float = 30_000) -> None:
     """Wait until the page has loaded and no fetch has been in flight for `QUIET_MS`.
 
     Playwright's "networkidle" waits for 500 ms of silence after every step; counting the page's
@@ -67,7 +67,8 @@ def settle_network(page: Any, timeout_ms: float = 30_000) -> None:
     context = page.context
     if not getattr(context, "_ht_network_tracker", False):
         context.add_init_script(NETWORK_TRACKER_JS)
-        context._ht_network_tracker = True
+        # A marker on Playwright's context object (it has no slot for our own data).
+        context._ht_network_tracker = True  # type: ignore[attr-defined]
     page.wait_for_load_state("load")
     if page.evaluate("() => !!window.__htNet"):
         page.wait_for_function(_IDLE, polling=50, timeout=timeout_ms)

@@ -27,7 +27,7 @@ from environments.booking.schemas import (
     SaveHotel,
 )
 from environments.booking.views import card_label, trip_view
-from environments.sessions import EnvSessionDep
+from environments.sessions import EnvHandle, EnvSessionDep
 from environments.sitekit import state_of
 
 # Semantic events: name -> params.
@@ -185,7 +185,7 @@ def hotel(
 # ---------------------------------------------------------------- booking
 
 
-def _selection(body: Quote | NewBooking, env: Any) -> trips.Selection:
+def _selection(body: Quote | NewBooking, env: EnvHandle) -> trips.Selection:
     stay = search.Stay(check_in=body.check_in, check_out=body.check_out, guests=body.guests, rooms=body.rooms)
     return trips.select(
         state_of(env, BookingState),

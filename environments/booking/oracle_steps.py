@@ -14,7 +14,9 @@ from typing import TYPE_CHECKING, Any
 from environments.oracles import choose
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Page
+    from collections.abc import Callable
+
+    from playwright.sync_api import Locator, Page
 
 from environments.oracles import app_loaded, sign_in_again
 
@@ -65,7 +67,7 @@ def choose_destination(
     options.first.click()
 
 
-def pick_dates(page: Page, check_in_text: str, check_out_text: str, *, scope: Any = None) -> None:
+def pick_dates(page: Page, check_in_text: str, check_out_text: str, *, scope: Locator | None = None) -> None:
     """Open the calendar and click the check-in then the check-out day (paging months as needed);
     where the dates are date fields (UI profile date=native), type them in."""
     root = scope or page
@@ -96,7 +98,7 @@ def _iso(day_text: str) -> str:
     return datetime.strptime(day_text.strip(), "%A %d %B %Y").date().isoformat()
 
 
-def set_guests(page: Page, guests: int, rooms: int = 1, *, scope: Any = None) -> None:
+def set_guests(page: Page, guests: int, rooms: int = 1, *, scope: Locator | None = None) -> None:
     """Open the guests picker and step adults and rooms to the wanted numbers."""
     root = scope or page
     root.get_by_role("button", name=re.compile(r"^Guests and rooms")).first.click()
@@ -442,7 +444,7 @@ def write_review(page: Page, *, score: int, title: str, body: str, traveled: str
     raise AssertionError("the review was never published")
 
 
-def verify_trip(page: Page, checks: dict[str, str], redo: Any, attempts: int = 3) -> None:
+def verify_trip(page: Page, checks: dict[str, str], redo: Callable[[], object], attempts: int = 3) -> None:
     """Re-read the trip (a reload shows what the server really has) until every field shows what
     it should; after two reads that disagree, do the change again."""
     for _ in range(attempts):

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from environments.mail.models import FOLDERS, Email, MailState
+from environments.mail.models import FOLDERS, Email, MailState, Settings
 from environments.sitekit import SiteError, find_or_404
 
 Emit = Callable[..., None]
@@ -236,7 +236,7 @@ def counts(state: MailState) -> dict[str, Any]:
     return {"folders": folders, "labels": labels}
 
 
-def settings(state: MailState) -> Any:
+def settings(state: MailState) -> Settings:
     """The settings entity (there is exactly one)."""
     if not state.settings:
         raise SiteError(500, "The mailbox has no settings.")

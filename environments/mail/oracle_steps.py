@@ -8,14 +8,16 @@ from __future__ import annotations
 
 import re
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from playwright.sync_api import Error as PlaywrightError
 
 from environments.oracles import choose
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Page
+    from collections.abc import Callable
+
+    from playwright.sync_api import Locator, Page
 
 LOAD_TIMEOUT = 20_000
 
@@ -25,7 +27,7 @@ def settle(page: Page) -> None:
     page.locator("[data-loaded=true]").first.wait_for(timeout=LOAD_TIMEOUT)
 
 
-def follow(page: Page, locator: Any) -> None:
+def follow(page: Page, locator: Locator) -> None:
     """Click a link and wait for the next page and its data."""
     with page.expect_navigation():
         locator.click()
@@ -60,7 +62,7 @@ def search(page: Page, text: str) -> None:
     page.locator("#threads[data-loaded=true]").wait_for(timeout=30_000)
 
 
-def rows(page: Page, subject: str | None = None, who: str | None = None) -> Any:
+def rows(page: Page, subject: str | None = None, who: str | None = None) -> Locator:
     """Conversation rows, narrowed by exact subject and/or by who the row starts with."""
     found = page.locator("li.row")
     if subject is not None:
@@ -77,20 +79,20 @@ def open_conversation(page: Page, subject: str, who: str | None = None) -> None:
     page.locator("#messages[data-loaded=true]").wait_for(timeout=LOAD_TIMEOUT)
 
 
-def message(page: Page, sender: str, index: int = -1) -> Any:
+def message(page: Page, sender: str, index: int = -1) -> Locator:
     """A message card in the open conversation, by sender name (the last one by default)."""
     cards = page.locator("article.message").filter(has=page.locator(".msg-from strong", has_text=sender))
     return cards.last if index == -1 else cards.nth(index)
 
 
-def toolbar(page: Page, name: str) -> Any:
+def toolbar(page: Page, name: str) -> Locator:
     """A button of the conversation toolbar."""
     return page.get_by_role("toolbar", name="Conversation actions").get_by_role(
         "button", name=name, exact=True
     )
 
 
-def select_rows(page: Page, found: Any) -> int:
+def select_rows(page: Page, found: Locator) -> int:
     """Tick the checkbox of every row in `found`; returns how many."""
     count = found.count()
     for index in range(count):
@@ -169,7 +171,7 @@ def send(page: Page, *, attempts: int = 4) -> None:
             return
         alert = _alert(page)
         text = alert.inner_text() if alert is not None else ""
-        if "sign in" in text.lower() or "expired" in text.lower():
+        if alert is not None and ("sign in" in text.lower() or "expired" in text.lower()):
             alert.get_by_role("button", name="Sign in").click()
             page.get_by_role("button", name="Sign in").click()
             page.locator("#send").wait_for(timeout=LOAD_TIMEOUT)
@@ -184,7 +186,7 @@ class Expired(Exception):
     """The session expired while sending; the editor was reopened after signing in again."""
 
 
-def _alert(page: Page) -> Any:
+def _alert(page: Page) -> Locator | None:
     """The last error toast on the page, or None; None too while Send's navigation replaces the
     page (counting then meets a destroyed execution context, and the caller polls again)."""
     found = page.locator(".toast.error")
@@ -196,7 +198,7 @@ def _alert(page: Page) -> Any:
         raise
 
 
-def wait_for(page: Page, condition: Any, *, timeout: float = 10) -> bool:
+def wait_for(page: Page, condition: Callable[[], object], *, timeout: float = 10) -> bool:
     """Poll `condition()` until it is true or `timeout` seconds pass."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -212,7 +214,7 @@ def reload(page: Page) -> None:
     settle(page)
 
 
-def contact_row(page: Page, name: str) -> Any:
+def contact_row(page: Page, name: str) -> Locator:
     """The contacts table row of `name` (exact)."""
     return page.locator("tr[data-id]").filter(
         has=page.locator(".contact-name", has_text=re.compile(rf"^{re.escape(name)}$"))

@@ -11,7 +11,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
 
-from environments.sessions import EnvSessionDep
+from environments.sessions import EnvHandle, EnvSessionDep
 from environments.shop import account_service as accounts
 from environments.shop import cart_service as carts
 from environments.shop import catalog_service as catalog
@@ -65,7 +65,7 @@ EVENTS: dict[str, tuple[str, ...]] = {
 router = APIRouter()
 
 
-def signed_in(env: Any) -> ShopState:
+def signed_in(env: EnvHandle) -> ShopState:
     """The state, after refusing with 401 when the shopper has signed out."""
     state = state_of(env, ShopState)
     accounts.require_signed_in(state)

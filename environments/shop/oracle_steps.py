@@ -18,7 +18,9 @@ from playwright.sync_api import Error as PlaywrightError
 from environments.oracles import choose, settle_network
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Page
+    from collections.abc import Callable
+
+    from playwright.sync_api import Locator, Page
 
 
 WRITE_TIMEOUT_MS = 30_000
@@ -52,7 +54,7 @@ def close_popups(page: Page) -> None:
             return
 
 
-def click(page: Page, locator: Any) -> None:
+def click(page: Page, locator: Locator) -> None:
     """Click after clearing anything that covers the page."""
     close_popups(page)
     locator.click()
@@ -105,7 +107,7 @@ def wait_toast(page: Page, before: int = 0, timeout_ms: int = WRITE_TIMEOUT_MS) 
     return None
 
 
-def poll(page: Page, condition: Any, timeout_ms: int = 10_000) -> bool:
+def poll(page: Page, condition: Callable[[], object], timeout_ms: int = 10_000) -> bool:
     """Wait until `condition()` is true (False if it never becomes true in time)."""
     deadline = time.monotonic() + timeout_ms / 1000
     while time.monotonic() < deadline:
@@ -194,7 +196,7 @@ def search(page: Page, text: str) -> None:
     settle(page)
 
 
-def product_cards(page: Page, name: str, brand: str | None = None) -> Any:
+def product_cards(page: Page, name: str, brand: str | None = None) -> Locator:
     """Cards in the results whose title is exactly `name` (and brand, if given)."""
     cards = page.locator("#results .product-card").filter(has=page.locator("a.title", has_text=exact(name)))
     if brand:
@@ -213,7 +215,7 @@ def open_product(page: Page, name: str, brand: str | None = None) -> None:
     settle(page)
 
 
-def add_to_cart_button(page: Page) -> Any:
+def add_to_cart_button(page: Page) -> Locator:
     """The product page's "Add to cart" (labelled, or an icon named so, by the UI profile)."""
     return page.get_by_role("button", name="Add to cart", exact=True)
 
@@ -233,7 +235,7 @@ def set_quantity(page: Page, quantity: int) -> None:
     raise AssertionError(f"the quantity never showed {quantity}")
 
 
-def choose_last(scope: Any, label: str) -> None:
+def choose_last(scope: Page | Locator, label: str) -> None:
     """Choose the last option of the select named `label` (the native one or the custom listbox)."""
     box = scope.get_by_role("combobox", name=label, exact=True)
     if box.evaluate("el => el.tagName") == "SELECT":
@@ -270,7 +272,7 @@ def open_cart(page: Page) -> None:
     settle(page)
 
 
-def cart_line(page: Page, name: str, opts: str | None = None) -> Any:
+def cart_line(page: Page, name: str, opts: str | None = None) -> Locator:
     """The cart line of a product (optionally one whose options text contains `opts`)."""
     lines = page.locator("#lines .line").filter(has=page.locator("a.name", has_text=exact(name)))
     if opts:
@@ -278,7 +280,7 @@ def cart_line(page: Page, name: str, opts: str | None = None) -> Any:
     return lines
 
 
-def line_quantity(line: Any) -> int:
+def line_quantity(line: Locator) -> int:
     return int(line.locator("output").inner_text().strip())
 
 

@@ -9,7 +9,7 @@ the evaluator must fail: the wrong size, a missing item, the look-alike product.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from environments.oracles import OracleContext, attribute, choose
 from environments.shop import oracle_steps as s
@@ -69,7 +69,7 @@ def save_to_wishlist_wrong(page: Page, ctx: Ctx) -> None:
     s.add_current_product(page)
 
 
-def make_default_address(street: str) -> Any:
+def make_default_address(street: str) -> Oracle:
     def oracle(page: Page, ctx: Ctx) -> None:
         s.open_account_section(page, "Addresses")
         for _ in range(4):
@@ -87,7 +87,7 @@ def make_default_address(street: str) -> Any:
     return oracle
 
 
-def cart_quantity(name: str, quantity: int) -> Any:
+def cart_quantity(name: str, quantity: int) -> Oracle:
     def oracle(page: Page, ctx: Ctx) -> None:
         for _ in range(3):
             s.open_cart(page)
@@ -104,7 +104,7 @@ def cart_quantity(name: str, quantity: int) -> Any:
 # ------------------------------------------------------------------ medium
 
 
-def buy_jacket(size: str) -> Any:
+def buy_jacket(size: str) -> Oracle:
     def oracle(page: Page, ctx: Ctx) -> None:
         s.open_product(page, ctx.targets["product_name"])
         s.choose_options(page, color=ctx.targets["color"], size=size)
@@ -116,7 +116,7 @@ def buy_jacket(size: str) -> Any:
     return oracle
 
 
-def tidy_cart(drop_card_game: bool) -> Any:
+def tidy_cart(drop_card_game: bool) -> Oracle:
     bottle, band = "Insulated Water Bottle, 750 ml", "Resistance Band Set of 5"
 
     def oracle(page: Page, ctx: Ctx) -> None:
@@ -142,7 +142,7 @@ def tidy_cart(drop_card_game: bool) -> Any:
     return oracle
 
 
-def return_item(name: str) -> Any:
+def return_item(name: str) -> Oracle:
     def oracle(page: Page, ctx: Ctx) -> None:
         s.request_return(
             page, order_number=ctx.targets["order_number"], items={name: 1}, reason="Doesn't fit"
@@ -151,7 +151,7 @@ def return_item(name: str) -> Any:
     return oracle
 
 
-def add_new_address(make_default: bool) -> Any:
+def add_new_address(make_default: bool) -> Oracle:
     def oracle(page: Page, ctx: Ctx) -> None:
         t = ctx.targets
         s.open_account_section(page, "Addresses")
@@ -185,7 +185,7 @@ def add_new_address(make_default: bool) -> Any:
 # ------------------------------------------------------------------ hard
 
 
-def buy_yoga_mat(check_rating: bool) -> Any:
+def buy_yoga_mat(check_rating: bool) -> Oracle:
     def oracle(page: Page, ctx: Ctx) -> None:
         s.search(page, "yoga mat")
         if check_rating:
@@ -208,14 +208,14 @@ def buy_yoga_mat(check_rating: bool) -> Any:
     return oracle
 
 
-def checkout_cart(coupon: str | None) -> Any:
+def checkout_cart(coupon: str | None) -> Oracle:
     def oracle(page: Page, ctx: Ctx) -> None:
         s.place_order(page, address=WORK, delivery="Express", card=VISA, coupon=coupon)
 
     return oracle
 
 
-def wishlist_to_cart(remove: bool) -> Any:
+def wishlist_to_cart(remove: bool) -> Oracle:
     def oracle(page: Page, ctx: Ctx) -> None:
         s.open_header(page, "/wishlist")
         page.locator("main h1").wait_for()
@@ -255,7 +255,7 @@ def wishlist_to_cart(remove: bool) -> Any:
     return oracle
 
 
-def review_shoes(stars: int) -> Any:
+def review_shoes(stars: int) -> Oracle:
     shoe_words = re.compile(r"boot|shoe|sneaker|loafer|slipper|runner", re.IGNORECASE)
 
     def oracle(page: Page, ctx: Ctx) -> None:
@@ -294,7 +294,7 @@ def review_shoes(stars: int) -> Any:
 # ------------------------------------------------------------------ expert
 
 
-def reorder(include_excluded: bool) -> Any:
+def reorder(include_excluded: bool) -> Oracle:
     def oracle(page: Page, ctx: Ctx) -> None:
         s.open_order(page, ctx.targets["order_number"])
         lines = s.read_order_lines(page)
@@ -309,7 +309,7 @@ def reorder(include_excluded: bool) -> Any:
     return oracle
 
 
-def recall(also_other_kettle: bool) -> Any:
+def recall(also_other_kettle: bool) -> Oracle:
     def oracle(page: Page, ctx: Ctx) -> None:
         s.open_header(page, "/notifications")
         notice = None
@@ -346,7 +346,7 @@ def recall(also_other_kettle: bool) -> Any:
     return oracle
 
 
-def replace_card(remove_expired: bool) -> Any:
+def replace_card(remove_expired: bool) -> Oracle:
     def oracle(page: Page, ctx: Ctx) -> None:
         t = ctx.targets
         s.open_account_section(page, "Payment methods")
@@ -375,7 +375,7 @@ def replace_card(remove_expired: bool) -> Any:
     return oracle
 
 
-def best_coupon(pick_best: bool) -> Any:
+def best_coupon(pick_best: bool) -> Oracle:
     items = (
         ("Insulated Water Bottle, 750 ml", "Glacier Blue"),
         ("Resistance Band Set of 5", None),
@@ -411,7 +411,7 @@ def best_coupon(pick_best: bool) -> Any:
 # ------------------------------------------------------------------ frontier
 
 
-def return_brand(all_units: bool) -> Any:
+def return_brand(all_units: bool) -> Oracle:
     def oracle(page: Page, ctx: Ctx) -> None:
         brand = ctx.targets["brand"]
         s.open_orders(page, "Delivered")
@@ -433,7 +433,7 @@ def return_brand(all_units: bool) -> Any:
     return oracle
 
 
-def gifts(friends: tuple[str, ...]) -> Any:
+def gifts(friends: tuple[str, ...]) -> Oracle:
     def oracle(page: Page, ctx: Ctx) -> None:
         gift = ctx.targets["gift_name"]
         for friend in friends:
@@ -447,7 +447,7 @@ def gifts(friends: tuple[str, ...]) -> Any:
     return oracle
 
 
-def move_house(delete_old: bool) -> Any:
+def move_house(delete_old: bool) -> Oracle:
     def oracle(page: Page, ctx: Ctx) -> None:
         t = ctx.targets
         s.open_account_section(page, "Addresses")
@@ -504,7 +504,7 @@ def move_house(delete_old: bool) -> Any:
     return oracle
 
 
-def sort_out_cart(save_for_later: bool) -> Any:
+def sort_out_cart(save_for_later: bool) -> Oracle:
     def oracle(page: Page, ctx: Ctx) -> None:
         s.open_header(page, "/notifications")
         newest_promo = page.locator(".notification").filter(has=page.locator(".tag", has_text="Offer")).first

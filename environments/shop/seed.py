@@ -8,9 +8,9 @@ order, so the same seed gives the same store.
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any
 
 from environments.seeding import SeedContext
 from environments.shop.catalog import (
@@ -55,7 +55,7 @@ def parse_iso(value: str) -> datetime:
     return datetime.fromisoformat(value.replace("Z", "+00:00"))
 
 
-def price_cents(rng: Any, low: int, high: int) -> int:
+def price_cents(rng: random.Random, low: int, high: int) -> int:
     """A shop-like price between two whole-dollar bounds (ends in .99, .49 or .95)."""
     return rng.randint(low, high) * 100 - rng.choice((1, 1, 51, 5))
 

@@ -40,6 +40,7 @@ FIGURES = (
     "human_time",
     "duplicates",
 )
+CONDITION_COLOURS: dict[object, str] = {"clean": CLEAN, "intervention": INTERVENTION}
 CLASS_COLOURS = {"belief": "#c44e52", "action": "#8172b3", "overreach": "#ccb974"}
 
 
@@ -54,33 +55,43 @@ def _height(n_bars: int) -> float:
     return 0.9 + 0.24 * n_bars
 
 
-def _rate(k: float, n: int):
+Interval = tuple[float, float, float, int]
+"""A bar's value, interval low and high, and n (as `exports.figures.hbars` draws them)."""
+
+
+def _num(value: object) -> float:
+    """A frame cell as a float (pandas types a cell as any scalar; the columns read hold numbers)."""
+    if isinstance(value, (int, float, np.integer, np.floating)):
+        return float(value)
+    raise TypeError(f"not a number: {value!r}")
+
+
+def _rate(k: float, n: int) -> Interval:
     est = wilson(int(round(k)), int(n))
     return (est.estimate, est.ci_low, est.ci_high, est.n)
 
 
 def pass_rates(panel: pd.DataFrame, agents: pd.DataFrame, out: Path | None) -> str | None:
     """Pass rate clean vs intervention: humans cold/warm (attempts) and each model (runs), Wilson CIs."""
-    groups, clean, inter = [], [], []
+    groups: list[str] = []
+    clean: list[Interval | None] = []
+    inter: list[Interval | None] = []
     cells = panel.set_index(["condition", "phase"])
     for phase in ("cold", "warm"):
         groups.append(f"humans {phase}")
         for target, condition in ((clean, "clean"), (inter, "intervention")):
-            if (condition, phase) in cells.index and cells.loc[(condition, phase), "n_attempts"] > 0:
-                row = cells.loc[(condition, phase)]
-                target.append(_rate(row["pass_rate"] * row["n_attempts"], int(row["n_attempts"])))
+            if (condition, phase) in cells.index and _num(cells.loc[(condition, phase), "n_attempts"]) > 0:
+                n_attempts = _num(cells.loc[(condition, phase), "n_attempts"])
+                target.append(
+                    _rate(_num(cells.loc[(condition, phase), "pass_rate"]) * n_attempts, int(n_attempts))
+                )
             else:
                 target.append(None)
-    for row in agents[agents["scope"] == "panel"].head(MODELS_SHOWN).itertuples():
-        groups.append(row.model)
-        clean.append(
-            _rate(row.clean_pass_rate * row.n_clean_runs, row.n_clean_runs) if row.n_clean_runs else None
-        )
-        inter.append(
-            _rate(row.intervention_pass_rate * row.n_intervention_runs, row.n_intervention_runs)
-            if row.n_intervention_runs
-            else None
-        )
+    for agent in agents[agents["scope"] == "panel"].head(MODELS_SHOWN).itertuples():
+        groups.append(str(agent.model))
+        n_clean, n_inter = _num(agent.n_clean_runs), _num(agent.n_intervention_runs)
+        clean.append(_rate(_num(agent.clean_pass_rate) * n_clean, int(n_clean)) if n_clean else None)
+        inter.append(_rate(_num(agent.intervention_pass_rate) * n_inter, int(n_inter)) if n_inter else None)
     fig, ax = new_figure(6.4, _height(2 * len(groups)))
     hbars(
         ax,
@@ -169,7 +180,19 @@ def env_primitive(table: pd.DataFrame, out: Path | None) -> str | None:
     return save(fig, "fig_env_primitive", out)
 
 
-def _rate_bars(frame, groups_col, rate, low, high, n, name, xlabel, out, *, colour_by=None):
+def _rate_bars(
+    frame: pd.DataFrame,
+    groups_col: str,
+    rate: str,
+    low: str,
+    high: str,
+    n: str,
+    name: str,
+    xlabel: str,
+    out: Path | None,
+    *,
+    colour_by: str | None = None,
+) -> str | None:
     if frame.empty:
         return None
     groups = list(dict.fromkeys(frame[groups_col]))
@@ -179,12 +202,12 @@ def _rate_bars(frame, groups_col, rate, low, high, n, name, xlabel, out, *, colo
         part = frame if key is None else frame[frame[colour_by] == key]
         part = part.set_index(groups_col)
         values = [
-            (part.at[g, rate], part.at[g, low], part.at[g, high], int(part.at[g, n]))
+            (part.at[g, rate], part.at[g, low], part.at[g, high], int(_num(part.at[g, n])))
             if g in part.index and pd.notna(part.at[g, rate])
             else None
             for g in groups
         ]
-        colour = {"clean": CLEAN, "intervention": INTERVENTION}.get(key, _PALETTE[i % len(_PALETTE)])
+        colour = CONDITION_COLOURS.get(key, _PALETTE[i % len(_PALETTE)])
         series.append({"label": key or rate, "colour": colour, "values": values})
     fig, ax = new_figure(6.4, _height(len(groups) * len(keys)))
     hbars(ax, name, groups, series, value_max=100)
@@ -277,7 +300,7 @@ def time_ratio(table: pd.DataFrame, out: Path | None) -> str | None:
     if rows.empty:
         return None
     groups = [f"{r.model} vs humans {r.human_phase}" for r in rows.itertuples()]
-    values = [(r.ratio, r.ratio_ci_low, r.ratio_ci_high, int(r.n_pairs)) for r in rows.itertuples()]
+    values = [(r.ratio, r.ratio_ci_low, r.ratio_ci_high, int(_num(r.n_pairs))) for r in rows.itertuples()]
     fig, ax = new_figure(6.4, _height(len(groups)))
     hbars(
         ax,
@@ -309,7 +332,7 @@ def human_time(table: pd.DataFrame, out: Path | None) -> str | None:
                         part.at[g, "median_s"],
                         part.at[g, "ci_low"],
                         part.at[g, "ci_high"],
-                        int(part.at[g, "n_attempts"]),
+                        int(_num(part.at[g, "n_attempts"])),
                     )
                     if g in part.index
                     else None
@@ -332,10 +355,18 @@ def primitive_scatter(prims: pd.DataFrame, out: Path | None) -> str | None:
     fig, ax = new_figure(4.2, 3.4)
     x, y = prims["human_warm_drop"] * 100, prims["agent_pass_drop"] * 100
     for i, (row, xi, yi) in enumerate(zip(prims.itertuples(), x, y, strict=True)):
-        small = row.n_tasks < 5
-        xerr = None if small else [[xi - row.human_warm_ci_low * 100], [row.human_warm_ci_high * 100 - xi]]
-        yerr = None if small else [[yi - row.agent_pass_ci_low * 100], [row.agent_pass_ci_high * 100 - yi]]
-        colour = primitive_colour(row.primitive)
+        small = _num(row.n_tasks) < 5
+        xerr = (
+            None
+            if small
+            else [[xi - _num(row.human_warm_ci_low) * 100], [_num(row.human_warm_ci_high) * 100 - xi]]
+        )
+        yerr = (
+            None
+            if small
+            else [[yi - _num(row.agent_pass_ci_low) * 100], [_num(row.agent_pass_ci_high) * 100 - yi]]
+        )
+        colour = primitive_colour(str(row.primitive))
         label = f"{row.primitive} (n={row.n_tasks}{', n too small for a CI' if small else ''})"
         bars = ax.errorbar(
             [xi],
@@ -391,8 +422,8 @@ def duplicate_statistics(table: pd.DataFrame, out: Path | None) -> str | None:
     rows = table[table["estimate"].notna()]
     if rows.empty:
         return None
-    groups = [r.statistic.replace("_", " ") for r in rows.itertuples()]
-    values = [(r.estimate, r.ci_low, r.ci_high, int(r.n)) for r in rows.itertuples()]
+    groups = [str(r.statistic).replace("_", " ") for r in rows.itertuples()]
+    values = [(r.estimate, r.ci_low, r.ci_high, int(_num(r.n))) for r in rows.itertuples()]
     fig, ax = new_figure(6.4, _height(len(groups)))
     hbars(
         ax,

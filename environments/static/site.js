@@ -199,6 +199,23 @@
 
   function params() { return new URLSearchParams(location.search); }
 
+  /* An element: h("a", { href, class, onclick, text }, ...children). Attributes that are null,
+     undefined or false are left out, true is an empty attribute, on<event> adds a listener. */
+  function h(tag, attrs, ...children) {
+    const node = document.createElement(tag);
+    for (const [key, value] of Object.entries(attrs || {})) {
+      if (value === null || value === undefined || value === false) continue;
+      if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+      else if (key === "text") node.textContent = value;
+      else node.setAttribute(key, value === true ? "" : value);
+    }
+    for (const child of children.flat(Infinity)) {
+      if (child === null || child === undefined || child === false) continue;
+      node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    }
+    return node;
+  }
+
   /* button=icon: a button with `data-icon="<name>"` shows only its icon; its words become its
      accessible name (aria-label) and tooltip. A button whose words change is re-read. */
   const ICONS = {  // symbols the common system fonts carry (no colour emoji needed)
@@ -364,7 +381,7 @@
   }
 
   window.Site = {
-    BASE, API, ApiError, api, reportError, errorPanel, loading, toast, busy, esc, params, loginUrl, configure, ui,
+    BASE, API, ApiError, api, reportError, errorPanel, loading, toast, busy, esc, params, h, loginUrl, configure, ui,
     page: body.dataset.page,
     main: document.getElementById("app"),
   };

@@ -222,12 +222,21 @@ def _score_singleton(
             surplus=_refs(ctx, passing[1:]),
             diagnosis=f"{_label(entry)}: met by {ctx.diff[passing[0]].ref}",
         )
-    ledger.near_miss.update(candidates)
     what = (
         f"no {entry.kind} in {collection}"
         if not candidates
         else (f"none of {len(candidates)} candidate {entry.kind}(s) in {collection} satisfied it")
     )
+    return _failed(
+        entry, ctx, ledger, collection, candidates, f"{what}{_closest(entry, candidates, ctx, None)}"
+    )
+
+
+def _failed(
+    entry: PositiveEntry, ctx: Context, ledger: Ledger, collection: str, candidates: list[int], why: str
+) -> PositiveCheck:
+    """The entry failed outright: no credit, every candidate a near miss, `why` in the diagnosis."""
+    ledger.near_miss.update(candidates)
     return PositiveCheck(
         **_common(entry, collection),
         weight=entry.weight,
@@ -235,7 +244,7 @@ def _score_singleton(
         earned=0.0,
         passed=False,
         near_misses=_refs(ctx, candidates),
-        diagnosis=f"{_label(entry)}: {what}{_closest(entry, candidates, ctx, None)}",
+        diagnosis=f"{_label(entry)}: {why}",
     )
 
 
@@ -287,16 +296,8 @@ def _score_slots(
     try:
         slots = slot_values(entry, ctx) if entry.bijection else [None] * entry.count  # type: ignore[operator]  # count is set whenever bijection is not (spec validation)
     except Exception as exc:  # `over` failing is the entry failing, shown in the diagnosis
-        ledger.near_miss.update(candidates)
-        return PositiveCheck(
-            **_common(entry, collection),
-            weight=entry.weight,
-            credit=0.0,
-            earned=0.0,
-            passed=False,
-            near_misses=_refs(ctx, candidates),
-            diagnosis=f"{_label(entry)}: bijection.over failed: {type(exc).__name__}: {exc}",
-        )
+        why = f"bijection.over failed: {type(exc).__name__}: {exc}"
+        return _failed(entry, ctx, ledger, collection, candidates, why)
     if not slots:
         return PositiveCheck(
             **_common(entry, collection),

@@ -124,7 +124,9 @@ def pick_person(dialog: Locator, person: str) -> None:
     expect(to).to_be_enabled(timeout=LONG)
     if to.evaluate("el => el.tagName") == "INPUT":
         to.fill(person.strip("()"))
-        dialog.get_by_role("listbox", name="To").get_by_role("option", name=re.compile(re.escape(person))).first.click()
+        dialog.get_by_role("listbox", name="To").get_by_role(
+            "option", name=re.compile(re.escape(person))
+        ).first.click()
         expect(to).to_have_value(re.compile(re.escape(person)))
         return
     choose(dialog, "To", re.compile(re.escape(person)))

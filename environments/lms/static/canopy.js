@@ -73,6 +73,8 @@
       list.setAttribute("role", "tablist");
       app.insertAdjacentElement("beforebegin", list);
     }
+    // Re-drawn when the section has loaded: the tab that had the focus keeps it.
+    const focused = list.contains(document.activeElement) ? document.activeElement.dataset.page : null;
     list.setAttribute("aria-label", `${course.code} sections`);
     list.style.borderColor = course.color;
     const base = `${Site.BASE}/courses/${course.id}`;
@@ -93,6 +95,10 @@
       document.body.dataset.page = tab.dataset.page;
       history.pushState({ tab: tab.dataset.page }, "", base + (tab.dataset.section ? "/" + tab.dataset.section : ""));
       document.dispatchEvent(new CustomEvent("canopy:section", { detail: tab.dataset.page }));
+    }
+    if (focused) {
+      const again = list.querySelector(`[data-page="${focused}"]`);
+      if (again) { tabs.forEach((t) => { t.tabIndex = t === again ? 0 : -1; }); again.focus(); }
     }
     tabs.forEach((tab, at) => {
       tab.addEventListener("click", () => open(tab));
@@ -133,7 +139,11 @@
     list.className = "type-ahead-list";
     list.setAttribute("role", "listbox");
     list.hidden = true;
-    wrap.append(input, list);
+    const note = document.createElement("div");
+    note.className = "type-ahead-note small muted";
+    note.setAttribute("role", "status");
+    note.hidden = true;
+    wrap.append(input, list, note);
     const label = select.labels && select.labels[0];
     if (label) { label.htmlFor = uid; list.setAttribute("aria-label", label.textContent.trim()); }
     select.hidden = true;
@@ -149,12 +159,14 @@
       if (active >= 0) { input.setAttribute("aria-activedescendant", items[active].id); items[active].scrollIntoView({ block: "nearest" }); }
       else input.removeAttribute("aria-activedescendant");
     }
-    function close() { list.hidden = true; input.setAttribute("aria-expanded", "false"); input.removeAttribute("aria-activedescendant"); active = -1; }
+    function close() { list.hidden = true; note.hidden = true; input.setAttribute("aria-expanded", "false"); input.removeAttribute("aria-activedescendant"); active = -1; }
     function open() {
       if (input.disabled) return;
       const words = input.value.trim().toLowerCase();
       const found = choices().filter((o) => !words || o.textContent.toLowerCase().includes(words));
-      list.innerHTML = found.length ? "" : `<li class="muted small" aria-disabled="true">No one matches “${esc(input.value.trim())}”</li>`;
+      list.innerHTML = "";
+      note.textContent = found.length ? "" : `No one matches “${input.value.trim()}”`;
+      note.hidden = Boolean(found.length);
       found.forEach((option, n) => {
         const item = document.createElement("li");
         item.id = `${uid}-o${n}`;
@@ -166,8 +178,8 @@
         item.addEventListener("click", () => pick(option));
         list.appendChild(item);
       });
-      list.hidden = false;
-      input.setAttribute("aria-expanded", "true");
+      list.hidden = !found.length;
+      input.setAttribute("aria-expanded", String(Boolean(found.length)));
       active = -1;
     }
     function pick(option) {
@@ -192,7 +204,7 @@
     input.addEventListener("focus", () => { if (list.hidden) open(); });
     input.addEventListener("blur", close);
     input.addEventListener("keydown", (event) => {
-      const items = shown().filter((item) => item.getAttribute("role") === "option");
+      const items = shown();
       if (event.key === "ArrowDown" || event.key === "ArrowUp") {
         event.preventDefault();
         if (list.hidden) open();

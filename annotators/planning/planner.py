@@ -78,6 +78,12 @@ def plan_panel(
             f"profile_balance: the designer exclusions allow no plan with every primary annotator "
             f"within floor/ceil per UI profile; the most balanced plan is off by {solution.goals['profile_excess']}"
         )
+    if solution.goals.get("duplicate_profile_excess"):
+        notes.append(
+            f"duplicate_audit: the audit could not duplicate each UI profile's task-conditions in "
+            f"proportion to its share of the site; the most even audit is off by "
+            f"{solution.goals['duplicate_profile_excess']}"
+        )
     return Plan(
         seed=seed,
         per_cell=per_cell,

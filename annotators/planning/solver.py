@@ -14,7 +14,8 @@ by `diagnose` to find the one that makes a request impossible):
 
 Soft goals are minimised lexicographically, in this priority: the per-difficulty excess of primary
 loads beyond floor/ceil, the per-UI-profile excess likewise, the clean/intervention imbalance per primary annotator, the duplicate
-loads beyond floor/ceil, the clean/intervention imbalance of the audit. Their optimum is then fixed
+loads beyond floor/ceil, the clean/intervention imbalance of the audit, and the audit's spread over
+each site's UI profiles (in proportion to each profile's task-conditions). Their optimum is then fixed
 and a seeded random weight per variable is minimised, so the seed breaks the remaining ties. One
 worker, a fixed random seed and deterministic-time limits (not wall-clock) make the result the same
 on every machine with the same OR-Tools version.
@@ -167,11 +168,35 @@ class _Model:
             m.add(2 * clean_dups - dup_total <= 1 + 2 * dup_imbalance)
             m.add(dup_total - 2 * clean_dups <= 1 + 2 * dup_imbalance)
             goals += [("duplicate_load_excess", spread), ("duplicate_condition_excess", dup_imbalance)]
+            goals += self._audit_profile_goal(dup_total)
         rng = seeded_rng(problem.seed, "tie-break")
         ties = sum(
             rng.randrange(TIE_WEIGHT_RANGE) * v for _, v in sorted(self.x.items()) + sorted(self.y.items())
         )
         return goals, ties
+
+    def _audit_profile_goal(self, dup_total: int) -> list[tuple[str, cp_model.IntVar]]:
+        """duplicate_profile_excess: in each env with several UI profiles, the audit duplicates each
+        profile's task-conditions in proportion to that profile's share of the env's task-conditions
+        (floor or ceil of it), so every build of a site gets its recordings checked, not only one."""
+        m, tcs = self.model, self.problem.task_conditions
+        by_env: dict[str, dict[str, list[int]]] = {}
+        for i, tc in enumerate(tcs):
+            by_env.setdefault(tc.env_id, {}).setdefault(tc.ui_profile, []).append(i)
+        profiled = {env: groups for env, groups in by_env.items() if len(groups) > 1}
+        if not profiled:
+            return []
+        excess = m.new_int_var(0, dup_total, "duplicate_profile_excess")
+        for groups in profiled.values():
+            env_total = sum(len(indexes) for indexes in groups.values())
+            env_dups = sum(v for indexes in groups.values() for i in indexes for v in self._y_of_tc(i))
+            for indexes in groups.values():
+                count = sum(v for i in indexes for v in self._y_of_tc(i))
+                # floor(env_dups * share) - excess <= count <= ceil(env_dups * share) + excess,
+                # multiplied through by env_total so the bounds stay linear in the solver's variables.
+                m.add(count * env_total >= env_dups * len(indexes) - (env_total - 1) - env_total * excess)
+                m.add(count * env_total <= env_dups * len(indexes) + (env_total - 1) + env_total * excess)
+        return [("duplicate_profile_excess", excess)]
 
 
 def _solver(seed: int) -> cp_model.CpSolver:

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import RedirectResponse
 from sqlmodel import select
 
 from annotators.models import Annotator
+from annotators.planning.schemas import DIFFICULTIES
 from dashboard.flow import service as flow
 from dashboard.review import service as lead
 from dashboard.studies import planning
@@ -167,6 +170,9 @@ def plan_form(request: Request, person: RequireLead, db: DbDep, study: LeadStudy
         per_cell=1,
         seed=study.seed,
         profiles="",
+        duplicates_per_cell=1,
+        difficulties=DIFFICULTIES,
+        all_difficulties=DIFFICULTIES,
         site_profiles=planning.profiles_help(list(study.envs) or None),
     )
 
@@ -182,6 +188,8 @@ def plan_submit(
     action: str = Form("preview"),
     replace: str = Form(""),
     profiles: str = Form(""),
+    duplicates_per_cell: int = Form(1),
+    difficulties: Annotated[list[str] | None, Form()] = None,
 ):
     from annotators.planning import PlanInfeasible
 
@@ -194,15 +202,26 @@ def plan_submit(
         plan=None,
         error=None,
         profiles=profiles,
+        duplicates_per_cell=duplicates_per_cell,
+        difficulties=tuple(difficulties or ()),
+        all_difficulties=DIFFICULTIES,
         site_profiles=planning.profiles_help(list(study.envs) or None),
     )
     try:
+        difficulties = difficulties or []
+        unknown = sorted(set(difficulties) - set(DIFFICULTIES))
+        if unknown:
+            raise ValueError(f"unknown difficulty {', '.join(unknown)} (known: {', '.join(DIFFICULTIES)})")
+        if not difficulties:
+            raise ValueError("tick at least one difficulty: a plan needs cells to fill")
         context["plan"] = planning.make_plan(
             db,
             study=study,
             per_cell=per_cell,
             seed=seed,
             profiles=[p.strip() for p in profiles.split(",") if p.strip()] or None,
+            duplicates_per_cell=duplicates_per_cell,
+            difficulties=[d for d in DIFFICULTIES if d in difficulties],
         )
         if action == "store":
             planning.write_plan(db, study=study, plan=context["plan"], replace=replace == "on")

@@ -19,15 +19,18 @@ import pytest
 
 from tests.agentruns.helpers import ROOT, cli
 
-# The task-conditions bot A1 plays for the replay test: shop-014 (a recall: notifications, two
-# return forms with a checkbox and a reason <select>, a cancel dialog; a CI run once replayed its
-# cold attempt to 0.75), and an expert mail task (typing into a compose form).
-REPLAY_SAMPLE = (("shop-014", "clean"), ("mail-013", "clean"))
+# The task-conditions bot A1 plays for the replay test, with the UI profile of each: shop-014 (a
+# recall: notifications, two return forms with a checkbox and a reason <select>, a cancel dialog; a
+# CI run once replayed its cold attempt to 0.75) on the shop's `custom-controls`, where the reason is
+# a custom listbox whose options exist only while it is open, so the recorder's XPaths must replay
+# on a profile's markup; and an expert mail task (typing into a compose form) on the default build.
+REPLAY_SAMPLE = (("shop-014", "clean", "custom-controls"), ("mail-013", "clean", "default"))
 
 
-def _assign(data_dir: Path, code: str, sample: tuple[tuple[str, str], ...]) -> None:
-    """Give annotator `code` exactly the task-conditions of `sample`, in that order (the planner picks
-    its own panel; the test needs a fixed one). They are played through the real pages after."""
+def _assign(data_dir: Path, code: str, sample: tuple[tuple[str, str, str], ...]) -> None:
+    """Give annotator `code` exactly the task-conditions of `sample` on their UI profiles, in that
+    order (the planner picks its own panel; the test needs a fixed one). They are played through the
+    real pages after."""
     from sqlmodel import Session, select
 
     from annotators import service as accounts
@@ -46,7 +49,7 @@ def _assign(data_dir: Path, code: str, sample: tuple[tuple[str, str], ...]) -> N
             for row in db.exec(select(Assignment).where(Assignment.annotator_id == person.id)).all():
                 db.delete(row)
             db.commit()
-            for order, (task_id, condition) in enumerate(sample):
+            for order, (task_id, condition, profile) in enumerate(sample):
                 task = catalog.get_task(task_id)
                 db.add(
                     Assignment(
@@ -56,6 +59,7 @@ def _assign(data_dir: Path, code: str, sample: tuple[tuple[str, str], ...]) -> N
                         env_id=task.env_id,
                         difficulty=str(task.difficulty),
                         condition=condition,
+                        ui_profile=profile,
                         order_index=order,
                         seed=session_seed(study.seed),
                     )

@@ -20,10 +20,16 @@ def test_replay_reproduces_bot_passes_and_compare_reads_agent_bundles(
 ):
     attempts = read_bundle(human_bundle, tables=["attempts"]).attempts
     passed = attempts[attempts["passed"].astype(bool)]
-    # The bot plays its oracle solution: every cold and warm attempt of the sample passes.
-    assert sorted(zip(passed["task_id"], passed["condition"], passed["phase"])) == sorted(
-        (task, condition, phase) for task, condition in REPLAY_SAMPLE for phase in ("cold", "warm")
+    # The bot plays its oracle solution: every cold and warm attempt of the sample passes, each on
+    # its assignment's UI profile.
+    assert sorted(
+        zip(passed["task_id"], passed["condition"], passed["ui_profile"], passed["phase"])
+    ) == sorted(
+        (task, condition, profile, phase)
+        for task, condition, profile in REPLAY_SAMPLE
+        for phase in ("cold", "warm")
     )
+    profiles = ",".join(sorted({profile for _, _, profile in REPLAY_SAMPLE}))
     tasks = ",".join(sorted(set(passed["task_id"])))
     conditions = ",".join(sorted(set(passed["condition"])))
 
@@ -39,6 +45,8 @@ def test_replay_reproduces_bot_passes_and_compare_reads_agent_bundles(
         tasks,
         "--conditions",
         conditions,
+        "--profiles",
+        profiles,
         "--out",
         str(replay),
     )
@@ -52,6 +60,11 @@ def test_replay_reproduces_bot_passes_and_compare_reads_agent_bundles(
         orient="records"
     )
     assert episodes["replay_failure"].isna().all()
+    # Each attempt replays on the profile it was recorded on (shop-014's listbox XPaths included).
+    recorded = passed.set_index("attempt_id")
+    assert episodes["ui_profile"].tolist() == [
+        recorded.loc[a, "ui_profile"] for a in episodes["replayed_attempt_id"].astype(int)
+    ]
     assert episodes["seed"].astype(int).tolist() == [
         int(passed.set_index("attempt_id").loc[a, "seed"]) for a in episodes["replayed_attempt_id"]
     ]
@@ -79,7 +92,7 @@ def test_replay_reproduces_bot_passes_and_compare_reads_agent_bundles(
     assert set(runs["task"]) == set(passed["task_id"]) and (runs["seed"] == 42).all()
     share = pd.read_csv(report / "replay_reproduce.csv")
     site = share[share["level"] == "site"]  # one row per site of the sample, each reproduced in full
-    assert len(site) == len({task.split("-")[0] for task, _ in REPLAY_SAMPLE})
+    assert len(site) == len({task.split("-")[0] for task, _, _ in REPLAY_SAMPLE})
     assert (site["share"] == 1.0).all() and site["replays"].sum() == len(passed)
 
     page = context.new_page()

@@ -50,6 +50,19 @@ def test_the_audit_is_per_cell_over_profiled_task_conditions(plan):
     assert all((r.task_id, r.condition, r.ui_profile) in primaries for r in dups)
 
 
+def test_the_audit_spreads_over_each_sites_profiles(plan):
+    """Five audited task-conditions per site over three profiles: each profile gets one or two, so
+    every build of a site has recordings checked by a second person."""
+    for env in examples.DEMO_ENVS:
+        audited = Counter(r.ui_profile for r in plan.assignments if r.tier == "duplicate" and r.env_id == env)
+        assert sum(audited.values()) == 5
+        assert set(audited) == set(PROFILES) and max(audited.values()) - min(audited.values()) <= 1, (
+            env,
+            audited,
+        )
+    assert not any(note.startswith("duplicate_audit") for note in plan.notes)
+
+
 def test_same_seed_same_plan_and_no_profiles_is_the_old_plan(plan):
     assert plan_panel(tasks=TASKS, annotators=ROSTER, per_cell=1, seed=11, profiles=PROFILES) == plan
     plain = plan_panel(tasks=TASKS, annotators=ROSTER[:5], per_cell=1, seed=7)

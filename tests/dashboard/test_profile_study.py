@@ -231,3 +231,24 @@ def test_a_bot_plays_a_non_default_profile_and_the_bundle_shows_it(
     # 5 base tasks x 2 conditions x 2 profiles over four primary annotators: 5 each, 2-3 per profile.
     assert re.search(r"custom-controls [23], default [23]$", row_a1), row_a1
     lead.screenshot(path=str(screenshot_dir / "lead_plan_profiles.png"), full_page=True)
+    # The form keeps what was asked; unticking difficulties plans only those cells, with the audit
+    # size the lead sets (none here: the study has one duplicate-tier annotator).
+    assert lead.locator("input[name=profiles]").input_value() == "default,custom-controls"
+    for level in ("medium", "expert", "frontier"):
+        lead.locator("#plan-difficulties").get_by_label(level).uncheck()
+    lead.fill("input[name=duplicates_per_cell]", "0")
+    with lead.expect_navigation():
+        lead.click("button[value=preview]")
+    assert lead.locator("#plan-preview").count() == 1, lead.locator("main").inner_text()[:1500]
+    summary = lead.locator("#plan-preview").inner_text()
+    assert "2 base tasks in 2 cells" in summary and "0 duplicate task-conditions" in summary, summary
+    row_a1 = lead.locator("#plan-loads tbody tr", has_text="A1").inner_text()
+    assert "medium" not in row_a1 and "expert" not in row_a1, row_a1
+    assert lead.locator("#plan-difficulties").get_by_label("easy").is_checked()
+    assert not lead.locator("#plan-difficulties").get_by_label("medium").is_checked()
+    lead.screenshot(path=str(screenshot_dir / "lead_plan_difficulties.png"), full_page=True)
+    for level in ("easy", "hard"):
+        lead.locator("#plan-difficulties").get_by_label(level).uncheck()
+    with lead.expect_navigation():
+        lead.click("button[value=preview]")
+    assert "tick at least one difficulty" in lead.locator(".notice.bad").inner_text()

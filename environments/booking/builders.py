@@ -24,7 +24,6 @@ from environments.booking.seed import (
     reindex,
     room_of_type,
     rooms_of,
-    state_of,
     today,
 )
 from environments.seeding import SeedError, builder
@@ -134,7 +133,7 @@ def plant_hotel(
     for room_type, dates in (unavailable or {}).items():
         planted.room(room_type).unavailable_nights = sorted(str(d) for d in dates)
     if position is not None:
-        hotels = state_of(ctx).hotels
+        hotels = ctx.state.hotels
         hotels.remove(planted.hotel)
         hotels.insert(position, planted.hotel)
     return {
@@ -199,7 +198,7 @@ def trip(
 
 
 def _card(ctx: BookingContext, last4: str) -> str:
-    found = next((c for c in state_of(ctx).cards if c.last4 == str(last4)), None)
+    found = next((c for c in ctx.state.cards if c.last4 == str(last4)), None)
     if found is None:
         raise SeedError(f"no saved card ending in {last4}")
     return found.id
@@ -208,7 +207,7 @@ def _card(ctx: BookingContext, last4: str) -> str:
 @builder("booking.refs")
 def refs(ctx: BookingContext) -> dict[str, Any]:
     """Ids of the default site's things: cards by last four digits, lists by name."""
-    state = state_of(ctx)
+    state = ctx.state
     return {
         "card_ids": {card.last4: card.id for card in state.cards},
         "list_ids": {saved.name: saved.id for saved in state.saved_lists},
@@ -222,7 +221,7 @@ def saved_list(ctx: BookingContext, *, name: str, hotels: list[str], days_ago: i
     """A list with these hotels (ids or names), saved `days_ago` days ago at their index prices."""
     from environments.booking.models import SavedItem, SavedList
 
-    state = state_of(ctx)
+    state = ctx.state
     saved = SavedList(id=ctx.new_id("sl"), name=name, created_at=ctx.ago(days=days_ago))
     state.saved_lists.append(saved)
     item_ids, hotel_ids = [], []
@@ -244,7 +243,7 @@ def saved_list(ctx: BookingContext, *, name: str, hotels: list[str], days_ago: i
 @builder("booking.list_items")
 def list_items(ctx: BookingContext, *, list_name: str, below_rating: float | None = None) -> dict[str, Any]:
     """The saved items of a list by name; `below_ids` are those whose hotel is rated under `below_rating`."""
-    state = state_of(ctx)
+    state = ctx.state
     saved = next((s for s in state.saved_lists if s.name == list_name), None)
     if saved is None:
         raise SeedError(f"no saved list {list_name!r}")
@@ -265,7 +264,7 @@ def save_to_list(
     """Put a hotel on an existing list (by name)."""
     from environments.booking.models import SavedItem
 
-    state = state_of(ctx)
+    state = ctx.state
     saved = next((s for s in state.saved_lists if s.name == list_name), None)
     if saved is None:
         raise SeedError(f"no saved list {list_name!r}")
@@ -428,7 +427,7 @@ def pick_hotels(
     """The `count` best hotels of a city that meet every condition (by `price` of their cheapest
     qualifying rate, or by `rating`), each with that rate. Outputs `hotels` (list) and `hotel_ids`."""
     picked = []
-    for found in state_of(ctx).hotels:
+    for found in ctx.state.hotels:
         if found.city != city or (hotel_ids is not None and found.id not in hotel_ids):
             continue
         if min_rating is not None and found.rating < min_rating:
@@ -544,7 +543,7 @@ def recent_stays(ctx: BookingContext, *, cities: list[str], within_days: int = 2
     """Past stays, one per city, all more recent than `within_days` days ago (they list first)."""
     made = []
     for offset, city in enumerate(cities):
-        found = next(h for h in state_of(ctx).hotels if h.city == city)
+        found = next(h for h in ctx.state.hotels if h.city == city)
         room = rooms_of(ctx, found.id)[0]
         nights = 1 + offset % 3
         start = today(ctx) - timedelta(days=within_days - offset * 2 + nights)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from environments.booking import oracle_steps as ui
@@ -61,8 +62,8 @@ def central_hotel_wrong(page: Page, ctx: OracleContext) -> None:
     ui.complete_booking(page, card_label=VISA)
 
 
-def two_reviews_oracle(page: Page, ctx: OracleContext) -> None:
-    t = ctx.targets
+def _review_both_stays(page: Page, t: Mapping[str, Any]) -> None:
+    """Review stay A (9, "Wonderful staff") and stay B (6, "Noisy at night") from Past trips."""
     ui.loaded(page)
     ui.open_trip_by_id(page, t["booking_a"], tab="Past")
     ui.write_review(
@@ -78,28 +79,18 @@ def two_reviews_oracle(page: Page, ctx: OracleContext) -> None:
         title="Noisy at night",
         body="Decent room, but the street noise kept us awake at night.",
     )
-    ui.open_trip_by_id(page, t["booking_a"], tab="Past")
+
+
+def two_reviews_oracle(page: Page, ctx: OracleContext) -> None:
+    _review_both_stays(page, ctx.targets)
+    ui.open_trip_by_id(page, ctx.targets["booking_a"], tab="Past")
     ui.hotel_page_from_trip(page)
     ui.save_to_list(page, "Summer")
 
 
 def two_reviews_wrong(page: Page, ctx: OracleContext) -> None:
-    t = ctx.targets
-    ui.loaded(page)
-    ui.open_trip_by_id(page, t["booking_a"], tab="Past")
-    ui.write_review(
-        page,
-        score=9,
-        title="Wonderful staff",
-        body="Wonderful staff and a lovely rooftop terrace for breakfast.",
-    )
-    ui.open_trip_by_id(page, t["booking_b"], tab="Past")
-    ui.write_review(
-        page,
-        score=6,
-        title="Noisy at night",
-        body="Decent room, but the street noise kept us awake at night.",
-    )
+    """Saves the hotel of the stay reviewed last (B) instead of the one scored higher (A)."""
+    _review_both_stays(page, ctx.targets)
     ui.hotel_page_from_trip(page)
     ui.save_to_list(page, "Summer")
 

@@ -52,11 +52,6 @@ TRAVELLER_PHONE = "+1 415 555 0134"
 HOTELS_PER_CITY = 7
 
 
-def state_of(ctx: BookingContext) -> BookingState:
-    """The live state of a seed context, typed."""
-    return ctx.state
-
-
 def today(ctx: BookingContext) -> date:
     """The session's first day (the date of the virtual clock's start)."""
     return ctx.now.date()
@@ -69,7 +64,7 @@ def dollars(amount: float) -> int:
 
 def destination(ctx: BookingContext, ref: str) -> Destination:
     """A destination by id or city name."""
-    state = state_of(ctx)
+    state = ctx.state
     found = state.find("destinations", ref) or next((d for d in state.destinations if d.name == ref), None)
     if found is None:
         raise SeedError(f"no destination {ref!r}")
@@ -78,7 +73,7 @@ def destination(ctx: BookingContext, ref: str) -> Destination:
 
 def hotel(ctx: BookingContext, ref: str) -> Hotel:
     """A hotel by id or exact name (the first one with that name)."""
-    state = state_of(ctx)
+    state = ctx.state
     found = state.find("hotels", ref) or next((h for h in state.hotels if h.name == ref), None)
     if found is None:
         raise SeedError(f"no hotel with id or name {ref!r}")
@@ -87,7 +82,7 @@ def hotel(ctx: BookingContext, ref: str) -> Hotel:
 
 def rooms_of(ctx: BookingContext, hotel_id: str) -> list[Room]:
     """The hotel's rooms in stored order."""
-    return [room for room in state_of(ctx).rooms if room.hotel_id == hotel_id]
+    return [room for room in ctx.state.rooms if room.hotel_id == hotel_id]
 
 
 def room_of_type(ctx: BookingContext, hotel_id: str, room_type: str) -> Room:
@@ -190,7 +185,7 @@ def add_hotel(
     """Append a hotel, its rooms (one per type; `prices` overrides a type's non-refundable nightly
     price) and a few reviews; the index summary (`price_from_cents`, `free_cancellation`) is
     computed from the rooms."""
-    state = state_of(ctx)
+    state = ctx.state
     dest = destination(ctx, city)
     spec = _city_spec(dest.name)
     hood = neighborhood or ctx.rng.choice(spec.neighborhoods)
@@ -281,7 +276,7 @@ def add_reviews(ctx: BookingContext, *, hotel: Hotel, count: int) -> None:
     for _ in range(count):
         score = max(3, min(10, round(hotel.rating + ctx.rng.choice((-2, -1, 0, 0, 1)))))
         title, body = ctx.rng.choice(REVIEW_LINES[review_band(score)])
-        state_of(ctx).reviews.append(
+        ctx.state.reviews.append(
             Review(
                 id=ctx.new_id("rv"),
                 hotel_id=hotel.id,
@@ -313,7 +308,7 @@ def add_booking(
     booked_days_before: int = 20,
 ) -> Booking:
     """Append a booking priced from the room's rate; dates are relative to the session start."""
-    state = state_of(ctx)
+    state = ctx.state
     room = state.find("rooms", room_id)
     if room is None or room.hotel_id != hotel_id:
         raise SeedError(f"room {room_id!r} is not a room of hotel {hotel_id!r}")
@@ -360,12 +355,12 @@ def add_booking(
 
 def default_card(ctx: BookingContext) -> Card:
     """The traveller's default card."""
-    return next(card for card in state_of(ctx).cards if card.is_default)
+    return next(card for card in ctx.state.cards if card.is_default)
 
 
 def build_default_state(ctx: BookingContext) -> None:
     """The site every task starts from (then the task's builders add its situation)."""
-    state = state_of(ctx)
+    state = ctx.state
     for spec in CITIES:
         state.destinations.append(
             Destination(
@@ -436,7 +431,7 @@ def _generated_hotel(ctx: BookingContext, spec: CitySpec, word: str, slot: int) 
 
 
 def _add_traveller(ctx: BookingContext) -> None:
-    state = state_of(ctx)
+    state = ctx.state
     year = ctx.now.year
     state.account.append(
         Account(
@@ -480,11 +475,11 @@ def _add_traveller(ctx: BookingContext) -> None:
 
 def city_hotels(ctx: BookingContext, city: str) -> list[Hotel]:
     """The hotels of a city in stored order."""
-    return [h for h in state_of(ctx).hotels if h.city == city]
+    return [h for h in ctx.state.hotels if h.city == city]
 
 
 def _add_history(ctx: BookingContext) -> None:
-    state = state_of(ctx)
+    state = ctx.state
     now = today(ctx)
     lists = [
         SavedList(id=ctx.new_id("sl"), name="Summer", created_at=ctx.ago(days=64)),

@@ -17,14 +17,14 @@ from environments.brokerage.models import (
     WatchItem,
     Watchlist,
 )
-from environments.brokerage.seed import account, add_instrument, instrument, money, state_of
-from environments.seeding import SeedContext, SeedError, builder
+from environments.brokerage.seed import BrokerageContext, account, add_instrument, instrument, money
+from environments.seeding import SeedError, builder
 
 
 @builder("brokerage.refs")
-def refs(ctx: SeedContext) -> dict[str, Any]:
+def refs(ctx: BrokerageContext) -> dict[str, Any]:
     """The ids of the default accounts and watchlists, by name."""
-    state = state_of(ctx)
+    state = ctx.state
     return {
         "account_ids": {a.name: a.id for a in state.accounts},
         "watchlist_ids": {w.name: w.id for w in state.watchlists},
@@ -33,7 +33,7 @@ def refs(ctx: SeedContext) -> dict[str, Any]:
 
 @builder("brokerage.instrument")
 def plant_instrument(
-    ctx: SeedContext,
+    ctx: BrokerageContext,
     *,
     symbol: str,
     name: str,
@@ -44,7 +44,7 @@ def plant_instrument(
     position: int | None = None,
 ) -> dict[str, Any]:
     """Add one instrument whose price path ends at `price` dollars."""
-    if any(i.symbol == symbol for i in state_of(ctx).instruments):
+    if any(i.symbol == symbol for i in ctx.state.instruments):
         raise SeedError(f"symbol {symbol} already exists")
     made = add_instrument(
         ctx,
@@ -70,7 +70,7 @@ def plant_instrument(
 
 @builder("brokerage.position")
 def plant_position(
-    ctx: SeedContext, *, account_name: str, symbol: str, quantity: int, cost: float
+    ctx: BrokerageContext, *, account_name: str, symbol: str, quantity: int, cost: float
 ) -> dict[str, Any]:
     """Give an account `quantity` shares of `symbol` bought at `cost` dollars a share."""
     acct = account(ctx, account_name)
@@ -82,13 +82,13 @@ def plant_position(
         quantity=quantity,
         cost_basis_cents=int(round(cost * 100)) * quantity,
     )
-    state_of(ctx).positions.append(made)
+    ctx.state.positions.append(made)
     return {"position_id": made.id, "account_id": acct.id}
 
 
 @builder("brokerage.open_order")
 def plant_open_order(
-    ctx: SeedContext,
+    ctx: BrokerageContext,
     *,
     account_name: str,
     symbol: str,
@@ -114,14 +114,14 @@ def plant_open_order(
         avg_fill_price_cents=int(round(limit * 100)) if filled else None,
         created_at=ctx.ago(days=days_ago),
     )
-    state_of(ctx).orders.append(made)
+    ctx.state.orders.append(made)
     return {"order_id": made.id, "account_id": acct.id}
 
 
 @builder("brokerage.watchlist")
-def plant_watchlist(ctx: SeedContext, *, name: str, symbols: list[str]) -> dict[str, Any]:
+def plant_watchlist(ctx: BrokerageContext, *, name: str, symbols: list[str]) -> dict[str, Any]:
     made = Watchlist(id=ctx.new_id("wl"), name=name, created_at=ctx.ago(days=14))
-    state = state_of(ctx)
+    state = ctx.state
     state.watchlists.append(made)
     for symbol in symbols:
         instrument(ctx, symbol)
@@ -132,16 +132,16 @@ def plant_watchlist(ctx: SeedContext, *, name: str, symbols: list[str]) -> dict[
 
 
 @builder("brokerage.cash")
-def set_cash(ctx: SeedContext, *, account_name: str, amount: float) -> dict[str, Any]:
+def set_cash(ctx: BrokerageContext, *, account_name: str, amount: float) -> dict[str, Any]:
     acct = account(ctx, account_name)
     acct.cash_cents = int(round(amount * 100))
     return {"account_id": acct.id, "cash_cents": acct.cash_cents}
 
 
 @builder("brokerage.cheapest_on")
-def cheapest_on(ctx: SeedContext, *, watchlist_id: str) -> dict[str, Any]:
+def cheapest_on(ctx: BrokerageContext, *, watchlist_id: str) -> dict[str, Any]:
     """The cheapest instrument on a watchlist today (a tie is a SeedError: one right answer)."""
-    state = state_of(ctx)
+    state = ctx.state
     symbols = [w.symbol for w in state.watch_items if w.watchlist_id == watchlist_id]
     ranked = sorted((instrument(ctx, s) for s in symbols), key=lambda i: i.price_cents)
     if len(ranked) < 2 or ranked[0].price_cents == ranked[1].price_cents:
@@ -156,7 +156,7 @@ def cheapest_on(ctx: SeedContext, *, watchlist_id: str) -> dict[str, Any]:
 
 @builder("brokerage.funding_plan")
 def funding_plan(
-    ctx: SeedContext, *, account_name: str, from_name: str, symbol: str, quantity: int, limit: float
+    ctx: BrokerageContext, *, account_name: str, from_name: str, symbol: str, quantity: int, limit: float
 ) -> dict[str, Any]:
     """How much cash `account_name` needs from `from_name` to place a limit buy of `quantity` at
     `limit` (buying power must cover quantity x limit), and the cash both hold once it fills at
@@ -183,7 +183,7 @@ def funding_plan(
 
 @builder("brokerage.cash_after")
 def cash_after(
-    ctx: SeedContext,
+    ctx: BrokerageContext,
     *,
     account_name: str,
     delta: float = 0,
@@ -202,7 +202,7 @@ def cash_after(
 
 @builder("brokerage.recurring_plan")
 def plant_recurring(
-    ctx: SeedContext, *, account_name: str, symbol: str, amount: float, frequency: str = "monthly"
+    ctx: BrokerageContext, *, account_name: str, symbol: str, amount: float, frequency: str = "monthly"
 ) -> dict[str, Any]:
     """An active recurring investment whose next purchase is a few days ahead."""
     acct = account(ctx, account_name)
@@ -215,13 +215,13 @@ def plant_recurring(
         frequency=frequency,
         next_date=ctx.ago(days=-5)[:10],
     )
-    state_of(ctx).recurring.append(made)
+    ctx.state.recurring.append(made)
     return {"recurring_id": made.id, "account_id": acct.id}
 
 
 @builder("brokerage.past_transfer")
 def plant_transfer(
-    ctx: SeedContext, *, from_name: str, to_name: str, amount: float, memo: str = "", days_ago: float = 3
+    ctx: BrokerageContext, *, from_name: str, to_name: str, amount: float, memo: str = "", days_ago: float = 3
 ) -> dict[str, Any]:
     """A transfer made `days_ago` days before the session (its cash already moved)."""
     source, target = account(ctx, from_name), account(ctx, to_name)
@@ -233,18 +233,18 @@ def plant_transfer(
         memo=memo,
         created_at=ctx.ago(days=days_ago),
     )
-    state_of(ctx).transfers.append(made)
+    ctx.state.transfers.append(made)
     return {"transfer_id": made.id, "from_account_id": source.id, "to_account_id": target.id}
 
 
 @builder("brokerage.day_ahead")
-def day_ahead(ctx: SeedContext, *, days: int) -> dict[str, Any]:
+def day_ahead(ctx: BrokerageContext, *, days: int) -> dict[str, Any]:
     """The calendar date `days` days after the session starts (YYYY-MM-DD)."""
     return {"date": ctx.ago(days=-days)[:10]}
 
 
 @builder("brokerage.alert")
-def plant_alert(ctx: SeedContext, *, symbol: str, direction: str, price: float) -> dict[str, Any]:
+def plant_alert(ctx: BrokerageContext, *, symbol: str, direction: str, price: float) -> dict[str, Any]:
     """An active price alert set a few days ago."""
     instrument(ctx, symbol)
     made = PriceAlert(
@@ -254,17 +254,17 @@ def plant_alert(ctx: SeedContext, *, symbol: str, direction: str, price: float) 
         price_cents=int(round(price * 100)),
         created_at=ctx.ago(days=4),
     )
-    state_of(ctx).alerts.append(made)
+    ctx.state.alerts.append(made)
     return {"alert_id": made.id}
 
 
 @builder("brokerage.largest_loss")
-def largest_loss(ctx: SeedContext, *, account_name: str) -> dict[str, Any]:
+def largest_loss(ctx: BrokerageContext, *, account_name: str) -> dict[str, Any]:
     """The position of an account with the largest loss in dollars today (a tie is a SeedError)."""
     acct = account(ctx, account_name)
     ranked = sorted(
         (p.quantity * instrument(ctx, p.symbol).price_cents - p.cost_basis_cents, p.symbol, p)
-        for p in state_of(ctx).positions
+        for p in ctx.state.positions
         if p.account_id == acct.id
     )
     if len(ranked) < 2 or ranked[0][0] == ranked[1][0] or ranked[0][0] >= 0:
@@ -281,10 +281,10 @@ def largest_loss(ctx: SeedContext, *, account_name: str) -> dict[str, Any]:
 
 
 @builder("brokerage.sell_and_buy_max")
-def sell_and_buy_max(ctx: SeedContext, *, account_name: str, sell: str, buy: str) -> dict[str, Any]:
+def sell_and_buy_max(ctx: BrokerageContext, *, account_name: str, sell: str, buy: str) -> dict[str, Any]:
     """Selling all of `sell` in an account, then buying as many whole `buy` shares as its cash allows."""
     acct = account(ctx, account_name)
-    held = next(p for p in state_of(ctx).positions if p.account_id == acct.id and p.symbol == sell)
+    held = next(p for p in ctx.state.positions if p.account_id == acct.id and p.symbol == sell)
     cash = acct.cash_cents + held.quantity * instrument(ctx, sell).price_cents
     price = instrument(ctx, buy).price_cents
     shares = cash // price

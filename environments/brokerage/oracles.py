@@ -9,6 +9,7 @@ solution is a plausible mistake and must fail the evaluator in both conditions.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from playwright.sync_api import Locator, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
@@ -136,13 +137,15 @@ def _buying_power(page: Page, account_name: str) -> int:
     return int(re.sub(r"[^\d]", "", row.locator("td").nth(2).inner_text()))
 
 
-def fund_and_buy_oracle(page: Page, ctx: OracleContext) -> None:
-    ui.ready(page)
-    limit_cents = int(re.sub(r"[^\d]", "", ctx.targets["limit_text"]))
-    shortfall = 20 * limit_cents - _buying_power(page, "Roth IRA")
+def _fund_and_buy_yaro(
+    page: Page, ctx: OracleContext, per_share_cents: int, place: Callable[..., object]
+) -> None:
+    """Move the Roth IRA's shortfall for 20 YARO at `per_share_cents` from Joint Savings, then
+    place the limit order for them with `place` (`ui.place_order` or `ui.place_order_until_done`)."""
+    shortfall = 20 * per_share_cents - _buying_power(page, "Roth IRA")
     _transfer(page, "Joint Savings", "Roth IRA", f"{shortfall // 100}.{shortfall % 100:02d}")
     ui.open_quote(page, "YARO")
-    ui.place_order_until_done(
+    place(
         page,
         account_name="Roth IRA",
         side="buy",
@@ -150,23 +153,18 @@ def fund_and_buy_oracle(page: Page, ctx: OracleContext) -> None:
         order_type="limit",
         limit=ctx.targets["limit_text"].lstrip("$"),
     )
+
+
+def fund_and_buy_oracle(page: Page, ctx: OracleContext) -> None:
+    ui.ready(page)
+    limit_cents = int(re.sub(r"[^\d]", "", ctx.targets["limit_text"]))
+    _fund_and_buy_yaro(page, ctx, limit_cents, ui.place_order_until_done)
 
 
 def fund_and_buy_wrong(page: Page, ctx: OracleContext) -> None:
     """Sizes the transfer by today's price instead of the limit price (the order is then refused)."""
     ui.ready(page)
-    price = 8437
-    shortfall = 20 * price - _buying_power(page, "Roth IRA")
-    _transfer(page, "Joint Savings", "Roth IRA", f"{shortfall // 100}.{shortfall % 100:02d}")
-    ui.open_quote(page, "YARO")
-    ui.place_order(
-        page,
-        account_name="Roth IRA",
-        side="buy",
-        quantity=20,
-        order_type="limit",
-        limit=ctx.targets["limit_text"].lstrip("$"),
-    )
+    _fund_and_buy_yaro(page, ctx, 8437, ui.place_order)
 
 
 def _alert(page: Page, symbol: str, direction: str, price: str) -> None:

@@ -23,7 +23,7 @@ from environments.brokerage.models import (
     WatchItem,
     Watchlist,
 )
-from environments.seeding import SeedError
+from environments.seeding import SeedContext, SeedError
 
 INVESTOR_NAME = "Jordan Ellis"
 INVESTOR_EMAIL = "jordan.ellis@example.com"
@@ -127,10 +127,7 @@ ETF_NAMES = (
     ("NBSC", "Northbeam Small Cap ETF"),
 )
 
-
-def state_of(ctx: Any) -> BrokerageState:
-    """The live state of a seed context, typed."""
-    return ctx.state
+BrokerageContext = SeedContext[BrokerageState]
 
 
 def money(cents: int) -> str:
@@ -139,16 +136,16 @@ def money(cents: int) -> str:
     return f"{sign}${abs(cents) // 100:,}.{abs(cents) % 100:02d}"
 
 
-def instrument(ctx: Any, symbol: str) -> Instrument:
-    found = next((i for i in state_of(ctx).instruments if i.symbol == symbol), None)
+def instrument(ctx: BrokerageContext, symbol: str) -> Instrument:
+    found = next((i for i in ctx.state.instruments if i.symbol == symbol), None)
     if found is None:
         raise SeedError(f"no instrument {symbol!r}")
     return found
 
 
-def account(ctx: Any, ref: str) -> Account:
+def account(ctx: BrokerageContext, ref: str) -> Account:
     """An account by id or name."""
-    state = state_of(ctx)
+    state = ctx.state
     found = state.find("accounts", ref) or next((a for a in state.accounts if a.name == ref), None)
     if found is None:
         raise SeedError(f"no account {ref!r}")
@@ -165,7 +162,7 @@ def price_path(rng: Any, start_cents: int, days: int = HISTORY_DAYS) -> list[int
 
 
 def add_instrument(
-    ctx: Any,
+    ctx: BrokerageContext,
     *,
     symbol: str,
     name: str,
@@ -188,7 +185,7 @@ def add_instrument(
         history_cents=path,
         liquidity=liquidity,
     )
-    items = state_of(ctx).instruments
+    items = ctx.state.instruments
     items.insert(len(items) if position is None else position, made)
     return made
 
@@ -203,9 +200,9 @@ def _symbol_for(name: str, taken: set[str]) -> str:
     raise SeedError(f"no free symbol for {name!r}")
 
 
-def build_default_state(ctx: Any) -> None:
+def build_default_state(ctx: BrokerageContext) -> None:
     """The brokerage every task starts from (then the task's builders add its situation)."""
-    state = state_of(ctx)
+    state = ctx.state
     rng = ctx.rng
     taken: set[str] = set()
     for symbol, name in ETF_NAMES:

@@ -7,7 +7,7 @@ a maximum bipartite matching (networkx Hopcroft-Karp) between slots and candidat
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -186,69 +186,80 @@ def score_entry(entry: PositiveEntry, ctx: Context, ledger: Ledger) -> PositiveC
         for i, d in enumerate(ctx.diff)
         if d.kind == entry.kind and d.entity == collection and i not in ledger.used
     ]
-    common = dict(kind=entry.kind, index=entry.index, name=entry.name, desc=entry.desc, collection=collection)
-    refs = lambda idx: [ctx.diff[i].ref for i in sorted(idx)]  # noqa: E731
-
     if entry.bijection is None and entry.count is None:
-        passing = [i for i in candidates if not satisfies(entry, ctx.diff[i], ctx, None)]
-        if entry.kind == "create":
-            ledger.eligible[entry.index], ledger.slots[entry.index] = len(passing), 1
-            ledger.surplus[entry.index] = passing[1:]
-        if passing:
-            ledger.used.add(passing[0])
-            return PositiveCheck(
-                **common,
-                weight=entry.weight,
-                credit=1.0,
-                earned=entry.weight,
-                passed=True,
-                used=refs([passing[0]]),
-                eligible=len(passing),
-                surplus=refs(passing[1:]),
-                diagnosis=f"{_label(entry)}: met by {ctx.diff[passing[0]].ref}",
-            )
-        ledger.near_miss.update(candidates)
-        what = (
-            f"no {entry.kind} in {collection}"
-            if not candidates
-            else (f"none of {len(candidates)} candidate {entry.kind}(s) in {collection} satisfied it")
-        )
-        return PositiveCheck(
-            **common,
-            weight=entry.weight,
-            credit=0.0,
-            earned=0.0,
-            passed=False,
-            near_misses=refs(candidates),
-            diagnosis=f"{_label(entry)}: {what}{_closest(entry, candidates, ctx, None)}",
-        )
+        return _score_singleton(entry, ctx, ledger, collection, candidates)
+    return _score_slots(entry, ctx, ledger, collection, candidates)
 
-    try:
-        slots = slot_values(entry, ctx) if entry.bijection else [None] * entry.count  # type: ignore[operator]  # count is set whenever bijection is not (spec validation)
-    except Exception as exc:  # `over` failing is the entry failing, shown in the diagnosis
-        ledger.near_miss.update(candidates)
+
+def _common(entry: PositiveEntry, collection: str) -> dict[str, Any]:
+    """The fields every `PositiveCheck` of `entry` carries."""
+    return dict(kind=entry.kind, index=entry.index, name=entry.name, desc=entry.desc, collection=collection)
+
+
+def _refs(ctx: Context, indexes: Iterable[int]) -> list[str]:
+    """The refs of the diff entries at `indexes`, in diff order."""
+    return [ctx.diff[i].ref for i in sorted(indexes)]
+
+
+def _score_singleton(
+    entry: PositiveEntry, ctx: Context, ledger: Ledger, collection: str, candidates: list[int]
+) -> PositiveCheck:
+    """An entry without `count` or `bijection`: the first satisfying candidate meets it."""
+    passing = [i for i in candidates if not satisfies(entry, ctx.diff[i], ctx, None)]
+    if entry.kind == "create":
+        ledger.eligible[entry.index], ledger.slots[entry.index] = len(passing), 1
+        ledger.surplus[entry.index] = passing[1:]
+    if passing:
+        ledger.used.add(passing[0])
         return PositiveCheck(
-            **common,
+            **_common(entry, collection),
             weight=entry.weight,
-            credit=0.0,
-            earned=0.0,
-            passed=False,
-            near_misses=refs(candidates),
-            diagnosis=f"{_label(entry)}: bijection.over failed: {type(exc).__name__}: {exc}",
-        )
-    if not slots:
-        return PositiveCheck(
-            **common,
-            applicable=False,
-            weight=0.0,
             credit=1.0,
-            earned=0.0,
+            earned=entry.weight,
             passed=True,
-            slots=0,
-            matched=0,
-            diagnosis=f"{_label(entry)}: no slots, not applicable",
+            used=_refs(ctx, [passing[0]]),
+            eligible=len(passing),
+            surplus=_refs(ctx, passing[1:]),
+            diagnosis=f"{_label(entry)}: met by {ctx.diff[passing[0]].ref}",
         )
+    what = (
+        f"no {entry.kind} in {collection}"
+        if not candidates
+        else (f"none of {len(candidates)} candidate {entry.kind}(s) in {collection} satisfied it")
+    )
+    return _failed(
+        entry, ctx, ledger, collection, candidates, f"{what}{_closest(entry, candidates, ctx, None)}"
+    )
 
+
+def _failed(
+    entry: PositiveEntry, ctx: Context, ledger: Ledger, collection: str, candidates: list[int], why: str
+) -> PositiveCheck:
+    """The entry failed outright: no credit, every candidate a near miss, `why` in the diagnosis."""
+    ledger.near_miss.update(candidates)
+    return PositiveCheck(
+        **_common(entry, collection),
+        weight=entry.weight,
+        credit=0.0,
+        earned=0.0,
+        passed=False,
+        near_misses=_refs(ctx, candidates),
+        diagnosis=f"{_label(entry)}: {why}",
+    )
+
+
+@dataclass
+class _Matching:
+    """How the slots of a `count` or `bijection` entry were paired with candidates."""
+
+    used: list[int]  # the candidates paired with a slot
+    with_edge: list[int]  # the candidates that could fill some slot
+    without_edge: list[int]  # the candidates that could fill none
+    unmatched: list[Any]  # the slots left without a candidate
+
+
+def _match_slots(entry: PositiveEntry, ctx: Context, slots: list[Any], candidates: list[int]) -> _Matching:
+    """A maximum matching between `slots` and the candidates that satisfy the entry for them."""
     # networkx takes a few tenths of a second to import; only tasks with a bijection or count pay for
     # it (serve processes import it at start-up: dashboard.app.preload_for_serving).
     from networkx import Graph
@@ -270,19 +281,72 @@ def score_entry(entry: PositiveEntry, ctx: Context, ledger: Ledger) -> PositiveC
         )
     matching = hopcroft_karp_matching(graph, top_nodes=slot_nodes)
     paired = {node: matching[node][1] for node in slot_nodes if node in matching}
-    used = sorted(paired.values())
+    return _Matching(
+        used=sorted(paired.values()),
+        with_edge=[i for i in candidates if graph.degree(("cand", i)) > 0],
+        without_edge=[i for i in candidates if graph.degree(("cand", i)) == 0],
+        unmatched=[slots[s] for (_, s) in slot_nodes if ("slot", s) not in paired],
+    )
+
+
+def _score_slots(
+    entry: PositiveEntry, ctx: Context, ledger: Ledger, collection: str, candidates: list[int]
+) -> PositiveCheck:
+    """A `count` or `bijection` entry: its slots matched to candidates, credit per matched slot."""
+    try:
+        slots = slot_values(entry, ctx) if entry.bijection else [None] * entry.count  # type: ignore[operator]  # count is set whenever bijection is not (spec validation)
+    except Exception as exc:  # `over` failing is the entry failing, shown in the diagnosis
+        why = f"bijection.over failed: {type(exc).__name__}: {exc}"
+        return _failed(entry, ctx, ledger, collection, candidates, why)
+    if not slots:
+        return PositiveCheck(
+            **_common(entry, collection),
+            applicable=False,
+            weight=0.0,
+            credit=1.0,
+            earned=0.0,
+            passed=True,
+            slots=0,
+            matched=0,
+            diagnosis=f"{_label(entry)}: no slots, not applicable",
+        )
+    matched = _match_slots(entry, ctx, slots, candidates)
+    used, unmatched = matched.used, matched.unmatched
     ledger.used.update(used)
-    with_edge = [i for i in candidates if graph.degree(("cand", i)) > 0]
-    surplus = [i for i in with_edge if i not in used]
-    unmatched = [slots[s] for (_, s) in slot_nodes if ("slot", s) not in paired]
-    near = []
-    if unmatched:
-        near = [i for i in candidates if graph.degree(("cand", i)) == 0]
-        ledger.near_miss.update(near)
+    surplus = [i for i in matched.with_edge if i not in used]
+    near = matched.without_edge if unmatched else []
+    ledger.near_miss.update(near)
     if entry.kind == "create":
-        ledger.eligible[entry.index], ledger.slots[entry.index] = len(with_edge), len(slots)
+        ledger.eligible[entry.index], ledger.slots[entry.index] = len(matched.with_edge), len(slots)
         ledger.surplus[entry.index] = surplus
     credit = len(used) / len(slots)
+    return PositiveCheck(
+        **_common(entry, collection),
+        weight=entry.weight,
+        credit=credit,
+        earned=entry.weight * credit,
+        passed=not unmatched,
+        slots=len(slots),
+        matched=len(used),
+        used=_refs(ctx, used),
+        unmatched_slots=unwrap(unmatched) if entry.bijection else [],
+        near_misses=_refs(ctx, near),
+        surplus=_refs(ctx, surplus),
+        eligible=len(matched.with_edge),
+        diagnosis=_slots_diagnosis(entry, ctx, candidates, slots, matched, surplus),
+    )
+
+
+def _slots_diagnosis(
+    entry: PositiveEntry,
+    ctx: Context,
+    candidates: list[int],
+    slots: list[Any],
+    matched: _Matching,
+    surplus: list[int],
+) -> str:
+    """ "matched N of M slots", then what is missing (and the closest candidate) and the surplus."""
+    used, unmatched = matched.used, matched.unmatched
     diagnosis = f"{_label(entry)}: matched {len(used)} of {len(slots)} slots"
     if unmatched and entry.bijection is None:
         diagnosis += f"; {len(unmatched)} more {entry.kind}(s) needed"
@@ -291,19 +355,5 @@ def score_entry(entry: PositiveEntry, ctx: Context, ledger: Ledger) -> PositiveC
         diagnosis += f"; unmatched slots: {unwrap(unmatched)!r}"
         diagnosis += _closest(entry, [i for i in candidates if i not in used], ctx, unmatched[0])
     if surplus:
-        diagnosis += f"; surplus candidates: {refs(surplus)}"
-    return PositiveCheck(
-        **common,
-        weight=entry.weight,
-        credit=credit,
-        earned=entry.weight * credit,
-        passed=not unmatched,
-        slots=len(slots),
-        matched=len(used),
-        used=refs(used),
-        unmatched_slots=unwrap(unmatched) if entry.bijection else [],
-        near_misses=refs(near),
-        surplus=refs(surplus),
-        eligible=len(with_edge),
-        diagnosis=diagnosis,
-    )
+        diagnosis += f"; surplus candidates: {_refs(ctx, surplus)}"
+    return diagnosis

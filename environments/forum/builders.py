@@ -9,19 +9,19 @@ from __future__ import annotations
 from typing import Any
 
 from environments.forum.models import Saved, Subscription, Vote
-from environments.forum.seed import add_comment, add_post, community, member, state_of
-from environments.seeding import SeedContext, builder
+from environments.forum.seed import ForumContext, add_comment, add_post, community, member
+from environments.seeding import builder
 
 
 @builder("forum.refs")
-def refs(ctx: SeedContext) -> dict[str, Any]:
+def refs(ctx: ForumContext) -> dict[str, Any]:
     """The ids of the communities, by name."""
-    return {"community_ids": {c.name: c.id for c in state_of(ctx).communities}}
+    return {"community_ids": {c.name: c.id for c in ctx.state.communities}}
 
 
 @builder("forum.post")
 def plant_post(
-    ctx: SeedContext,
+    ctx: ForumContext,
     *,
     community_name: str,
     author: str,
@@ -51,7 +51,7 @@ def plant_post(
 
 @builder("forum.comment")
 def plant_comment(
-    ctx: SeedContext,
+    ctx: ForumContext,
     *,
     post_id: str,
     author: str,
@@ -68,38 +68,38 @@ def plant_comment(
 
 
 @builder("forum.member")
-def plant_member(ctx: SeedContext, *, username: str, bio: str = "", karma: int = 420) -> dict[str, Any]:
+def plant_member(ctx: ForumContext, *, username: str, bio: str = "", karma: int = 420) -> dict[str, Any]:
     made = member(ctx, username, karma=karma, bio=bio)
     return {"username": made.username}
 
 
 @builder("forum.saved")
 def plant_saved(
-    ctx: SeedContext, *, target_id: str, target_kind: str = "post", days_ago: float = 1
+    ctx: ForumContext, *, target_id: str, target_kind: str = "post", days_ago: float = 1
 ) -> dict[str, Any]:
     """One post (or comment) in the reader's saved items."""
     made = Saved(
         id=ctx.new_id("sv"), target_kind=target_kind, target_id=target_id, saved_at=ctx.ago(days=days_ago)
     )
-    state_of(ctx).saved.append(made)
+    ctx.state.saved.append(made)
     return {"saved_id": made.id}
 
 
 @builder("forum.vote")
 def plant_vote(
-    ctx: SeedContext, *, target_id: str, target_kind: str = "post", value: int = 1
+    ctx: ForumContext, *, target_id: str, target_kind: str = "post", value: int = 1
 ) -> dict[str, Any]:
     """The reader's own vote (+1 or -1) on a post or comment."""
     made = Vote(id=ctx.new_id("v"), target_kind=target_kind, target_id=target_id, value=value)
-    state_of(ctx).votes.append(made)
+    ctx.state.votes.append(made)
     return {"vote_id": made.id}
 
 
 @builder("forum.subscription")
-def plant_subscription(ctx: SeedContext, *, name: str, days_ago: float = 1) -> dict[str, Any]:
+def plant_subscription(ctx: ForumContext, *, name: str, days_ago: float = 1) -> dict[str, Any]:
     """The reader's subscription to c/<name> (made when missing) and its id."""
     found = community(ctx, name)
-    state = state_of(ctx)
+    state = ctx.state
     sub = next((s for s in state.subscriptions if s.community_id == found.id), None)
     if sub is None:
         sub = Subscription(id=ctx.new_id("sub"), community_id=found.id, subscribed_at=ctx.ago(days=days_ago))
@@ -108,14 +108,14 @@ def plant_subscription(ctx: SeedContext, *, name: str, days_ago: float = 1) -> d
 
 
 @builder("forum.community")
-def community_ref(ctx: SeedContext, *, name: str) -> dict[str, Any]:
+def community_ref(ctx: ForumContext, *, name: str) -> dict[str, Any]:
     found = community(ctx, name)
     return {"community_id": found.id, "community_title": found.title}
 
 
 @builder("forum.subscriptions")
-def subscriptions(ctx: SeedContext) -> dict[str, Any]:
+def subscriptions(ctx: ForumContext) -> dict[str, Any]:
     """The reader's subscriptions, by community name."""
-    state = state_of(ctx)
+    state = ctx.state
     names = {c.id: c.name for c in state.communities}
     return {"subscription_ids": {names[s.community_id]: s.id for s in state.subscriptions}}

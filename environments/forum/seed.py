@@ -184,13 +184,8 @@ LINK_HOSTS = ("example.org", "example.net", "blog.example.com", "news.example.co
 ForumContext = SeedContext[ForumState]
 
 
-def state_of(ctx: ForumContext) -> ForumState:
-    """The live state of a seed context, typed."""
-    return ctx.state
-
-
 def community(ctx: ForumContext, name: str) -> Community:
-    found = next((c for c in state_of(ctx).communities if c.name == name), None)
+    found = next((c for c in ctx.state.communities if c.name == name), None)
     if found is None:
         raise SeedError(f"no community named {name!r}")
     return found
@@ -198,7 +193,7 @@ def community(ctx: ForumContext, name: str) -> Community:
 
 def member(ctx: ForumContext, username: str, *, karma: int = 420, bio: str = "") -> Member:
     """The member `username`, made when missing."""
-    state = state_of(ctx)
+    state = ctx.state
     found = next((m for m in state.members if m.username == username), None)
     if found is None:
         found = Member(
@@ -234,7 +229,7 @@ def add_post(
         created_at=ctx.ago(hours=hours_ago),
         flair=flair,
     )
-    state_of(ctx).posts.append(made)
+    ctx.state.posts.append(made)
     return made
 
 
@@ -258,13 +253,13 @@ def add_comment(
         base_score=score,
         created_at=ctx.ago(hours=hours_ago),
     )
-    state_of(ctx).comments.append(made)
+    ctx.state.comments.append(made)
     return made
 
 
 def build_default_state(ctx: ForumContext) -> None:
     """The forum every task starts from (then the task's builders add its situation)."""
-    state = state_of(ctx)
+    state = ctx.state
     rng = ctx.rng
     state.profile.append(Profile(id="profile", username=READER, display_name=READER_NAME))
     state.members.append(

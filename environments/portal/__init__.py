@@ -13,6 +13,7 @@ from environments.portal.models import PortalState
 from environments.portal.pages import router as page_router
 from environments.portal.seed import build_default_state
 from environments.registry import Environment
+from environments.ui import UIProfile
 
 ENVIRONMENT = Environment(
     env_id="portal",
@@ -27,4 +28,26 @@ ENVIRONMENT = Environment(
     # Dates of birth, medical record numbers, insurance member ids and card numbers are the
     # patient's secrets: the recorder masks what is typed into (or shown in) these like a password.
     mask_selectors=(".dob", ".mrn", ".member-id", ".card-number"),
+    ui_profiles=(
+        UIProfile(
+            name="custom-controls",
+            title="Custom controls",
+            description=(
+                "Every select is a custom listbox behind a combobox button; the answer to a write "
+                "(booked, paid, sent) appears in a status line above the page instead of a toast."
+            ),
+            controls={"select": "custom", "confirmation": "inline"},
+            classes=("select", "confirmation"),
+        ),
+        UIProfile(
+            name="tabs-typeahead",
+            title="Tabs and type-ahead",
+            description=(
+                "Medications and billing show their lists as tabs instead of stacked sections; the "
+                "department, care team and pharmacy are type-ahead fields instead of selects."
+            ),
+            controls={"tabs": "tablist", "autocomplete": "typeahead"},
+            classes=("tabs", "autocomplete"),
+        ),
+    ),
 )

@@ -12,8 +12,7 @@ from datetime import datetime
 
 from playwright.sync_api import Locator, Page
 
-from environments.oracles import app_loaded, sign_in_again
-from environments.oracles import notice as notice
+from environments.oracles import app_loaded, choose, sign_in_again
 
 LONG = 20_000
 BASE = "/env/portal"
@@ -57,9 +56,34 @@ def confirm(page: Page, button: str | re.Pattern[str]) -> None:
     dialog.get_by_role("button", name=button).click()
 
 
+# The answer to a write: the kit's toast, or under confirmation=inline its status line in the page.
+ANSWERS = ".toasts .toast, .ui-confirmation .ui-confirmation-message"
+
+
+def notice(page: Page, timeout: float = LONG) -> str:
+    """The text of the latest answer to a write (success or error; earlier ones go when a write starts)."""
+    found = page.locator(ANSWERS).last
+    found.wait_for(timeout=timeout)
+    return str(found.locator("span").first.inner_text())
+
+
+def chosen(page: Page, label: str) -> str:
+    """The visible text of the option chosen in the select named `label`, whichever build shows."""
+    box = page.get_by_role("combobox", name=label, exact=True)
+    return str(
+        box.evaluate(
+            "el => el.tagName === 'SELECT' ? el.options[el.selectedIndex].textContent"
+            " : el.tagName === 'INPUT' ? el.value : el.textContent"
+        )
+    ).strip()
+
+
 def relogin_if_needed(page: Page) -> bool:
-    """After a session expiry: follow "Sign in again" and sign in; True if it was needed."""
-    if not sign_in_again(page, page.get_by_role("link", name="Sign in again")):
+    """After a session expiry: press "Sign in" (on the answer, or on a page that failed to load)
+    and sign in; True if it was needed."""
+    trigger = page.locator(ANSWERS).get_by_role("button", name="Sign in", exact=True)
+    trigger = trigger.or_(page.locator("#app").get_by_role("link", name="Sign in", exact=True))
+    if not sign_in_again(page, trigger):
         return False
     ready(page)
     return True
@@ -78,7 +102,7 @@ def open_visit(page: Page, reason: str, clinician: str | None = None) -> None:
 def cancel_visit(page: Page, reason: str) -> str:
     """On a visit's page: cancel it for `reason`; returns the answer."""
     page.get_by_role("button", name="Cancel visit").click()
-    page.get_by_label("Reason").select_option(reason)
+    choose(page, "Reason", reason)
     page.get_by_role("button", name="Cancel this visit").click()
     confirm(page, "Yes, cancel visit")
     return notice(page)
@@ -101,13 +125,13 @@ def book(
     ready(page)
     if overlay:
         dismiss_overlay(page)
-    page.get_by_label("Department").select_option(department)
+    choose(page, "Department", department)
     page.wait_for_url(re.compile(r"department="))
     ready(page)
     page.get_by_role("button", name=f"See times for {clinician}", exact=True).click()
     page.wait_for_url(re.compile(r"provider="))
     ready(page)
-    page.get_by_label("Visit type").select_option(label=visit_type)
+    choose(page, "Visit type", visit_type)
     page.wait_for_url(re.compile(r"type="))
     ready(page)
     pick_slot(page, page.locator("#times"), from_hour=from_hour, skip_days=skip_days)
@@ -153,15 +177,10 @@ def amount(text: str) -> int:
 def pay(page: Page, number: str, card: str) -> str:
     """On the billing page: pay statement `number` in full with a saved card; returns the answer."""
     page.get_by_role("button", name=f"Pay statement {number}").click()
-    page.get_by_label("Pay with").select_option(label=_option(page, card))
+    choose(page, "Pay with", re.compile("^" + re.escape(card)))
     page.get_by_role("button", name="Review payment").click()
     confirm(page, re.compile(r"^Pay \$"))
     return notice(page)
-
-
-def _option(page: Page, card: str) -> str:
-    options = page.locator("#pay-method option").all_inner_texts()
-    return next(o for o in options if o.startswith(card))
 
 
 def pay_until_paid(page: Page, number: str, card: str) -> None:

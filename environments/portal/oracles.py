@@ -14,7 +14,7 @@ from typing import Any
 
 from playwright.sync_api import Page
 
-from environments.oracles import OracleContext
+from environments.oracles import OracleContext, choose
 from environments.portal import oracle_steps as ui
 
 
@@ -40,7 +40,7 @@ def _request_refill(page: Page, drug: str, pharmacy: str | None) -> None:
     for _ in range(3):
         page.get_by_role("button", name=f"Request refill of {drug}").click()
         if pharmacy:
-            page.locator("#refill-pharmacy").select_option(label=pharmacy)
+            choose(page.locator("dialog[open]"), "Pharmacy", pharmacy)
         ui.confirm(page, "Request refill")
         if ui.notice(page).startswith("Refill of"):
             return
@@ -116,15 +116,15 @@ def questionnaire_wrong(page: Page, ctx: OracleContext) -> None:
     _questionnaire(page, "Former")
 
 
-def _set_access(page: Page, person: str, access: str, value: str) -> None:
+def _set_access(page: Page, person: str, access: str) -> None:
     """Change someone's access and check, after a reload, that it stuck."""
     for _ in range(3):
-        page.get_by_label(f"Access for {person}", exact=True).select_option(label=access)
+        choose(page, f"Access for {person}", access)
         page.get_by_role("button", name=f"Save access for {person}").click()
         ui.notice(page)
         page.reload()
         ui.ready(page)
-        if page.get_by_label(f"Access for {person}", exact=True).input_value() == value:
+        if ui.chosen(page, f"Access for {person}") == access:
             return
     raise AssertionError(f"{person}'s access never changed")
 
@@ -134,10 +134,10 @@ def _invite(page: Page, name: str, relationship: str, access: str) -> None:
     cells = row.locator("td").all_inner_texts()
     email, dob = cells[1].strip(), cells[2].strip()
     page.get_by_label("Full name").fill(name)
-    page.get_by_label("Relationship").select_option(relationship)
+    choose(page, "Relationship", relationship)
     page.get_by_label("Email").fill(email)
     page.get_by_label("Their date of birth").fill(dob)
-    page.locator("#proxy-access").select_option(label=access)
+    choose(page, "Access", access)
     page.get_by_role("button", name="Review invitation").click()
     ui.confirm(page, "Send invitation")
     text = ui.notice(page)
@@ -147,7 +147,7 @@ def _invite(page: Page, name: str, relationship: str, access: str) -> None:
 def sharing_oracle(page: Page, ctx: OracleContext) -> None:
     ui.ready(page)
     ui.nav(page, "Share my record")
-    _set_access(page, "Daniel Park", "Billing only", "billing")
+    _set_access(page, "Daniel Park", "Billing only")
     _invite(page, "Grace Park", "Parent", "Appointments only")
 
 
@@ -155,7 +155,7 @@ def sharing_wrong(page: Page, ctx: OracleContext) -> None:
     """Re-invites Grace with full access."""
     ui.ready(page)
     ui.nav(page, "Share my record")
-    _set_access(page, "Daniel Park", "Billing only", "billing")
+    _set_access(page, "Daniel Park", "Billing only")
     _invite(page, "Grace Park", "Parent", "Full access")
 
 
@@ -270,12 +270,10 @@ def budget_wrong(page: Page, ctx: OracleContext) -> None:
     _pay_within_budget(page, newest_first=True)
 
 
-def thyroid_oracle(
-    page: Page, ctx: OracleContext, *, access: tuple[str, str] = ("Appointments only", "appointments")
-) -> None:
+def thyroid_oracle(page: Page, ctx: OracleContext, *, access: str = "Appointments only") -> None:
     ui.ready(page)
     ui.nav(page, "Share my record")
-    _set_access(page, "Daniel Park", *access)
+    _set_access(page, "Daniel Park", access)
     ui.open_visit(page, "Thyroid consultation", "Dr. Yusuf Rahman")
     text = ui.cancel_visit(page, "Booked another time")
     assert "cancelled" in text, text
@@ -290,7 +288,7 @@ def thyroid_oracle(
 
 def thyroid_wrong(page: Page, ctx: OracleContext) -> None:
     """Gives Daniel full access instead of appointments only."""
-    thyroid_oracle(page, ctx, access=("Full access", "full"))
+    thyroid_oracle(page, ctx, access="Full access")
 
 
 def pay_oracle(page: Page, ctx: OracleContext) -> None:
@@ -311,9 +309,9 @@ def _send_message(page: Page, *, team: str, subject: str, body: str, topic: str 
     ui.nav(page, "Messages")
     ui.go(page, "New message")
     for _ in range(3):
-        page.get_by_label("To", exact=True).select_option(team)
+        choose(page, "To", team)
         if topic:
-            page.get_by_label("Topic", exact=True).select_option(label=topic)
+            choose(page, "Topic", topic)
         page.get_by_label("Subject", exact=True).fill(subject)
         page.get_by_label("Message", exact=True).fill(body)
         buttons = page.get_by_role("button", name="Send message")
@@ -355,7 +353,7 @@ def _add_card(page: Page, *, coverage: str, effective: str) -> None:
         page.get_by_label("Plan name").fill("Cascade Choice PPO")
         page.get_by_label("Member ID").fill("CMX48213377")
         page.get_by_label("Group number").fill("77120")
-        page.get_by_label("Coverage").select_option(label=coverage)
+        choose(page, "Coverage", coverage)
         page.get_by_label("Effective date").fill(effective)
         page.get_by_role("button", name="Review card").click()
         ui.confirm(page, "Add card")

@@ -2,7 +2,8 @@
 
    It carries the contract between a site's pages and its API: JSON calls that throw `ApiError`
    (status, detail, Retry-After, login URL), toasts, error panels and the 401 rule (a session that
-   expired offers "Sign in" to the page the server names, else the site's sign-in page). A site's
+   expired offers "Sign in" to the page the server names, else the site's sign-in page), and the
+   small DOM helpers `h` (build an element) and `show` (replace the page's content). A site's
    own script (shop.js, mail.js, staywell.js) loads after it, calls `Site.configure({...})` once and
    builds its own helpers on `window.Site`. The page body carries `data-base` and `data-api`. */
 (function () {
@@ -15,6 +16,7 @@
     name: "the site",          // "We couldn't reach <name>."
     loginPath: "/relogin",     // the sign-in page under BASE when the server names none
     primaryButton: "primary",  // the class (besides "btn") of an error panel's "Sign in" button
+    serverError: "Something went wrong on our side. Please try again.",  // a 5xx without a detail
   };
 
   function configure(options) { Object.assign(config, options || {}); }
@@ -59,7 +61,7 @@
     if (status === 401) return "Your session has expired. Please sign in again.";
     if (status === 409) return "This changed while you were working on it. Reload and try again.";
     if (status === 429) return "You're going a little fast. Please wait a moment and try again.";
-    if (status >= 500) return "Something went wrong on our side. Please try again.";
+    if (status >= 500) return config.serverError;
     return "That didn't work. Please try again.";
   }
 
@@ -198,6 +200,27 @@
   }
 
   function params() { return new URLSearchParams(location.search); }
+
+  /* An element: `h("a", { href, class: "x", onclick: fn, text: "…" }, ...children)`. Attributes that
+     are null, undefined or false are left out (true sets an empty one); `on…` keys add listeners;
+     children are nodes or text (nested arrays are flattened, null/undefined/false skipped). */
+  function h(tag, attrs, ...children) {
+    const node = document.createElement(tag);
+    for (const [key, value] of Object.entries(attrs || {})) {
+      if (value === null || value === undefined || value === false) continue;
+      if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+      else if (key === "text") node.textContent = value;
+      else node.setAttribute(key, value === true ? "" : value);
+    }
+    for (const child of children.flat(Infinity)) {
+      if (child === null || child === undefined || child === false) continue;
+      node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    }
+    return node;
+  }
+
+  /* Replace the page's content (`#app`) with `nodes`. */
+  function show(...nodes) { document.getElementById("app").replaceChildren(...nodes); }
 
   /* button=icon: a button with `data-icon="<name>"` shows only its icon; its words become its
      accessible name (aria-label) and tooltip. A button whose words change is re-read. */
@@ -364,7 +387,7 @@
   }
 
   window.Site = {
-    BASE, API, ApiError, api, reportError, errorPanel, loading, toast, busy, esc, params, loginUrl, configure, ui,
+    BASE, API, ApiError, api, reportError, errorPanel, loading, toast, busy, esc, params, loginUrl, configure, ui, h, show,
     page: body.dataset.page,
     main: document.getElementById("app"),
   };

@@ -12,7 +12,7 @@ import pytest
 
 from environments.brokerage import service
 from environments.brokerage.models import BrokerageState
-from environments.brokerage.seed import build_default_state, state_of
+from environments.brokerage.seed import build_default_state
 from environments.responses import Refusal
 from environments.seeding import SeedContext, session_start_for
 from environments.sitekit import SiteError
@@ -202,7 +202,7 @@ def test_a_limit_order_fills_at_most_the_liquidity_and_the_rest_stays_open():
         state=BrokerageState(), rng=random.Random(42), now=session_start_for(42), env_id="brokerage"
     )
     build_default_state(ctx)
-    state = state_of(ctx)
+    state = ctx.state
     item = state.instruments[0]
     item.liquidity = 7
     account = state.accounts[0]

@@ -1,54 +1,11 @@
-/* Northbeam: every page's script (API calls, errors, confirmations, and one renderer per page). */
+/* Northbeam: every page's script (errors, confirmations and one renderer per page, on the site kit's window.Site). */
 (function () {
   "use strict";
+  const S = window.Site;
+  S.configure({ name: "Northbeam", serverError: "Something went wrong on our side. Nothing was changed; please try again." });
+  const { api, BASE, h, show } = S;
   const body = document.body;
-  const BASE = body.dataset.base;
-  const API = body.dataset.api;
-  const app = document.getElementById("app");
-
-  class ApiError extends Error {
-    constructor(status, detail, loginUrl) { super(detail); this.status = status; this.detail = detail; this.loginUrl = loginUrl; }
-  }
-
-  async function api(method, path, payload) {
-    const options = { method, headers: { Accept: "application/json" }, credentials: "same-origin" };
-    if (payload !== undefined) { options.headers["Content-Type"] = "application/json"; options.body = JSON.stringify(payload); }
-    let response;
-    try { response = await fetch(API + path, options); } catch (err) {
-      throw new ApiError(0, "We couldn't reach Northbeam. Check your connection and try again.");
-    }
-    const text = await response.text();
-    let data = null;
-    if (text) { try { data = JSON.parse(text); } catch (err) { data = null; } }
-    if (!response.ok) {
-      let detail = data && data.detail;
-      if (Array.isArray(detail)) detail = detail.map((d) => d.msg).join("; ");
-      if (!detail) {
-        detail = response.status === 401 ? "Your session has expired. Please sign in again."
-          : response.status === 409 ? "This changed while you were working on it. Reload and try again."
-          : response.status === 429 ? "You're going a little fast. Please wait a moment and try again."
-          : response.status >= 500 ? "Something went wrong on our side. Nothing was changed; please try again."
-          : "That didn't work. Please try again.";
-      }
-      throw new ApiError(response.status, detail, data && data.login_url);
-    }
-    return data || {};
-  }
-
-  function h(tag, attrs, ...children) {
-    const node = document.createElement(tag);
-    for (const [key, value] of Object.entries(attrs || {})) {
-      if (value === null || value === undefined || value === false) continue;
-      if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-      else if (key === "text") node.textContent = value;
-      else node.setAttribute(key, value === true ? "" : value);
-    }
-    for (const child of children.flat(Infinity)) {
-      if (child === null || child === undefined || child === false) continue;
-      node.append(child instanceof Node ? child : document.createTextNode(String(child)));
-    }
-    return node;
-  }
+  const app = S.main;
 
   function money(cents) {
     const sign = cents < 0 ? "-" : "";
@@ -66,8 +23,6 @@
   function tone(value) { return value > 0 ? "up" : value < 0 ? "down" : "flat"; }
   function statusText(s) { return s.replace("_", " "); }
 
-  function show(...nodes) { app.replaceChildren(...nodes); }
-
   function banner(message, kind) {
     const region = document.getElementById("notice") || app.insertBefore(h("div", { id: "notice" }), app.firstChild);
     region.replaceChildren(h("div", { class: "notice " + (kind || "error"), role: kind === "ok" ? "status" : "alert" }, message));
@@ -75,9 +30,7 @@
 
   function reportError(err) {
     if (err && err.status === 401) {
-      const next = location.pathname + location.search;
-      const target = (err.loginUrl || BASE + "/relogin") + "?next=" + encodeURIComponent(next);
-      banner(h("span", {}, err.detail + " ", h("a", { href: target }, "Sign in again")));
+      banner(h("span", {}, err.detail + " ", h("a", { href: S.loginUrl(err) }, "Sign in again")));
       return;
     }
     banner((err && err.detail) || "Something went wrong. Please try again.");
@@ -127,7 +80,7 @@
 
   /* counter=stepper (UI profile): a number field between "−" and "+" buttons; typing still works. */
   function withStepper(input, noun) {
-    if (!(window.Site && Site.ui("counter") === "stepper")) return;
+    if (S.ui("counter") !== "stepper") return;
     const step = (delta) => {
       const n = parseInt(input.value, 10);
       input.value = String(Math.max(1, (n > 0 ? n : 0) + delta));

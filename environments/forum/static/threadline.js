@@ -3,25 +3,10 @@
   "use strict";
   const S = window.Site;
   S.configure({ name: "Threadline" });
-  const { api, esc, BASE } = S;
+  const { api, BASE, h, show } = S;
   const app = S.main;
   const body = document.body;
 
-  function h(tag, attrs, ...children) {
-    const node = document.createElement(tag);
-    for (const [key, value] of Object.entries(attrs || {})) {
-      if (value === null || value === undefined || value === false) continue;
-      if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-      else if (key === "text") node.textContent = value;
-      else node.setAttribute(key, value === true ? "" : value);
-    }
-    for (const child of children.flat(Infinity)) {
-      if (child === null || child === undefined || child === false) continue;
-      node.append(child instanceof Node ? child : document.createTextNode(String(child)));
-    }
-    return node;
-  }
-  function show(...nodes) { app.replaceChildren(...nodes); }
   function ago(iso) {
     const now = window.__forumNow ? Date.parse(window.__forumNow) : Date.now();
     const mins = Math.max(1, Math.round((now - Date.parse(iso)) / 60000));

@@ -1,24 +1,11 @@
-/* Larkspur Health's helpers on top of the kit's site.js: elements, money and dates, the notice
-   region, confirmation dialogs, tables and form fields. Every page renderer lives in pages.js. */
+/* Larkspur Health's helpers on top of the kit's site.js (API calls, toasts, the 401 rule, elements):
+   money and dates, answers to writes, confirmation dialogs, tables, form fields, and the portal's
+   own UI-profile builds (tabs=tablist, autocomplete=typeahead). Every page renderer lives in pages.js. */
 (function () {
   "use strict";
   Site.configure({ name: "Larkspur Health", loginPath: "/relogin", primaryButton: "primary" });
+  const { h } = Site;
   const app = Site.main;
-
-  function h(tag, attrs, ...children) {
-    const node = document.createElement(tag);
-    for (const [key, value] of Object.entries(attrs || {})) {
-      if (value === null || value === undefined || value === false) continue;
-      if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-      else if (key === "text") node.textContent = value;
-      else node.setAttribute(key, value === true ? "" : value);
-    }
-    for (const child of children.flat(Infinity)) {
-      if (child === null || child === undefined || child === false) continue;
-      node.append(child instanceof Node ? child : document.createTextNode(String(child)));
-    }
-    return node;
-  }
 
   function money(cents) {
     const sign = cents < 0 ? "-" : "";
@@ -40,33 +27,21 @@
   function when(iso) { return `${longDate(iso)} at ${timeText(iso)}`; }
   function plural(n, word) { return `${n} ${word}${n === 1 ? "" : "s"}`; }
 
-  function show(...nodes) {
-    const notice = document.getElementById("notice");
-    app.replaceChildren(...nodes);
-    if (notice) app.insertBefore(notice, app.firstChild);
-  }
+  function show(...nodes) { app.replaceChildren(...nodes.flat(Infinity).filter((node) => node !== null && node !== undefined && node !== false)); }
 
-  /* The notice region at the top of the page: the answer to the latest write (success or error). */
+  /* The answer to a write or a check: a confirmation ("ok") through the kit's toast (in the page
+     under confirmation=inline), anything else an error toast. */
   function notice(message, kind) {
-    const region = document.getElementById("notice") || app.insertBefore(h("div", { id: "notice" }), app.firstChild);
-    region.replaceChildren(h("div", { class: "notice " + (kind || "error"), role: kind === "ok" ? "status" : "alert" }, message));
-    region.scrollIntoView({ block: "nearest" });
+    if (kind === "ok") Site.toast(message, "success");
+    else Site.toast(message, "error", null, 8000);
   }
 
-  function reportError(err) {
-    if (err && err.status === 401) {
-      notice(h("span", {}, (err.detail || "Your session has expired.") + " ", h("a", { href: Site.loginUrl(err) }, "Sign in again")));
-      return;
-    }
-    notice((err && err.detail) || "Something went wrong. Please try again.");
+  /* The answers of earlier writes go when a new one starts (the latest answer is the only one shown). */
+  function clearAnswers() {
+    document.querySelectorAll(".toasts .toast, .ui-confirmation-message").forEach((el) => el.remove());
   }
 
-  function failPage(err) {
-    app.replaceChildren(h("section", { class: "panel empty" }, h("h1", { text: "We couldn't load this page" }),
-      h("p", { text: (err && err.detail) || "Please try again." }),
-      h("button", { type: "button", class: "btn", onclick: () => location.reload() }, "Try again")));
-    if (err && err.status === 401) reportError(err);
-  }
+  function failPage(err) { Site.errorPanel(app, err, () => location.reload()); }
 
   /* Ask before anything is booked, paid, sent or cancelled. Resolves true on confirm. */
   function confirmDialog(title, lines, confirmLabel, extra) {
@@ -86,13 +61,12 @@
     });
   }
 
-  /* Run a write once: the button stays disabled until the server answers; errors go to the notice. */
+  /* Run a write once: the button stays disabled until the server answers; failures are shown by
+     the kit's contract (an expired session offers "Sign in"). */
   async function submit(button, action) {
     if (button && button.disabled) return null;
-    if (button) button.disabled = true;
-    const old = document.getElementById("notice");
-    if (old) old.replaceChildren();
-    try { return await action(); } catch (err) { reportError(err); return null; } finally { if (button) button.disabled = false; }
+    clearAnswers();
+    try { return await Site.busy(button, action); } catch (err) { Site.reportError(err); return null; }
   }
 
   function table(headers, rows, emptyText, label) {
@@ -101,13 +75,123 @@
       h("tbody", {}, rows));
   }
 
+  /* A labelled field. A select made with `select(..., { typeahead: true })` is a type-ahead combobox
+     under autocomplete=typeahead. */
   function field(label, id, control, hint) {
-    control.id = id;
-    return h("div", { class: "field" }, h("label", { for: id, text: label }), control, hint ? h("small", { text: hint }) : null);
+    const typed = control.tagName === "SELECT" && control.dataset.typeahead !== undefined && Site.ui("autocomplete") === "typeahead";
+    if (!typed) control.id = id;
+    return h("div", { class: "field" }, h("label", { for: id, text: label }), typed ? typeahead(control, id, label) : control,
+      hint ? h("small", { text: hint }) : null);
   }
 
-  function select(options, chosen) {
-    return h("select", {}, options.map(([value, text]) => h("option", { value, selected: value === chosen }, text)));
+  function select(options, chosen, opts) {
+    return h("select", { "data-typeahead": (opts && opts.typeahead) || null },
+      options.map(([value, text]) => h("option", { value, selected: value === chosen }, text)));
+  }
+
+  /* autocomplete=typeahead: a text field (role combobox) in place of a select; typing filters a
+     listbox of the select's options, a click shows them all. Arrow keys move, Enter picks, Escape
+     closes. The select stays (hidden) and keeps the value: picking sets it and fires change. */
+  function typeahead(selectEl, id, label) {
+    const listId = id + "-options";
+    const input = h("input", { type: "text", id, class: "typeahead-input", role: "combobox", autocomplete: "off",
+      "aria-autocomplete": "list", "aria-expanded": "false", "aria-controls": listId, placeholder: "Type to search" });
+    const list = h("ul", { id: listId, class: "typeahead-list", role: "listbox", "aria-label": label, hidden: true });
+    selectEl.id = id + "-value";
+    selectEl.hidden = true;
+    let shown = [];
+    let active = -1;
+    const chosenText = () => { const o = selectEl.options[selectEl.selectedIndex]; return o && o.value ? o.textContent : ""; };
+    input.value = chosenText();
+
+    function mark(index) {
+      active = index;
+      Array.from(list.children).forEach((li, i) => li.classList.toggle("active", i === index));
+      if (index >= 0 && list.children[index]) {
+        input.setAttribute("aria-activedescendant", list.children[index].id);
+        list.children[index].scrollIntoView({ block: "nearest" });
+      } else input.removeAttribute("aria-activedescendant");
+    }
+    function open(filter) {
+      const words = (filter || "").toLowerCase();
+      shown = Array.from(selectEl.options).filter((o) => !words || o.textContent.toLowerCase().includes(words));
+      list.replaceChildren(...shown.map((o, i) => h("li", { id: `${listId}-${i}`, role: "option", "aria-selected": String(o.selected),
+        "data-value": o.value, onmousedown: (e) => e.preventDefault(), onclick: () => pick(o) }, o.textContent)));
+      if (!shown.length) list.append(h("li", { class: "none", role: "presentation", text: "No matches" }));
+      list.hidden = false;
+      input.setAttribute("aria-expanded", "true");
+      mark(-1);
+    }
+    function close() {
+      list.hidden = true;
+      input.setAttribute("aria-expanded", "false");
+      mark(-1);
+    }
+    function pick(option) {
+      close();
+      input.value = option.value ? option.textContent : "";
+      if (selectEl.value !== option.value) {
+        selectEl.value = option.value;
+        selectEl.dispatchEvent(new Event("input", { bubbles: true }));
+        selectEl.dispatchEvent(new Event("change", { bubbles: true }));
+      }
+    }
+    input.addEventListener("click", () => { if (list.hidden) open(""); });
+    input.addEventListener("input", () => open(input.value.trim()));
+    input.addEventListener("blur", () => { close(); input.value = chosenText(); });
+    input.addEventListener("keydown", (e) => {
+      if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+        e.preventDefault();
+        if (list.hidden) { open(""); }
+        if (!shown.length) return;
+        const step = e.key === "ArrowDown" ? 1 : -1;
+        mark(active < 0 ? (step > 0 ? 0 : shown.length - 1) : (active + step + shown.length) % shown.length);
+      } else if (e.key === "Enter") {
+        if (list.hidden) return;
+        e.preventDefault();
+        const option = active >= 0 ? shown[active] : shown.length === 1 ? shown[0] : null;
+        if (option) pick(option);
+      } else if (e.key === "Escape" && !list.hidden) {
+        e.preventDefault();
+        close();
+        input.value = chosenText();
+      }
+    });
+    return h("div", { class: "typeahead" }, input, list, selectEl);
+  }
+
+  /* Sections of a page: stacked panels with headings, or under tabs=tablist one panel with a tab
+     list (role tablist/tab/tabpanel; arrow keys, Home and End move between tabs). `sections` is
+     [[title, content], ...]; the first is shown first. */
+  function sections(label, parts) {
+    if (Site.ui("tabs") !== "tablist") return parts.map(([title, content]) => h("section", { class: "panel" }, h("h2", { text: title }), content));
+    const key = label.toLowerCase().replace(/[^a-z0-9]+/g, "-");
+    const tabs = [];
+    const panels = [];
+    function select(index, focus) {
+      tabs.forEach((tab, i) => {
+        tab.setAttribute("aria-selected", String(i === index));
+        tab.tabIndex = i === index ? 0 : -1;
+        panels[i].hidden = i !== index;
+      });
+      if (focus) tabs[index].focus();
+    }
+    parts.forEach(([title, content], i) => {
+      tabs.push(h("button", { type: "button", role: "tab", id: `tab-${key}-${i}`, "aria-controls": `panel-${key}-${i}`,
+        onclick: () => select(i, false) }, title));
+      panels.push(h("div", { role: "tabpanel", id: `panel-${key}-${i}`, "aria-labelledby": `tab-${key}-${i}`, tabindex: "0" }, content));
+    });
+    const list = h("div", { class: "tablist", role: "tablist", "aria-label": label }, tabs);
+    list.addEventListener("keydown", (e) => {
+      const at = tabs.indexOf(document.activeElement);
+      if (at < 0) return;
+      const next = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: tabs.length - 1 }[e.key];
+      if (next === undefined) return;
+      e.preventDefault();
+      select((next + tabs.length) % tabs.length, true);
+    });
+    select(0, false);
+    return h("section", { class: "panel tabbed" }, list, panels);
   }
 
   function pill(text, kind) { return h("span", { class: "pill " + (kind || text.toLowerCase().replace(/\s+/g, "-")), text }); }
@@ -117,7 +201,7 @@
   }
 
   window.Portal = Object.assign({}, Site, {
-    h, money, cents, dateText, longDate, dayName, timeText, when, plural, show, notice, reportError, failPage,
-    confirmDialog, submit, table, field, select, pill, heading, app,
+    money, cents, dateText, longDate, dayName, timeText, when, plural, show, notice, failPage,
+    confirmDialog, submit, table, field, select, sections, pill, heading, app,
   });
 })();

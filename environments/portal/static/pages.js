@@ -2,7 +2,7 @@
 (function () {
   "use strict";
   const P = window.Portal;
-  const { h, api, money, cents, dateText, longDate, dayName, timeText, when, plural, show, notice, submit, table, field, select, pill, heading } = P;
+  const { h, api, params, money, cents, dateText, longDate, dayName, timeText, when, plural, show, notice, submit, table, field, select, sections, pill, heading } = P;
   const BASE = P.BASE;
   const body = document.body;
   const VISIT_TYPES = { in_person: "In person", video: "Video visit" };
@@ -11,7 +11,6 @@
   function says(answer, fallback) { return (answer && (answer.toast || answer.message)) || fallback; }
   function link(href, text, attrs) { return h("a", Object.assign({ href: BASE + href }, attrs || {}), text); }
   function statusPill(visit) { const [text, kind] = STATUS[visit.status] || [visit.status, ""]; return pill(text, kind); }
-  function params() { return new URLSearchParams(location.search); }
 
   // ------------------------------------------------------------------ home
   async function home() {
@@ -78,7 +77,7 @@
     const chosen = q.get("provider");
     const data = await api("GET", "/providers" + (department ? "?department=" + encodeURIComponent(department) : ""));
     const go = (changes) => { const next = new URLSearchParams({ department, ...changes }); for (const [k, v] of [...next]) if (!v) next.delete(k); location.search = next.toString(); };
-    const dept = select([["", "All departments"], ...data.departments.map((d) => [d, d])], department);
+    const dept = select([["", "All departments"], ...data.departments.map((d) => [d, d])], department, { typeahead: true });
     dept.addEventListener("change", () => go({ department: dept.value }));
     const list = data.providers.map((p) => h("li", { class: "provider" + (p.id === chosen ? " chosen" : "") },
       h("div", { class: "avatar", text: p.name.split(" ").map((w) => w[0]).join("") }),
@@ -187,7 +186,7 @@
   async function compose() {
     const data = await api("GET", "/messages");
     const q = params();
-    const team = select([["", "Choose a care team"], ...data.teams.map((t) => [t, t])], q.get("team") || "");
+    const team = select([["", "Choose a care team"], ...data.teams.map((t) => [t, t])], q.get("team") || "", { typeahead: true });
     const topic = select([["question", "A medical question"], ["appointment", "About an appointment"], ["prescription", "About a prescription"],
       ["results", "About a test result"], ["billing", "About a bill"]], q.get("topic") || "question");
     const subject = h("input", { type: "text", maxlength: "120", value: q.get("subject") || "" });
@@ -245,11 +244,9 @@
         h("td", {}, dateText(r.last_filled), h("div", { class: "muted", text: "Runs out " + dateText(r.runs_out) })), h("td", {}, action));
     });
     async function refill(r, button) {
-      const store = select(data.pharmacies.map((p) => [p.id, `${p.name}${p.mail_order ? " (mail order)" : ""}`]), r.pharmacy_id);
-      store.id = "refill-pharmacy";
-      const note = h("input", { type: "text", id: "refill-note", maxlength: "300" });
-      const extra = h("div", {}, h("div", { class: "field" }, h("label", { for: "refill-pharmacy", text: "Pharmacy" }), store),
-        h("div", { class: "field" }, h("label", { for: "refill-note", text: "Note for your care team (optional)" }), note));
+      const store = select(data.pharmacies.map((p) => [p.id, `${p.name}${p.mail_order ? " (mail order)" : ""}`]), r.pharmacy_id, { typeahead: true });
+      const note = h("input", { type: "text", maxlength: "300" });
+      const extra = h("div", {}, field("Pharmacy", "refill-pharmacy", store), field("Note for your care team (optional)", "refill-note", note));
       const ok = await P.confirmDialog(`Request a refill of ${r.drug}`, [["Medication", `${r.drug} ${r.strength}`], ["Quantity", String(r.quantity)], ["Refills left", String(r.refills_left)]], "Request refill", extra);
       if (!ok) return;
       const done = await submit(button, () => api("POST", "/refills", { prescription_id: r.id, pharmacy_id: store.value, note: note.value }));
@@ -259,10 +256,10 @@
       h("td", { text: dateText(f.requested_at) }), h("td", {}, pill(f.status === "pending" ? "Waiting for review" : f.status === "approved" ? "Sent to pharmacy" : "Denied", f.status === "pending" ? "pending" : f.status === "approved" ? "ok" : "bad"))));
     const pastRows = past.map((r) => h("tr", {}, h("td", {}, h("strong", { text: r.drug }), h("div", { class: "muted", text: r.strength })), h("td", { text: r.prescriber_name }),
       h("td", { text: dateText(r.last_filled) }), h("td", {}, pill(r.status === "expired" ? "Expired" : "Discontinued", "muted"))));
-    show(heading("Medications"),
-      h("section", { class: "panel" }, h("h2", { text: "Current medications" }), table(["Medication", "Directions", "Prescribed by", "Pharmacy", "Refills left", "Last filled", ""], rows, "You have no current prescriptions.", "Current medications")),
-      h("section", { class: "panel" }, h("h2", { text: "Refill requests" }), table(["Medication", "Pharmacy", "Requested", "Status"], requests, "No refill requests yet.", "Refill requests")),
-      h("section", { class: "panel" }, h("h2", { text: "Past medications" }), table(["Medication", "Prescribed by", "Last filled", "Status"], pastRows, "No past medications.", "Past medications")));
+    show(heading("Medications"), sections("Medication lists", [
+      ["Current medications", table(["Medication", "Directions", "Prescribed by", "Pharmacy", "Refills left", "Last filled", ""], rows, "You have no current prescriptions.", "Current medications")],
+      ["Refill requests", table(["Medication", "Pharmacy", "Requested", "Status"], requests, "No refill requests yet.", "Refill requests")],
+      ["Past medications", table(["Medication", "Prescribed by", "Last filled", "Status"], pastRows, "No past medications.", "Past medications")]]));
   }
 
   // ------------------------------------------------------------------ results
@@ -321,9 +318,9 @@
     });
     show(heading("Billing", link("/insurance", "Insurance cards", { class: "btn" })),
       h("section", { class: "panel balance" }, h("span", { class: "muted", text: "Amount due" }), h("strong", { class: "big", text: money(data.balance_cents) })),
-      payArea,
-      h("section", { class: "panel" }, h("h2", { text: "Statements" }), table(["Statement", "Date of service", "Clinician", "Charges", "Insurance paid", "You owe", "Status", ""], rows, "You have no statements.", "Statements")),
-      h("section", { class: "panel" }, h("h2", { text: "Payment history" }), table(["Date", "Statement", "Amount", "Paid with", "Confirmation"], history, "No payments yet.", "Payment history")));
+      payArea, sections("Billing records", [
+        ["Statements", table(["Statement", "Date of service", "Clinician", "Charges", "Insurance paid", "You owe", "Status", ""], rows, "You have no statements.", "Statements")],
+        ["Payment history", table(["Date", "Statement", "Amount", "Paid with", "Confirmation"], history, "No payments yet.", "Payment history")]]));
   }
 
   function payForm(b, cards, area) {

@@ -13,6 +13,7 @@ from environments.lms.models import LmsState
 from environments.lms.pages import router as page_router
 from environments.lms.seed import build_default_state
 from environments.registry import Environment
+from environments.ui import UIProfile
 
 ENVIRONMENT = Environment(
     env_id="lms",
@@ -27,4 +28,27 @@ ENVIRONMENT = Environment(
     ignore_fields={"profile": {"signed_in"}, "messages": {"read"}, "announcements": {"read"}},
     # The student number identifies a person: the recorder masks it like a password.
     mask_selectors=(".student-number",),
+    ui_profiles=(
+        UIProfile(
+            name="course-tabs",
+            title="Course tabs",
+            description=(
+                "A course's sections (Home, Announcements, Assignments, Quizzes, Discussions, "
+                "Grades) are a tab list above its content that switches in the page, instead of "
+                "a side menu of links to separate pages."
+            ),
+            controls={"tabs": "tablist"},
+            classes=("tabs",),
+        ),
+        UIProfile(
+            name="type-ahead",
+            title="Type-ahead",
+            description=(
+                "A new message's recipient is typed and picked from suggestions instead of chosen "
+                "from a list; the other selects (course, event course) are custom listboxes."
+            ),
+            controls={"autocomplete": "type-ahead", "select": "custom"},
+            classes=("autocomplete", "select"),
+        ),
+    ),
 )

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import re
 
-from playwright.sync_api import FilePayload, Page
+from playwright.sync_api import FilePayload, Locator, Page, expect
 
-from environments.oracles import app_loaded, ready_or_reload, sign_in_again
+from environments.oracles import app_loaded, choose, ready_or_reload, sign_in_again
 
 LONG = 20_000
 
@@ -44,8 +44,19 @@ def open_course(page: Page, code: str, section: str = "") -> None:
     page.locator("#app table").get_by_role("link", name=re.compile("^" + re.escape(code) + ":")).first.click()
     ready(page)
     if section:
+        course_section(page, section)
+
+
+def course_section(page: Page, section: str) -> None:
+    """Open a section of the course shown: a link of the course menu, or (UI profile tabs=tablist)
+    a tab above the course's content."""
+    tab = page.get_by_role("tab", name=section, exact=True)
+    if tab.count():
+        tab.click()
+        expect(tab).to_have_attribute("aria-selected", "true", timeout=LONG)
+    else:
         page.get_by_role("navigation", name="Course").get_by_role("link", name=section, exact=True).click()
-        ready(page)
+    ready(page)
 
 
 def clear_toasts(page: Page) -> None:
@@ -81,12 +92,8 @@ def compose(page: Page, *, course_label: str, person: str, subject: str, body: s
         clear_toasts(page)
         page.get_by_role("button", name="Compose").click()
         dialog = page.locator("dialog.modal[open]")
-        course = dialog.get_by_label("Course")
-        course.select_option(course.locator("option", has_text=course_label).first.get_attribute("value"))
-        to = dialog.get_by_label("To")
-        page.wait_for_function("() => !document.getElementById('msg-to').disabled", timeout=LONG)
-        value = to.locator("option", has_text=person).first.get_attribute("value")
-        to.select_option(value)
+        choose(dialog, "Course", re.compile(re.escape(course_label)))
+        pick_person(dialog, person)
         dialog.get_by_label("Subject").fill(subject)
         dialog.get_by_label("Message").fill(body)
         dialog.get_by_role("button", name="Send").click()
@@ -108,6 +115,21 @@ def compose(page: Page, *, course_label: str, person: str, subject: str, body: s
         if relogin_if_needed(page):  # the session expired: sign in, back to the inbox, write again
             nav(page, "Inbox")
     raise AssertionError("the message was never sent")
+
+
+def pick_person(dialog: Locator, person: str) -> None:
+    """Choose the recipient whose entry contains `person` once the course's people are in: from the
+    list, or (UI profile autocomplete=type-ahead) by typing it and picking the suggestion."""
+    to = dialog.get_by_role("combobox", name="To", exact=True)
+    expect(to).to_be_enabled(timeout=LONG)
+    if to.evaluate("el => el.tagName") == "INPUT":
+        to.fill(person.strip("()"))
+        dialog.get_by_role("listbox", name="To").get_by_role(
+            "option", name=re.compile(re.escape(person))
+        ).first.click()
+        expect(to).to_have_value(re.compile(re.escape(person)))
+        return
+    choose(dialog, "To", re.compile(re.escape(person)))
 
 
 def staff_name(page: Page, code: str, role: str) -> str:

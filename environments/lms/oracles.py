@@ -596,10 +596,10 @@ def ben_wrong(page: Page, ctx: OracleContext) -> None:
 def _late(page: Page, role: str) -> None:
     ui.nav(page, "Dashboard")
     item = page.locator("ul.todo li", has_text="Overdue").first
+    code = item.locator(".tag").inner_text().strip()  # the course's code, as the to-do list shows it
     item.get_by_role("link").click()
     ui.ready(page)
     title = page.get_by_role("heading", level=1).inner_text().strip()
-    code = page.locator(".course-nav-title").inner_text().strip()
     ui.submit_assignment(page, text="Submitted late - apologies.")
     ui.compose(
         page,

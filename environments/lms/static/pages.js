@@ -410,13 +410,14 @@
     dialog.setAttribute("aria-labelledby", "compose-title");
     dialog.innerHTML = `<h2 id="compose-title">New message</h2><form id="compose-form">
       <label for="msg-course">Course</label><select id="msg-course"><option value="">Select a course</option>${courses.map((c) => `<option value="${esc(c.id)}">${esc(c.code)}: ${esc(c.title)}</option>`).join("")}</select>
-      <label for="msg-to">To</label><select id="msg-to" disabled><option value="">Select a course first</option></select>
+      <label for="msg-to">To</label><select id="msg-to" disabled${L.ui("autocomplete") === "type-ahead" ? " data-native" : ""}><option value="">Select a course first</option></select>
       <label for="msg-subject">Subject</label><input id="msg-subject" type="text">
       <label for="msg-body">Message</label><textarea id="msg-body" rows="6"></textarea>
       <div class="actions"><button class="btn" type="button" data-no>Cancel</button><button class="btn btn-primary" type="submit">Send</button></div></form>`;
     document.body.appendChild(dialog);
     dialog.showModal();
     const to = dialog.querySelector("#msg-to");
+    if (L.ui("autocomplete") === "type-ahead") L.typeAhead(to);
     dialog.querySelector("#msg-course").addEventListener("change", async (event) => {
       const id = event.target.value;
       to.disabled = true;
@@ -460,6 +461,9 @@
     L.crumbs([["Page not found"]]);
     app.innerHTML = `<div class="panel empty"><h1>Page not found</h1><p>The page you were looking for doesn't exist. <a href="${B}/">Go to your dashboard</a>.</p></div>`;
   };
+
+  // UI profile tabs=tablist: a course tab shows its section here (canopy.js courseTabs).
+  document.addEventListener("canopy:section", (event) => load(pages[event.detail] || pages.missing));
 
   const render = pages[L.page] || pages.missing;
   load(render);

@@ -10,14 +10,14 @@ from datetime import timedelta
 from typing import Any
 
 from environments.lms.models import CalendarEvent, ModuleItem, Question, Submission
-from environments.lms.seed import LmsContext, add_assignment, add_quiz, at, course, state_of, term_start
+from environments.lms.seed import LmsContext, add_assignment, add_quiz, at, course, term_start
 from environments.seeding import SeedError, builder, to_iso
 
 
 @builder("lms.refs")
 def refs(ctx: LmsContext) -> dict[str, Any]:
     """Ids of the courses, their instructors and TAs (by course code) and of the discussions."""
-    state = state_of(ctx)
+    state = ctx.state
     names = {p.id: p.name for p in state.people}
     return {
         "course_ids": {c.code: c.id for c in state.courses},
@@ -74,7 +74,7 @@ def graded_attempt(
     ctx: LmsContext, *, assignment_id: str, file_name: str, scores: dict[str, int], feedback: str
 ) -> dict[str, Any]:
     """A graded first attempt with the rubric points given per criterion; names the lowest one."""
-    state = state_of(ctx)
+    state = ctx.state
     asg = state.find("assignments", assignment_id)
     if asg is None:
         raise SeedError(f"no assignment {assignment_id}")
@@ -130,7 +130,7 @@ def quiz_with_notes(
         minutes=minutes,
         attempts=1,
     )
-    state = state_of(ctx)
+    state = ctx.state
     week = (ctx.now - term_start(ctx)).days // 7
     module = next(m for m in state.modules if m.course_id == crs.id and m.position == week + 1)
     position = max(i.position for i in state.module_items if i.module_id == module.id) + 1
@@ -176,7 +176,7 @@ def personal_events(ctx: LmsContext, *, events: list[dict[str, Any]]) -> dict[st
             starts_at=at(moment, hour, minute),
             ends_at=at(moment, end_hour, end_minute),
         )
-        state_of(ctx).events.append(made)
+        ctx.state.events.append(made)
         ids.append(made.id)
     return {"event_ids": ids}
 
@@ -184,7 +184,7 @@ def personal_events(ctx: LmsContext, *, events: list[dict[str, Any]]) -> dict[st
 @builder("lms.lowest_graded")
 def lowest_graded(ctx: LmsContext, *, course_code: str) -> dict[str, Any]:
     """The graded assignment of a course with the lowest share of its points (a tie is a SeedError)."""
-    state = state_of(ctx)
+    state = ctx.state
     crs = course(ctx, course_code)
     graded = []
     for asg in (a for a in state.assignments if a.course_id == crs.id):
@@ -202,7 +202,7 @@ def lowest_graded(ctx: LmsContext, *, course_code: str) -> dict[str, Any]:
 @builder("lms.regrade")
 def regrade(ctx: LmsContext, *, assignment_title: str, fraction: float) -> dict[str, Any]:
     """Set the graded score of an assignment (by title) to `fraction` of its points, rubric row by row."""
-    state = state_of(ctx)
+    state = ctx.state
     asg = next((a for a in state.assignments if a.title == assignment_title), None)
     if asg is None:
         raise SeedError(f"no assignment {assignment_title!r}")
@@ -220,7 +220,7 @@ def regrade(ctx: LmsContext, *, assignment_title: str, fraction: float) -> dict[
 @builder("lms.week_module")
 def week_module(ctx: LmsContext, *, course_code: str) -> dict[str, Any]:
     """The current week's module of a course: its title, item ids and its assignment."""
-    state = state_of(ctx)
+    state = ctx.state
     crs = course(ctx, course_code)
     week = (ctx.now - term_start(ctx)).days // 7
     module = next(m for m in state.modules if m.course_id == crs.id and m.position == week + 1)
@@ -245,7 +245,7 @@ def partner_request(ctx: LmsContext, *, course_code: str) -> dict[str, Any]:
     who posted first in the course's "Introduce yourself" discussion."""
     from environments.lms.models import ME, Conversation, Message
 
-    state = state_of(ctx)
+    state = ctx.state
     crs = course(ctx, course_code)
     intro = next(d for d in state.discussions if d.course_id == crs.id and d.title == "Introduce yourself")
     first = min((r for r in state.replies if r.discussion_id == intro.id), key=lambda r: (r.created_at, r.id))
@@ -277,7 +277,7 @@ def decoy_partner_message(ctx: LmsContext, *, course_code: str) -> dict[str, Any
     """A newer unread message from the course's TA about lab partners (not the one to answer)."""
     from environments.lms.models import ME, Conversation, Message
 
-    state = state_of(ctx)
+    state = ctx.state
     crs = course(ctx, course_code)
     if crs.ta_id is None:
         raise SeedError(f"{course_code} has no TA")
@@ -315,7 +315,7 @@ def plant_conversation(
     from environments.lms.models import ME, Conversation, Message
     from environments.lms.seed import person_named
 
-    state = state_of(ctx)
+    state = ctx.state
     sender = person_named(ctx, from_name)
     conv = Conversation(
         id=ctx.new_id("cnv"),
@@ -341,7 +341,7 @@ def plant_conversation(
 def find_item(ctx: LmsContext, *, course_code: str, title: str) -> dict[str, Any]:
     """A module item of a course by its title (left not done)."""
     crs = course(ctx, course_code)
-    found = next((i for i in state_of(ctx).module_items if i.course_id == crs.id and i.title == title), None)
+    found = next((i for i in ctx.state.module_items if i.course_id == crs.id and i.title == title), None)
     if found is None:
         raise SeedError(f"no item {title!r} in {course_code}")
     found.completed = False
@@ -351,7 +351,7 @@ def find_item(ctx: LmsContext, *, course_code: str, title: str) -> dict[str, Any
 @builder("lms.assignment_named")
 def assignment_named(ctx: LmsContext, *, course_code: str, title: str) -> dict[str, Any]:
     crs = course(ctx, course_code)
-    found = next((a for a in state_of(ctx).assignments if a.course_id == crs.id and a.title == title), None)
+    found = next((a for a in ctx.state.assignments if a.course_id == crs.id and a.title == title), None)
     if found is None:
         raise SeedError(f"no assignment {title!r} in {course_code}")
     return {"assignment_id": found.id}
@@ -370,7 +370,7 @@ def classmate_post(
     """A classmate's top-level post in a course discussion whose title starts with the prefix."""
     from environments.lms.models import Person, Reply
 
-    state = state_of(ctx)
+    state = ctx.state
     crs = course(ctx, course_code)
     disc = next(
         (d for d in state.discussions if d.course_id == crs.id and d.title.startswith(discussion_prefix)),
@@ -403,7 +403,7 @@ def lowest_course(ctx: LmsContext) -> dict[str, Any]:
     """The current course with the lowest grade so far (a tie is a SeedError), as the grades page computes it."""
     from environments.lms.service import assignment_status, attempts_of, best_score, latest, parse
 
-    state = state_of(ctx)
+    state = ctx.state
     now = ctx.now
     ranked = []
     for crs in (c for c in state.courses if c.current):
@@ -436,7 +436,7 @@ def in_progress_attempt(
     offsets from the right choice: 0 right, 1 the next choice)."""
     from environments.lms.models import QuizAttempt
 
-    state = state_of(ctx)
+    state = ctx.state
     quiz = state.find("quizzes", quiz_id)
     if quiz is None:
         raise SeedError(f"no quiz {quiz_id}")
@@ -463,7 +463,7 @@ def overdue(
 ) -> dict[str, Any]:
     """One assignment overdue but still open for late work, one past its lock (missing for good);
     any other overdue work of the term is handed in (graded), so exactly one can still be submitted."""
-    state = state_of(ctx)
+    state = ctx.state
     from environments.lms.service import assignment_status
 
     for asg in list(state.assignments):
@@ -504,7 +504,7 @@ def overdue(
 @builder("lms.clashing_events")
 def clashing_events(ctx: LmsContext, *, course_code: str) -> dict[str, Any]:
     """Four personal events this week: two overlap a lecture of the course, two do not."""
-    state = state_of(ctx)
+    state = ctx.state
     crs = course(ctx, course_code)
     from environments.lms.service import parse
 

@@ -222,12 +222,6 @@ REPLIES = (
 )
 
 
-def state_of(ctx: LmsContext) -> LmsState:
-    """The live state of a seed context, typed."""
-    state: LmsState = ctx.state
-    return state
-
-
 def at(day: datetime, hour: int, minute: int = 0) -> str:
     return to_iso(day.replace(hour=hour, minute=minute, second=0, microsecond=0))
 
@@ -241,7 +235,7 @@ def term_start(ctx: LmsContext) -> datetime:
 
 def course(ctx: LmsContext, ref: str) -> Course:
     """A course by id, code or title."""
-    state = state_of(ctx)
+    state = ctx.state
     found = state.find("courses", ref) or next(
         (c for c in state.courses if ref in (c.code, c.title, f"{c.code} {c.title}")), None
     )
@@ -251,7 +245,7 @@ def course(ctx: LmsContext, ref: str) -> Course:
 
 
 def person_named(ctx: LmsContext, name: str) -> Person:
-    found = next((p for p in state_of(ctx).people if p.name == name), None)
+    found = next((p for p in ctx.state.people if p.name == name), None)
     if found is None:
         raise SeedError(f"no person {name!r}")
     return found
@@ -260,7 +254,7 @@ def person_named(ctx: LmsContext, name: str) -> Person:
 def _person(ctx: LmsContext, name: str, role: str) -> Person:
     handle = name.lower().replace("dr. ", "").replace("prof. ", "").replace(" ", ".")
     made = Person(id=ctx.new_id("per"), name=name, role=role, email=f"{handle}@westbrook.edu")
-    state_of(ctx).people.append(made)
+    ctx.state.people.append(made)
     return made
 
 
@@ -294,7 +288,7 @@ def add_assignment(
             for i, (name, text) in enumerate(RUBRIC)
         ],
     )
-    state_of(ctx).assignments.append(made)
+    ctx.state.assignments.append(made)
     return made
 
 
@@ -321,7 +315,7 @@ def grade(
         ),
         graded_at=to_iso(when + timedelta(days=4)),
     )
-    state_of(ctx).submissions.append(made)
+    ctx.state.submissions.append(made)
     return made
 
 
@@ -376,7 +370,7 @@ def add_quiz(
         allowed_attempts=attempts,
         questions=questions,
     )
-    state_of(ctx).quizzes.append(made)
+    ctx.state.quizzes.append(made)
     return made
 
 
@@ -389,7 +383,7 @@ def _classmates(ctx: LmsContext) -> list[Person]:
 def _build_course(
     ctx: LmsContext, index: int, spec: tuple[str, str, str, str, tuple[str, ...]], classmates: list[Person]
 ) -> None:
-    state = state_of(ctx)
+    state = ctx.state
     rng = ctx.rng
     code, title, teacher_name, color, topics = spec
     start = term_start(ctx)
@@ -608,7 +602,7 @@ def _build_course(
 
 
 def _inbox(ctx: LmsContext, classmates: list[Person]) -> None:
-    state = state_of(ctx)
+    state = ctx.state
     rng = ctx.rng
     now: datetime = ctx.now
     subjects = (
@@ -663,7 +657,7 @@ def _inbox(ctx: LmsContext, classmates: list[Person]) -> None:
 
 def build_default_state(ctx: LmsContext) -> None:
     """The term every task starts from (then the task's builders add its situation)."""
-    state = state_of(ctx)
+    state = ctx.state
     state.profile.append(
         Profile(id="profile", full_name=STUDENT_NAME, email=STUDENT_EMAIL, student_number="W2318846")
     )

@@ -19,7 +19,6 @@ from environments.portal.seed import (
     display_name,
     pharmacy,
     provider,
-    state_of,
 )
 from environments.seeding import SeedError, builder
 
@@ -27,7 +26,7 @@ from environments.seeding import SeedError, builder
 @builder("portal.refs")
 def refs(ctx: PortalContext) -> dict[str, Any]:
     """The ids of the default record's people and things, by name."""
-    state = state_of(ctx)
+    state = ctx.state
     return {
         "provider_ids": {p.name: p.id for p in state.providers},
         "pharmacy_ids": {p.name: p.id for p in state.pharmacies},
@@ -67,7 +66,7 @@ def plant_appointment(
 @builder("portal.find_appointment")
 def find_appointment(ctx: PortalContext, *, reason: str, status: str = "scheduled") -> dict[str, Any]:
     """The visit of the default record with this reason and status (exactly one)."""
-    found = [a for a in state_of(ctx).appointments if a.reason == reason and a.status == status]
+    found = [a for a in ctx.state.appointments if a.reason == reason and a.status == status]
     if len(found) != 1:
         raise SeedError(f"expected one {status} visit for {reason!r}, found {len(found)}")
     visit = found[0]
@@ -92,7 +91,7 @@ def earliest_slot(
 ) -> dict[str, Any]:
     """The first open time of a clinician (of a visit type, at or after an hour of the day, after a
     moment, on a day the patient has no other visit when `free_day`)."""
-    state = state_of(ctx)
+    state = ctx.state
     prov = provider(ctx, provider_name)
     taken = {a.slot_id for a in state.appointments if a.status in ("scheduled", "requested")}
     busy = {a.start for a in state.appointments if a.status in ("scheduled", "requested")}
@@ -136,7 +135,7 @@ def plant_clinician(
     position: int | None = None,
 ) -> dict[str, Any]:
     """One more clinician (with open times), e.g. a look-alike name."""
-    state = state_of(ctx)
+    state = ctx.state
     made = Provider(
         id=ctx.new_id("prov"),
         name=name,
@@ -178,7 +177,7 @@ def plant_bill(
         due_date=day(ctx, -days_ago + due_in),
         status="due",
     )
-    state_of(ctx).bills.append(made)
+    ctx.state.bills.append(made)
     return {"bill_id": made.id, "balance_cents": made.balance_cents}
 
 
@@ -211,14 +210,14 @@ def plant_prescription(
         days_supply=days_supply,
         expires_on=day(ctx, 180),
     )
-    state_of(ctx).prescriptions.append(made)
+    ctx.state.prescriptions.append(made)
     return {"prescription_id": made.id}
 
 
 @builder("portal.find_thread")
 def find_thread(ctx: PortalContext, *, subject: str) -> dict[str, Any]:
     """The conversation of the default record with this subject (exactly one)."""
-    found = [t for t in state_of(ctx).threads if t.subject == subject]
+    found = [t for t in ctx.state.threads if t.subject == subject]
     if len(found) != 1:
         raise SeedError(f"expected one conversation {subject!r}, found {len(found)}")
     return {"thread_id": found[0].id, "team": found[0].team}

@@ -91,11 +91,6 @@ PHARMACIES = (
 )
 
 
-def state_of(ctx: PortalContext) -> PortalState:
-    state: PortalState = ctx.state
-    return state
-
-
 def money(cents: int) -> str:
     sign = "-" if cents < 0 else ""
     return f"{sign}${abs(cents) // 100:,}.{abs(cents) % 100:02d}"
@@ -114,14 +109,14 @@ def at(ctx: PortalContext, offset: int, hhmm: str) -> str:
 
 
 def provider(ctx: PortalContext, name: str) -> Provider:
-    found = next((p for p in state_of(ctx).providers if p.name == name or p.id == name), None)
+    found = next((p for p in ctx.state.providers if p.name == name or p.id == name), None)
     if found is None:
         raise SeedError(f"no provider {name!r}")
     return found
 
 
 def pharmacy(ctx: PortalContext, name: str) -> Pharmacy:
-    found = next((p for p in state_of(ctx).pharmacies if p.name == name or p.id == name), None)
+    found = next((p for p in ctx.state.pharmacies if p.name == name or p.id == name), None)
     if found is None:
         raise SeedError(f"no pharmacy {name!r}")
     return found
@@ -132,7 +127,7 @@ def display_name(p: Provider) -> str:
 
 
 def add_slots(ctx: PortalContext, prov: Provider, *, chance: float = 0.2) -> None:
-    state = state_of(ctx)
+    state = ctx.state
     for offset in range(1, SLOT_DAYS + 1):
         if (ctx.now + timedelta(days=offset)).weekday() >= 5:
             continue
@@ -178,7 +173,7 @@ def add_appointment(
         cancelled_at=at(ctx, offset - 2, "16:40") if status == "cancelled" else None,
         cancel_reason="Schedule conflict" if status == "cancelled" else "",
     )
-    state_of(ctx).appointments.append(made)
+    ctx.state.appointments.append(made)
     return made
 
 
@@ -262,7 +257,7 @@ def add_result(
         components=components,
         viewed=viewed,
     )
-    state_of(ctx).results.append(made)
+    ctx.state.results.append(made)
     return made
 
 
@@ -278,7 +273,7 @@ def add_thread(
     read: bool = True,
 ) -> Thread:
     """A conversation; `lines` are (author, body) with the patient's own author name "me"."""
-    state = state_of(ctx)
+    state = ctx.state
     thread = Thread(
         id=ctx.new_id("thr"),
         subject=subject,
@@ -307,7 +302,7 @@ def add_thread(
 
 def build_default_state(ctx: PortalContext) -> None:
     """The record every task starts from (then the task's builders add its situation)."""
-    state = state_of(ctx)
+    state = ctx.state
     rng = ctx.rng
     state.clinic.append(
         Clinic(

@@ -281,7 +281,15 @@ def session_targets(session_id: str, db: DbDep) -> dict[str, Any]:
     return {"targets": _read(db, session_id, sessions.get_targets)}
 
 
-@router.get("/sessions/{session_id}/audit", response_model=AuditLog)
+async def _audits_written(session_id: str, request: Request) -> None:
+    """Wait for the audit entries of the session's calls still finishing in this process (each is
+    written just after its answer leaves), so a caller that has its answers finds every entry."""
+    from environments.interventions.network import audits_in_flight
+
+    await audits_in_flight(request.app.state).settled(session_id)
+
+
+@router.get("/sessions/{session_id}/audit", response_model=AuditLog, dependencies=[Depends(_audits_written)])
 def session_audit(session_id: str, db: DbDep) -> dict[str, Any]:
     """Every API call since the last reset, with the intervention that fired (if any)."""
     entries = _read(db, session_id, sessions.audit_log)

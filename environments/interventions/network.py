@@ -100,6 +100,19 @@ def writes_in_flight(state: Any) -> WritesInFlight:
     return tracker
 
 
+def audits_in_flight(state: Any) -> WritesInFlight:
+    """The calls of each session whose audit entry is not written yet (created on first use).
+
+    The entry is written after the answer has left, so the person's page never waits for it (on
+    SQLite it needs the database's write lock, which another call may hold). A caller that reads
+    the audit log right after its answer (`GET /control/sessions/{id}/audit`) waits for these first.
+    """
+    tracker = getattr(state, "env_audits", None)
+    if tracker is None:
+        tracker = state.env_audits = WritesInFlight()
+    return tracker
+
+
 @dataclass
 class SessionRules:
     """The few columns of a session the middleware needs."""
@@ -272,6 +285,26 @@ class NetworkInterventionMiddleware:
             # The attempt is over: the write changes nothing and is not part of its audit log.
             await _send_json(send, Synthesized(409, {"detail": ENDED_DETAIL}))
             return
+        auditing = audits_in_flight(scope["app"].state).begin(session_id)
+        try:
+            await self._audited(scope, receive, send, engine, session_id, env_id, info, read, writes)
+        finally:
+            audits_in_flight(scope["app"].state).end(session_id, auditing)
+
+    async def _audited(
+        self,
+        scope: Scope,
+        receive: Receive,
+        send: Send,
+        engine: Engine,
+        session_id: str,
+        env_id: str,
+        info: SessionRules,
+        read: bool,
+        writes: WritesInFlight,
+    ) -> None:
+        """Apply the session's rules to one call, answer it, then write its audit entry."""
+        path = scope.get("path", "")
         started = time.monotonic()
         audit = {
             "session_id": session_id,

@@ -6,6 +6,8 @@ make, and checks what the caller receives, what the state holds, and what the au
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from environments.interventions import modes
@@ -263,3 +265,30 @@ def test_calls_without_rules_are_audited_and_untouched(lab_server):
         ("GET", "/api/env/lab/notes", 200, None),
         ("PATCH", "/api/env/lab/notes/n-9999", 404, None),
     ]
+
+
+def _auditing(server, session_id: str) -> int:
+    tracker = getattr(server.app.state, "env_audits", None)  # made by the first audited call
+    return 0 if tracker is None else tracker.running(session_id)
+
+
+def test_the_audit_log_read_during_a_call_waits_for_its_entry(lab_server):
+    """The middleware writes a call's audit entry just after the answer leaves (the person's page
+    never waits for it); a controller reading the log meanwhile still gets every entry, because the
+    read waits for the entries of calls still finishing."""
+    import threading
+
+    rule = {"action": "delay", "url_pattern": "/notes", "methods": ["GET"], "delay_ms": 1500}
+    info = setup(lab_server, [rule])
+    answers: list[int] = []
+    with lab_server.public(info["session_id"]) as api:
+        slow = threading.Thread(target=lambda: answers.append(api.get("/api/env/lab/notes").status_code))
+        slow.start()
+        deadline = time.monotonic() + 10
+        while not _auditing(lab_server, info["session_id"]):  # the delayed call is in flight
+            assert time.monotonic() < deadline, "the delayed call never reached the middleware"
+            time.sleep(0.01)
+        entries = audit(lab_server, info["session_id"])
+        slow.join(timeout=30)
+    assert answers == [200]
+    assert [(e["method"], e["status"], e["intervention"]) for e in entries] == [("GET", 200, "delay")]

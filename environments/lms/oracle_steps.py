@@ -8,12 +8,14 @@ request, an expired session or a refused change the way a careful person would.
 from __future__ import annotations
 
 import re
+import time
 
 from playwright.sync_api import FilePayload, Locator, Page, expect
 
 from environments.oracles import app_loaded, choose, ready_or_reload, sign_in_again
 
 LONG = 20_000
+SEND_WAIT_S = 60  # how long a sent message may take to open its conversation
 
 
 def loaded(page: Page) -> None:
@@ -97,18 +99,23 @@ def compose(page: Page, *, course_label: str, person: str, subject: str, body: s
         dialog.get_by_label("Subject").fill(subject)
         dialog.get_by_label("Message").fill(body)
         dialog.get_by_role("button", name="Send").click()
-        # Sent: the conversation opens. Refused: a notice says why and the form stays.
-        for _ in range(200):
+        # Sent: the dialog closes and the conversation opens. Refused: a notice says why and the
+        # form stays. The wait is by the clock, generous: on a loaded machine the conversation can
+        # take many seconds to arrive.
+        deadline = time.monotonic() + SEND_WAIT_S
+        while time.monotonic() < deadline:
             if "/inbox/cnv-" in page.url:
                 ready(page)
                 return
             try:
-                if page.locator(".toasts .toast").count():
+                if page.locator(".toasts .toast").count() and dialog.count():
                     break
             except Exception:  # noqa: BLE001  (the page is navigating to the conversation)
                 pass
             page.wait_for_timeout(100)
-        if "/inbox/cnv-" in page.url:
+        if "/inbox/cnv-" in page.url or not dialog.count():
+            # The message went (the dialog is gone): wait for its conversation.
+            page.wait_for_url(re.compile(r"/inbox/cnv-"), timeout=SEND_WAIT_S * 1000)
             ready(page)
             return
         dialog.get_by_role("button", name="Cancel").click()

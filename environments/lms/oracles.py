@@ -301,6 +301,14 @@ def resubmit_wrong(page: Page, ctx: OracleContext) -> None:
     )
 
 
+def _send_reply(page: Page, text: str) -> None:
+    """Answer the open conversation and wait for the site to confirm it."""
+    ui.clear_toasts(page)
+    page.get_by_label("Reply").fill(text)
+    page.get_by_role("button", name="Send reply").click()
+    assert ui.toast(page).startswith("Reply sent")
+
+
 def _partner(page: Page, *, first: bool) -> None:
     ui.open_course(page, "BIO 201", "Discussions")
     page.locator("#app table").get_by_role("link", name="Introduce yourself").click()
@@ -311,10 +319,7 @@ def _partner(page: Page, *, first: bool) -> None:
     page.locator("a.conv", has_text="Lab partners for next week").click()
     ui.ready(page)
     assert "Dr. Helen Marsh" in page.locator("#app").inner_text()
-    ui.clear_toasts(page)
-    page.get_by_label("Reply").fill(f"My lab partner is {name}.")
-    page.get_by_role("button", name="Send reply").click()
-    assert ui.toast(page).startswith("Reply sent")
+    _send_reply(page, f"My lab partner is {name}.")
 
 
 def partner_oracle(page: Page, ctx: OracleContext) -> None:
@@ -576,10 +581,7 @@ def _ben(page: Page, *, reply: bool) -> None:
         return
     page.goto(url)
     ui.ready(page)
-    ui.clear_toasts(page)
-    page.get_by_label("Reply").fill("Sounds good, it's in my calendar. See you then!")
-    page.get_by_role("button", name="Send reply").click()
-    assert ui.toast(page).startswith("Reply sent")
+    _send_reply(page, "Sounds good, it's in my calendar. See you then!")
 
 
 def ben_oracle(page: Page, ctx: OracleContext) -> None:

@@ -108,7 +108,8 @@ def run_episode(
         gym_id(task_id, condition, ui_profile),
         task_kwargs={"env_seed": seed},
         action_mapping=action_mapping(agent),
-        **(env_kwargs or {}),
+        # an agent may set BrowserGym options of its own (the replay agent reads no observation)
+        **{**getattr(agent, "env_kwargs", {}), **(env_kwargs or {})},
     )
     actions: list[dict[str, Any]] = []
     started = datetime.now(UTC)

@@ -22,7 +22,7 @@ import math
 import time
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 from urllib.parse import urlsplit
 
 import pandas as pd
@@ -77,8 +77,12 @@ ACTION_KEYS = frozenset(
 )
 
 
+# A <select> that is not rendered is the value holder of a custom listbox (a UI profile's
+# `select=custom`): the person's clicks on the listbox, replayed just before, already chose the
+# option, so the replay only makes sure of the value (by force: a hidden control has no box to act on).
 KIND_JS = (
-    "e => e.tagName === 'SELECT' ? 'select' : (e.type === 'checkbox' || e.type === 'radio') ? 'toggle'"
+    "e => e.tagName === 'SELECT' ? (e.checkVisibility() ? 'select' : 'hidden_select')"
+    " : (e.type === 'checkbox' || e.type === 'radio') ? 'toggle'"
     " : ('value' in e || e.isContentEditable) ? 'text' : 'other'"
 )
 
@@ -197,7 +201,8 @@ def event_action(event: dict[str, Any]) -> tuple[str | None, str | None]:
         value = json.dumps(str(event["value"]))
         code = (
             f"_el = {loc}\n_kind = _el.evaluate({KIND_JS!r}, {timeout})\n"
-            f"if _kind == 'select':\n    _el.select_option({value}, {timeout})"
+            f"if _kind == 'select':\n    _el.select_option({value}, {timeout})\n"
+            f"elif _kind == 'hidden_select':\n    _el.select_option({value}, force=True, {timeout})"
         )
         if kind == "fill":  # a change on a text field closes a fill already replayed
             code += f"\nelif _kind == 'text':\n    _el.fill({value}, {timeout})"
@@ -220,6 +225,10 @@ class ReplayAgent:
 
     name = "replay"
     action_set = None  # raw Playwright code: an XPath is not a BrowserGym bid
+    # It reads no observation (its actions come from the trace) and waits for the page itself
+    # before each operation and before its closing message (`ready`), so BrowserGym neither pauses
+    # after a step nor takes a DOM snapshot, accessibility tree and screenshot.
+    env_kwargs: ClassVar[dict[str, Any]] = {"use_raw_page_output": True, "pre_observation_delay": 0.0}
 
     def __init__(self, bundle: str | Path) -> None:
         path = Path(bundle)

@@ -499,18 +499,24 @@ def _overlaps(a: tuple[str, str], b: tuple[str, str]) -> bool:
 
 def _agenda(page: Page) -> list[tuple[str, tuple[str, str], bool]]:
     out = []
-    for item in page.locator("#agenda li").all():
-        title = item.locator("div > div").first.inner_text().strip()
-        times = re.search(r"(\d\d:\d\d)–(\d\d:\d\d)", item.inner_text())
+    items = page.locator("#agenda li").evaluate_all(
+        "(lis) => lis.map((li) => [li.querySelector('div > div').innerText, li.innerText,"
+        " li.querySelector('button') !== null])"
+    )
+    for title, text, mine in items:
+        times = re.search(r"(\d\d:\d\d)–(\d\d:\d\d)", text)
         if times:
-            out.append((title, (times.group(1), times.group(2)), item.get_by_role("button").count() > 0))
+            out.append((title.strip(), (times.group(1), times.group(2)), bool(mine)))
     return out
 
 
 def _clear_clashes(page: Page, *, every_personal: bool) -> None:
     ui.nav(page, "Calendar")
     for month in range(2):
-        days = page.locator("button.daynum").evaluate_all("(bs) => bs.map((b) => b.dataset.day)")
+        # only the days whose cell shows a personal event, or hides some behind "+N more" (as a
+        # person scans the month for their own entries)
+        days = page.locator(".cell:has(.chip.personal) button.daynum, .cell:has(.more) button.daynum")
+        days = days.evaluate_all("(bs) => bs.map((b) => b.dataset.day)")
         for day in days:
             for _ in range(4):
                 page.locator(f"button.daynum[data-day='{day}']").click()

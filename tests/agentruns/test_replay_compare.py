@@ -50,7 +50,14 @@ def test_replay_reproduces_bot_passes_and_compare_reads_agent_bundles(
         "--out",
         str(replay),
     )
-    episodes = read_agent_bundle(replay, tables=["episodes"])["episodes"]
+    replayed = read_agent_bundle(replay, tables=["episodes", "actions"])
+    episodes, actions = replayed["episodes"], replayed["actions"]
+    # Every operation of the trace replays without an error: on shop-014's custom listbox the
+    # person's clicks choose the reason, and the hidden <select> behind it takes the value by force
+    # (it used to wait 5 s for a box it never gets and report a timeout).
+    assert actions["error"].isna().all(), actions.loc[actions["error"].notna(), ["action", "error"]].to_dict(
+        orient="records"
+    )
     assert sorted(episodes["replayed_attempt_id"].astype(int)) == sorted(passed["attempt_id"].astype(int))
     # Every pass reproduces. shop-014's cold attempt once replayed to 0.75 (one of its two returns
     # missing): the replay clicked the next header link while the return form's request was still

@@ -340,7 +340,7 @@
       const today = me && me.today === iso;
       cells += `<div class="cell${today ? " today" : ""}"><button type="button" class="daynum" data-day="${iso}" aria-label="${day(iso + "T00:00:00Z")}">${n}</button>
         ${list.slice(0, 3).map((e) => `<div class="chip ${esc(e.kind)}" style="border-color:${esc(e.color)}" title="${esc(e.title)}">${e.kind === "assignment" || e.kind === "quiz" ? "Due: " : time(e.starts_at) + " "}${esc(e.title)}</div>`).join("")}
-        ${list.length > 3 ? `<div class="small muted">+${list.length - 3} more</div>` : ""}</div>`;
+        ${list.length > 3 ? `<div class="small muted more">+${list.length - 3} more</div>` : ""}</div>`;
     }
     const trailing = (7 - ((offset + daysIn) % 7)) % 7;
     for (let i = 0; i < trailing; i++) cells += `<div class="cell blank"></div>`;

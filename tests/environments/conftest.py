@@ -106,18 +106,24 @@ def sampled_profile(task_id: str, names: list[str]) -> str:
     return names[digest % len(names)]
 
 
-def _wrong_sampled(task_id: str) -> bool:
-    """Whether the default suite runs a task's wrong solution: half of them, fixed by a hash."""
-    return int(_digest(f"wrong/{task_id}"), 16) % 2 == 0
+WRONG_SHARE = 4  # the default suite runs one wrong solution in four, at least one per site
+
+
+def _wrong_sample(task_ids: list[str]) -> set[str]:
+    """The tasks whose wrong solution the default suite runs: a quarter of a site's (rounded up),
+    the first in the order of a hash of the task id, so the choice never changes by run."""
+    ranked = sorted(task_ids, key=lambda task_id: _digest(f"wrong/{task_id}"))
+    return set(ranked[: -(-len(ranked) // WRONG_SHARE)])
 
 
 def oracle_cases(full: bool = False) -> list[tuple[str, str, str, str, str]]:
     """(kind, env_id, task_id, condition, ui_profile) for the oracle and wrong solutions of every site.
 
-    Default suite: every task-condition once, on one UI profile chosen by a hash of the task id,
-    every profile on one more task per site (clean), so each build is exercised by several oracles,
-    and half of the wrong solutions (by a hash of the task id).
-    `full`: every task-condition on every profile.
+    Default suite: every task-condition once, on one UI profile chosen by a hash of the task id;
+    a profile that drew fewer than two of a site's tasks gets more (clean) until it has two, so each
+    build is exercised by several oracles; and a quarter of the wrong solutions (by a hash of the
+    task id, at least one per site).
+    `full`: every task-condition on every profile, and every wrong solution.
     """
     from environments import catalog, registry, ui
     from environments.oracles import load_oracles
@@ -129,6 +135,7 @@ def oracle_cases(full: bool = False) -> list[tuple[str, str, str, str, str]]:
         names = list(ui.profiles(env))
         task_ids = sorted(t.task_id for t in catalog.load_catalog().tasks.values() if t.env_id == env.env_id)
         chosen = {task_id: sampled_profile(task_id, names) for task_id in task_ids}
+        wrong = set(found.wrong) if full else _wrong_sample([t for t in task_ids if t in found.wrong])
         for task_id in task_ids:
             conditions = ["clean"] + (["intervention"] if catalog.variant_for(task_id) else [])
             for condition in conditions:
@@ -136,17 +143,21 @@ def oracle_cases(full: bool = False) -> list[tuple[str, str, str, str, str]]:
                     cases.append(("oracle", env.env_id, task_id, condition, profile))
                 # A wrong solution must fail; one condition shows it (the clean one, where nothing
                 # else can explain the failure), which keeps the browser suite's length in check.
-                # The default suite runs half of them (by a hash of the task id); `full`, all.
-                if task_id in found.wrong and condition == "clean" and (full or _wrong_sampled(task_id)):
+                # The default suite runs a quarter of them (by a hash of the task id); `full`, all.
+                if task_id in wrong and condition == "clean":
                     cases.append(("wrong", env.env_id, task_id, condition, chosen[task_id]))
         if not full:
-            # every profile on one more task (the first by hash order) that did not draw it
-            for profile in names[1:]:
+            # every profile on at least two tasks: one that drew fewer gets the next ones in its
+            # own hash order (with three profiles and twenty tasks, the hash alone nearly always
+            # gives each profile several)
+            for profile in names:
+                drawn = sum(chosen[t] == profile for t in task_ids)
                 others = sorted(
                     (t for t in task_ids if chosen[t] != profile),
                     key=partial(_profile_digest, profile),
                 )
-                cases.extend(("oracle", env.env_id, t, "clean", profile) for t in others[:1])
+                missing = max(0, min(2, len(task_ids)) - drawn)
+                cases.extend(("oracle", env.env_id, t, "clean", profile) for t in others[:missing])
     return cases
 
 

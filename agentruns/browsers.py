@@ -54,6 +54,9 @@ def ensure_browsers_dir(folder: Path | None = None, *, chromium: str | None = No
 def use_debian_chromium(settings: AgentSettings | None = None) -> dict:
     """Point Playwright (started later in this process) at the browsers folder; returns the
     `pw_chromium_kwargs` for BrowserGym's main browser."""
+    from core import playwright_stack
+
+    playwright_stack.install()  # BrowserGym's env drives the page through Playwright's sync API
     settings = settings or AgentSettings()
     folder = ensure_browsers_dir(settings.browsers_path, chromium=settings.chromium)
     os.environ["PLAYWRIGHT_BROWSERS_PATH"] = str(folder)

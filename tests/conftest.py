@@ -165,6 +165,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 def playwright_instance():
     from playwright.sync_api import sync_playwright
 
+    from core import playwright_stack
+
+    playwright_stack.install()  # the oracles, bots and pages tests make many thousands of calls
     if not Path(CHROMIUM).exists():
         pytest.fail(f"Chromium not found at {CHROMIUM}: run `apt-get install -y chromium` (./dev test does).")
     with sync_playwright() as pw:

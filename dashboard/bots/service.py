@@ -320,6 +320,9 @@ def _run_bots(
 ) -> list[BotReport]:
     from playwright.sync_api import sync_playwright
 
+    from core import playwright_stack
+
+    playwright_stack.install()
     reports = []
     with sync_playwright() as pw:
         # Popup blocking on, as in people's browsers: the website tab must open inside the Start click.

@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+from playwright.sync_api import expect
 
 from environments import registry, ui
 from environments.oracles import choose
@@ -107,10 +108,13 @@ def test_the_custom_select_is_a_listbox_that_sets_the_native_value(lab_server, c
     assert page.get_by_role("option").all_inner_texts() == ["Oldest first", "By title"]
     page.keyboard.press("Escape")
     assert page.get_by_role("listbox").count() == 0
+    titles = page.locator("li.note .note-title")
+    oldest_first = titles.all_inner_texts()
+    assert oldest_first != sorted(oldest_first)  # so the reorder below is visible
     choose(page, "Order", "By title")  # the same helper the oracles use on the native select
     assert page.locator("select#order").input_value() == "title" and box.inner_text() == "By title"
-    titles = page.locator("li.note .note-title").all_inner_texts()
-    assert titles == sorted(titles)  # the site's own change listener ran
+    # the site's own change listener ran: it fetches the notes again, so wait for the new order
+    expect(titles).to_have_text(sorted(oldest_first))
     choose(page, "Order", value="oldest")
     assert page.locator("select#order").input_value() == "oldest"
 

@@ -166,6 +166,7 @@ def play_attempt(
     cold = "First attempt" in control.locator(".pill-phase").inner_text()
     if control.locator("#start-now").is_visible():  # the cold attempt's reading countdown
         _pause(control, rng, pace.reading if pace is not None else None, until=until)
+        control.bring_to_front()  # the website tab opened over it: a background tab may not take input
         control.click("#start-now")
     env_page.wait_for_url("**/env/**", timeout=60_000)
     env_page.wait_for_load_state("load")

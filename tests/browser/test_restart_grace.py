@@ -85,6 +85,7 @@ def test_restart_within_grace_keeps_the_assignment(server, context):
     with context.expect_page() as popup, control.expect_navigation():
         row.locator("button", has_text="Start").click()
     website = popup.value
+    control.bring_to_front()  # the website tab opened over it: a background tab may not take input
     control.click("#start-now")
     website.wait_for_load_state("load")
     wait_for_text(control, "#events", lambda t: count_of(t) > 0)

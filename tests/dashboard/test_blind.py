@@ -83,6 +83,7 @@ def _play(browser, live, code: str, assignment_id: int) -> tuple[list[dict], lis
     env.wait_for_url("**/website/cover")
     titles.append(control.title())
     titles.append(env.title())
+    control.bring_to_front()  # the website tab opened over it: a background tab may not take input
     control.click("#start-now")
     for phase in ("cold", "warm"):
         env.wait_for_url("**/env/lab/**")

@@ -92,6 +92,7 @@ def test_one_assignment_end_to_end(live_study, context, make_assignment, screens
     assert control.locator("#countdown").is_visible()
     assert "Pin the note titled" in control.locator("#instruction").inner_text()
     control.screenshot(path=str(screenshot_dir / "control_countdown.png"), full_page=True)
+    control.bring_to_front()  # the website tab opened over it: a background tab may not take input
     control.click("#start-now")
     env_page.wait_for_url("**/env/lab/**")
     env_page.wait_for_load_state("load")
@@ -182,6 +183,7 @@ def _start_cold(context, live, assignment_id):
         control.locator(f'tr[data-assignment="{assignment_id}"] button').click()
     env_page = popup.value
     env_page.wait_for_url("**/website/cover")
+    control.bring_to_front()  # the website tab opened over it: a background tab may not take input
     control.click("#start-now")
     env_page.wait_for_url("**/env/lab/**")
     env_page.wait_for_load_state("load")

@@ -304,6 +304,11 @@ def reorder(include_excluded: bool) -> Oracle:
             s.buy_again(page, line)
         s.open_cart(page)
         assert len(s.cart_names(page)) == len(wanted)
+        for line in wanted:  # say which line went wrong, before an order makes it the evaluator's
+            in_cart = s.cart_line(page, line.name)
+            assert in_cart.count() == 1 and s.line_quantity(in_cart) == line.quantity, (
+                f"{line.name}: {in_cart.count()} cart lines, {in_cart.all_inner_texts()}; wanted {line}"
+            )
         s.place_order(page, address=WORK, delivery="Standard", card=VISA)
 
     return oracle

@@ -182,12 +182,17 @@ def test_an_open_control_tab_keeps_beating_and_stops_when_closed(
 
     monkeypatch.setattr(presence, "HEARTBEAT_SECONDS", 0.2)
     assignment_id, attempt_id = running
+    # The website tab was last heard of a minute ago, so the snapshot's website_gone_at is the same
+    # from the first push on (seen at T0, it would change once T0 was 5 s old: a second push that a
+    # slow run could take for the state change awaited below).
+    seen(engine, assignment_id, "environment", T0 - timedelta(minutes=1))
     login_as(client, "A1")
     with client.websocket_connect(f"/ws/control/{assignment_id}") as ws:
         first = ws.receive_json()
         assert (
             first["state"] == "cold_active" and first["attempt_id"] == attempt_id and first["phase"] == "cold"
         )
+        assert first["website_gone_at"] == int(flow._aware(T0 - timedelta(minutes=1)).timestamp())
         joined = presence_rows(engine, assignment_id)["control"]
         assert joined > T0  # touched at once on connect
         time.sleep(0.8)

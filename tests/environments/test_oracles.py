@@ -7,6 +7,8 @@ site with tasks, variants and `oracles.py` joins without any change here.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from environments import catalog, registry
@@ -38,10 +40,12 @@ def test_oracle(oracle_case, lab_server, context):
     solutions[task_id](page, ctx)
     with lab_server.control() as control:
         verdict = control.post(f"/control/sessions/{info['session_id']}/evaluate").json()
+    # the whole verdict, criterion by criterion, when it fails (pytest would cut a dict short)
+    shown = json.dumps(verdict, indent=1, default=str)
     if kind == "oracle":
-        assert verdict["passed"] is True and verdict["score"] == 1.0, verdict
+        assert verdict["passed"] is True and verdict["score"] == 1.0, shown
     else:
-        assert verdict["passed"] is False, verdict
+        assert verdict["passed"] is False, shown
 
 
 def test_every_task_has_an_oracle(lab):

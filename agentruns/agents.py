@@ -5,7 +5,9 @@ return). Its actions go through BrowserGym's action mapping: the agent's own `ac
 (anything with `to_python_code`, as AgentLab's agents carry), else BrowserGym's high-level action
 set (`click('12')`, `fill('12', 'text')`, `send_msg_to_user('...')`, ...). An agent whose
 `action_set` is None sends raw Playwright code (the replay agent). `--agent module:factory`
-names a callable that returns such an agent; it may take the episode's `seed` keyword.
+names a callable that returns such an agent; it may take the episode's `seed` keyword. The module
+is found as `python -m` finds it (the current folder first, then `sys.path`);
+`--agent path/to/agent.py:factory` loads a file instead.
 
 The oracle is privileged: it runs the task's oracle solution (BrowserGym's `cheat`) and then says
 it is done. It exists to prove the plumbing and to report what the intervention costs a competent
@@ -16,10 +18,14 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import importlib.util
 import inspect
 import json
+import os
 import random
+import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from browsergym.core.action.highlevel import HighLevelActionSet
@@ -92,25 +98,98 @@ class RandomAgent:
         return f"click({bid!r})"
 
 
+def _is_file_spec(target: str) -> bool:
+    return target.endswith(".py") or "/" in target or os.sep in target
+
+
+def _load_file(spec: str, target: str) -> Any:
+    """The module in file `target`, loaded as `python path/to/agent.py` would (its folder first on
+    `sys.path`, so it can import its neighbours), under its file name when that name is free."""
+    path = Path(target).expanduser().resolve()
+    if not path.is_file():
+        raise AgentLoadError(f"--agent {spec!r}: no file {path}")
+    name = path.stem if path.stem.isidentifier() else "agent_module"
+    loaded = sys.modules.get(name)
+    if loaded is not None and Path(getattr(loaded, "__file__", "") or "").resolve() == path:
+        return loaded
+    if loaded is not None:
+        name = f"humantrace_agent_{abs(hash(str(path)))}"
+    module_spec = importlib.util.spec_from_file_location(name, path)
+    if module_spec is None or module_spec.loader is None:
+        raise AgentLoadError(f"--agent {spec!r}: {path} is not a Python module")
+    if str(path.parent) not in sys.path:
+        sys.path.insert(0, str(path.parent))
+    module = importlib.util.module_from_spec(module_spec)
+    sys.modules[name] = module
+    try:
+        module_spec.loader.exec_module(module)
+    except Exception as exc:
+        del sys.modules[name]
+        raise AgentLoadError(
+            f"--agent {spec!r}: importing {path} failed: {type(exc).__name__}: {exc}"
+        ) from exc
+    return module
+
+
+def _load_module(spec: str, module_name: str) -> Any:
+    """Module `module_name`, found as `python -m` finds it: the current folder first, then `sys.path`."""
+    here = os.getcwd()
+    if here not in sys.path:
+        sys.path.insert(0, here)
+    try:
+        return importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name and module_name.startswith(exc.name):
+            raise AgentLoadError(
+                f"--agent {spec!r}: no module {module_name!r} in the current folder ({here}) or on "
+                f"sys.path; for a file elsewhere give its path: --agent path/to/{module_name.split('.')[-1]}.py:"
+                f"{spec.rpartition(':')[2]}"
+            ) from exc
+        raise AgentLoadError(
+            f"--agent {spec!r}: importing {module_name} failed: {type(exc).__name__}: {exc}"
+        ) from exc
+    except Exception as exc:
+        raise AgentLoadError(
+            f"--agent {spec!r}: importing {module_name} failed: {type(exc).__name__}: {exc}"
+        ) from exc
+
+
+def import_factory(spec: str) -> Callable[..., Any]:
+    """The callable named by `module:factory` or `path/to/file.py:factory`."""
+    target, _, attr = spec.rpartition(":")
+    if not target or not attr or not attr.isidentifier():
+        raise AgentLoadError(
+            f"--agent {spec!r}: use one of {', '.join(BUILT_IN)}, module:factory or path/to/agent.py:factory"
+        )
+    module = _load_file(spec, target) if _is_file_spec(target) else _load_module(spec, target)
+    factory = getattr(module, attr, None)
+    if not callable(factory):
+        where = getattr(module, "__file__", None) or module.__name__
+        raise AgentLoadError(f"--agent {spec!r}: {where} has no callable {attr!r}")
+    return factory
+
+
+def absolute_spec(spec: str) -> str:
+    """`spec` with a relative file path made absolute, so worker processes load the same file."""
+    target, sep, attr = spec.rpartition(":")
+    if sep and _is_file_spec(target):
+        return f"{Path(target).expanduser().resolve()}:{attr}"
+    return spec
+
+
 def load_agent(spec: str, *, seed: int, human_bundle: str | None = None) -> Any:
-    """The agent named by `spec`: a built-in name, or `module:factory`."""
+    """The agent named by `spec`: a built-in name, `module:factory` or `path/to/agent.py:factory`."""
     if spec == "oracle":
         return OracleAgent()
     if spec == "random":
         return RandomAgent(seed=seed)
     if spec == "replay":
-        from agentruns.replay import ReplayAgent
+        from humantrace.agentruns.replay import ReplayAgent
 
         if not human_bundle:
             raise AgentLoadError("the replay agent needs --human BUNDLE (a human reference bundle)")
         return ReplayAgent(human_bundle)
-    module_name, _, attr = spec.partition(":")
-    if not module_name or not attr:
-        raise AgentLoadError(f"--agent {spec!r}: use one of {', '.join(BUILT_IN)} or module:factory")
-    try:
-        factory: Callable[..., Any] = getattr(importlib.import_module(module_name), attr)
-    except (ImportError, AttributeError) as exc:
-        raise AgentLoadError(f"--agent {spec!r}: cannot import {attr} from {module_name} ({exc})") from exc
+    factory = import_factory(spec)
     takes_seed = "seed" in inspect.signature(factory).parameters
     agent = factory(seed=seed) if takes_seed else factory()
     if not callable(getattr(agent, "get_action", None)):
@@ -121,11 +200,15 @@ def load_agent(spec: str, *, seed: int, human_bundle: str | None = None) -> Any:
 
 
 def agent_name(agent: Any, spec: str) -> str:
-    """The `model` column: the agent's `name` (or `model_name`), else the spec."""
+    """The `model` column: the agent's `name` (or `model_name`), else the spec (a file spec by its
+    file's name, `agent.py:factory`, so the column does not depend on where the file lies)."""
     for attr in ("name", "model_name"):
         value = getattr(agent, attr, None)
         if isinstance(value, str) and value:
             return value
+    target, sep, factory = spec.rpartition(":")
+    if sep and _is_file_spec(target):
+        return f"{Path(target).name}:{factory}"
     return spec
 
 

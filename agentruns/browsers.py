@@ -16,7 +16,7 @@ import os
 import sys
 from pathlib import Path
 
-from agentruns.settings import AgentSettings
+from humantrace.agentruns.settings import AgentSettings
 
 
 def expected_build() -> tuple[str, Path]:
@@ -54,7 +54,7 @@ def ensure_browsers_dir(folder: Path | None = None, *, chromium: str | None = No
 def use_debian_chromium(settings: AgentSettings | None = None) -> dict:
     """Point Playwright (started later in this process) at the browsers folder; returns the
     `pw_chromium_kwargs` for BrowserGym's main browser."""
-    from core import playwright_stack
+    from humantrace.core import playwright_stack
 
     playwright_stack.install()  # BrowserGym's env drives the page through Playwright's sync API
     settings = settings or AgentSettings()

@@ -16,15 +16,15 @@ from typing import Any
 import gymnasium
 import pandas as pd
 
-from agentruns.agents import action_mapping, split_action
-from agentruns.gym import gym_id
-from agentruns.task import task_name
-from cleaning import clean, raw_frame
-from environments import catalog
-from environments.ui import DEFAULT_PROFILE
-from exports.agent_bundle import episode_attempt_id, verdict_rows
-from exports.features import extract_features
-from exports.schema import join_list
+from humantrace.agentruns.agents import action_mapping, split_action
+from humantrace.agentruns.gym import gym_id
+from humantrace.agentruns.task import task_name
+from humantrace.cleaning import clean, raw_frame
+from humantrace.environments import catalog
+from humantrace.environments.ui import DEFAULT_PROFILE
+from humantrace.exports.agent_bundle import episode_attempt_id, verdict_rows
+from humantrace.exports.features import extract_features
+from humantrace.exports.schema import join_list
 
 DEFAULT_MAX_STEPS = 40  # as in the paper
 

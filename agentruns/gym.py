@@ -20,11 +20,11 @@ import gymnasium
 from browsergym.core.env import BrowserEnv
 from browsergym.core.registration import frozen_partial
 
-from agentruns.browsers import use_debian_chromium
-from agentruns.settings import AgentSettings
-from agentruns.task import HumanTraceTask, task_name
-from environments import catalog, registry
-from environments.ui import DEFAULT_PROFILE, profiles
+from humantrace.agentruns.browsers import use_debian_chromium
+from humantrace.agentruns.settings import AgentSettings
+from humantrace.agentruns.task import HumanTraceTask, task_name
+from humantrace.environments import catalog, registry
+from humantrace.environments.ui import DEFAULT_PROFILE, profiles
 
 
 def task_conditions() -> list[tuple[str, str]]:

@@ -27,8 +27,8 @@ from urllib.parse import urlsplit
 
 import pandas as pd
 
-from environments.ui import DEFAULT_PROFILE
-from exports.bundle import read_bundle, read_manifest
+from humantrace.environments.ui import DEFAULT_PROFILE
+from humantrace.exports.bundle import read_bundle, read_manifest
 
 ACTION_TIMEOUT_MS = 5000
 # How long an operation waits for the page the person did it on (their page's own navigations:
@@ -161,7 +161,7 @@ def ready(page: Any, where: str | None = None) -> None:
 def _ready_code(where: str | None) -> str:
     """The line that runs `ready` in BrowserGym's action namespace (it has `page`)."""
     place = "" if where is None else f", {json.dumps(where)}"
-    return f"__import__('agentruns.replay', fromlist=['ready']).ready(page{place})\n"
+    return f"__import__('humantrace.agentruns.replay', fromlist=['ready']).ready(page{place})\n"
 
 
 def event_action(event: dict[str, Any]) -> tuple[str | None, str | None]:

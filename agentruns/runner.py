@@ -18,10 +18,10 @@ from typing import Any
 
 import pandas as pd
 
-from agentruns.agents import agent_name, load_agent
-from agentruns.episode import DEFAULT_MAX_STEPS, run_episode
-from environments.ui import DEFAULT_PROFILE
-from exports.agent_bundle import (
+from humantrace.agentruns.agents import agent_name, load_agent
+from humantrace.agentruns.episode import DEFAULT_MAX_STEPS, run_episode
+from humantrace.environments.ui import DEFAULT_PROFILE
+from humantrace.exports.agent_bundle import (
     AGENT_TABLES,
     episode_attempt_id,
     write_manifest,
@@ -113,7 +113,7 @@ def cross_profiles(
 
 def plan(config: RunConfig) -> tuple[str, list[EpisodeSpec]]:
     """(model name, the episodes to run). The replay agent runs one episode per passed human attempt."""
-    from agentruns.gym import site_profiles, task_conditions
+    from humantrace.agentruns.gym import site_profiles, task_conditions
 
     agent = load_agent(config.agent, seed=config.seed, human_bundle=config.human)
     pairs = select(config, task_conditions())

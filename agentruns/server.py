@@ -25,7 +25,7 @@ from typing import Any
 
 import httpx
 
-from agentruns.settings import AgentSettings
+from humantrace.agentruns.settings import AgentSettings
 
 SECRET_HEADER = "X-Controller-Secret"
 START_TIMEOUT_S = 300.0  # each of `db upgrade` and `serve`; a loaded machine needs minutes
@@ -54,7 +54,7 @@ def _die_with_parent() -> None:
 
 
 def _cli(*args: str) -> list[str]:
-    return [sys.executable, "-m", "dashboard.cli", *args]
+    return [sys.executable, "-m", "humantrace.dashboard.cli", *args]
 
 
 @dataclass

@@ -17,11 +17,11 @@ from typing import Any
 import playwright.sync_api
 from browsergym.core.task import AbstractBrowserTask
 
-from agentruns.server import Server, current_server
-from agentruns.settings import DEFAULT_STUDY_SEED
-from environments import catalog, registry
-from environments.oracles import OracleContext, load_oracles
-from environments.ui import DEFAULT_PROFILE, get_profile
+from humantrace.agentruns.server import Server, current_server
+from humantrace.agentruns.settings import DEFAULT_STUDY_SEED
+from humantrace.environments import catalog, registry
+from humantrace.environments.oracles import OracleContext, load_oracles
+from humantrace.environments.ui import DEFAULT_PROFILE, get_profile
 
 REC_COOKIE = "htrec"  # the cookie the recorder injection middleware reads (as for a person's tab)
 # BrowserGym's chat opens with this assistant greeting; later assistant messages are the agent's.

@@ -16,8 +16,8 @@ from datetime import datetime
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 from sqlmodel import Session, col, select
 
-from annotators.models import Annotator, LoginLink, LoginSession, Membership, Role, Tier
-from annotators.service import CODE_PATTERN, NAME_MAX_LENGTH, AccountError
+from humantrace.annotators.models import Annotator, LoginLink, LoginSession, Membership, Role, Tier
+from humantrace.annotators.service import CODE_PATTERN, NAME_MAX_LENGTH, AccountError
 
 CSV_COLUMNS = ("code", "role", "tier", "designed", "name")
 

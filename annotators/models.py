@@ -8,8 +8,8 @@ from enum import StrEnum
 from sqlalchemy import JSON, Column, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
-import core.naming  # noqa: F401  (constraint naming convention, before any table)
-from core.columns import EnumText
+import humantrace.core.naming  # noqa: F401  (constraint naming convention, before any table)
+from humantrace.core.columns import EnumText
 
 
 def utcnow() -> datetime:

@@ -18,7 +18,7 @@ from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 from sqlalchemy import CursorResult, update
 from sqlmodel import Session, col, select
 
-from annotators.models import Annotator, LoginLink, LoginSession, utcnow
+from humantrace.annotators.models import Annotator, LoginLink, LoginSession, utcnow
 
 CODE_PATTERN = re.compile(r"^[A-Z][A-Z0-9]{0,15}$")
 NAME_MAX_LENGTH = 120  # Annotator.display_name's column
@@ -52,7 +52,7 @@ def add_annotator(
     Codes are short upper-case identifiers (A1, D1, L1), unique in the deployment. Leads are
     deployment-wide and join no study; an annotator given `study_id` becomes a member of that study
     with `tier` and `designed` (see `annotators.membership`)."""
-    from annotators import membership
+    from humantrace.annotators import membership
 
     person = membership.stage_person(
         session,

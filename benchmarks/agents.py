@@ -89,7 +89,7 @@ def run(tasks: str, workers: int) -> dict:
     cmd = [
         sys.executable,
         "-m",
-        "dashboard.cli",
+        "humantrace.dashboard.cli",
         "agents",
         "run",
         "--agent",

@@ -32,9 +32,9 @@ _HERE = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 sys.path.insert(0, str(_HERE.parent))
 
-from cleaning import CleaningConfig, clean  # noqa: E402
-from cleaning.events import RAW_DTYPES  # noqa: E402
-from cleaning.reference import clean_reference  # noqa: E402
+from humantrace.cleaning import CleaningConfig, clean  # noqa: E402
+from humantrace.cleaning.events import RAW_DTYPES  # noqa: E402
+from humantrace.cleaning.reference import clean_reference  # noqa: E402
 
 T0 = 1_700_000_000_000
 

@@ -21,8 +21,8 @@ import pyarrow as pa
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from exports.bundle import BundleWriter, verify_bundle  # noqa: E402
-from exports.compare import compare  # noqa: E402
+from humantrace.exports.bundle import BundleWriter, verify_bundle  # noqa: E402
+from humantrace.exports.compare import compare  # noqa: E402
 
 ENVS = ("shop", "mail", "bank", "forum", "travel")
 DIFFICULTIES = ("easy", "medium", "hard", "expert", "frontier")
@@ -193,7 +193,7 @@ def main() -> None:
     print(
         json.dumps(
             {
-                "benchmark": "exports.compare",
+                "benchmark": "humantrace.exports.compare",
                 "attempts": len(attempts),
                 "raw_events": n_events,
                 "formats": args.formats,

@@ -28,9 +28,9 @@ sys.path.insert(0, str(_HERE.parent))
 
 from sqlmodel import Session, SQLModel  # noqa: E402
 
-import environments.models  # noqa: E402, F401
-from core.db import make_engine  # noqa: E402  (the app's engine: WAL, synchronous=NORMAL)
-from environments import catalog, sessions, sites  # noqa: E402
+import humantrace.environments.models  # noqa: E402, F401
+from humantrace.core.db import make_engine  # noqa: E402  (the app's engine: WAL, synchronous=NORMAL)
+from humantrace.environments import catalog, sessions, sites  # noqa: E402
 
 
 def percentile(values: list[float], q: float) -> float:

@@ -14,7 +14,7 @@ import statistics
 import time
 from typing import Any
 
-from environments.evaluator import compute_diff, match
+from humantrace.environments.evaluator import compute_diff, match
 
 TARGET_P50_MS = 5.0
 

@@ -26,13 +26,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from sqlalchemy import insert  # noqa: E402
 from sqlmodel import Session, col, select  # noqa: E402
 
-from annotators.models import Annotator  # noqa: E402
-from core import migrate  # noqa: E402
-from core.db import make_engine  # noqa: E402
-from dashboard.exports.bundle import export_bundle  # noqa: E402
-from dashboard.studies.models import Assignment, Attempt, Study, StudyStatus  # noqa: E402
-from exports.compare import compare  # noqa: E402
-from recorder.models import RawEvent, Recording  # noqa: E402
+from humantrace.annotators.models import Annotator  # noqa: E402
+from humantrace.core import migrate  # noqa: E402
+from humantrace.core.db import make_engine  # noqa: E402
+from humantrace.dashboard.exports.bundle import export_bundle  # noqa: E402
+from humantrace.dashboard.studies.models import Assignment, Attempt, Study, StudyStatus  # noqa: E402
+from humantrace.exports.compare import compare  # noqa: E402
+from humantrace.recorder.models import RawEvent, Recording  # noqa: E402
 
 TYPES = ["click", "keydown", "input", "scroll", "mousemove", "dom_change", "focus", "navigation"]
 DIFFICULTIES = ["easy", "medium", "hard", "expert", "frontier"]

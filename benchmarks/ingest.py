@@ -38,7 +38,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from recorder.schemas import MAX_FRAME_BYTES  # noqa: E402  (after the path is set)
+from humantrace.recorder.schemas import MAX_FRAME_BYTES  # noqa: E402  (after the path is set)
 
 SECRET = "benchmark-secret"
 BATCH = 50
@@ -210,7 +210,7 @@ def start_recorder_server(port: int, database_url: str) -> subprocess.Popen:
         sys.executable,
         "-m",
         "uvicorn",
-        "recorder.standalone:app_from_env",
+        "humantrace.recorder.standalone:app_from_env",
         "--factory",
         "--host",
         "127.0.0.1",
@@ -271,9 +271,9 @@ def stop(proc: subprocess.Popen) -> None:
 def create_recordings(database_url: str, count: int) -> list[tuple[int, str]]:
     from sqlmodel import Session, SQLModel, create_engine
 
-    from core.sqlite import tune_sqlite
-    from recorder import service
-    from recorder.models import RECORDER_TABLES
+    from humantrace.core.sqlite import tune_sqlite
+    from humantrace.recorder import service
+    from humantrace.recorder.models import RECORDER_TABLES
 
     engine = create_engine(database_url)
     tune_sqlite(engine)

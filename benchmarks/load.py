@@ -83,8 +83,8 @@ SHOP_READS = [
 ]
 
 
-from dashboard.bots.service import HUMAN_PACE, Pace  # noqa: E402
-from dashboard.people.routes import sign_in_form  # noqa: E402
+from humantrace.dashboard.bots.service import HUMAN_PACE, Pace  # noqa: E402
+from humantrace.dashboard.people.routes import sign_in_form  # noqa: E402
 
 PACES = {
     "human": HUMAN_PACE,
@@ -178,8 +178,8 @@ def free_port() -> int:
 
 def prepare_database(url: str | None) -> tuple[str, str | None]:
     """(SQLAlchemy URL, private schema to drop or None), migrated to the latest revision."""
-    from core import migrate
-    from core.settings import normalise_database_url
+    from humantrace.core import migrate
+    from humantrace.core.settings import normalise_database_url
 
     schema = None
     if url is None:
@@ -205,10 +205,10 @@ def make_study(engine, *, annotators: int, bots: int) -> tuple[list[str], list[s
     """A study with simulated annotators S* and bot annotators R*, 4 shop assignments each."""
     from sqlmodel import Session
 
-    from annotators import service as accounts
-    from dashboard.studies.models import Assignment, Study, StudyStatus
-    from dashboard.studies.planning import session_seed
-    from environments import catalog
+    from humantrace.annotators import service as accounts
+    from humantrace.dashboard.studies.models import Assignment, Study, StudyStatus
+    from humantrace.dashboard.studies.planning import session_seed
+    from humantrace.environments import catalog
 
     tasks = sorted(t.task_id for t in catalog.load_catalog().tasks.values() if t.env_id == "shop")
     with Session(engine) as db:
@@ -289,7 +289,7 @@ def served_study(*, processes: int, annotators: int, bots: int, prefix: str, kee
     Yields (engine, (simulated codes, bot codes), [(process, base url)], folder of the server logs);
     afterwards stops the servers and drops the private schema (unless `keep`).
     """
-    from core.db import make_engine
+    from humantrace.core.db import make_engine
 
     url, schema = prepare_database(os.environ.get("HUMANTRACE_DATABASE_URL"))
     data_dir = Path(tempfile.mkdtemp(prefix=prefix))
@@ -462,7 +462,7 @@ class Annotator:
         """Begin, enter the website, browse and record for `seconds` (less if time is up), Evaluate."""
         import websockets
 
-        from core.settings import other_loopback_host
+        from humantrace.core.settings import other_loopback_host
 
         # As a browser does: the website tab on the environments' host name, entered by its ticket
         # (the cold attempt's website tab is opened by Start, the warm one reloads by itself).
@@ -572,8 +572,8 @@ def run_bots(url: str, codes: list[str], base: str, results, paced: bool, until:
     thread: no clear change in the p95.) Paced: all of the bot's assignments at `HUMAN_PACE`, none
     started after `until`; else 2 assignments per bot, flat out. Puts (assignments completed,
     problems) on `results`."""
-    from core.db import make_engine
-    from dashboard.bots.service import run_bots as play
+    from humantrace.core.db import make_engine
+    from humantrace.dashboard.bots.service import run_bots as play
 
     engine = make_engine(url)
     try:
@@ -693,7 +693,7 @@ def main() -> None:
 
     from sqlmodel import Session
 
-    from annotators import service as accounts
+    from humantrace.annotators import service as accounts
 
     with served_study(
         processes=args.processes,

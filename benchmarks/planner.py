@@ -11,7 +11,7 @@ import hashlib
 import json
 import time
 
-from annotators.planning import check_plan, examples, plan_panel
+from humantrace.annotators.planning import check_plan, examples, plan_panel
 
 
 def _case(name: str, *, tasks, annotators, per_cell: int, seed: int) -> dict:
@@ -56,7 +56,7 @@ def main() -> None:
             )
         )
     # The same panel over the real catalogue, once every site has four tasks with a variant per cell.
-    from dashboard.studies.planning import catalogue_tasks
+    from humantrace.dashboard.studies.planning import catalogue_tasks
 
     real = catalogue_tasks()
     counts: dict[tuple[str, str], int] = {}

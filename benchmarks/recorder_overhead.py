@@ -110,8 +110,8 @@ BUSY_PAGE = """<!doctype html>
 def start_server(database_url: str, pages: Path, port: int):
     import uvicorn
 
-    from recorder.protocol import uvicorn_ws_options
-    from recorder.standalone import create_app
+    from humantrace.recorder.protocol import uvicorn_ws_options
+    from humantrace.recorder.standalone import create_app
 
     app = create_app(database_url=database_url, secret_key=SECRET, pages_dir=pages)
     server = uvicorn.Server(
@@ -129,8 +129,8 @@ def start_server(database_url: str, pages: Path, port: int):
 def new_token(database_url: str) -> tuple[int, str]:
     from sqlmodel import Session, SQLModel, create_engine
 
-    from recorder import service
-    from recorder.models import RECORDER_TABLES
+    from humantrace.recorder import service
+    from humantrace.recorder.models import RECORDER_TABLES
 
     engine = create_engine(database_url)
     SQLModel.metadata.create_all(engine, tables=list(RECORDER_TABLES))

@@ -69,12 +69,12 @@ async def walk(base: str, link: str, pid: int, calls: int, cycles: int, per_path
     import httpx
     import websockets
 
-    from core.settings import other_loopback_host
+    from humantrace.core.settings import other_loopback_host
 
     meter = Meter(pid)
     site = other_loopback_host(base)  # the website tab's host name (its cookies live there)
     async with httpx.AsyncClient(base_url=base, timeout=60) as http:
-        from dashboard.people.routes import sign_in_form
+        from humantrace.dashboard.people.routes import sign_in_form
 
         path = link[link.index("/login/") :]
         await http.post(path, data=sign_in_form((await http.get(path)).text))
@@ -169,7 +169,7 @@ def main() -> None:
     args = parser.parse_args()
     from sqlmodel import Session
 
-    from annotators import service as accounts
+    from humantrace.annotators import service as accounts
 
     with served_study(processes=1, annotators=1, bots=0, prefix="ht-cost-") as (
         engine,

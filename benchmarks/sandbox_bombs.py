@@ -17,8 +17,8 @@ import time
 import tracemalloc
 from typing import Any
 
-from environments.evaluator.sandbox import compile_expr, run_expr
-from environments.evaluator.views import StateView
+from humantrace.environments.evaluator.sandbox import compile_expr, run_expr
+from humantrace.environments.evaluator.views import StateView
 
 TARGET_MS = 100.0
 TARGET_MB = 50.0

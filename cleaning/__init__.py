@@ -4,10 +4,10 @@
 idle-move drop) to a raw event DataFrame; see docs/cleaning.md.
 """
 
-from cleaning.config import CLEANING_VERSION, CleaningConfig
-from cleaning.events import RAW_COLUMNS, raw_frame
-from cleaning.pipeline import clean
-from cleaning.summary import clean_records, summarise, to_records
+from humantrace.cleaning.config import CLEANING_VERSION, CleaningConfig
+from humantrace.cleaning.events import RAW_COLUMNS, raw_frame
+from humantrace.cleaning.pipeline import clean
+from humantrace.cleaning.summary import clean_records, summarise, to_records
 
 __all__ = [
     "CLEANING_VERSION",

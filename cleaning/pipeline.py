@@ -8,9 +8,9 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from cleaning.config import CLEANING_VERSION, CleaningConfig
-from cleaning.events import CLEAN_COLUMNS, RAW_COLUMNS, TRIGGERS
-from cleaning.rules import (
+from humantrace.cleaning.config import CLEANING_VERSION, CleaningConfig
+from humantrace.cleaning.events import CLEAN_COLUMNS, RAW_COLUMNS, TRIGGERS
+from humantrace.cleaning.rules import (
     drag_joins,
     drag_spans,
     fill_joins,
@@ -18,7 +18,7 @@ from cleaning.rules import (
     move_triggers,
     scroll_joins,
 )
-from cleaning.trace import (
+from humantrace.cleaning.trace import (
     DROP,
     MOVE,
     OTHER,

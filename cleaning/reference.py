@@ -12,8 +12,8 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from cleaning.config import CLEANING_VERSION, CleaningConfig
-from cleaning.events import (
+from humantrace.cleaning.config import CLEANING_VERSION, CleaningConfig
+from humantrace.cleaning.events import (
     CHANGE_TYPES,
     CLEAN_COLUMNS,
     CLICK_TYPES,
@@ -27,7 +27,7 @@ from cleaning.events import (
     VALUE_KEYSTROKE_TYPES,
     is_typing_key,
 )
-from cleaning.trace import complete_columns
+from humantrace.cleaning.trace import complete_columns
 
 LOOKED_THROUGH = CONTEXT_TYPES | PRESS_TYPES | RELEASE_TYPES  # what rule 3 skips to find the next operation
 

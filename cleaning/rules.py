@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from cleaning.trace import (
+from humantrace.cleaning.trace import (
     CHANGE,
     CLICK,
     CONTEXT,

@@ -8,9 +8,9 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from cleaning.config import CleaningConfig
-from cleaning.events import raw_frame
-from cleaning.pipeline import clean
+from humantrace.cleaning.config import CleaningConfig
+from humantrace.cleaning.events import raw_frame
+from humantrace.cleaning.pipeline import clean
 
 
 def summarise(raw: pd.DataFrame, cleaned: pd.DataFrame, *, group_by: str | None = None) -> pd.DataFrame:

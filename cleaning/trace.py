@@ -13,7 +13,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from cleaning.events import (
+from humantrace.cleaning.events import (
     CHANGE_TYPES,
     CLICK_TYPES,
     CONTEXT_TYPES,

@@ -18,7 +18,7 @@ from sqlalchemy import Connection, Table, event, exc
 from sqlalchemy.engine import Engine, make_url
 from sqlmodel import SQLModel, create_engine
 
-from core.sqlite import tune_sqlite
+from humantrace.core.sqlite import tune_sqlite
 
 
 def json_dumps(value: Any) -> str:

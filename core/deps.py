@@ -13,7 +13,7 @@ from fastapi import Depends, Request
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
-from core.settings import Settings
+from humantrace.core.settings import Settings
 
 
 def get_settings(request: Request) -> Settings:

@@ -13,7 +13,7 @@ from sqlalchemy.engine import Engine
 
 # The revision scripts are data this runner reads, not code it imports: `core` imports no other
 # humantrace package, so the `migrations` package is only located, never imported, here.
-_MIGRATIONS_SPEC = importlib.util.find_spec("migrations")
+_MIGRATIONS_SPEC = importlib.util.find_spec("humantrace.migrations")
 if _MIGRATIONS_SPEC is None or _MIGRATIONS_SPEC.origin is None:  # pragma: no cover (broken install)
     raise ImportError("the `migrations` package (Alembic scripts) is not installed beside `core`")
 MIGRATIONS_DIR = Path(_MIGRATIONS_SPEC.origin).parent

@@ -14,30 +14,35 @@ from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import DataError, InterfaceError, OperationalError
 from starlette.concurrency import run_in_threadpool
 
-from core import migrate
-from core.db import make_engine
-from core.requestlog import RequestLogMiddleware, database_unreachable_response, loggable_path, wants_json
-from core.settings import Settings, get_settings
-from dashboard.flow import live, presence, website
-from dashboard.flow import routes as study
-from dashboard.flow import service as flow
-from dashboard.flow.presence_middleware import EnvironmentPresenceMiddleware
-from dashboard.flow.routes import REC_COOKIE
-from dashboard.people import routes as auth
-from dashboard.review import routes as lead
-from dashboard.studies import monitor as study_monitor
-from dashboard.studies import people as study_people
-from dashboard.studies import router as study_pages
-from dashboard.studies.deps import StudyChoiceNeeded
-from dashboard.web import home
-from dashboard.web.deps import CsrfFailed, LeadOnly, LoginRequired
-from dashboard.web.headers import SecurityHeadersMiddleware
-from dashboard.web.pages import render
-from environments.mount import mount_environments
-from recorder.control import router as recorder_control_router
-from recorder.inject import RecorderInjectionMiddleware
-from recorder.privacy import ForgetClientAddressMiddleware
-from recorder.router import router as recorder_router
+from humantrace.core import migrate
+from humantrace.core.db import make_engine
+from humantrace.core.requestlog import (
+    RequestLogMiddleware,
+    database_unreachable_response,
+    loggable_path,
+    wants_json,
+)
+from humantrace.core.settings import Settings, get_settings
+from humantrace.dashboard.flow import live, presence, website
+from humantrace.dashboard.flow import routes as study
+from humantrace.dashboard.flow import service as flow
+from humantrace.dashboard.flow.presence_middleware import EnvironmentPresenceMiddleware
+from humantrace.dashboard.flow.routes import REC_COOKIE
+from humantrace.dashboard.people import routes as auth
+from humantrace.dashboard.review import routes as lead
+from humantrace.dashboard.studies import monitor as study_monitor
+from humantrace.dashboard.studies import people as study_people
+from humantrace.dashboard.studies import router as study_pages
+from humantrace.dashboard.studies.deps import StudyChoiceNeeded
+from humantrace.dashboard.web import home
+from humantrace.dashboard.web.deps import CsrfFailed, LeadOnly, LoginRequired
+from humantrace.dashboard.web.headers import SecurityHeadersMiddleware
+from humantrace.dashboard.web.pages import render
+from humantrace.environments.mount import mount_environments
+from humantrace.recorder.control import router as recorder_control_router
+from humantrace.recorder.inject import RecorderInjectionMiddleware
+from humantrace.recorder.privacy import ForgetClientAddressMiddleware
+from humantrace.recorder.router import router as recorder_router
 
 log = logging.getLogger("humantrace.http")
 
@@ -183,9 +188,9 @@ def preload_for_serving() -> None:
     import networkx.algorithms.bipartite  # noqa: F401  (imported lazily by the evaluator's matching)
     import pyarrow.pandas_compat  # noqa: F401  (imported lazily by cleaning.to_records, at every Evaluate)
 
-    import cleaning  # noqa: F401
-    import environments.evaluator  # noqa: F401
-    from environments import catalog
+    import humantrace.cleaning  # noqa: F401
+    import humantrace.environments.evaluator  # noqa: F401
+    from humantrace.environments import catalog
 
     try:
         catalog.load_catalog()
@@ -195,7 +200,7 @@ def preload_for_serving() -> None:
 
 def create_app_from_env() -> FastAPI:
     """Factory for `uvicorn --factory` and worker processes: preloads, then tunes the garbage collector."""
-    from recorder.gc_tuning import tune_gc_for_serving
+    from humantrace.recorder.gc_tuning import tune_gc_for_serving
 
     app = create_app()
     preload_for_serving()

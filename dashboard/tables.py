@@ -12,10 +12,10 @@ from sqlalchemy import MetaData
 from sqlmodel import SQLModel
 
 TABLE_MODULES = [
-    "environments.models",
-    "recorder.models",
-    "annotators.models",
-    "dashboard.studies.models",
+    "humantrace.environments.models",
+    "humantrace.recorder.models",
+    "humantrace.annotators.models",
+    "humantrace.dashboard.studies.models",
 ]
 
 

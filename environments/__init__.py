@@ -14,6 +14,6 @@ if TYPE_CHECKING:
 
 def mount_environments(app: FastAPI) -> None:
     """Mount the framework and every registered site on `app` (see `environments.mount`)."""
-    from environments.mount import mount_environments as mount
+    from humantrace.environments.mount import mount_environments as mount
 
     mount(app)

@@ -13,8 +13,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from environments import registry
-from environments.schemas import SpecError, TaskSpec, VariantSpec, display_path, load_task, load_variant
+from humantrace.environments import registry
+from humantrace.environments.schemas import (
+    SpecError,
+    TaskSpec,
+    VariantSpec,
+    display_path,
+    load_task,
+    load_variant,
+)
 
 
 class UnknownTask(LookupError):
@@ -218,9 +225,9 @@ def shared_families() -> list[str]:
     dispatches and the server mutations that belong to no site (no dot in their name)."""
     from typing import get_args
 
-    from environments.interventions import server  # noqa: F401  (registers the shared mutations)
-    from environments.interventions.specs import ClientAction, NetworkAction
-    from environments.seeding import _mutations
+    from humantrace.environments.interventions import server  # noqa: F401  (registers the shared mutations)
+    from humantrace.environments.interventions.specs import ClientAction, NetworkAction
+    from humantrace.environments.seeding import _mutations
 
     return [
         *(f"network:{a}" for a in get_args(NetworkAction)),

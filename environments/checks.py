@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from environments import catalog, registry, ui
-from environments.schemas import display_path
-from environments.seeding import SeedError, build_session_state
-from environments.state import state_sha256
+from humantrace.environments import catalog, registry, ui
+from humantrace.environments.schemas import display_path
+from humantrace.environments.seeding import SeedError, build_session_state
+from humantrace.environments.state import state_sha256
 
 CHECK_SEEDS = (42, 7)
 
@@ -120,7 +120,7 @@ def _check_event_names(task, env, label) -> list[Problem]:
 
 def _check_canonical_diff(task, label) -> list[Problem]:
     try:
-        from environments.evaluator import CanonicalDiffError, parse_canonical_diff
+        from humantrace.environments.evaluator import CanonicalDiffError, parse_canonical_diff
     except ImportError:  # the evaluator is optional for loading tasks
         return []
     try:

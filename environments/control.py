@@ -16,12 +16,12 @@ from fastapi.openapi.utils import get_openapi
 from pydantic import BaseModel, Field, ValidationError
 from sqlmodel import Session
 
-from core.deps import SettingsDep
-from environments import catalog, registry, sessions, ui
-from environments.evaluator import Verdict
-from environments.responses import Answer
-from environments.schemas import SpecError
-from environments.seeding import SeedError
+from humantrace.core.deps import SettingsDep
+from humantrace.environments import catalog, registry, sessions, ui
+from humantrace.environments.evaluator import Verdict
+from humantrace.environments.responses import Answer
+from humantrace.environments.schemas import SpecError
+from humantrace.environments.seeding import SeedError
 
 SECRET_HEADER = "X-Controller-Secret"
 _T = TypeVar("_T")
@@ -284,7 +284,7 @@ def session_targets(session_id: str, db: DbDep) -> dict[str, Any]:
 async def _audits_written(session_id: str, request: Request) -> None:
     """Wait for the audit entries of the session's calls still finishing in this process (each is
     written just after its answer leaves), so a caller that has its answers finds every entry."""
-    from environments.interventions.network import audits_in_flight
+    from humantrace.environments.interventions.network import audits_in_flight
 
     await audits_in_flight(request.app.state).settled(session_id)
 

@@ -38,10 +38,10 @@ from sqlalchemy import Connection, Engine, Select, inspect, select, update
 from sqlalchemy.orm import QueryableAttribute, defer
 from sqlmodel import Session, col
 
-from environments import registry
-from environments.models import EnvSemanticEvent, EnvSession
-from environments.seeding import to_iso
-from environments.state import EnvState
+from humantrace.environments import registry
+from humantrace.environments.models import EnvSemanticEvent, EnvSession
+from humantrace.environments.seeding import to_iso
+from humantrace.environments.state import EnvState
 
 COOKIE_NAME = "htenv"
 HEADER_NAME = "X-Env-Session"

@@ -19,7 +19,7 @@ from sqlalchemy import (
 )
 from sqlmodel import Field, SQLModel
 
-import core.naming  # noqa: F401  (constraint naming convention, before any table)
+import humantrace.core.naming  # noqa: F401  (constraint naming convention, before any table)
 
 
 class EnvSession(SQLModel, table=True):

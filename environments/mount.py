@@ -5,10 +5,10 @@ from __future__ import annotations
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
-from environments import control, pages, registry
-from environments.interventions.network import NetworkInterventionMiddleware
-from environments.responses import REFUSAL_RESPONSES
-from environments.sitekit import install_site_errors
+from humantrace.environments import control, pages, registry
+from humantrace.environments.interventions.network import NetworkInterventionMiddleware
+from humantrace.environments.responses import REFUSAL_RESPONSES
+from humantrace.environments.sitekit import install_site_errors
 
 
 def mount_environments(app: FastAPI) -> None:

@@ -14,8 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from environments.registry import Environment
-from environments.sitekit import Oracle
+from humantrace.environments.registry import Environment
+from humantrace.environments.sitekit import Oracle
 
 if TYPE_CHECKING:
     from playwright.sync_api import Locator, Page

@@ -17,11 +17,16 @@ from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Resp
 from sqlalchemy import select, update
 from sqlmodel import Session, col
 
-from core.deps import SettingsDep
-from environments import catalog, registry, ui
-from environments.deps import COOKIE_NAME, session_id_from_request
-from environments.interventions.client import client_config, dispatches_for_page, inject, script_tag
-from environments.models import EnvSession
+from humantrace.core.deps import SettingsDep
+from humantrace.environments import catalog, registry, ui
+from humantrace.environments.deps import COOKIE_NAME, session_id_from_request
+from humantrace.environments.interventions.client import (
+    client_config,
+    dispatches_for_page,
+    inject,
+    script_tag,
+)
+from humantrace.environments.models import EnvSession
 
 FRAMEWORK_TEMPLATES = Path(__file__).parent / "templates"
 CLIENT_SCRIPT = Path(__file__).parent / "static" / "interventions.js"

@@ -15,14 +15,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from environments import sites
+from humantrace.environments import sites
 
 if TYPE_CHECKING:
     from fastapi import APIRouter
 
-    from environments.seeding import SeedContext
-    from environments.state import EnvState
-    from environments.ui import UIProfile
+    from humantrace.environments.seeding import SeedContext
+    from humantrace.environments.state import EnvState
+    from humantrace.environments.ui import UIProfile
 
 
 class UnknownEnvironment(LookupError):
@@ -106,7 +106,7 @@ def discover() -> None:
         if _discovered:
             return
         for name in sites.SITES:
-            module_name = f"environments.{name}"
+            module_name = f"humantrace.environments.{name}"
             if importlib.util.find_spec(module_name) is None:
                 continue
             module = importlib.import_module(module_name)
@@ -125,7 +125,9 @@ def forget_discovery() -> None:
     `environments.sites.SITES`). Environments registered by hand stay."""
     global _discovered
     with _lock:
-        for env_id in [key for key, env in _registry.items() if env.package.startswith("environments.")]:
+        for env_id in [
+            key for key, env in _registry.items() if env.package.startswith("humantrace.environments.")
+        ]:
             del _registry[env_id]
         _discovered = False
     _invalidate_catalog()
@@ -150,6 +152,6 @@ def all_environments() -> list[Environment]:
 
 def _invalidate_catalog() -> None:
     # The catalog caches tasks per registered site; a registry change makes it stale.
-    from environments import catalog
+    from humantrace.environments import catalog
 
     catalog.clear_cache()

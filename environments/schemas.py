@@ -23,7 +23,7 @@ from pydantic import (
     model_validator,
 )
 
-from environments.interventions.specs import ClientParams, NetworkParams
+from humantrace.environments.interventions.specs import ClientParams, NetworkParams
 
 Difficulty = Literal["easy", "medium", "hard", "expert", "frontier"]
 Primitive = Literal[
@@ -317,7 +317,7 @@ def _load(path: Path, model: type[M]) -> M:
     try:
         return model.model_validate(data)
     except ValidationError as exc:
-        from environments.spec_errors import describe_errors
+        from humantrace.environments.spec_errors import describe_errors
 
         raise SpecError([f"{label}: {line}" for line in describe_errors(exc, model)]) from None
 

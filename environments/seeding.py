@@ -19,11 +19,11 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from environments import registry
-from environments.state import EnvState
+from humantrace.environments import registry
+from humantrace.environments.state import EnvState
 
 if TYPE_CHECKING:
-    from environments.schemas import TaskSpec, VariantSpec
+    from humantrace.environments.schemas import TaskSpec, VariantSpec
 
 # The virtual clock of every session starts here plus a whole number of days derived from the seed.
 EPOCH = datetime(2026, 3, 2, 9, 0, 0, tzinfo=UTC)
@@ -66,7 +66,7 @@ def _qualname(fn: Callable[..., Any]) -> str:
 
 def _load_generic_mutations() -> None:
     # Importing registers the framework's generic server mutations (shuffle_list, ...).
-    import environments.interventions.server  # noqa: F401
+    import humantrace.environments.interventions.server  # noqa: F401
 
 
 def find_builder(env_id: str, name: str) -> SeedFunction:
@@ -256,7 +256,7 @@ def build_session_state(
         raise SeedError(f"seed must be an integer, not {seed!r}")
     env = registry.get(task.env_id)
     if condition == "intervention" and variant is None:
-        from environments.catalog import variant_for
+        from humantrace.environments.catalog import variant_for
 
         variant = variant_for(task.task_id)
         if variant is None:

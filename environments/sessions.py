@@ -17,14 +17,14 @@ import orjson
 from sqlalchemy import CursorResult, delete, select, update
 from sqlmodel import Session, col
 
-from environments import catalog, registry, ui
-from environments.deps import ENDED_DETAIL, EnvHandle, EnvSessionDep, session_id_from_request  # noqa: F401
-from environments.models import EnvAuditEntry, EnvSemanticEvent, EnvSession, InterventionCounter
-from environments.seeding import build_session_state
-from environments.state import state_sha256
+from humantrace.environments import catalog, registry, ui
+from humantrace.environments.deps import ENDED_DETAIL, EnvHandle, EnvSessionDep, session_id_from_request  # noqa: F401
+from humantrace.environments.models import EnvAuditEntry, EnvSemanticEvent, EnvSession, InterventionCounter
+from humantrace.environments.seeding import build_session_state
+from humantrace.environments.state import state_sha256
 
 if TYPE_CHECKING:
-    from environments.evaluator import Verdict
+    from humantrace.environments.evaluator import Verdict
 
 __all__ = [
     "EnvHandle",
@@ -182,7 +182,7 @@ def set_interventions(
 ) -> None:
     """Replace the session's network rules and client dispatches (validated like variant params);
     their call counters start again from zero. Seed and server layers are fixed at creation."""
-    from environments.interventions.specs import ClientParams, NetworkParams
+    from humantrace.environments.interventions.specs import ClientParams, NetworkParams
 
     row = get_session(db, session_id=session_id)
     rules = [NetworkParams.model_validate(item).model_dump(exclude_none=True) for item in network]
@@ -281,7 +281,7 @@ def snapshot(db: Session, *, session_id: str, after_writes: bool = False) -> Ses
 
 def dump_diff(db: Session, *, session_id: str) -> list[dict[str, Any]]:
     """The diff of the initial snapshot against the live state, as JSON-able records."""
-    from environments.evaluator import compute_diff
+    from humantrace.environments.evaluator import compute_diff
 
     snap = snapshot(db, session_id=session_id)
     diff = compute_diff(snap.initial_state, snap.state, ignore_fields=snap.ignore_fields)
@@ -293,7 +293,7 @@ def evaluate_session(db: Session, *, session_id: str) -> Verdict:
 
     A click the website is still saving when Evaluate is pressed counts: the state is read after
     that call commits (`snapshot(after_writes=True)`)."""
-    from environments.evaluator import evaluate
+    from humantrace.environments.evaluator import evaluate
 
     snap = snapshot(db, session_id=session_id, after_writes=True)
     task = catalog.get_task(snap.task_id)

@@ -28,14 +28,14 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import JSONResponse, Response
 
-from environments.deps import EnvHandle, EnvSessionDep
-from environments.responses import Ok
-from environments.state import EnvState
+from humantrace.environments.deps import EnvHandle, EnvSessionDep
+from humantrace.environments.responses import Ok
+from humantrace.environments.state import EnvState
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
 
-    from environments.oracles import OracleContext
+    from humantrace.environments.oracles import OracleContext
 
 
 StateT = TypeVar("StateT", bound=EnvState)
@@ -177,7 +177,9 @@ class SitePages:
         extra: Mapping[str, Any] | None = None,
     ) -> Response:
         """`render` with the `data-` attributes as a mapping."""
-        from environments.pages import render_page  # pages imports the registry, which imports the sites
+        from humantrace.environments.pages import (
+            render_page,  # pages imports the registry, which imports the sites
+        )
 
         return render_page(
             request,

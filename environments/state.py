@@ -16,7 +16,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 # Sites declare pure helpers on their state model with it (docs/evaluator.md, "State helpers").
-from environments.state_helpers import state_helper
+from humantrace.environments.state_helpers import state_helper
 
 __all__ = ["Collections", "Entity", "EnvState", "canonical_json", "state_helper", "state_sha256"]
 

@@ -23,7 +23,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from environments.registry import Environment
+    from humantrace.environments.registry import Environment
 
 DEFAULT_PROFILE = "default"
 _NAME = re.compile(r"^[a-z][a-z0-9-]{0,39}$")
@@ -87,14 +87,14 @@ def profiles(env: Environment) -> dict[str, UIProfile]:
 
 def profile_names(env_id: str) -> list[str]:
     """The names of a site's profiles, the default first."""
-    from environments import registry
+    from humantrace.environments import registry
 
     return list(profiles(registry.get(env_id)))
 
 
 def get_profile(env_id: str, name: str | None) -> UIProfile:
     """The site's profile `name` (None or "" is the default); `UnknownProfile` names the choices."""
-    from environments import registry
+    from humantrace.environments import registry
 
     found = profiles(registry.get(env_id))
     key = name or DEFAULT_PROFILE

@@ -18,8 +18,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.csv as pacsv
 
-from exports.bundle import _to_arrow_column
-from exports.schema import (
+from humantrace.exports.bundle import _to_arrow_column
+from humantrace.exports.schema import (
     BACKEND_AUDIT,
     CONDITIONS,
     DIFFICULTIES,

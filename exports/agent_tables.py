@@ -10,10 +10,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from exports.failure_modes import AGENT_MODES, MODE_CLASS
-from exports.human_tables import pairs, task_level
-from exports.schema import CONDITIONS, PHASES, PRIMITIVES
-from exports.stats import mean_with_ci, paired_difference
+from humantrace.exports.failure_modes import AGENT_MODES, MODE_CLASS
+from humantrace.exports.human_tables import pairs, task_level
+from humantrace.exports.schema import CONDITIONS, PHASES, PRIMITIVES
+from humantrace.exports.stats import mean_with_ci, paired_difference
 
 _TASK_VALUE_COLUMNS = [
     "pass_clean",

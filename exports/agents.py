@@ -21,9 +21,15 @@ import pandas as pd
 import pyarrow.parquet as pq
 from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationError, ValidationInfo
 
-from exports.agent_bundle import DEFAULT_UI_PROFILE
-from exports.failure_modes import DONE_VERBS, FEATURE_COLUMNS, MODE_CLASS, classify_failures, run_failed
-from exports.schema import CONDITIONS, DIFFICULTIES
+from humantrace.exports.agent_bundle import DEFAULT_UI_PROFILE
+from humantrace.exports.failure_modes import (
+    DONE_VERBS,
+    FEATURE_COLUMNS,
+    MODE_CLASS,
+    classify_failures,
+    run_failed,
+)
+from humantrace.exports.schema import CONDITIONS, DIFFICULTIES
 
 REQUIRED_COLUMNS = (
     "model",
@@ -154,7 +160,7 @@ def _records(path: Path) -> tuple[list[str], Iterator[tuple[int, dict[str, Any]]
 def _agent_bundle_records(path: Path) -> tuple[list[str], Iterator[tuple[int, dict[str, Any]]], str]:
     """An agent bundle directory (`humantrace agents run`): its episodes, with the run columns'
     names (`task_id` is `task`, `env_id` is `env`); rows are numbered from 1."""
-    from exports.agent_bundle import AgentBundleError, read_agent_bundle
+    from humantrace.exports.agent_bundle import AgentBundleError, read_agent_bundle
 
     try:
         episodes = read_agent_bundle(path, tables=["episodes"])["episodes"]

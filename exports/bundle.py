@@ -23,8 +23,8 @@ import pyarrow as pa
 import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 
-from exports.csv_safety import ESCAPE, escape_table, unescape_table
-from exports.schema import (
+from humantrace.exports.csv_safety import ESCAPE, escape_table, unescape_table
+from humantrace.exports.schema import (
     ADDED_IN_2_1,
     LIST_SEPARATOR,
     SCHEMA_VERSION,

@@ -8,9 +8,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from exports.figures import hbars, interval_label, legend_above, legend_right, new_figure, save
-from exports.schema import PRIMITIVES
-from exports.stats import wilson
+from humantrace.exports.figures import hbars, interval_label, legend_above, legend_right, new_figure, save
+from humantrace.exports.schema import PRIMITIVES
+from humantrace.exports.stats import wilson
 
 CLEAN, INTERVENTION = "#4c72b0", "#dd8452"
 MODELS_SHOWN = 12

@@ -13,16 +13,16 @@ from pathlib import Path
 
 import pandas as pd
 
-from exports import agent_tables as at
-from exports import human_tables as ht
-from exports import paper_tables as pt
-from exports.agents import AgentImport, import_agent_runs
-from exports.bundle import BundleError, prepare_output_dir
-from exports.charts import FIGURES
-from exports.csv_safety import write_csv
-from exports.inputs import apply_filters, load_humans, parse_filters
-from exports.replay_tables import replay_reproduce
-from exports.ui_tables import ClassesOf, by_interaction_class
+from humantrace.exports import agent_tables as at
+from humantrace.exports import human_tables as ht
+from humantrace.exports import paper_tables as pt
+from humantrace.exports.agents import AgentImport, import_agent_runs
+from humantrace.exports.bundle import BundleError, prepare_output_dir
+from humantrace.exports.charts import FIGURES
+from humantrace.exports.csv_safety import write_csv
+from humantrace.exports.inputs import apply_filters, load_humans, parse_filters
+from humantrace.exports.replay_tables import replay_reproduce
+from humantrace.exports.ui_tables import ClassesOf, by_interaction_class
 
 # File name (without .csv) -> what it holds; the order is the report's order.
 TABLE_FILES = {
@@ -285,7 +285,7 @@ def compare(
             write_csv(tables[name], csv_paths[name], float_format="%.10g")
 
     say("rendering the report")
-    from exports.report import render_report
+    from humantrace.exports.report import render_report
 
     context = {
         "generated_at": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),

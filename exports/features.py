@@ -25,7 +25,7 @@ import re
 
 import pandas as pd
 
-from exports.failure_modes import FEATURE_COLUMNS
+from humantrace.exports.failure_modes import FEATURE_COLUMNS
 
 # Appendix I.1: an action result whose message reports a failed action.
 ACTION_ERROR_PATTERN = re.compile(

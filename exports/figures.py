@@ -23,7 +23,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.backends.backend_svg import FigureCanvasSVG
 from matplotlib.figure import Figure
 
-from exports.stats import MIN_N_FOR_CI, N_TOO_SMALL
+from humantrace.exports.stats import MIN_N_FOR_CI, N_TOO_SMALL
 
 matplotlib.rcParams["svg.fonttype"] = "none"  # text stays text in the SVG (searchable, testable)
 matplotlib.rcParams["svg.hashsalt"] = "humantrace"  # stable ids: the same data gives the same SVG

@@ -10,9 +10,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from exports.failure_modes import HUMAN_MODE_CLASS, classify_human_failures
-from exports.schema import CONDITIONS, PHASES, split_list
-from exports.stats import paired_difference, stratified_weighted_mean
+from humantrace.exports.failure_modes import HUMAN_MODE_CLASS, classify_human_failures
+from humantrace.exports.schema import CONDITIONS, PHASES, split_list
+from humantrace.exports.stats import paired_difference, stratified_weighted_mean
 
 # (output column, attempts column, statistic)
 METRICS = (

@@ -15,10 +15,10 @@ from typing import Any
 
 import pandas as pd
 
-from exports.bundle import BundleError, read_bundle, verify_bundle
-from exports.failure_modes import classify_failures
-from exports.features import extract_features
-from exports.ui_tables import with_profile
+from humantrace.exports.bundle import BundleError, read_bundle, verify_bundle
+from humantrace.exports.failure_modes import classify_failures
+from humantrace.exports.features import extract_features
+from humantrace.exports.ui_tables import with_profile
 
 # --filter key -> (human attempts column, agent runs column)
 FILTER_KEYS = {

@@ -16,10 +16,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from exports.failure_modes import AGENT_MODES, MODE_CLASS
-from exports.human_tables import task_level
-from exports.schema import CONDITIONS, PHASES, PRIMITIVES
-from exports.stats import (
+from humantrace.exports.failure_modes import AGENT_MODES, MODE_CLASS
+from humantrace.exports.human_tables import task_level
+from humantrace.exports.schema import CONDITIONS, PHASES, PRIMITIVES
+from humantrace.exports.stats import (
     MIN_N_FOR_CI,
     N_TOO_SMALL,
     Estimate,

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from exports.agent_bundle import is_agent_bundle, read_agent_bundle
+from humantrace.exports.agent_bundle import is_agent_bundle, read_agent_bundle
 
 FAILURES = ("xpath_unresolved", "masked_value", "unreplayable_event", "state_differs")
 COLUMNS = ("level", "env_id", "task_id", "replays", "reproduced", "share", *FAILURES)

@@ -13,8 +13,8 @@ from typing import Any, cast
 import pandas as pd
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-from exports import charts as ch
-from exports.stats import MIN_N_FOR_CI, N_TOO_SMALL
+from humantrace.exports import charts as ch
+from humantrace.exports.stats import MIN_N_FOR_CI, N_TOO_SMALL
 
 TEMPLATES = Path(__file__).parent / "templates"
 CLASS_ORDER = (

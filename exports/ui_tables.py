@@ -23,8 +23,8 @@ from collections.abc import Callable
 import numpy as np
 import pandas as pd
 
-from exports.agent_bundle import DEFAULT_UI_PROFILE
-from exports.stats import MIN_N_FOR_CI, bootstrap, wilson
+from humantrace.exports.agent_bundle import DEFAULT_UI_PROFILE
+from humantrace.exports.stats import MIN_N_FOR_CI, bootstrap, wilson
 
 ClassesOf = Callable[[str, str], tuple[str, ...]]
 BASELINE = "baseline"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from alembic import context
 
-from core.db import make_engine
-from dashboard.tables import metadata
+from humantrace.core.db import make_engine
+from humantrace.dashboard.tables import metadata
 
 config = context.config
 target_metadata = metadata()
@@ -15,7 +15,7 @@ def _url() -> str:
     url = config.get_main_option("sqlalchemy.url")
     if url:
         return url
-    from core.settings import Settings
+    from humantrace.core.settings import Settings
 
     return Settings().database_url
 

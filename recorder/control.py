@@ -16,8 +16,8 @@ from fastapi import APIRouter, Depends, HTTPException, Request
 from pydantic import BaseModel, Field
 from sqlmodel import Session
 
-from recorder import service
-from recorder.models import LABEL_MAX_LENGTH, RAW_EVENT_FIELDS, Recording
+from humantrace.recorder import service
+from humantrace.recorder.models import LABEL_MAX_LENGTH, RAW_EVENT_FIELDS, Recording
 
 SECRET_HEADER = "X-Controller-Secret"
 

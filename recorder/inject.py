@@ -23,7 +23,7 @@ from starlette.datastructures import MutableHeaders
 from starlette.requests import cookie_parser
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from recorder.service import RecorderError, mask_selectors_of, resolve_token
+from humantrace.recorder.service import RecorderError, mask_selectors_of, resolve_token
 
 logger = logging.getLogger("recorder.inject")
 

@@ -12,8 +12,8 @@ from datetime import UTC, datetime
 from sqlalchemy import BigInteger, Column, DateTime, Integer, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
-import core.naming  # noqa: F401  (constraint naming convention, before any table)
-from core.db import table_of
+import humantrace.core.naming  # noqa: F401  (constraint naming convention, before any table)
+from humantrace.core.db import table_of
 
 # "agent": an agent episode run by `humantrace agents run` (agentruns/), recorded like a person.
 RECORDING_KINDS = ("attempt", "standalone", "agent")

@@ -15,8 +15,8 @@ from typing import TypedDict
 from pydantic import ValidationError
 from sqlmodel import Session
 
-from recorder.models import Recording
-from recorder.schemas import (
+from humantrace.recorder.models import Recording
+from humantrace.recorder.schemas import (
     MAX_FRAME_BYTES,
     AckMessage,
     BatchMessage,
@@ -26,7 +26,7 @@ from recorder.schemas import (
     is_malformed_json,
     parse_client_message,
 )
-from recorder.service import (
+from humantrace.recorder.service import (
     BatchRefused,
     IngestResult,
     RecordingEnded,
@@ -37,7 +37,7 @@ from recorder.service import (
     store_meta,
     stream_ack,
 )
-from recorder.writer import IngestWriter, StoreBatch
+from humantrace.recorder.writer import IngestWriter, StoreBatch
 
 logger = logging.getLogger("recorder")
 

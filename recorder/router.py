@@ -20,10 +20,17 @@ from sqlmodel import Session
 from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocketDisconnect
 
-from recorder.models import Recording
-from recorder.protocol import POLICY_VIOLATION, FrameOutcome, apply_message, error, parse_frame, process_frame
-from recorder.schemas import MAX_FRAME_BYTES, AckMessage, ErrorMessage
-from recorder.service import (
+from humantrace.recorder.models import Recording
+from humantrace.recorder.protocol import (
+    POLICY_VIOLATION,
+    FrameOutcome,
+    apply_message,
+    error,
+    parse_frame,
+    process_frame,
+)
+from humantrace.recorder.schemas import MAX_FRAME_BYTES, AckMessage, ErrorMessage
+from humantrace.recorder.service import (
     RecorderError,
     RecordingEnded,
     TokenInvalid,
@@ -31,7 +38,7 @@ from recorder.service import (
     resolve_token,
     saved_id,
 )
-from recorder.writer import get_writer
+from humantrace.recorder.writer import get_writer
 
 router = APIRouter()
 

@@ -32,8 +32,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session
 
-from core.db import table_of
-from recorder.models import (
+from humantrace.core.db import table_of
+from humantrace.recorder.models import (
     LABEL_MAX_LENGTH,
     RAW_EVENT_FIELDS,
     RECORDING_KINDS,
@@ -41,7 +41,7 @@ from recorder.models import (
     Recording,
     RecordingStream,
 )
-from recorder.schemas import BatchMessage, EventIn, MetaMessage
+from humantrace.recorder.schemas import BatchMessage, EventIn, MetaMessage
 
 TOKEN_SALT = "recorder"
 

@@ -21,12 +21,12 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 from sqlmodel import SQLModel, create_engine
 
-from core.sqlite import tune_sqlite
-from recorder.gc_tuning import tune_gc_for_serving
-from recorder.inject import RecorderInjectionMiddleware
-from recorder.models import RECORDER_TABLES
-from recorder.privacy import ForgetClientAddressMiddleware, RedactTokensFilter
-from recorder.router import router
+from humantrace.core.sqlite import tune_sqlite
+from humantrace.recorder.gc_tuning import tune_gc_for_serving
+from humantrace.recorder.inject import RecorderInjectionMiddleware
+from humantrace.recorder.models import RECORDER_TABLES
+from humantrace.recorder.privacy import ForgetClientAddressMiddleware, RedactTokensFilter
+from humantrace.recorder.router import router
 
 
 def create_app(*, database_url: str, secret_key: str, pages_dir: Path | None = None) -> FastAPI:

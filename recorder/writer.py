@@ -21,8 +21,8 @@ from typing import Any, TypeVar
 from sqlalchemy import Engine
 from sqlmodel import Session
 
-from recorder.schemas import EventIn
-from recorder.service import IngestResult, RecorderError, ingest_batches
+from humantrace.recorder.schemas import EventIn
+from humantrace.recorder.service import IngestResult, RecorderError, ingest_batches
 
 logger = logging.getLogger("recorder.writer")
 

@@ -165,7 +165,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 def playwright_instance():
     from playwright.sync_api import sync_playwright
 
-    from core import playwright_stack
+    from humantrace.core import playwright_stack
 
     playwright_stack.install()  # the oracles, bots and pages tests make many thousands of calls
     if not Path(CHROMIUM).exists():
@@ -201,7 +201,7 @@ def screenshot_dir() -> Path:
 @pytest.fixture
 def make_settings(tmp_path: Path):
     """Settings for an app on `database_url`, with strong test secrets and a private data dir."""
-    from core.settings import Settings
+    from humantrace.core.settings import Settings
 
     def _make(database_url: str, **overrides):
         values: dict[str, Any] = dict(
@@ -219,7 +219,7 @@ def make_settings(tmp_path: Path):
 @pytest.fixture
 def migrated_url(db_url: str) -> str:
     """`db_url` upgraded to the latest schema (SQLite and PostgreSQL)."""
-    from core import migrate
+    from humantrace.core import migrate
 
     migrate.upgrade(db_url)
     return db_url
@@ -236,7 +236,7 @@ def client(app_settings):
     """An in-process HTTP client for a fresh app on a migrated database."""
     from fastapi.testclient import TestClient
 
-    from dashboard.app import create_app
+    from humantrace.dashboard.app import create_app
 
     with TestClient(create_app(app_settings), base_url="http://testserver") as test_client:
         yield test_client
@@ -253,7 +253,7 @@ def db(client):
 
 def _sign_in_http(http_client, path: str):
     """Open a login link and press Sign in on its page, as a person does; returns the POST's answer."""
-    from dashboard.people.routes import sign_in_form
+    from humantrace.dashboard.people.routes import sign_in_form
 
     page = http_client.get(path)
     assert page.status_code == 200, page.text

@@ -5,9 +5,9 @@ from pathlib import Path
 import pytest
 from typer.main import get_command
 
-from agentruns.settings import AgentSettings
-from core.settings import Settings
-from dashboard.cli import app
+from humantrace.agentruns.settings import AgentSettings
+from humantrace.core.settings import Settings
+from humantrace.dashboard.cli import app
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -8,7 +8,7 @@ import traceback
 
 import pytest
 
-from core import playwright_stack
+from humantrace.core import playwright_stack
 
 
 def _frames_here() -> tuple[list[tuple[str, int, str]], list[tuple[str, int, str]]]:

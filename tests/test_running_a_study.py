@@ -60,9 +60,9 @@ def test_every_command_of_the_guide_runs_and_ends_in_a_verified_bundle(tmp_path,
     from sqlmodel import Session, select
     from typer.testing import CliRunner
 
-    from core.db import make_engine
-    from dashboard.cli import app
-    from dashboard.studies.models import Assignment, Study, StudyChange
+    from humantrace.core.db import make_engine
+    from humantrace.dashboard.cli import app
+    from humantrace.dashboard.studies.models import Assignment, Study, StudyChange
 
     work = tmp_path / "lab"
     work.mkdir()
@@ -75,7 +75,7 @@ def test_every_command_of_the_guide_runs_and_ends_in_a_verified_bundle(tmp_path,
         HUMANTRACE_HOST="127.0.0.1",
         HUMANTRACE_PUBLIC_URL=f"http://127.0.0.1:{port}",
     )
-    humantrace = [sys.executable, "-m", "dashboard.cli"]
+    humantrace = [sys.executable, "-m", "humantrace.dashboard.cli"]
     # `serve` runs as its own process; the other commands run in this one (the same code, without
     # paying the interpreter's start-up twenty times).
     for key in [k for k in os.environ if k.startswith("HUMANTRACE_") and k not in env]:

@@ -4,11 +4,11 @@ Pure functions over plain inputs: `plan_panel` chooses the panel and assigns eve
 `check_plan` re-verifies any plan against every rule. See docs/planning.md.
 """
 
-from annotators.planning.check import RULES, check_plan
-from annotators.planning.errors import PlanInfeasible
-from annotators.planning.planner import plan_panel
-from annotators.planning.profiles import resolve_profiles
-from annotators.planning.schemas import (
+from humantrace.annotators.planning.check import RULES, check_plan
+from humantrace.annotators.planning.errors import PlanInfeasible
+from humantrace.annotators.planning.planner import plan_panel
+from humantrace.annotators.planning.profiles import resolve_profiles
+from humantrace.annotators.planning.schemas import (
     CONDITIONS,
     DEFAULT_PROFILE,
     DIFFICULTIES,

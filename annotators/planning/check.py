@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cached_property
 
-from annotators.planning.schemas import (
+from humantrace.annotators.planning.schemas import (
     CONDITIONS,
     DEFAULT_PROFILE,
     Plan,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from annotators.planning.schemas import DIFFICULTIES, PlanAnnotator, PlanTask
+from humantrace.annotators.planning.schemas import DIFFICULTIES, PlanAnnotator, PlanTask
 
 PAPER_ENVS = ("shop", "mail", "booking", "brokerage", "forum", "portal", "lms")
 DEMO_ENVS = ("shop", "mail", "booking")

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from annotators.planning.errors import PlanInfeasible
-from annotators.planning.problem import PlanningProblem, may_record
-from annotators.planning.schemas import PlanAnnotator
+from humantrace.annotators.planning.errors import PlanInfeasible
+from humantrace.annotators.planning.problem import PlanningProblem, may_record
+from humantrace.annotators.planning.schemas import PlanAnnotator
 
 # Subsets of environments are enumerated for the Hall-type capacity check; beyond this many
 # environments the check is skipped (2^12 subsets is still instant) and the solver diagnoses.

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from annotators.planning.panel import seeded_rng
-from annotators.planning.schemas import DIFFICULTIES, PlannedAssignment
-from annotators.planning.solver import SolvedRow
+from humantrace.annotators.planning.panel import seeded_rng
+from humantrace.annotators.planning.schemas import DIFFICULTIES, PlannedAssignment
+from humantrace.annotators.planning.solver import SolvedRow
 
 
 def order_rows(rows: Iterable[SolvedRow], *, seed: int) -> tuple[PlannedAssignment, ...]:

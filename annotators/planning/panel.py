@@ -6,8 +6,8 @@ import hashlib
 import random
 from collections.abc import Iterable, Sequence
 
-from annotators.planning.errors import PlanInfeasible
-from annotators.planning.schemas import DIFFICULTIES, Difficulty, PanelCell, PlanTask
+from humantrace.annotators.planning.errors import PlanInfeasible
+from humantrace.annotators.planning.schemas import DIFFICULTIES, Difficulty, PanelCell, PlanTask
 
 
 def seeded_rng(seed: int, *parts: str) -> random.Random:

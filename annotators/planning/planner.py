@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 
-from annotators.planning.errors import PlanInfeasible
-from annotators.planning.feasibility import check_duplicates, check_primary
-from annotators.planning.ordering import order_rows
-from annotators.planning.panel import resolve_scope, select_panel
-from annotators.planning.problem import PlanningProblem
-from annotators.planning.schemas import (
+from humantrace.annotators.planning.errors import PlanInfeasible
+from humantrace.annotators.planning.feasibility import check_duplicates, check_primary
+from humantrace.annotators.planning.ordering import order_rows
+from humantrace.annotators.planning.panel import resolve_scope, select_panel
+from humantrace.annotators.planning.problem import PlanningProblem
+from humantrace.annotators.planning.schemas import (
     CONDITIONS,
     DEFAULT_PROFILE,
     DIFFICULTIES,
@@ -21,7 +21,7 @@ from annotators.planning.schemas import (
     PlanSummary,
     PlanTask,
 )
-from annotators.planning.solver import solve
+from humantrace.annotators.planning.solver import solve
 
 
 def plan_panel(

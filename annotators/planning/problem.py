@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from annotators.planning.schemas import (
+from humantrace.annotators.planning.schemas import (
     CONDITIONS,
     DEFAULT_PROFILE,
     Condition,

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from annotators.planning.errors import PlanInfeasible
-from annotators.planning.schemas import DEFAULT_PROFILE
+from humantrace.annotators.planning.errors import PlanInfeasible
+from humantrace.annotators.planning.schemas import DEFAULT_PROFILE
 
 
 def resolve_profiles(

@@ -27,10 +27,10 @@ from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
-from annotators.planning.errors import PlanInfeasible
-from annotators.planning.panel import seeded_rng
-from annotators.planning.problem import PlanningProblem, TaskCondition, may_record
-from annotators.planning.schemas import Tier
+from humantrace.annotators.planning.errors import PlanInfeasible
+from humantrace.annotators.planning.panel import seeded_rng
+from humantrace.annotators.planning.problem import PlanningProblem, TaskCondition, may_record
+from humantrace.annotators.planning.schemas import Tier
 
 # In the order a diagnosis names them: the rules a lead can most easily change come first (balance
 # and the audit are targets; who designed what and the condition split are fixed facts).

@@ -31,9 +31,9 @@ from urllib.parse import urlsplit
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
-from annotators import service as accounts
-from dashboard.flow import service as flow
-from dashboard.studies.models import Assignment, AssignmentState
+from humantrace.annotators import service as accounts
+from humantrace.dashboard.flow import service as flow
+from humantrace.dashboard.studies.models import Assignment, AssignmentState
 
 log = logging.getLogger("humantrace.bots")
 
@@ -92,8 +92,8 @@ class BotReport:
 
 
 def _targets_and_instruction(engine: Engine, assignment_id: int) -> tuple[dict, str, str]:
-    from dashboard.flow import envs
-    from environments import sessions
+    from humantrace.dashboard.flow import envs
+    from humantrace.environments import sessions
 
     with Session(engine) as db:
         assignment = flow.get_assignment(db, assignment_id=assignment_id, annotator=None)
@@ -105,8 +105,8 @@ def _targets_and_instruction(engine: Engine, assignment_id: int) -> tuple[dict, 
 
 
 def _solution(task_id: str, *, wrong: bool) -> Callable:
-    from environments import catalog, registry
-    from environments.oracles import load_oracles
+    from humantrace.environments import catalog, registry
+    from humantrace.environments.oracles import load_oracles
 
     env = registry.get(catalog.get_task(task_id).env_id)
     found = load_oracles(env)
@@ -161,7 +161,7 @@ def play_attempt(
     until: float | None = None,
 ) -> None:
     """From a control tab in an active attempt: let the website start, solve, press Evaluate."""
-    from environments.oracles import OracleContext
+    from humantrace.environments.oracles import OracleContext
 
     cold = "First attempt" in control.locator(".pill-phase").inner_text()
     if control.locator("#start-now").is_visible():  # the cold attempt's reading countdown
@@ -321,7 +321,7 @@ def _run_bots(
 ) -> list[BotReport]:
     from playwright.sync_api import sync_playwright
 
-    from core import playwright_stack
+    from humantrace.core import playwright_stack
 
     playwright_stack.install()
     reports = []

@@ -1,5 +1,5 @@
 """The `humantrace` command line: `main` assembles the sub-commands, one module per area."""
 
-from dashboard.cli.main import app
+from humantrace.dashboard.cli.main import app
 
 __all__ = ["app"]

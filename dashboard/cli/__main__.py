@@ -1,5 +1,5 @@
 """`python -m dashboard.cli`: the same CLI as the `humantrace` command."""
 
-from dashboard.cli.main import app
+from humantrace.dashboard.cli.main import app
 
 app()

@@ -14,7 +14,7 @@ from rich.progress import (
     TimeElapsedColumn,
 )
 
-from dashboard.cli.common import console, fail
+from humantrace.dashboard.cli.common import console, fail
 
 app = typer.Typer(
     help="AI web agents on the humans' task-conditions (BrowserGym), into agent bundles.",
@@ -27,7 +27,9 @@ def run_agents(
     agent: Annotated[
         str,
         typer.Option(
-            help="oracle, random, replay, or module:factory returning an agent with get_action(obs)."
+            help="oracle, random, replay, module:factory or path/to/agent.py:factory: a callable "
+            "returning an agent with get_action(obs). A module is found as `python -m` finds it "
+            "(the current folder first, then sys.path)."
         ),
     ],
     out: Annotated[
@@ -64,10 +66,10 @@ def run_agents(
     ] = "default",
 ) -> None:
     """Run an agent on every selected task-condition; write the agent bundle `compare --agents` reads."""
-    from agentruns.agents import AgentLoadError
-    from agentruns.runner import RunConfig, RunError, run
-    from agentruns.server import ServerError
-    from agentruns.settings import AgentSettings
+    from humantrace.agentruns.agents import AgentLoadError, absolute_spec
+    from humantrace.agentruns.runner import RunConfig, RunError, run
+    from humantrace.agentruns.server import ServerError
+    from humantrace.agentruns.settings import AgentSettings
 
     chosen = tuple(c.strip() for c in conditions.split(",") if c.strip())
     bad = [c for c in chosen if c not in ("clean", "intervention")]
@@ -79,7 +81,7 @@ def run_agents(
     if max_steps < 1:
         fail("--max-steps must be at least 1.")
     config = RunConfig(
-        agent=agent,
+        agent=absolute_spec(agent),
         out=str(out),
         tasks=tasks,
         conditions=chosen,

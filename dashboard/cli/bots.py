@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from dashboard.cli.common import StudyOption, console, current_study, fail, open_db
+from humantrace.dashboard.cli.common import StudyOption, console, current_study, fail, open_db
 
 
 def bots(
@@ -28,7 +28,7 @@ def bots(
     study: StudyOption = None,
 ) -> None:
     """Drive real Chromium through the real pages to complete assignments (demo data and tests)."""
-    from dashboard.bots.service import run_bots
+    from humantrace.dashboard.bots.service import run_bots
 
     settings, db = open_db()
     with db:

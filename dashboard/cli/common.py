@@ -24,7 +24,7 @@ def fail(message: str, code: int = 1) -> NoReturn:
 
 
 def settings(**overrides):
-    from core.settings import InsecureSettings, get_settings
+    from humantrace.core.settings import InsecureSettings, get_settings
 
     try:
         return get_settings(**{k: v for k, v in overrides.items() if v is not None})
@@ -35,8 +35,8 @@ def settings(**overrides):
 
 def open_db():
     """(settings, session) on a database whose schema is current; a clear error otherwise."""
-    from core import migrate
-    from core.db import make_engine
+    from humantrace.core import migrate
+    from humantrace.core.db import make_engine
 
     config = settings()
     engine = make_engine(config.database_url)
@@ -53,7 +53,7 @@ StudyOption = Annotated[str | None, typer.Option("--study", help=STUDY_HELP)]
 
 def current_study(db, ref: str | None = None):
     """The study a command acts on (`--study`, or the only one not archived); a clear error otherwise."""
-    from dashboard.studies.service import StudyError, resolve_study
+    from humantrace.dashboard.studies.service import StudyError, resolve_study
 
     try:
         return resolve_study(db, ref=ref)

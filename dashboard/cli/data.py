@@ -11,7 +11,7 @@ import typer
 from rich.progress import Progress
 from rich.table import Table
 
-from dashboard.cli.common import StudyOption, console, current_study, fail, open_db
+from humantrace.dashboard.cli.common import StudyOption, console, current_study, fail, open_db
 
 export_app = typer.Typer(
     help="Human reference bundles: write one from the study, verify one.", no_args_is_help=True
@@ -48,9 +48,9 @@ def export_bundle(
     ] = False,
 ) -> None:
     """Write the study's human reference bundle (attempts, events, verdicts, ratings, manifest)."""
-    from dashboard.exports.bundle import count_attempts
-    from dashboard.exports.bundle import export_bundle as write
-    from exports.bundle import BundleError, bundle_file_names, prepare_output_dir
+    from humantrace.dashboard.exports.bundle import count_attempts
+    from humantrace.dashboard.exports.bundle import export_bundle as write
+    from humantrace.exports.bundle import BundleError, bundle_file_names, prepare_output_dir
 
     try:  # before the progress bar: a wrong target is one line, not a bar and a traceback
         prepare_output_dir(out, owned=bundle_file_names(), overwrite=force)
@@ -91,7 +91,7 @@ def export_bundle(
 @export_app.command("verify")
 def export_verify(bundle: Annotated[Path, typer.Argument(help="A bundle directory.")]) -> None:
     """Check every file of a bundle against its manifest (sha256, row counts, schema version)."""
-    from exports.bundle import verify_bundle
+    from humantrace.exports.bundle import verify_bundle
 
     problems = verify_bundle(bundle)
     if problems:
@@ -129,9 +129,9 @@ def compare(
     ] = False,
 ) -> None:
     """Compare the human bundle with agent runs: report.html plus one CSV per table."""
-    from environments.ui import classes_of
-    from exports.bundle import BundleError
-    from exports.compare import compare as run
+    from humantrace.environments.ui import classes_of
+    from humantrace.exports.bundle import BundleError
+    from humantrace.exports.compare import compare as run
 
     try:
         result = run(
@@ -173,12 +173,12 @@ def clean_command(
     study: StudyOption = None,
 ) -> None:
     """Re-clean traces with a given config (stored attempts, or a bundle); raw events are never touched."""
-    from cleaning import CleaningConfig, clean
+    from humantrace.cleaning import CleaningConfig, clean
 
     config = CleaningConfig(scroll_window_ms=scroll_window_ms, hover_window_ms=hover_window_ms)
     if bundle is not None:
-        from exports.bundle import read_bundle
-        from exports.csv_safety import write_csv
+        from humantrace.exports.bundle import read_bundle
+        from humantrace.exports.csv_safety import write_csv
 
         if out is None:
             fail("--bundle needs --out (a directory for the re-cleaned events).")
@@ -194,7 +194,7 @@ def clean_command(
             highlight=False,
         )
         return
-    from dashboard.exports.reclean import reclean_study
+    from humantrace.dashboard.exports.reclean import reclean_study
 
     _settings, db = open_db()
     with db, Progress(console=console) as bar:
@@ -226,8 +226,8 @@ def recordings_new(
     ] = None,
 ) -> None:
     """Create a standalone recording and print its token and the snippet to paste into any page."""
-    from dashboard.cli.running import running_server
-    from recorder import inject, service
+    from humantrace.dashboard.cli.running import running_server
+    from humantrace.recorder import inject, service
 
     settings, db = open_db()
     if server is not None:
@@ -273,7 +273,7 @@ def recordings_list() -> None:
     """List standalone recordings with their event counts."""
     from sqlmodel import col, select
 
-    from recorder.models import Recording
+    from humantrace.recorder.models import Recording
 
     _settings, db = open_db()
     with db:
@@ -300,9 +300,9 @@ def recordings_export(
     end: Annotated[bool, typer.Option(help="End the recording first (its token stops working).")] = False,
 ) -> None:
     """Export a standalone recording's raw and cleaned events, in the bundle's column layout."""
-    from cleaning import CleaningConfig, clean
-    from exports.csv_safety import write_csv
-    from recorder import service
+    from humantrace.cleaning import CleaningConfig, clean
+    from humantrace.exports.csv_safety import write_csv
+    from humantrace.recorder import service
 
     _settings, db = open_db()
     with db:
@@ -336,7 +336,7 @@ def tasks_list(
     """List every task with its difficulty, primitives and variant."""
     from dataclasses import asdict
 
-    from environments import catalog
+    from humantrace.environments import catalog
 
     rows = catalog.list_tasks()
     if as_json:
@@ -379,7 +379,7 @@ def tasks_summary(
     used (layer:action, by how many variants), and every empty cell by name."""
     from dataclasses import asdict
 
-    from environments import catalog
+    from humantrace.environments import catalog
 
     summary = catalog.summarise_catalogue()
     if as_json:
@@ -441,13 +441,13 @@ def tasks_summary(
 @tasks_app.command("check")
 def tasks_check() -> None:
     """Validate every task and variant, resolve builders and templates, check determinism."""
-    from environments.checks import check_all
+    from humantrace.environments.checks import check_all
 
     problems = check_all()
     if problems:
         for problem in problems:
             console.print(f"[red]✘[/red] {problem}", highlight=False)
         raise typer.Exit(1)
-    from environments import catalog
+    from humantrace.environments import catalog
 
     console.print(f"✔ {len(catalog.list_tasks())} tasks and their variants are valid and deterministic.")

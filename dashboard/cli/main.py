@@ -7,14 +7,14 @@ from typing import Annotated
 
 import typer
 
-from dashboard.cli import agents as agents_commands
-from dashboard.cli import bots as bots_command
-from dashboard.cli import data as data_commands
-from dashboard.cli import panel as panel_commands
-from dashboard.cli import people as people_commands
-from dashboard.cli import study as study_commands
-from dashboard.cli.common import console, fail
-from dashboard.cli.common import settings as load_settings
+from humantrace.dashboard.cli import agents as agents_commands
+from humantrace.dashboard.cli import bots as bots_command
+from humantrace.dashboard.cli import data as data_commands
+from humantrace.dashboard.cli import panel as panel_commands
+from humantrace.dashboard.cli import people as people_commands
+from humantrace.dashboard.cli import study as study_commands
+from humantrace.dashboard.cli.common import console, fail
+from humantrace.dashboard.cli.common import settings as load_settings
 
 app = typer.Typer(
     help="humantrace: run human studies on web tasks and compare people with AI web agents.",
@@ -39,7 +39,7 @@ LOG_CONFIG = {
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
     # uvicorn logs websocket handshakes with their query string, which carries recorder tokens.
-    "filters": {"redact_tokens": {"()": "recorder.privacy.RedactTokensFilter"}},
+    "filters": {"redact_tokens": {"()": "humantrace.recorder.privacy.RedactTokensFilter"}},
     "handlers": {
         "stderr": {
             "class": "logging.StreamHandler",
@@ -86,9 +86,9 @@ def serve(
     """Run the web application."""
     import uvicorn
 
-    from core import migrate
-    from core.db import make_engine
-    from recorder.protocol import uvicorn_ws_options
+    from humantrace.core import migrate
+    from humantrace.core.db import make_engine
+    from humantrace.recorder.protocol import uvicorn_ws_options
 
     if host:
         os.environ["HUMANTRACE_HOST"] = host
@@ -96,7 +96,7 @@ def serve(
         os.environ["HUMANTRACE_PORT"] = str(port)
     settings = load_settings()
     if demo:
-        from dashboard.studies.demo import ensure_demo, ensure_demo_plan
+        from humantrace.dashboard.studies.demo import ensure_demo, ensure_demo_plan
 
         migrate.upgrade(settings.database_url)
         engine = make_engine(settings.database_url)
@@ -121,11 +121,11 @@ def serve(
     console.print(f"Serving on {settings.public_url}", highlight=False)
     if bots:
         _start_demo_bots(settings)
-    from dashboard.cli.running import announced
+    from humantrace.dashboard.cli.running import announced
 
     with announced(settings.data_dir, settings.public_url):  # `recordings new` points snippets here
         uvicorn.run(
-            "dashboard.app:create_app_from_env",
+            "humantrace.dashboard.app:create_app_from_env",
             factory=True,
             host=settings.host,
             port=settings.port,
@@ -144,8 +144,8 @@ def _start_demo_bots(settings) -> None:
     import httpx
 
     def run() -> None:
-        from core.db import make_engine
-        from dashboard.bots.service import run_bots
+        from humantrace.core.db import make_engine
+        from humantrace.dashboard.bots.service import run_bots
 
         for _ in range(120):
             try:
@@ -175,7 +175,7 @@ def _start_demo_bots(settings) -> None:
 @db_app.command("upgrade")
 def db_upgrade(revision: Annotated[str, typer.Argument(help="Target revision.")] = "head") -> None:
     """Upgrade the database schema (default: to the latest revision)."""
-    from core import migrate
+    from humantrace.core import migrate
 
     settings = load_settings()
     migrate.upgrade(settings.database_url, revision)
@@ -187,7 +187,7 @@ def db_downgrade(
     revision: Annotated[str, typer.Argument(help="Target revision, e.g. -1 or base.")] = "-1",
 ) -> None:
     """Downgrade the database schema (default: one revision)."""
-    from core import migrate
+    from humantrace.core import migrate
 
     settings = load_settings()
     migrate.downgrade(settings.database_url, revision)
@@ -197,8 +197,8 @@ def db_downgrade(
 @db_app.command("current")
 def db_current() -> None:
     """Show the database's revision and the latest one this code knows."""
-    from core import migrate
-    from core.db import make_engine
+    from humantrace.core import migrate
+    from humantrace.core.db import make_engine
 
     settings = load_settings()
     engine = make_engine(settings.database_url)

@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from dashboard.cli.common import StudyOption, console, current_study, fail, open_db, split_list
+from humantrace.dashboard.cli.common import StudyOption, console, current_study, fail, open_db, split_list
 
 app = typer.Typer(help="Plan the panel of base tasks and assign every task-condition.", no_args_is_help=True)
 
@@ -48,8 +48,8 @@ def plan(
     study: StudyOption = None,
 ) -> None:
     """Build a balanced panel and assign it (same seed, same plan)."""
-    from annotators.planning import PlanInfeasible
-    from dashboard.studies import planning
+    from humantrace.annotators.planning import PlanInfeasible
+    from humantrace.dashboard.studies import planning
 
     _settings, db = open_db()
     with db:
@@ -112,10 +112,10 @@ def check(study: StudyOption = None) -> None:
     """Re-check the study's stored assignments against every planning rule."""
     from sqlmodel import select
 
-    from annotators.models import Annotator
-    from annotators.planning import Plan, PlannedAssignment, check_plan
-    from dashboard.studies import planning
-    from dashboard.studies.models import Assignment
+    from humantrace.annotators.models import Annotator
+    from humantrace.annotators.planning import Plan, PlannedAssignment, check_plan
+    from humantrace.dashboard.studies import planning
+    from humantrace.dashboard.studies.models import Assignment
 
     _settings, db = open_db()
     with db:
@@ -197,7 +197,7 @@ def _profiles_from(rows) -> dict[str, tuple[str, ...]]:
 
 
 def _panel_from(rows, reference):
-    from annotators.planning import PanelCell
+    from humantrace.annotators.planning import PanelCell
 
     cells: dict[tuple[str, str], set[str]] = {}
     for r in rows:

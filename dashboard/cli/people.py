@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from dashboard.cli.common import StudyOption, console, current_study, fail, open_db
+from humantrace.dashboard.cli.common import StudyOption, console, current_study, fail, open_db
 
 app = typer.Typer(
     help="People in a study: annotators (members of studies) and leads (every study), and their login links.",
@@ -18,7 +18,7 @@ app = typer.Typer(
 
 
 def _known_envs() -> set[str]:
-    from environments import registry
+    from humantrace.environments import registry
 
     return {env.env_id for env in registry.all_environments()}
 
@@ -40,7 +40,7 @@ def add(
     study: StudyOption = None,
 ) -> None:
     """Add a person to a study (an existing annotator joins it with this tier; a lead joins no study)."""
-    from annotators import service as accounts
+    from humantrace.annotators import service as accounts
 
     _settings, db = open_db()
     with db:
@@ -79,7 +79,7 @@ def import_csv(
     study: StudyOption = None,
 ) -> None:
     """Add many people at once: every row, or none (a file with a bad row adds nobody and lists each row's problem)."""
-    from annotators import membership
+    from humantrace.annotators import membership
 
     if not file.is_file():
         fail(f"no file {file}.")
@@ -103,7 +103,7 @@ def import_csv(
 @app.command("list")
 def list_people(study: StudyOption = None) -> None:
     """List the people of a study (and the leads, who manage every study)."""
-    from annotators import membership
+    from humantrace.annotators import membership
 
     _settings, db = open_db()
     with db:
@@ -123,9 +123,9 @@ def deactivate(
     """Take an annotator out of a study (their recorded work stays; no new assignments), or deactivate a lead's account."""
     from sqlmodel import select
 
-    from annotators import membership
-    from annotators import service as accounts
-    from annotators.models import Annotator
+    from humantrace.annotators import membership
+    from humantrace.annotators import service as accounts
+    from humantrace.annotators.models import Annotator
 
     _settings, db = open_db()
     with db:
@@ -156,9 +156,9 @@ def link(
     ] = None,
 ) -> None:
     """Print a new single-use login link for a person, signing them into one study (no study picker)."""
-    from annotators import membership
-    from annotators import service as accounts
-    from dashboard.studies.service import list_studies
+    from humantrace.annotators import membership
+    from humantrace.annotators import service as accounts
+    from humantrace.dashboard.studies.service import list_studies
 
     settings, db = open_db()
     with db:
@@ -208,8 +208,8 @@ def links(
     study: StudyOption = None,
 ) -> None:
     """Write one fresh single-use login link per active annotator of a study to a CSV (earlier unused links stay valid)."""
-    from annotators import membership
-    from annotators import service as accounts
+    from humantrace.annotators import membership
+    from humantrace.annotators import service as accounts
 
     settings, db = open_db()
     with db:

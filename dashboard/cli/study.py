@@ -7,8 +7,8 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from dashboard.cli.common import StudyOption, console, current_study, fail, open_db, split_list
-from dashboard.studies.schemas import settings_help
+from humantrace.dashboard.cli.common import StudyOption, console, current_study, fail, open_db, split_list
+from humantrace.dashboard.studies.schemas import settings_help
 
 SETTINGS_HELP = "Keys and allowed values:\n\n" + "\n\n".join(settings_help().splitlines())
 
@@ -19,7 +19,7 @@ app = typer.Typer(
 
 
 def _service():
-    from dashboard.studies import service
+    from humantrace.dashboard.studies import service
 
     return service
 
@@ -78,8 +78,8 @@ def list_studies(
     from sqlalchemy import func
     from sqlmodel import select
 
-    from annotators.models import Membership
-    from dashboard.studies.models import Assignment
+    from humantrace.annotators.models import Membership
+    from humantrace.dashboard.studies.models import Assignment
 
     service = _service()
     _settings, db = open_db()
@@ -155,7 +155,7 @@ def set_settings(
 
 
 def _lifecycle(to: str, study: str | None, by: str) -> None:
-    from dashboard.studies.models import StudyStatus
+    from humantrace.dashboard.studies.models import StudyStatus
 
     service = _service()
     _settings, db = open_db()

@@ -18,11 +18,11 @@ import pandas as pd
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, func, select
 
-from annotators.models import Annotator
-from dashboard.studies.models import Assignment, Attempt, AttemptStatus, Rating, Study
-from exports.bundle import BundleWriter
-from exports.schema import TABLES
-from recorder import service as recorder
+from humantrace.annotators.models import Annotator
+from humantrace.dashboard.studies.models import Assignment, Attempt, AttemptStatus, Rating, Study
+from humantrace.exports.bundle import BundleWriter
+from humantrace.exports.schema import TABLES
+from humantrace.recorder import service as recorder
 
 CHUNK_ATTEMPTS = 200
 CLEAN_COLUMNS = set(TABLES["events_clean"].column_names(include_comments=False))
@@ -40,7 +40,7 @@ RATING_FIELDS = (
 def _task_meta(task_id: str) -> tuple[str | None, str | None, str | None]:
     """(';'-joined primary primitives, the variant's target primitive, its id) from the catalogue."""
     try:
-        from environments import catalog
+        from humantrace.environments import catalog
 
         task = catalog.get_task(task_id)
         variant = catalog.variant_for(task_id)
@@ -101,7 +101,7 @@ def export_bundle(
 
     `study_id` defaults to the only study that is not archived (refused when there are several).
     `overwrite`: `out_dir` may already hold a bundle, whose files are replaced."""
-    from dashboard.studies.service import resolve_study
+    from humantrace.dashboard.studies.service import resolve_study
 
     with Session(engine) as db:
         study = resolve_study(db, ref=study_id)
@@ -244,7 +244,7 @@ def _ms(moment):
 
 
 def _default_cleaning_config() -> dict:
-    from cleaning import CleaningConfig
+    from humantrace.cleaning import CleaningConfig
 
     config = CleaningConfig()
     return config.model_dump() if hasattr(config, "model_dump") else dict(config.__dict__)
@@ -291,7 +291,7 @@ def _session_logs(db: Session, by_session: dict[str, int]) -> tuple[pd.DataFrame
 
     The env session id itself never leaves the database: rows carry the attempt id only.
     """
-    from environments.models import EnvAuditEntry, EnvSemanticEvent
+    from humantrace.environments.models import EnvAuditEntry, EnvSemanticEvent
 
     ids = list(by_session)
     events = db.exec(

@@ -6,15 +6,15 @@ from collections.abc import Callable
 
 from sqlmodel import Session, col, select
 
-from dashboard.studies.models import Assignment, Attempt, AttemptStatus, Study
+from humantrace.dashboard.studies.models import Assignment, Attempt, AttemptStatus, Study
 
 
 def reclean_study(
     db: Session, *, study: Study, config, progress: Callable[[int], None] | None = None
 ) -> tuple[int, int]:
     """Re-clean every ended attempt of `study`; returns (attempts whose step count changed, attempts)."""
-    from cleaning import clean, to_records
-    from recorder import service as recorder
+    from humantrace.cleaning import clean, to_records
+    from humantrace.recorder import service as recorder
 
     attempts = list(
         db.exec(

@@ -31,7 +31,7 @@ class Scored:
 
 
 def task_card(task_id: str) -> TaskCard:
-    from environments import catalog
+    from humantrace.environments import catalog
 
     task = catalog.get_task(task_id)
     return TaskCard(
@@ -46,7 +46,7 @@ def task_card(task_id: str) -> TaskCard:
 
 def mask_selectors(env_id: str) -> tuple[str, ...]:
     """The CSS selectors of the fields this site declares sensitive (the recorder masks them)."""
-    from environments import registry
+    from humantrace.environments import registry
 
     try:
         return tuple(registry.get(env_id).mask_selectors)
@@ -58,28 +58,28 @@ def create_session(
     db: Session, *, task_id: str, condition: str, seed: int, ui_profile: str = "default"
 ) -> str:
     """A fresh env session of the task-condition at `seed`, on the site's UI profile `ui_profile`."""
-    from environments import sessions
+    from humantrace.environments import sessions
 
     return sessions.create(db, task_id=task_id, condition=condition, seed=seed, ui_profile=ui_profile)
 
 
 def end_session(db: Session, *, session_id: str) -> None:
     """Freeze the attempt's env session in the caller's transaction: its writes are refused from then on."""
-    from environments import sessions
+    from humantrace.environments import sessions
 
     sessions.end(db, session_id=session_id)
 
 
 def instruction(db: Session, *, session_id: str) -> str:
     """The instruction with its targets resolved (shown in the control tab only)."""
-    from environments import catalog, sessions
+    from humantrace.environments import catalog, sessions
 
     row = sessions.get_session(db, session_id=session_id)
     return catalog.render_instruction(catalog.get_task(row.task_id), row.targets)
 
 
 def evaluate(db: Session, *, session_id: str) -> Scored:
-    from environments import sessions
+    from humantrace.environments import sessions
 
     verdict = sessions.evaluate_session(db, session_id=session_id)
     return Scored(

@@ -17,12 +17,12 @@ from sqlmodel import Session, col
 from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocketDisconnect
 
-from annotators import service as accounts
-from annotators.models import utcnow
-from dashboard.flow import service as flow
-from dashboard.studies.models import Assignment, Attempt, AttemptStatus, TabPresence
-from dashboard.web.deps import SESSION_COOKIE
-from recorder.models import Recording
+from humantrace.annotators import service as accounts
+from humantrace.annotators.models import utcnow
+from humantrace.dashboard.flow import service as flow
+from humantrace.dashboard.studies.models import Assignment, Attempt, AttemptStatus, TabPresence
+from humantrace.dashboard.web.deps import SESSION_COOKIE
+from humantrace.recorder.models import Recording
 
 router = APIRouter()
 PUSH_SECONDS = 1.0

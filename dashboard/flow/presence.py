@@ -33,9 +33,9 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 from starlette.concurrency import run_in_threadpool
 
-from annotators.models import utcnow
-from dashboard.flow import service as flow
-from dashboard.studies.models import (
+from humantrace.annotators.models import utcnow
+from humantrace.dashboard.flow import service as flow
+from humantrace.dashboard.studies.models import (
     ACTIVE_STATES,
     Assignment,
     Attempt,

@@ -14,8 +14,8 @@ from sqlmodel import Session, select
 from starlette.concurrency import run_in_threadpool
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from dashboard.studies.models import Attempt
-from recorder import service as recorder
+from humantrace.dashboard.studies.models import Attempt
+from humantrace.recorder import service as recorder
 
 RECORDER_SOCKET = "/recorder/ws"
 

@@ -10,14 +10,14 @@ from sqlmodel import col, select
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import UploadFile
 
-from annotators.models import utcnow
-from dashboard.flow import envs, website
-from dashboard.flow import service as flow
-from dashboard.flow.presence import HEARTBEAT_SECONDS
-from dashboard.studies.deps import CurrentStudy
-from dashboard.studies.models import Assignment, AssignmentState, Outcome, Rating, TabPresence
-from dashboard.web.deps import CsrfProtect, CurrentAnnotator, DbDep, SettingsDep
-from dashboard.web.pages import render
+from humantrace.annotators.models import utcnow
+from humantrace.dashboard.flow import envs, website
+from humantrace.dashboard.flow import service as flow
+from humantrace.dashboard.flow.presence import HEARTBEAT_SECONDS
+from humantrace.dashboard.studies.deps import CurrentStudy
+from humantrace.dashboard.studies.models import Assignment, AssignmentState, Outcome, Rating, TabPresence
+from humantrace.dashboard.web.deps import CsrfProtect, CurrentAnnotator, DbDep, SettingsDep
+from humantrace.dashboard.web.pages import render
 
 router = APIRouter()
 S = AssignmentState
@@ -61,7 +61,7 @@ def assignment_list(
     request: Request, person: CurrentAnnotator, db: DbDep, study: CurrentStudy, settings: SettingsDep
 ):
     """The person's assignments in the study they work in (a person in several studies picked it)."""
-    from dashboard.studies.deps import studies_for
+    from humantrace.dashboard.studies.deps import studies_for
 
     rows = list(
         db.exec(

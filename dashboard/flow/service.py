@@ -19,9 +19,9 @@ from datetime import UTC, datetime
 from sqlalchemy import CursorResult, delete, update
 from sqlmodel import Session, col, func, select
 
-from annotators.models import Annotator, utcnow
-from dashboard.flow import envs
-from dashboard.studies.models import (
+from humantrace.annotators.models import Annotator, utcnow
+from humantrace.dashboard.flow import envs
+from humantrace.dashboard.studies.models import (
     ACTIVE_STATES,
     Assignment,
     AssignmentEvent,
@@ -33,8 +33,8 @@ from dashboard.studies.models import (
     Study,
     TabPresence,
 )
-from recorder import service as recorder
-from recorder.models import RawEvent, Recording
+from humantrace.recorder import service as recorder
+from humantrace.recorder.models import RawEvent, Recording
 
 S = AssignmentState
 REOPENED_PREFIX = "reopened: "
@@ -384,7 +384,7 @@ def _aware(moment: datetime) -> datetime:
 
 
 def _clean_trace(db: Session, *, recording_id: int) -> tuple[list[dict], dict, int]:
-    from cleaning import CleaningConfig, clean, to_records
+    from humantrace.cleaning import CleaningConfig, clean, to_records
 
     raw = recorder.events_frame(db, recording_ids=[recording_id])
     config = CleaningConfig()

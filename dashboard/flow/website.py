@@ -37,12 +37,18 @@ from starlette.requests import cookie_parser
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocketDisconnect
 
-from core.settings import Settings, other_loopback_host
-from dashboard.flow import service as flow
-from dashboard.studies.models import ACTIVE_STATES, Assignment, AssignmentState, Attempt, AttemptStatus
-from environments.deps import COOKIE_NAME as ENV_COOKIE
-from recorder import service as recorder
-from recorder.inject import _Injector
+from humantrace.core.settings import Settings, other_loopback_host
+from humantrace.dashboard.flow import service as flow
+from humantrace.dashboard.studies.models import (
+    ACTIVE_STATES,
+    Assignment,
+    AssignmentState,
+    Attempt,
+    AttemptStatus,
+)
+from humantrace.environments.deps import COOKIE_NAME as ENV_COOKIE
+from humantrace.recorder import service as recorder
+from humantrace.recorder.inject import _Injector
 
 router = APIRouter(include_in_schema=False)
 WEB_COOKIE = "htweb"  # the website tab's own cookie (env host only): which assignment it belongs to
@@ -170,7 +176,7 @@ def go(request: Request):
         attempt = flow.current_attempt(db, assignment=assignment) if assignment else None
         if assignment is None or attempt is None or attempt.recording_started_at is None:
             return RedirectResponse("/website/cover", status_code=303)
-        from environments import catalog
+        from humantrace.environments import catalog
 
         start = f"/env/{assignment.env_id}{catalog.get_task(assignment.task_id).start_path}"
         session_id, recording_id = attempt.env_session_id, attempt.recording_id

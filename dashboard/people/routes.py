@@ -19,10 +19,10 @@ import secrets
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import RedirectResponse
 
-from annotators import service as accounts
-from dashboard.studies.deps import studies_for
-from dashboard.web.deps import SESSION_COOKIE, CsrfProtect, DbDep, SettingsDep
-from dashboard.web.pages import render
+from humantrace.annotators import service as accounts
+from humantrace.dashboard.studies.deps import studies_for
+from humantrace.dashboard.web.deps import SESSION_COOKIE, CsrfProtect, DbDep, SettingsDep
+from humantrace.dashboard.web.pages import render
 
 router = APIRouter()
 

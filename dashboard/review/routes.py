@@ -9,23 +9,23 @@ from fastapi.responses import RedirectResponse
 from sqlalchemy import Engine
 from sqlmodel import col, select
 
-from annotators.models import Annotator
-from annotators.planning.schemas import DIFFICULTIES
-from dashboard.flow import service as flow
-from dashboard.review import service as lead
-from dashboard.studies import planning
-from dashboard.studies.deps import LeadStudy
-from dashboard.studies.models import Assignment, AssignmentEvent, Attempt, Rating
-from dashboard.studies.service import stored_id
-from dashboard.web.deps import CsrfProtect, DbDep, RequireLead
-from dashboard.web.pages import render
+from humantrace.annotators.models import Annotator
+from humantrace.annotators.planning.schemas import DIFFICULTIES
+from humantrace.dashboard.flow import service as flow
+from humantrace.dashboard.review import service as lead
+from humantrace.dashboard.studies import planning
+from humantrace.dashboard.studies.deps import LeadStudy
+from humantrace.dashboard.studies.models import Assignment, AssignmentEvent, Attempt, Rating
+from humantrace.dashboard.studies.service import stored_id
+from humantrace.dashboard.web.deps import CsrfProtect, DbDep, RequireLead
+from humantrace.dashboard.web.pages import render
 
 router = APIRouter(prefix="/lead")
 
 
 @router.get("")
 def overview(request: Request, person: RequireLead, db: DbDep, study: LeadStudy):
-    from annotators.membership import members
+    from humantrace.annotators.membership import members
 
     return render(
         request,
@@ -194,7 +194,7 @@ def plan_submit(
     duplicates_per_cell: int = Form(1),
     difficulties: Annotated[list[str] | None, Form()] = None,
 ):
-    from annotators.planning import PlanInfeasible
+    from humantrace.annotators.planning import PlanInfeasible
 
     existing = len(list(db.exec(select(Assignment.id).where(Assignment.study_id == study.id))))
     context: dict[str, Any] = dict(
@@ -237,7 +237,7 @@ def plan_submit(
 
 @router.get("/exports")
 def exports_page(request: Request, person: RequireLead, db: DbDep, study: LeadStudy):
-    from dashboard.exports.bundle import count_attempts
+    from humantrace.dashboard.exports.bundle import count_attempts
 
     return render(
         request,
@@ -266,7 +266,7 @@ def export_zip(
     from starlette.background import BackgroundTask
     from starlette.responses import FileResponse
 
-    from dashboard.exports.bundle import export_bundle
+    from humantrace.dashboard.exports.bundle import export_bundle
 
     formats = {"parquet": ("parquet",), "csv": ("csv",), "both": ("parquet", "csv")}.get(format)
     if formats is None:

@@ -11,8 +11,8 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
-from annotators.models import Annotator, utcnow
-from dashboard.studies.models import (
+from humantrace.annotators.models import Annotator, utcnow
+from humantrace.dashboard.studies.models import (
     ACTIVE_STATES,
     Assignment,
     AssignmentState,
@@ -21,7 +21,7 @@ from dashboard.studies.models import (
     Rating,
     Study,
 )
-from dashboard.studies.service import stored_id
+from humantrace.dashboard.studies.service import stored_id
 
 RESOLUTIONS = {
     "keep": "Keep: the attempts count as recorded",
@@ -75,7 +75,7 @@ DIFFICULTY_ORDER = ["easy", "medium", "hard", "expert", "frontier"]
 
 
 def progress(db: Session, *, study: Study) -> Progress:
-    from annotators.membership import members
+    from humantrace.annotators.membership import members
 
     people = {p.id: p for p in db.exec(select(Annotator))}
     tiers = {
@@ -184,8 +184,8 @@ def resolve_rating(db: Session, *, rating_id: int, resolution: str, note: str, l
 
 def attempt_trace(db: Session, *, attempt: Attempt) -> dict[str, Any]:
     """Raw and cleaned trace, the backend audit log and the semantic events of one attempt."""
-    from environments import sessions
-    from recorder import service as recorder
+    from humantrace.environments import sessions
+    from humantrace.recorder import service as recorder
 
     raw = recorder.events_frame(db, recording_ids=[attempt.recording_id])
     raw_rows = raw.astype(object).where(raw.notna(), None).to_dict(orient="records")

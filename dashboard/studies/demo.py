@@ -7,12 +7,12 @@ from dataclasses import dataclass
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
-from annotators import membership
-from annotators import service as accounts
-from annotators.models import Annotator
-from core.settings import Settings
-from dashboard.studies import service as studies
-from dashboard.studies.models import Study, StudyStatus
+from humantrace.annotators import membership
+from humantrace.annotators import service as accounts
+from humantrace.annotators.models import Annotator
+from humantrace.core.settings import Settings
+from humantrace.dashboard.studies import service as studies
+from humantrace.dashboard.studies.models import Study, StudyStatus
 
 DEMO_PEOPLE = [
     ("A1", "annotator", "primary"),
@@ -79,9 +79,9 @@ def ensure_demo_plan(engine: Engine) -> int:
     """
     import logging
 
-    from annotators.planning import PlanInfeasible
-    from dashboard.studies import planning
-    from dashboard.studies.models import Assignment
+    from humantrace.annotators.planning import PlanInfeasible
+    from humantrace.dashboard.studies import planning
+    from humantrace.dashboard.studies.models import Assignment
 
     with Session(engine) as db:
         study = demo_study(db)

@@ -12,11 +12,11 @@ from typing import Annotated
 from fastapi import Depends, Request
 from sqlmodel import Session, col, select
 
-from annotators import membership
-from annotators import service as accounts
-from annotators.models import Annotator
-from dashboard.studies.models import Study, StudyStatus
-from dashboard.web.deps import SESSION_COOKIE, CurrentAnnotator, DbDep, RequireLead
+from humantrace.annotators import membership
+from humantrace.annotators import service as accounts
+from humantrace.annotators.models import Annotator
+from humantrace.dashboard.studies.models import Study, StudyStatus
+from humantrace.dashboard.web.deps import SESSION_COOKIE, CurrentAnnotator, DbDep, RequireLead
 
 
 class StudyChoiceNeeded(Exception):

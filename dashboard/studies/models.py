@@ -8,9 +8,9 @@ from enum import StrEnum
 from sqlalchemy import JSON, Column, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
-import core.naming  # noqa: F401  (constraint naming convention, before any table)
-from annotators.models import utcnow
-from core.columns import EnumText
+import humantrace.core.naming  # noqa: F401  (constraint naming convention, before any table)
+from humantrace.annotators.models import utcnow
+from humantrace.core.columns import EnumText
 
 
 class StudyStatus(StrEnum):

@@ -21,8 +21,8 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import Session, col, select
 from starlette.concurrency import run_in_threadpool
 
-from annotators.models import Annotator
-from dashboard.studies.models import (
+from humantrace.annotators.models import Annotator
+from humantrace.dashboard.studies.models import (
     ACTIVE_STATES,
     Assignment,
     AssignmentState,
@@ -31,9 +31,9 @@ from dashboard.studies.models import (
     Study,
     TabPresence,
 )
-from dashboard.studies.service import stored_id
-from dashboard.web.deps import DbDep, RequireLead
-from dashboard.web.pages import render
+from humantrace.dashboard.studies.service import stored_id
+from humantrace.dashboard.web.deps import DbDep, RequireLead
+from humantrace.dashboard.web.pages import render
 
 router = APIRouter(prefix="/lead/studies/{study_id}/monitor")
 TICK_SECONDS = 1.0
@@ -59,7 +59,7 @@ def _ms(moment: datetime | None) -> int | None:
 
 
 def _title(task_id: str) -> str:
-    from dashboard.flow import envs
+    from humantrace.dashboard.flow import envs
 
     try:
         return envs.task_card(task_id).title

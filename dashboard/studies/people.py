@@ -6,19 +6,19 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, RedirectResponse
 from starlette.datastructures import UploadFile
 
-from annotators import membership
-from annotators import service as accounts
-from dashboard.studies.models import Study
-from dashboard.studies.service import stored_id
-from dashboard.web.deps import CsrfProtect, DbDep, RequireLead, SettingsDep
-from dashboard.web.pages import render
+from humantrace.annotators import membership
+from humantrace.annotators import service as accounts
+from humantrace.dashboard.studies.models import Study
+from humantrace.dashboard.studies.service import stored_id
+from humantrace.dashboard.web.deps import CsrfProtect, DbDep, RequireLead, SettingsDep
+from humantrace.dashboard.web.pages import render
 
 router = APIRouter(prefix="/lead/studies/{study_id}/people")
 MAX_CSV_BYTES = 1_000_000
 
 
 def known_envs() -> set[str]:
-    from environments import registry
+    from humantrace.environments import registry
 
     return {env.env_id for env in registry.all_environments()}
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 from sqlalchemy import delete, func
 from sqlmodel import Session, col, select
 
-from annotators import membership
-from annotators.models import Annotator
-from annotators.planning import (
+from humantrace.annotators import membership
+from humantrace.annotators.models import Annotator
+from humantrace.annotators.planning import (
     Plan,
     PlanAnnotator,
     PlanInfeasible,
@@ -21,8 +21,8 @@ from annotators.planning import (
     plan_panel,
     resolve_profiles,
 )
-from dashboard.studies.models import Assignment, AssignmentState, Study
-from dashboard.studies.service import stored_id
+from humantrace.dashboard.studies.models import Assignment, AssignmentState, Study
+from humantrace.dashboard.studies.service import stored_id
 
 
 class PlanRefused(ValueError):
@@ -30,7 +30,7 @@ class PlanRefused(ValueError):
 
 
 def catalogue_tasks() -> list[PlanTask]:
-    from environments import catalog
+    from humantrace.environments import catalog
 
     return [
         PlanTask(
@@ -59,7 +59,7 @@ def roster(db: Session, *, study: Study) -> list[PlanAnnotator]:
 
 def complete_environments(*, per_cell: int) -> list[str]:
     """Environments with at least `per_cell` tasks with a variant at every difficulty."""
-    from annotators.planning import DIFFICULTIES
+    from humantrace.annotators.planning import DIFFICULTIES
 
     counts: dict[tuple[str, str], int] = {}
     for task in catalogue_tasks():
@@ -73,7 +73,7 @@ def complete_environments(*, per_cell: int) -> list[str]:
 
 def declared_profiles(envs: list[str] | None = None) -> dict[str, list[str]]:
     """Each registered site's UI profile names (the default first), for `envs` or every site."""
-    from environments import registry, ui
+    from humantrace.environments import registry, ui
 
     return {
         env.env_id: ui.profile_names(env.env_id)

@@ -5,25 +5,25 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse
 
-from annotators import service as accounts
-from dashboard.studies import service
-from dashboard.studies.deps import studies_for
-from dashboard.studies.models import Study, StudyStatus
-from dashboard.studies.schemas import (
+from humantrace.annotators import service as accounts
+from humantrace.dashboard.studies import service
+from humantrace.dashboard.studies.deps import studies_for
+from humantrace.dashboard.studies.models import Study, StudyStatus
+from humantrace.dashboard.studies.schemas import (
     FIELD_KEYS,
     SETTING_KEYS,
     StudyFields,
     StudySettings,
     show,
 )
-from dashboard.web.deps import (
+from humantrace.dashboard.web.deps import (
     SESSION_COOKIE,
     CsrfProtect,
     CurrentAnnotator,
     DbDep,
     RequireLead,
 )
-from dashboard.web.pages import render
+from humantrace.dashboard.web.pages import render
 
 router = APIRouter()
 

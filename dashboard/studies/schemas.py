@@ -49,7 +49,7 @@ class StudySettings(BaseModel):
     @classmethod
     def _selectors(cls, value: Any) -> list[str]:
         """`"#dob; .record-no"` or a list → a clean list (`;` never occurs in a CSS selector outside quotes)."""
-        from recorder.service import check_mask_selectors
+        from humantrace.recorder.service import check_mask_selectors
 
         if value is None:
             return []

@@ -14,14 +14,14 @@ from pydantic import ValidationError
 from sqlalchemy import func
 from sqlmodel import Session, col, select
 
-from dashboard.studies.models import (
+from humantrace.dashboard.studies.models import (
     Assignment,
     Attempt,
     Study,
     StudyChange,
     StudyStatus,
 )
-from dashboard.studies.schemas import (
+from humantrace.dashboard.studies.schemas import (
     FIELD_KEYS,
     LOCKED_ONCE_RECORDED,
     SETTING_KEYS,
@@ -67,7 +67,7 @@ def _split_envs(value: Any) -> list[str]:
 
 
 def _check_envs(envs: list[str]) -> None:
-    from environments import registry
+    from humantrace.environments import registry
 
     known = {env.env_id for env in registry.all_environments()}
     unknown = [env for env in envs if env not in known]

@@ -6,9 +6,9 @@ from typing import Annotated
 
 from fastapi import Depends, Request
 
-from annotators import service as accounts
-from annotators.models import Annotator
-from core.deps import DbDep, SettingsDep, get_db, get_settings  # noqa: F401  (re-exported for the routes)
+from humantrace.annotators import service as accounts
+from humantrace.annotators.models import Annotator
+from humantrace.core.deps import DbDep, SettingsDep, get_db, get_settings  # noqa: F401  (re-exported for the routes)
 
 SESSION_COOKIE = "ht_session"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter
 from fastapi.responses import RedirectResponse
 
-from dashboard.web.deps import CurrentAnnotator
+from humantrace.dashboard.web.deps import CurrentAnnotator
 
 router = APIRouter()
 

@@ -7,7 +7,7 @@ from pathlib import Path
 from fastapi import Request
 from fastapi.templating import Jinja2Templates
 
-from dashboard.web.deps import csrf_for
+from humantrace.dashboard.web.deps import csrf_for
 
 TEMPLATES = Jinja2Templates(directory=str(Path(__file__).parent.parent / "templates"))
 

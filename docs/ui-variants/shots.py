@@ -52,9 +52,9 @@ class Shot:
 
 
 def _serve() -> tuple[str, uvicorn.Server]:
-    import environments.models  # noqa: F401
-    from core.settings import Settings
-    from environments import mount_environments
+    import humantrace.environments.models  # noqa: F401
+    from humantrace.core.settings import Settings
+    from humantrace.environments import mount_environments
 
     engine = create_engine(
         f"sqlite:///{tempfile.mkdtemp()}/shots.db", connect_args={"check_same_thread": False}

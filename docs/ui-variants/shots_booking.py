@@ -10,7 +10,7 @@ import re
 from playwright.sync_api import Page
 from shots import Shot, take
 
-from environments.booking import oracle_steps as steps
+from humantrace.environments.booking import oracle_steps as steps
 
 
 def _calendar(page: Page) -> None:

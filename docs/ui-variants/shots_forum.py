@@ -8,7 +8,7 @@ from __future__ import annotations
 from playwright.sync_api import Page
 from shots import Shot, take
 
-from environments.forum.oracles import comment_by, open_post, ready
+from humantrace.environments.forum.oracles import comment_by, open_post, ready
 
 POST = "Regrouting a shower: epoxy or cement grout?"
 

@@ -10,8 +10,8 @@ import re
 from playwright.sync_api import Page, expect
 from shots import Shot, take
 
-from environments.lms import oracle_steps as steps
-from environments.oracles import choose
+from humantrace.environments.lms import oracle_steps as steps
+from humantrace.environments.oracles import choose
 
 
 def _assignments(page: Page) -> None:

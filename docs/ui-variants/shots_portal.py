@@ -8,7 +8,7 @@ from __future__ import annotations
 from playwright.sync_api import Page
 from shots import Shot, take
 
-from environments.portal import oracle_steps as steps
+from humantrace.environments.portal import oracle_steps as steps
 
 
 def _department(page: Page) -> None:

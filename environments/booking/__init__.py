@@ -7,19 +7,19 @@ and defines `ENVIRONMENT` for the registry.
 
 from __future__ import annotations
 
-from environments.booking import builders, mutations  # noqa: F401  (registers builders and mutations)
-from environments.booking.api import router as api_router
-from environments.booking.models import BookingState
-from environments.booking.pages import router as page_router
-from environments.booking.seed import build_default_state
-from environments.registry import Environment
-from environments.ui import UIProfile
+from humantrace.environments.booking import builders, mutations  # noqa: F401  (registers builders and mutations)
+from humantrace.environments.booking.api import router as api_router
+from humantrace.environments.booking.models import BookingState
+from humantrace.environments.booking.pages import router as page_router
+from humantrace.environments.booking.seed import build_default_state
+from humantrace.environments.registry import Environment
+from humantrace.environments.ui import UIProfile
 
 ENVIRONMENT = Environment(
     env_id="booking",
     title="Staywell",
     state_model=BookingState,
-    package="environments.booking",
+    package="humantrace.environments.booking",
     api_router=api_router,
     page_router=page_router,
     build_default_state=build_default_state,

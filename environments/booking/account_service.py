@@ -6,12 +6,12 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from environments.booking.models import Account, BookingState, Card, Review, SavedItem, SavedList
-from environments.booking.pricing import long_date
-from environments.booking.trip_service import EMAIL, find_booking
-from environments.booking.views import card_view, hotel_card
-from environments.seeding import to_iso
-from environments.sitekit import SiteError, find_or_404
+from humantrace.environments.booking.models import Account, BookingState, Card, Review, SavedItem, SavedList
+from humantrace.environments.booking.pricing import long_date
+from humantrace.environments.booking.trip_service import EMAIL, find_booking
+from humantrace.environments.booking.views import card_view, hotel_card
+from humantrace.environments.seeding import to_iso
+from humantrace.environments.sitekit import SiteError, find_or_404
 
 NewId = Callable[[str], str]
 

@@ -11,12 +11,12 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
 
-from environments.booking import account_service as accounts
-from environments.booking import responses as R
-from environments.booking import search_service as search
-from environments.booking import trip_service as trips
-from environments.booking.models import BookingState
-from environments.booking.schemas import (
+from humantrace.environments.booking import account_service as accounts
+from humantrace.environments.booking import responses as R
+from humantrace.environments.booking import search_service as search
+from humantrace.environments.booking import trip_service as trips
+from humantrace.environments.booking.models import BookingState
+from humantrace.environments.booking.schemas import (
     BookingChange,
     NewBooking,
     NewCard,
@@ -26,9 +26,9 @@ from environments.booking.schemas import (
     Quote,
     SaveHotel,
 )
-from environments.booking.views import card_label, trip_view
-from environments.sessions import EnvHandle, EnvSessionDep
-from environments.sitekit import state_of
+from humantrace.environments.booking.views import card_label, trip_view
+from humantrace.environments.sessions import EnvHandle, EnvSessionDep
+from humantrace.environments.sitekit import state_of
 
 # Semantic events: name -> params.
 EVENTS: dict[str, tuple[str, ...]] = {

@@ -12,9 +12,16 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from environments.booking.catalog import ROOM_TYPES
-from environments.booking.pricing import date_text, is_available, long_date, night_count, parse_date, price
-from environments.booking.seed import (
+from humantrace.environments.booking.catalog import ROOM_TYPES
+from humantrace.environments.booking.pricing import (
+    date_text,
+    is_available,
+    long_date,
+    night_count,
+    parse_date,
+    price,
+)
+from humantrace.environments.booking.seed import (
     TRAVELLER_EMAIL,
     TRAVELLER_NAME,
     BookingContext,
@@ -26,7 +33,7 @@ from environments.booking.seed import (
     rooms_of,
     today,
 )
-from environments.seeding import SeedError, builder
+from humantrace.environments.seeding import SeedError, builder
 
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 
@@ -219,7 +226,7 @@ def refs(ctx: BookingContext) -> dict[str, Any]:
 @builder("booking.saved_list")
 def saved_list(ctx: BookingContext, *, name: str, hotels: list[str], days_ago: int = 20) -> dict[str, Any]:
     """A list with these hotels (ids or names), saved `days_ago` days ago at their index prices."""
-    from environments.booking.models import SavedItem, SavedList
+    from humantrace.environments.booking.models import SavedItem, SavedList
 
     state = ctx.state
     saved = SavedList(id=ctx.new_id("sl"), name=name, created_at=ctx.ago(days=days_ago))
@@ -262,7 +269,7 @@ def save_to_list(
     ctx: BookingContext, *, list_name: str, hotel_ref: str, days_ago: int = 15
 ) -> dict[str, Any]:
     """Put a hotel on an existing list (by name)."""
-    from environments.booking.models import SavedItem
+    from humantrace.environments.booking.models import SavedItem
 
     state = ctx.state
     saved = next((s for s in state.saved_lists if s.name == list_name), None)
@@ -283,7 +290,7 @@ def save_to_list(
 @builder("booking.rate_change")
 def rate_change(ctx: BookingContext, *, hotel_ref: str, percent: int) -> dict[str, Any]:
     """Change every rate of a hotel by `percent` (after it was saved to lists) and refresh the index."""
-    from environments.booking.seed import dollars
+    from humantrace.environments.booking.seed import dollars
 
     found = hotel(ctx, hotel_ref)
     for room in rooms_of(ctx, found.id):

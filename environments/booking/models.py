@@ -12,7 +12,7 @@ from datetime import date
 
 from pydantic import BaseModel, ConfigDict
 
-from environments.state import Entity, EnvState, state_helper
+from humantrace.environments.state import Entity, EnvState, state_helper
 
 
 class Destination(Entity):

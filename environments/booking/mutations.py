@@ -6,8 +6,8 @@ this module adds the ones that need to know how a hotel's rates and index summar
 
 from __future__ import annotations
 
-from environments.booking.seed import BookingContext, dollars, hotel, rooms_of
-from environments.seeding import mutation
+from humantrace.environments.booking.seed import BookingContext, dollars, hotel, rooms_of
+from humantrace.environments.seeding import mutation
 
 
 @mutation("booking.rate_rise")

@@ -11,14 +11,14 @@ import re
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from environments.oracles import choose
+from humantrace.environments.oracles import choose
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
     from playwright.sync_api import Locator, Page
 
-from environments.oracles import app_loaded, sign_in_again
+from humantrace.environments.oracles import app_loaded, sign_in_again
 
 LONG = 20_000  # ms: slow networks in some variants
 VISA, MASTERCARD, AMEX = "Visa ending in 4242", "Mastercard ending in 5454", "American Express ending in 1005"

@@ -10,7 +10,7 @@ solutions themselves are in `oracles_basic` (001-010) and `oracles_advanced` (01
 
 from __future__ import annotations
 
-from environments.booking.oracles_advanced import (
+from humantrace.environments.booking.oracles_advanced import (
     central_hotel_oracle,
     central_hotel_wrong,
     conference_oracle,
@@ -32,7 +32,7 @@ from environments.booking.oracles_advanced import (
     two_reviews_oracle,
     two_reviews_wrong,
 )
-from environments.booking.oracles_basic import (
+from humantrace.environments.booking.oracles_basic import (
     cancel_oracle,
     cancel_wrong,
     cheapest_refundable_oracle,
@@ -54,7 +54,7 @@ from environments.booking.oracles_basic import (
     tidy_list_oracle,
     tidy_list_wrong,
 )
-from environments.sitekit import Oracle
+from humantrace.environments.sitekit import Oracle
 
 ORACLES: dict[str, Oracle] = {
     "booking-001": save_hotel_oracle,

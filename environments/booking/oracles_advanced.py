@@ -6,9 +6,9 @@ import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from environments.booking import oracle_steps as ui
-from environments.booking.oracle_steps import AMEX, FLEX_BB, MASTERCARD, VISA
-from environments.oracles import OracleContext, attribute
+from humantrace.environments.booking import oracle_steps as ui
+from humantrace.environments.booking.oracle_steps import AMEX, FLEX_BB, MASTERCARD, VISA
+from humantrace.environments.oracles import OracleContext, attribute
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page

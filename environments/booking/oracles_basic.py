@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from environments.booking import oracle_steps as ui
-from environments.booking.oracle_steps import FLEX_BB, MASTERCARD, VISA
-from environments.oracles import OracleContext
+from humantrace.environments.booking import oracle_steps as ui
+from humantrace.environments.booking.oracle_steps import FLEX_BB, MASTERCARD, VISA
+from humantrace.environments.oracles import OracleContext
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page

@@ -6,7 +6,7 @@ taken from the URL (a hotel id, a booking id). Nothing session-specific is rende
 
 from __future__ import annotations
 
-from environments.sitekit import PageSpec, SitePages
+from humantrace.environments.sitekit import PageSpec, SitePages
 
 ENV_ID = "booking"
 PAGES = SitePages(ENV_ID)

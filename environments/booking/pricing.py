@@ -13,8 +13,8 @@ import hashlib
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 
-from environments.booking.models import Booking, RatePlan, Room
-from environments.seeding import to_iso
+from humantrace.environments.booking.models import Booking, RatePlan, Room
+from humantrace.environments.seeding import to_iso
 
 MAX_NIGHTS = 30
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pydantic import ConfigDict
 
-from environments.booking.models import (
+from humantrace.environments.booking.models import (
     Account,
     Booking,
     Card,
@@ -18,8 +18,10 @@ from environments.booking.models import (
     SavedItem,
     SavedList,
 )
-from environments.responses import Answer
-from environments.responses import Removed as Removed  # re-exported: the API answers deletions with it
+from humantrace.environments.responses import Answer
+from humantrace.environments.responses import (
+    Removed as Removed,  # re-exported: the API answers deletions with it
+)
 
 # ---------------------------------------------------------------- session, home, search
 

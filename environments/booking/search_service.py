@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from environments.booking.catalog import FILTER_AMENITIES, score_word
-from environments.booking.models import BookingState, Destination, Hotel, Room
-from environments.booking.pricing import (
+from humantrace.environments.booking.catalog import FILTER_AMENITIES, score_word
+from humantrace.environments.booking.models import BookingState, Destination, Hotel, Room
+from humantrace.environments.booking.pricing import (
     MAX_NIGHTS,
     is_available,
     long_date,
@@ -23,8 +23,8 @@ from environments.booking.pricing import (
     policy_text,
     price,
 )
-from environments.booking.views import hotel_card
-from environments.sitekit import SiteError
+from humantrace.environments.booking.views import hotel_card
+from humantrace.environments.sitekit import SiteError
 
 SORTS = ("recommended", "price", "rating", "distance")
 

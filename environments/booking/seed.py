@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, timedelta
 
-from environments.booking.catalog import (
+from humantrace.environments.booking.catalog import (
     AMENITIES,
     CITIES,
     FIRST_NAMES,
@@ -27,7 +27,7 @@ from environments.booking.catalog import (
     CitySpec,
     review_band,
 )
-from environments.booking.models import (
+from humantrace.environments.booking.models import (
     Account,
     Booking,
     BookingState,
@@ -40,8 +40,14 @@ from environments.booking.models import (
     SavedItem,
     SavedList,
 )
-from environments.booking.pricing import date_text, free_cancel_deadline, plan, price, reference_for
-from environments.seeding import SeedContext, SeedError, to_iso
+from humantrace.environments.booking.pricing import (
+    date_text,
+    free_cancel_deadline,
+    plan,
+    price,
+    reference_for,
+)
+from humantrace.environments.seeding import SeedContext, SeedError, to_iso
 
 # What this site's builders see: `ctx.state` is typed as the site's state.
 BookingContext = SeedContext[BookingState]

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from environments.booking.models import Booking, BookingState, Card, Hotel, RatePlan, Room
-from environments.booking.pricing import (
+from humantrace.environments.booking.models import Booking, BookingState, Card, Hotel, RatePlan, Room
+from humantrace.environments.booking.pricing import (
     Price,
     cancellation_terms,
     free_cancel_deadline,
@@ -25,10 +25,10 @@ from environments.booking.pricing import (
     price,
     reference_for,
 )
-from environments.booking.search_service import Stay, check_stay
-from environments.booking.views import card_label, card_view, hotel_card, trip_view
-from environments.seeding import to_iso
-from environments.sitekit import SiteError
+from humantrace.environments.booking.search_service import Stay, check_stay
+from humantrace.environments.booking.views import card_label, card_view, hotel_card, trip_view
+from humantrace.environments.seeding import to_iso
+from humantrace.environments.sitekit import SiteError
 
 EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 

@@ -9,9 +9,15 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from environments.booking.catalog import score_word
-from environments.booking.models import Booking, BookingState, Card, Hotel, Room
-from environments.booking.pricing import cancellation_terms, long_date, night_count, parse_date, plan
+from humantrace.environments.booking.catalog import score_word
+from humantrace.environments.booking.models import Booking, BookingState, Card, Hotel, Room
+from humantrace.environments.booking.pricing import (
+    cancellation_terms,
+    long_date,
+    night_count,
+    parse_date,
+    plan,
+)
 
 
 def hotel_card(hotel: Hotel) -> dict[str, Any]:

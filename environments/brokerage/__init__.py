@@ -6,19 +6,19 @@ Importing this package registers its seed builders (`builders`) and defines `ENV
 
 from __future__ import annotations
 
-from environments.brokerage import builders  # noqa: F401  (registers builders)
-from environments.brokerage.api import router as api_router
-from environments.brokerage.models import BrokerageState
-from environments.brokerage.pages import router as page_router
-from environments.brokerage.seed import build_default_state
-from environments.registry import Environment
-from environments.ui import UIProfile
+from humantrace.environments.brokerage import builders  # noqa: F401  (registers builders)
+from humantrace.environments.brokerage.api import router as api_router
+from humantrace.environments.brokerage.models import BrokerageState
+from humantrace.environments.brokerage.pages import router as page_router
+from humantrace.environments.brokerage.seed import build_default_state
+from humantrace.environments.registry import Environment
+from humantrace.environments.ui import UIProfile
 
 ENVIRONMENT = Environment(
     env_id="brokerage",
     title="Northbeam",
     state_model=BrokerageState,
-    package="environments.brokerage",
+    package="humantrace.environments.brokerage",
     api_router=api_router,
     page_router=page_router,
     build_default_state=build_default_state,

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from environments.brokerage import service
-from environments.brokerage.models import BrokerageState, Instrument
-from environments.brokerage.schemas import (
+from humantrace.environments.brokerage import service
+from humantrace.environments.brokerage.models import BrokerageState, Instrument
+from humantrace.environments.brokerage.schemas import (
     AccountDetail,
     AccountsView,
     AccountView,
@@ -36,9 +36,9 @@ from environments.brokerage.schemas import (
     Watchlists,
     WatchlistView,
 )
-from environments.brokerage.seed import money
-from environments.sessions import EnvSessionDep
-from environments.sitekit import SiteError, add_sign_in_again, find_or_404, page_of, state_of
+from humantrace.environments.brokerage.seed import money
+from humantrace.environments.sessions import EnvSessionDep
+from humantrace.environments.sitekit import SiteError, add_sign_in_again, find_or_404, page_of, state_of
 
 EVENTS: dict[str, tuple[str, ...]] = {
     "instrument_search": ("q", "page"),

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from environments.brokerage.models import (
+from humantrace.environments.brokerage.models import (
     Order,
     Position,
     PriceAlert,
@@ -17,8 +17,14 @@ from environments.brokerage.models import (
     WatchItem,
     Watchlist,
 )
-from environments.brokerage.seed import BrokerageContext, account, add_instrument, instrument, money
-from environments.seeding import SeedError, builder
+from humantrace.environments.brokerage.seed import (
+    BrokerageContext,
+    account,
+    add_instrument,
+    instrument,
+    money,
+)
+from humantrace.environments.seeding import SeedError, builder
 
 
 @builder("brokerage.refs")

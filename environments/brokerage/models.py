@@ -7,7 +7,7 @@ path (`history_cents`, oldest first), so every price and fill follows from the s
 
 from __future__ import annotations
 
-from environments.state import Entity, EnvState, state_helper
+from humantrace.environments.state import Entity, EnvState, state_helper
 
 
 class Instrument(Entity):

@@ -13,8 +13,8 @@ from typing import Any
 from playwright.sync_api import Locator, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from environments.oracles import app_loaded, choose, ready_or_reload, sign_in_again
-from environments.oracles import notice as notice
+from humantrace.environments.oracles import app_loaded, choose, ready_or_reload, sign_in_again
+from humantrace.environments.oracles import notice as notice
 
 LONG = 20_000
 

@@ -14,8 +14,8 @@ from collections.abc import Callable
 from playwright.sync_api import Locator, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from environments.brokerage import oracle_steps as ui
-from environments.oracles import OracleContext, choose
+from humantrace.environments.brokerage import oracle_steps as ui
+from humantrace.environments.oracles import OracleContext, choose
 
 
 def watch_oracle(page: Page, ctx: OracleContext) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from fastapi import Request
 from fastapi.responses import Response
 
-from environments.sitekit import PageSpec, SitePages
+from humantrace.environments.sitekit import PageSpec, SitePages
 
 PAGES = SitePages("brokerage")
 router = PAGES.router

@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from environments.brokerage.models import (
+from humantrace.environments.brokerage.models import (
     Document,
     Instrument,
     Order,
@@ -16,7 +16,7 @@ from environments.brokerage.models import (
     WatchItem,
     Watchlist,
 )
-from environments.responses import Answer, Ok  # noqa: F401  (Ok: the sites' shared answer)
+from humantrace.environments.responses import Answer, Ok  # noqa: F401  (Ok: the sites' shared answer)
 
 
 class Body(BaseModel):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from environments.brokerage.models import (
+from humantrace.environments.brokerage.models import (
     Account,
     BrokerageState,
     Document,
@@ -23,7 +23,7 @@ from environments.brokerage.models import (
     WatchItem,
     Watchlist,
 )
-from environments.seeding import SeedContext, SeedError
+from humantrace.environments.seeding import SeedContext, SeedError
 
 INVESTOR_NAME = "Jordan Ellis"
 INVESTOR_EMAIL = "jordan.ellis@example.com"

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from environments.brokerage.models import (
+from humantrace.environments.brokerage.models import (
     Account,
     BrokerageState,
     Instrument,
@@ -25,8 +25,8 @@ from environments.brokerage.models import (
     WatchItem,
     Watchlist,
 )
-from environments.brokerage.seed import money
-from environments.sitekit import SiteError
+from humantrace.environments.brokerage.seed import money
+from humantrace.environments.sitekit import SiteError
 
 NewId = Callable[[str], str]
 

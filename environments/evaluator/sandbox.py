@@ -24,7 +24,7 @@ from functools import lru_cache
 from types import CodeType
 from typing import Any
 
-from environments.state_helpers import helper_names
+from humantrace.environments.state_helpers import helper_names
 
 from . import budget
 from .allowlist import BUILTINS, KEYWORDS, METHOD_NAMES, METHODS, call_method, read_attribute, to_datetime

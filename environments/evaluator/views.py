@@ -89,7 +89,7 @@ class StateView(MappingView):
         self._instance: Any = None
 
     def helper_names(self) -> list[str]:
-        from environments.state_helpers import helpers_of
+        from humantrace.environments.state_helpers import helpers_of
 
         if self._helpers is None:
             self._helpers = helpers_of(self._model)
@@ -100,7 +100,7 @@ class StateView(MappingView):
 
     def call_helper(self, name: str, *args: Any, **kwargs: Any) -> Any:
         """Run a declared helper on a copy of this state rebuilt as the typed model."""
-        from environments.state_helpers import to_plain
+        from humantrace.environments.state_helpers import to_plain
 
         if self._instance is None:
             validate = getattr(self._model, "model_validate", None)

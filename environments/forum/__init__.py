@@ -6,19 +6,19 @@ Importing this package registers its seed builders (`builders`) and defines `ENV
 
 from __future__ import annotations
 
-from environments.forum import builders  # noqa: F401  (registers builders)
-from environments.forum.api import router as api_router
-from environments.forum.models import ForumState
-from environments.forum.pages import router as page_router
-from environments.forum.seed import build_default_state
-from environments.registry import Environment
-from environments.ui import UIProfile
+from humantrace.environments.forum import builders  # noqa: F401  (registers builders)
+from humantrace.environments.forum.api import router as api_router
+from humantrace.environments.forum.models import ForumState
+from humantrace.environments.forum.pages import router as page_router
+from humantrace.environments.forum.seed import build_default_state
+from humantrace.environments.registry import Environment
+from humantrace.environments.ui import UIProfile
 
 ENVIRONMENT = Environment(
     env_id="forum",
     title="Threadline",
     state_model=ForumState,
-    package="environments.forum",
+    package="humantrace.environments.forum",
     api_router=api_router,
     page_router=page_router,
     build_default_state=build_default_state,

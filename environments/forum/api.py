@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from environments.forum import service
-from environments.forum.models import (
+from humantrace.environments.forum import service
+from humantrace.environments.forum.models import (
     Comment,
     Community,
     ForumState,
@@ -20,7 +20,7 @@ from environments.forum.models import (
     Subscription,
     Vote,
 )
-from environments.forum.schemas import (
+from humantrace.environments.forum.schemas import (
     CommentView,
     CommunityList,
     CommunityPage,
@@ -42,8 +42,8 @@ from environments.forum.schemas import (
     UserView,
     VoteResult,
 )
-from environments.sessions import EnvSessionDep
-from environments.sitekit import SiteError, add_sign_in_again, find_or_404, page_of, state_of
+from humantrace.environments.sessions import EnvSessionDep
+from humantrace.environments.sitekit import SiteError, add_sign_in_again, find_or_404, page_of, state_of
 
 EVENTS: dict[str, tuple[str, ...]] = {
     "search": ("q", "page"),

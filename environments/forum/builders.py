@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from environments.forum.models import Saved, Subscription, Vote
-from environments.forum.seed import ForumContext, add_comment, add_post, community, member
-from environments.seeding import builder
+from humantrace.environments.forum.models import Saved, Subscription, Vote
+from humantrace.environments.forum.seed import ForumContext, add_comment, add_post, community, member
+from humantrace.environments.seeding import builder
 
 
 @builder("forum.refs")

@@ -7,7 +7,7 @@ other members' votes plus the reader's own vote (`Vote`), so every ranking follo
 
 from __future__ import annotations
 
-from environments.state import Entity, EnvState, state_helper
+from humantrace.environments.state import Entity, EnvState, state_helper
 
 
 class Community(Entity):

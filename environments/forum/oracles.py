@@ -13,8 +13,8 @@ import re
 
 from playwright.sync_api import Locator, Page, expect
 
-from environments.oracles import OracleContext, choose
-from environments.oracles import notice as shared_notice
+from humantrace.environments.oracles import OracleContext, choose
+from humantrace.environments.oracles import notice as shared_notice
 
 
 def ready(page: Page) -> None:

@@ -6,7 +6,7 @@ URL (a community, a post id, a username). Nothing session-specific is rendered h
 
 from __future__ import annotations
 
-from environments.sitekit import PageSpec, SitePages
+from humantrace.environments.sitekit import PageSpec, SitePages
 
 PAGES = SitePages("forum")
 router = PAGES.router

@@ -6,8 +6,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from environments.forum.models import Message
-from environments.responses import Answer, Ok  # noqa: F401  (Ok: the sites' shared answer)
+from humantrace.environments.forum.models import Message
+from humantrace.environments.responses import Answer, Ok  # noqa: F401  (Ok: the sites' shared answer)
 
 
 class Body(BaseModel):

@@ -7,7 +7,7 @@ Every random draw goes through `ctx.rng` in a fixed order, so the same seed give
 
 from __future__ import annotations
 
-from environments.forum.models import (
+from humantrace.environments.forum.models import (
     Comment,
     Community,
     ForumState,
@@ -18,7 +18,7 @@ from environments.forum.models import (
     Saved,
     Subscription,
 )
-from environments.seeding import SeedContext, SeedError
+from humantrace.environments.seeding import SeedContext, SeedError
 
 READER = "quietfern"
 READER_NAME = "Sam Rivera"

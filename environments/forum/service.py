@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from environments.forum.models import Comment, Community, ForumState, Post
-from environments.sitekit import SiteError
+from humantrace.environments.forum.models import Comment, Community, ForumState, Post
+from humantrace.environments.sitekit import SiteError
 
 SORTS = ("hot", "new", "top")
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 from sqlalchemy import Engine
 from sqlalchemy.dialects import postgresql, sqlite
 
-from core.db import one_statement, table_of
-from environments.models import InterventionCounter
+from humantrace.core.db import one_statement, table_of
+from humantrace.environments.models import InterventionCounter
 
 
 def increment(engine: Engine, *, session_id: str, pattern_key: str) -> int:

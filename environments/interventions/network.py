@@ -24,8 +24,8 @@ from sqlmodel import Session, col
 from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from core.db import one_statement
-from environments.deps import (
+from humantrace.core.db import one_statement
+from humantrace.environments.deps import (
     COOKIE_NAME,
     HEADER_NAME,
     LOCKED_SCOPE_KEY,
@@ -37,10 +37,15 @@ from environments.deps import (
     env_id_from_path,
     read_row_query,
 )
-from environments.interventions import counters, modes
-from environments.interventions.dispatches import TERMINAL, Synthesized, expired_response, synthesize
-from environments.models import EnvAuditEntry, EnvSession
-from environments.sessions import ENDED_DETAIL, utcnow
+from humantrace.environments.interventions import counters, modes
+from humantrace.environments.interventions.dispatches import (
+    TERMINAL,
+    Synthesized,
+    expired_response,
+    synthesize,
+)
+from humantrace.environments.models import EnvAuditEntry, EnvSession
+from humantrace.environments.sessions import ENDED_DETAIL, utcnow
 
 _RETRY_HEADER = RETRY_HEADER.lower().encode("latin-1")
 

@@ -10,7 +10,7 @@ import re
 from datetime import datetime, timedelta
 from typing import Any
 
-from environments.seeding import SeedContext, SeedError, mutation, to_iso
+from humantrace.environments.seeding import SeedContext, SeedError, mutation, to_iso
 
 
 def _entity(ctx: SeedContext, collection: str, entity_id: str) -> Any:

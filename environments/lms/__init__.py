@@ -7,19 +7,19 @@ Importing this package registers its seed builders (`builders`) and defines `ENV
 
 from __future__ import annotations
 
-from environments.lms import builders  # noqa: F401  (registers builders)
-from environments.lms.api import router as api_router
-from environments.lms.models import LmsState
-from environments.lms.pages import router as page_router
-from environments.lms.seed import build_default_state
-from environments.registry import Environment
-from environments.ui import UIProfile
+from humantrace.environments.lms import builders  # noqa: F401  (registers builders)
+from humantrace.environments.lms.api import router as api_router
+from humantrace.environments.lms.models import LmsState
+from humantrace.environments.lms.pages import router as page_router
+from humantrace.environments.lms.seed import build_default_state
+from humantrace.environments.registry import Environment
+from humantrace.environments.ui import UIProfile
 
 ENVIRONMENT = Environment(
     env_id="lms",
     title="Canopy",
     state_model=LmsState,
-    package="environments.lms",
+    package="humantrace.environments.lms",
     api_router=api_router,
     page_router=page_router,
     build_default_state=build_default_state,

@@ -10,9 +10,17 @@ from datetime import datetime
 
 from fastapi import APIRouter
 
-from environments.lms import service
-from environments.lms.models import ME, Announcement, Assignment, Conversation, Course, LmsState, Quiz
-from environments.lms.schemas import (
+from humantrace.environments.lms import service
+from humantrace.environments.lms.models import (
+    ME,
+    Announcement,
+    Assignment,
+    Conversation,
+    Course,
+    LmsState,
+    Quiz,
+)
+from humantrace.environments.lms.schemas import (
     AnnouncementDetail,
     AnnouncementPage,
     AnnouncementView,
@@ -61,8 +69,8 @@ from environments.lms.schemas import (
     SubmissionResult,
     TodoItem,
 )
-from environments.sessions import EnvSessionDep
-from environments.sitekit import SiteError, add_sign_in_again, find_or_404, page_of, state_of
+from humantrace.environments.sessions import EnvSessionDep
+from humantrace.environments.sitekit import SiteError, add_sign_in_again, find_or_404, page_of, state_of
 
 EVENTS: dict[str, tuple[str, ...]] = {
     "announcement_read": ("announcement_id", "course_id"),

@@ -9,9 +9,9 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from environments.lms.models import CalendarEvent, ModuleItem, Question, Submission
-from environments.lms.seed import LmsContext, add_assignment, add_quiz, at, course, term_start
-from environments.seeding import SeedError, builder, to_iso
+from humantrace.environments.lms.models import CalendarEvent, ModuleItem, Question, Submission
+from humantrace.environments.lms.seed import LmsContext, add_assignment, add_quiz, at, course, term_start
+from humantrace.environments.seeding import SeedError, builder, to_iso
 
 
 @builder("lms.refs")
@@ -78,7 +78,7 @@ def graded_attempt(
     asg = state.find("assignments", assignment_id)
     if asg is None:
         raise SeedError(f"no assignment {assignment_id}")
-    from environments.lms.models import RubricScore
+    from humantrace.environments.lms.models import RubricScore
 
     rows = [RubricScore(criterion=c.name, points=scores[c.name]) for c in asg.rubric]
     ranked = sorted(
@@ -243,7 +243,7 @@ def week_module(ctx: LmsContext, *, course_code: str) -> dict[str, Any]:
 def partner_request(ctx: LmsContext, *, course_code: str) -> dict[str, Any]:
     """An unread message from a course's instructor asking for the lab partner's name: the classmate
     who posted first in the course's "Introduce yourself" discussion."""
-    from environments.lms.models import ME, Conversation, Message
+    from humantrace.environments.lms.models import ME, Conversation, Message
 
     state = ctx.state
     crs = course(ctx, course_code)
@@ -275,7 +275,7 @@ def partner_request(ctx: LmsContext, *, course_code: str) -> dict[str, Any]:
 @builder("lms.decoy_partner_message")
 def decoy_partner_message(ctx: LmsContext, *, course_code: str) -> dict[str, Any]:
     """A newer unread message from the course's TA about lab partners (not the one to answer)."""
-    from environments.lms.models import ME, Conversation, Message
+    from humantrace.environments.lms.models import ME, Conversation, Message
 
     state = ctx.state
     crs = course(ctx, course_code)
@@ -312,8 +312,8 @@ def plant_conversation(
     hours_ago: float = 3,
 ) -> dict[str, Any]:
     """An unread conversation started by `from_name` (a person of the term)."""
-    from environments.lms.models import ME, Conversation, Message
-    from environments.lms.seed import person_named
+    from humantrace.environments.lms.models import ME, Conversation, Message
+    from humantrace.environments.lms.seed import person_named
 
     state = ctx.state
     sender = person_named(ctx, from_name)
@@ -368,7 +368,7 @@ def classmate_post(
     hours_ago: float = 20,
 ) -> dict[str, Any]:
     """A classmate's top-level post in a course discussion whose title starts with the prefix."""
-    from environments.lms.models import Person, Reply
+    from humantrace.environments.lms.models import Person, Reply
 
     state = ctx.state
     crs = course(ctx, course_code)
@@ -401,7 +401,7 @@ def classmate_post(
 @builder("lms.lowest_course")
 def lowest_course(ctx: LmsContext) -> dict[str, Any]:
     """The current course with the lowest grade so far (a tie is a SeedError), as the grades page computes it."""
-    from environments.lms.service import assignment_status, attempts_of, best_score, latest, parse
+    from humantrace.environments.lms.service import assignment_status, attempts_of, best_score, latest, parse
 
     state = ctx.state
     now = ctx.now
@@ -434,7 +434,7 @@ def in_progress_attempt(
 ) -> dict[str, Any]:
     """An attempt started `minutes_ago` minutes before the session with some answers saved (as
     offsets from the right choice: 0 right, 1 the next choice)."""
-    from environments.lms.models import QuizAttempt
+    from humantrace.environments.lms.models import QuizAttempt
 
     state = ctx.state
     quiz = state.find("quizzes", quiz_id)
@@ -464,7 +464,7 @@ def overdue(
     """One assignment overdue but still open for late work, one past its lock (missing for good);
     any other overdue work of the term is handed in (graded), so exactly one can still be submitted."""
     state = ctx.state
-    from environments.lms.service import assignment_status
+    from humantrace.environments.lms.service import assignment_status
 
     for asg in list(state.assignments):
         if assignment_status(state, asg, ctx.now) == "overdue":
@@ -506,7 +506,7 @@ def clashing_events(ctx: LmsContext, *, course_code: str) -> dict[str, Any]:
     """Four personal events this week: two overlap a lecture of the course, two do not."""
     state = ctx.state
     crs = course(ctx, course_code)
-    from environments.lms.service import parse
+    from humantrace.environments.lms.service import parse
 
     week_end = ctx.now + timedelta(days=9)
     lectures = sorted(

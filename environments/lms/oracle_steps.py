@@ -12,7 +12,7 @@ import time
 
 from playwright.sync_api import FilePayload, Locator, Page, expect
 
-from environments.oracles import app_loaded, choose, ready_or_reload, sign_in_again
+from humantrace.environments.oracles import app_loaded, choose, ready_or_reload, sign_in_again
 
 LONG = 20_000
 SEND_WAIT_S = 60  # how long a sent message may take to open its conversation

@@ -13,8 +13,8 @@ from typing import Any
 
 from playwright.sync_api import Page
 
-from environments.lms import oracle_steps as ui
-from environments.oracles import OracleContext
+from humantrace.environments.lms import oracle_steps as ui
+from humantrace.environments.oracles import OracleContext
 
 
 def _reply(page: Page, code: str, text: str) -> None:

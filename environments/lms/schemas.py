@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from environments.lms.models import (
+from humantrace.environments.lms.models import (
     Announcement,
     Assignment,
     CalendarEvent,
@@ -19,7 +19,7 @@ from environments.lms.models import (
     Reply,
     Submission,
 )
-from environments.responses import Answer, Ok  # noqa: F401  (Ok: the sites' shared answer)
+from humantrace.environments.responses import Answer, Ok  # noqa: F401  (Ok: the sites' shared answer)
 
 
 class Body(BaseModel):

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from environments.lms.models import (
+from humantrace.environments.lms.models import (
     ME,
     Announcement,
     Assignment,
@@ -33,7 +33,7 @@ from environments.lms.models import (
     RubricScore,
     Submission,
 )
-from environments.seeding import SeedContext, SeedError, to_iso
+from humantrace.environments.seeding import SeedContext, SeedError, to_iso
 
 LmsContext = SeedContext[LmsState]
 

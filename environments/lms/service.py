@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
-from environments.lms.models import (
+from humantrace.environments.lms.models import (
     ME,
     Assignment,
     CalendarEvent,
@@ -26,8 +26,8 @@ from environments.lms.models import (
     Reply,
     Submission,
 )
-from environments.seeding import to_iso
-from environments.sitekit import SiteError, find_or_404
+from humantrace.environments.seeding import to_iso
+from humantrace.environments.sitekit import SiteError, find_or_404
 
 NewId = Callable[[str], str]  # the session's `env.new_id`: never reuses an id of the initial snapshot
 GRACE_SECONDS = 30  # a submit that left the browser as the timer reached zero still counts

@@ -7,19 +7,19 @@ and defines `ENVIRONMENT` for the registry.
 
 from __future__ import annotations
 
-from environments.mail import builders, mutations  # noqa: F401  (registers builders and mutations)
-from environments.mail.api import router as api_router
-from environments.mail.models import MailState
-from environments.mail.pages import router as page_router
-from environments.mail.seed import build_default_state
-from environments.registry import Environment
-from environments.ui import UIProfile
+from humantrace.environments.mail import builders, mutations  # noqa: F401  (registers builders and mutations)
+from humantrace.environments.mail.api import router as api_router
+from humantrace.environments.mail.models import MailState
+from humantrace.environments.mail.pages import router as page_router
+from humantrace.environments.mail.seed import build_default_state
+from humantrace.environments.registry import Environment
+from humantrace.environments.ui import UIProfile
 
 ENVIRONMENT = Environment(
     env_id="mail",
     title="Parcel Mail",
     state_model=MailState,
-    package="environments.mail",
+    package="humantrace.environments.mail",
     api_router=api_router,
     page_router=page_router,
     build_default_state=build_default_state,

@@ -7,11 +7,11 @@ from collections.abc import Callable
 from datetime import date
 from typing import Any
 
-from environments.mail.compose_service import clean_addresses
-from environments.mail.mailbox_service import Emit, settings
-from environments.mail.models import Contact, Email, Label, MailFilter, MailState
-from environments.mail.people import LABEL_COLORS
-from environments.sitekit import SiteError
+from humantrace.environments.mail.compose_service import clean_addresses
+from humantrace.environments.mail.mailbox_service import Emit, settings
+from humantrace.environments.mail.models import Contact, Email, Label, MailFilter, MailState
+from humantrace.environments.mail.people import LABEL_COLORS
+from humantrace.environments.sitekit import SiteError
 
 NewId = Callable[[str], str]
 

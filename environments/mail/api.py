@@ -11,12 +11,12 @@ from typing import Any
 
 from fastapi import APIRouter
 
-from environments.mail import account_service as accounts
-from environments.mail import compose_service as compose
-from environments.mail import mailbox_service as mailbox
-from environments.mail import responses as R
-from environments.mail.models import MailState
-from environments.mail.schemas import (
+from humantrace.environments.mail import account_service as accounts
+from humantrace.environments.mail import compose_service as compose
+from humantrace.environments.mail import mailbox_service as mailbox
+from humantrace.environments.mail import responses as R
+from humantrace.environments.mail.models import MailState
+from humantrace.environments.mail.schemas import (
     Action,
     ContactChanges,
     ContactFields,
@@ -28,8 +28,8 @@ from environments.mail.schemas import (
     SettingsChanges,
     SignIn,
 )
-from environments.sessions import EnvSessionDep
-from environments.sitekit import state_of
+from humantrace.environments.sessions import EnvSessionDep
+from humantrace.environments.sitekit import state_of
 
 # Semantic events: name -> params.
 EVENTS: dict[str, tuple[str, ...]] = {

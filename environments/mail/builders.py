@@ -10,9 +10,9 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from environments.mail.models import Contact, Email
-from environments.mail.people import person
-from environments.mail.seed import (
+from humantrace.environments.mail.models import Contact, Email
+from humantrace.environments.mail.people import person
+from humantrace.environments.mail.seed import (
     MailContext,
     add_contact,
     add_email,
@@ -21,7 +21,7 @@ from environments.mail.seed import (
     moment,
     sender_of,
 )
-from environments.seeding import SeedError, builder
+from humantrace.environments.seeding import SeedError, builder
 
 
 def _when(ctx: MailContext, hours_ago: float | None, days_ago: float | None) -> Any:

@@ -10,9 +10,9 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from environments.mail.mailbox_service import Emit, find_email, settings
-from environments.mail.models import Attachment, Email, MailState
-from environments.sitekit import SiteError
+from humantrace.environments.mail.mailbox_service import Emit, find_email, settings
+from humantrace.environments.mail.models import Attachment, Email, MailState
+from humantrace.environments.sitekit import SiteError
 
 _ADDRESS = re.compile(r"^[^@\s<>,;]+@[^@\s<>,;]+\.[a-z]{2,}$", re.IGNORECASE)
 _BRACKETED = re.compile(r"<([^<>]+)>")

@@ -12,8 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from environments.mail.models import FOLDERS, Email, MailState, Settings
-from environments.sitekit import SiteError, find_or_404
+from humantrace.environments.mail.models import FOLDERS, Email, MailState, Settings
+from humantrace.environments.sitekit import SiteError, find_or_404
 
 Emit = Callable[..., None]
 VIEWS = (*FOLDERS, "starred")

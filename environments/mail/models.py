@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
 
-from environments.state import Entity, EnvState, state_helper
+from humantrace.environments.state import Entity, EnvState, state_helper
 
 FOLDERS = ("inbox", "sent", "drafts", "archive", "trash", "spam")
 # Folders a person can move mail into by hand (sent and drafts are written by sending and saving).

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from environments.mail import content
-from environments.mail.seed import MailContext, add_email, mail_state
-from environments.seeding import SeedError, mutation
+from humantrace.environments.mail import content
+from humantrace.environments.mail.seed import MailContext, add_email, mail_state
+from humantrace.environments.seeding import SeedError, mutation
 
 
 @mutation("mail.remove_label")

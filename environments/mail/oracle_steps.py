@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from playwright.sync_api import Error as PlaywrightError
 
-from environments.oracles import choose
+from humantrace.environments.oracles import choose
 
 if TYPE_CHECKING:
     from collections.abc import Callable

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from environments.mail.oracle_steps import (
+from humantrace.environments.mail.oracle_steps import (
     Expired,
     add_contact,
     close_dialogs,
@@ -37,8 +37,8 @@ from environments.mail.oracle_steps import (
     wait_for,
     write_on_top,
 )
-from environments.oracles import OracleContext, choose
-from environments.sitekit import Oracle
+from humantrace.environments.oracles import OracleContext, choose
+from humantrace.environments.sitekit import Oracle
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page

@@ -9,8 +9,8 @@ from __future__ import annotations
 from fastapi import Request
 from fastapi.responses import RedirectResponse, Response
 
-from environments.mail.mailbox_service import VIEWS
-from environments.sitekit import PageSpec, SitePages
+from humantrace.environments.mail.mailbox_service import VIEWS
+from humantrace.environments.sitekit import PageSpec, SitePages
 
 ENV_ID = "mail"
 

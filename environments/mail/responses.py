@@ -5,8 +5,8 @@ Messages, contacts, labels, filters and settings are returned whole, as the stat
 
 from __future__ import annotations
 
-from environments.mail.models import Contact, Email, Label, MailFilter, Settings
-from environments.responses import Answer
+from humantrace.environments.mail.models import Contact, Email, Label, MailFilter, Settings
+from humantrace.environments.responses import Answer
 
 
 class Done(Answer):

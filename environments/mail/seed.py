@@ -12,10 +12,18 @@ from collections.abc import Iterable
 from datetime import datetime, timedelta
 from typing import Any
 
-from environments.mail import content
-from environments.mail.models import Attachment, Contact, Email, Label, MailFilter, MailState, Settings
-from environments.mail.people import DEFAULT_LABELS, ME, PEOPLE, person
-from environments.seeding import SeedContext, SeedError, to_iso
+from humantrace.environments.mail import content
+from humantrace.environments.mail.models import (
+    Attachment,
+    Contact,
+    Email,
+    Label,
+    MailFilter,
+    MailState,
+    Settings,
+)
+from humantrace.environments.mail.people import DEFAULT_LABELS, ME, PEOPLE, person
+from humantrace.environments.seeding import SeedContext, SeedError, to_iso
 
 # What this site's builders see: `ctx.state` is typed as the site's state.
 MailContext = SeedContext[MailState]

@@ -7,19 +7,19 @@ Importing this package registers its seed builders (`builders`) and defines `ENV
 
 from __future__ import annotations
 
-from environments.portal import builders  # noqa: F401  (registers builders)
-from environments.portal.api import router as api_router
-from environments.portal.models import PortalState
-from environments.portal.pages import router as page_router
-from environments.portal.seed import build_default_state
-from environments.registry import Environment
-from environments.ui import UIProfile
+from humantrace.environments.portal import builders  # noqa: F401  (registers builders)
+from humantrace.environments.portal.api import router as api_router
+from humantrace.environments.portal.models import PortalState
+from humantrace.environments.portal.pages import router as page_router
+from humantrace.environments.portal.seed import build_default_state
+from humantrace.environments.registry import Environment
+from humantrace.environments.ui import UIProfile
 
 ENVIRONMENT = Environment(
     env_id="portal",
     title="Larkspur Health",
     state_model=PortalState,
-    package="environments.portal",
+    package="humantrace.environments.portal",
     api_router=api_router,
     page_router=page_router,
     build_default_state=build_default_state,

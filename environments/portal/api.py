@@ -10,9 +10,9 @@ from datetime import date, timedelta
 
 from fastapi import APIRouter
 
-from environments.portal import service
-from environments.portal.models import Appointment, PortalState, Prescription, TestResult
-from environments.portal.schemas import (
+from humantrace.environments.portal import service
+from humantrace.environments.portal.models import Appointment, PortalState, Prescription, TestResult
+from humantrace.environments.portal.schemas import (
     AppointmentList,
     AppointmentResult,
     AppointmentView,
@@ -53,9 +53,9 @@ from environments.portal.schemas import (
     Threads,
     ThreadView,
 )
-from environments.portal.seed import display_name, money
-from environments.sessions import EnvSessionDep
-from environments.sitekit import add_sign_in_again, find_or_404, state_of
+from humantrace.environments.portal.seed import display_name, money
+from humantrace.environments.sessions import EnvSessionDep
+from humantrace.environments.sitekit import add_sign_in_again, find_or_404, state_of
 
 EVENTS: dict[str, tuple[str, ...]] = {
     "appointment_booked": ("appointment_id", "provider_id", "slot_id", "visit_type", "status"),

@@ -9,8 +9,8 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from environments.portal.models import Bill, Prescription, Provider
-from environments.portal.seed import (
+from humantrace.environments.portal.models import Bill, Prescription, Provider
+from humantrace.environments.portal.seed import (
     LOCATIONS,
     PortalContext,
     add_appointment,
@@ -20,7 +20,7 @@ from environments.portal.seed import (
     pharmacy,
     provider,
 )
-from environments.seeding import SeedError, builder
+from humantrace.environments.seeding import SeedError, builder
 
 
 @builder("portal.refs")

@@ -12,7 +12,7 @@ from datetime import datetime
 
 from playwright.sync_api import Locator, Page
 
-from environments.oracles import app_loaded, choose, sign_in_again
+from humantrace.environments.oracles import app_loaded, choose, sign_in_again
 
 LONG = 20_000
 BASE = "/env/portal"

@@ -14,8 +14,8 @@ from typing import Any
 
 from playwright.sync_api import Page
 
-from environments.oracles import OracleContext, choose
-from environments.portal import oracle_steps as ui
+from humantrace.environments.oracles import OracleContext, choose
+from humantrace.environments.portal import oracle_steps as ui
 
 
 def _cancel_skin_check(page: Page, reason: str) -> None:

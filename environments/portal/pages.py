@@ -6,7 +6,7 @@ URL (an appointment, a conversation, a result or a form id). Nothing session-spe
 
 from __future__ import annotations
 
-from environments.sitekit import PageSpec, SitePages
+from humantrace.environments.sitekit import PageSpec, SitePages
 
 ENV_ID = "portal"
 PAGES = SitePages(ENV_ID)

@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from environments.portal.models import (
+from humantrace.environments.portal.models import (
     Appointment,
     Bill,
     Form,
@@ -24,7 +24,7 @@ from environments.portal.models import (
     TestResult,
     Thread,
 )
-from environments.responses import Answer, Ok  # noqa: F401  (Ok: the sites' shared answer)
+from humantrace.environments.responses import Answer, Ok  # noqa: F401  (Ok: the sites' shared answer)
 
 
 class Body(BaseModel):

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from environments.portal.models import (
+from humantrace.environments.portal.models import (
     Appointment,
     Bill,
     Clinic,
@@ -32,7 +32,7 @@ from environments.portal.models import (
     TestResult,
     Thread,
 )
-from environments.seeding import SeedContext, SeedError, to_iso
+from humantrace.environments.seeding import SeedContext, SeedError, to_iso
 
 PortalContext = SeedContext[PortalState]
 

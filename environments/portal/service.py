@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from datetime import date, datetime, timedelta
 
-from environments.portal.models import (
+from humantrace.environments.portal.models import (
     Appointment,
     Bill,
     Form,
@@ -26,8 +26,8 @@ from environments.portal.models import (
     Slot,
     Thread,
 )
-from environments.portal.seed import display_name, money
-from environments.sitekit import SiteError, find_or_404
+from humantrace.environments.portal.seed import display_name, money
+from humantrace.environments.sitekit import SiteError, find_or_404
 
 CHANGE_CUTOFF_HOURS = 24
 BOOKING_HORIZON_DAYS = 60

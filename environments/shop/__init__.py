@@ -6,19 +6,19 @@ and defines `ENVIRONMENT` for the registry.
 
 from __future__ import annotations
 
-from environments.registry import Environment
-from environments.shop import builders, mutations  # noqa: F401  (registers builders and mutations)
-from environments.shop.api import router as api_router
-from environments.shop.models import ShopState
-from environments.shop.pages import router as page_router
-from environments.shop.seed import build_default_state
-from environments.ui import UIProfile
+from humantrace.environments.registry import Environment
+from humantrace.environments.shop import builders, mutations  # noqa: F401  (registers builders and mutations)
+from humantrace.environments.shop.api import router as api_router
+from humantrace.environments.shop.models import ShopState
+from humantrace.environments.shop.pages import router as page_router
+from humantrace.environments.shop.seed import build_default_state
+from humantrace.environments.ui import UIProfile
 
 ENVIRONMENT = Environment(
     env_id="shop",
     title="Brightcart",
     state_model=ShopState,
-    package="environments.shop",
+    package="humantrace.environments.shop",
     api_router=api_router,
     page_router=page_router,
     build_default_state=build_default_state,

@@ -6,10 +6,17 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from environments.shop.cart_service import NewId
-from environments.shop.models import Account, Address, Notification, PaymentMethod, Review, ShopState
-from environments.shop.seed import card_label, iso
-from environments.sitekit import SiteError
+from humantrace.environments.shop.cart_service import NewId
+from humantrace.environments.shop.models import (
+    Account,
+    Address,
+    Notification,
+    PaymentMethod,
+    Review,
+    ShopState,
+)
+from humantrace.environments.shop.seed import card_label, iso
+from humantrace.environments.sitekit import SiteError
 
 NEWSLETTER_FREQUENCIES = ("daily", "weekly", "monthly", "never")
 ADDRESS_FIELDS = ("label", "full_name", "line1", "line2", "city", "region", "postal_code", "country", "phone")

@@ -11,15 +11,15 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
 
-from environments.sessions import EnvHandle, EnvSessionDep
-from environments.shop import account_service as accounts
-from environments.shop import cart_service as carts
-from environments.shop import catalog_service as catalog
-from environments.shop import order_service as orders
-from environments.shop import responses as R
-from environments.shop.models import ShopState
-from environments.shop.pricing import DELIVERY_OPTIONS
-from environments.shop.schemas import (
+from humantrace.environments.sessions import EnvHandle, EnvSessionDep
+from humantrace.environments.shop import account_service as accounts
+from humantrace.environments.shop import cart_service as carts
+from humantrace.environments.shop import catalog_service as catalog
+from humantrace.environments.shop import order_service as orders
+from humantrace.environments.shop import responses as R
+from humantrace.environments.shop.models import ShopState
+from humantrace.environments.shop.pricing import DELIVERY_OPTIONS
+from humantrace.environments.shop.schemas import (
     AccountChanges,
     AddCard,
     AddressFields,
@@ -33,7 +33,7 @@ from environments.shop.schemas import (
     SetQuantity,
     SignIn,
 )
-from environments.sitekit import state_of
+from humantrace.environments.sitekit import state_of
 
 # Semantic events: name -> params (documented for the event-condition verifier and the docs test).
 EVENTS: dict[str, tuple[str, ...]] = {

@@ -10,8 +10,8 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from environments.seeding import SeedError, builder
-from environments.shop.models import (
+from humantrace.environments.seeding import SeedError, builder
+from humantrace.environments.shop.models import (
     Address,
     CartItem,
     Coupon,
@@ -23,8 +23,8 @@ from environments.shop.models import (
     Variant,
     WishlistItem,
 )
-from environments.shop.pricing import RETURN_WINDOW_DAYS
-from environments.shop.seed import ShopContext, add_order, add_product, add_reviews, iso, parse_iso
+from humantrace.environments.shop.pricing import RETURN_WINDOW_DAYS
+from humantrace.environments.shop.seed import ShopContext, add_order, add_product, add_reviews, iso, parse_iso
 
 
 def _state(ctx: ShopContext) -> ShopState:

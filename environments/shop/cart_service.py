@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from environments.shop.catalog_service import product_card
-from environments.shop.models import (
+from humantrace.environments.shop.catalog_service import product_card
+from humantrace.environments.shop.models import (
     CartItem,
     Coupon,
     Order,
@@ -22,9 +22,9 @@ from environments.shop.models import (
     Variant,
     WishlistItem,
 )
-from environments.shop.pricing import DELIVERY_OPTIONS, Quote, quote
-from environments.shop.seed import address_line, card_label, iso, parse_iso
-from environments.sitekit import SiteError
+from humantrace.environments.shop.pricing import DELIVERY_OPTIONS, Quote, quote
+from humantrace.environments.shop.seed import address_line, card_label, iso, parse_iso
+from humantrace.environments.sitekit import SiteError
 
 MAX_LINE_QUANTITY = 10
 

@@ -9,8 +9,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from environments.shop.models import Product, ShopState
-from environments.sitekit import SiteError, page_of
+from humantrace.environments.shop.models import Product, ShopState
+from humantrace.environments.sitekit import SiteError, page_of
 
 SORTS = {
     "relevance": "Featured",

@@ -7,7 +7,7 @@ collection so that set-valued obligations ("one line per product") match diff en
 
 from __future__ import annotations
 
-from environments.state import Entity, EnvState, state_helper
+from humantrace.environments.state import Entity, EnvState, state_helper
 
 
 class Category(Entity):

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from environments.seeding import mutation
-from environments.shop.builders import find_product, find_variant
-from environments.shop.models import CartItem
-from environments.shop.seed import ShopContext, iso
+from humantrace.environments.seeding import mutation
+from humantrace.environments.shop.builders import find_product, find_variant
+from humantrace.environments.shop.models import CartItem
+from humantrace.environments.shop.seed import ShopContext, iso
 
 
 @mutation("shop.cart_leftovers")

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from playwright.sync_api import Error as PlaywrightError
 
-from environments.oracles import choose, settle_network
+from humantrace.environments.oracles import choose, settle_network
 
 if TYPE_CHECKING:
     from collections.abc import Callable

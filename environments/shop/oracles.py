@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from environments.oracles import OracleContext, attribute, choose
-from environments.shop import oracle_steps as s
-from environments.sitekit import Oracle
+from humantrace.environments.oracles import OracleContext, attribute, choose
+from humantrace.environments.shop import oracle_steps as s
+from humantrace.environments.sitekit import Oracle
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page

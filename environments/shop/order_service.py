@@ -10,12 +10,12 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from environments.shop.cart_service import NewId
-from environments.shop.catalog_service import product_card
-from environments.shop.models import Order, OrderItem, ReturnRequest, ShopState
-from environments.shop.pricing import RETURN_WINDOW_DAYS
-from environments.shop.seed import iso, parse_iso
-from environments.sitekit import SiteError
+from humantrace.environments.shop.cart_service import NewId
+from humantrace.environments.shop.catalog_service import product_card
+from humantrace.environments.shop.models import Order, OrderItem, ReturnRequest, ShopState
+from humantrace.environments.shop.pricing import RETURN_WINDOW_DAYS
+from humantrace.environments.shop.seed import iso, parse_iso
+from humantrace.environments.sitekit import SiteError
 
 CANCEL_REASONS = (
     "Ordered by mistake",

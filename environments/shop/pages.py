@@ -9,8 +9,8 @@ from __future__ import annotations
 from fastapi import Request
 from fastapi.responses import Response
 
-from environments.shop.catalog import CATEGORIES
-from environments.sitekit import PageSpec, SitePages
+from humantrace.environments.shop.catalog import CATEGORIES
+from humantrace.environments.sitekit import PageSpec, SitePages
 
 ENV_ID = "shop"
 PAGES = SitePages(ENV_ID, categories=CATEGORIES)

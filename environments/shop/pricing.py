@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from environments.shop.models import Coupon
+from humantrace.environments.shop.models import Coupon
 
 FREE_SHIPPING_MIN_CENTS = 3500
 STANDARD_SHIPPING_CENTS = 599

@@ -6,8 +6,8 @@ returns whole (an address, a notification) are the state's own models.
 
 from __future__ import annotations
 
-from environments.responses import Answer, Removed
-from environments.shop.models import Address, CartItem, Notification, Review, WishlistItem
+from humantrace.environments.responses import Answer, Removed
+from humantrace.environments.shop.models import Address, CartItem, Notification, Review, WishlistItem
 
 # ---------------------------------------------------------------- session
 

@@ -12,8 +12,8 @@ import random
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from environments.seeding import SeedContext
-from environments.shop.catalog import (
+from humantrace.environments.seeding import SeedContext
+from humantrace.environments.shop.catalog import (
     CATEGORIES,
     FIRST_NAMES,
     LAST_INITIALS,
@@ -21,7 +21,7 @@ from environments.shop.catalog import (
     REVIEW_LINES,
     ProductSpec,
 )
-from environments.shop.models import (
+from humantrace.environments.shop.models import (
     Account,
     Address,
     Category,
@@ -36,7 +36,7 @@ from environments.shop.models import (
     Variant,
     WishlistItem,
 )
-from environments.shop.pricing import quote
+from humantrace.environments.shop.pricing import quote
 
 # What this site's builders see: `ctx.state` is typed as the site's state.
 ShopContext = SeedContext[ShopState]

@@ -33,12 +33,12 @@ def _assign(data_dir: Path, code: str, sample: tuple[tuple[str, str, str], ...])
     real pages after."""
     from sqlmodel import Session, select
 
-    from annotators import service as accounts
-    from core.db import make_engine
-    from dashboard.studies.models import Assignment
-    from dashboard.studies.planning import session_seed
-    from dashboard.studies.service import resolve_study
-    from environments import catalog
+    from humantrace.annotators import service as accounts
+    from humantrace.core.db import make_engine
+    from humantrace.dashboard.studies.models import Assignment
+    from humantrace.dashboard.studies.planning import session_seed
+    from humantrace.dashboard.studies.service import resolve_study
+    from humantrace.environments import catalog
 
     engine = make_engine(f"sqlite:///{data_dir / 'humantrace.db'}")
     try:
@@ -84,7 +84,7 @@ def human_bundle(tmp_path_factory) -> Path:
     }
     full_env = {**os.environ, "PYTHONPATH": str(ROOT), **env}
     server = subprocess.Popen(
-        [sys.executable, "-m", "dashboard.cli", "serve", "--demo"],
+        [sys.executable, "-m", "humantrace.dashboard.cli", "serve", "--demo"],
         cwd=ROOT,
         env=full_env,
         stdout=subprocess.DEVNULL,

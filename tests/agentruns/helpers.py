@@ -16,7 +16,7 @@ def cli(*args: str, env: dict | None = None, timeout: float = 1500) -> subproces
     """`humantrace ARGS` in a subprocess with this checkout first on the path; fails loudly."""
     full_env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "200", **(env or {})}
     done = subprocess.run(
-        [sys.executable, "-m", "dashboard.cli", *args],
+        [sys.executable, "-m", "humantrace.dashboard.cli", *args],
         check=False,
         cwd=ROOT,
         env=full_env,

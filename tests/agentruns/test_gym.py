@@ -11,16 +11,16 @@ import sys
 
 import pytest
 
-from exports.agent_bundle import read_agent_bundle
+from humantrace.exports.agent_bundle import read_agent_bundle
 from tests.agentruns.helpers import ROOT, cli
 
 pytestmark = pytest.mark.browser
 
 FRESH_PROCESS = """
 import json, gymnasium as gym
-env = gym.make("agentruns.gym:browsergym/humantrace.shop-001.intervention")
-from environments import catalog
-from agentruns.gym import site_profiles
+env = gym.make("humantrace.agentruns.gym:browsergym/humantrace.shop-001.intervention")
+from humantrace.environments import catalog
+from humantrace.agentruns.gym import site_profiles
 ids = [i for i in gym.registry if i.startswith("browsergym/humantrace.")]
 # One id per task-condition and UI profile of its site.
 pairs = sum((1 + (catalog.variant_for(t.task_id) is not None)) * len(site_profiles(t.task_id)) for t in catalog.list_tasks())

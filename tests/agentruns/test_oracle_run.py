@@ -9,8 +9,8 @@ import json
 import pandas as pd
 import pytest
 
-from exports.agent_bundle import read_agent_bundle
-from exports.bundle import BundleWriter
+from humantrace.exports.agent_bundle import read_agent_bundle
+from humantrace.exports.bundle import BundleWriter
 from tests.agentruns.helpers import SITE, cli
 
 pytestmark = pytest.mark.browser
@@ -47,7 +47,7 @@ def test_oracle_passes_every_clean_task_of_one_site(tmp_path, site, tasks):
     )
     tables = read_agent_bundle(out)
     episodes = tables["episodes"]
-    from environments import catalog
+    from humantrace.environments import catalog
 
     expected = sorted(t.task_id for t in catalog.list_tasks() if fnmatch.fnmatch(t.task_id, tasks))
     assert expected and all(t.startswith(site) for t in expected)

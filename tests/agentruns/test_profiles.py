@@ -21,9 +21,9 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from agentruns.runner import RunConfig, RunError, cross_profiles
-from exports.agent_bundle import read_agent_bundle
-from exports.agents import import_agent_runs
+from humantrace.agentruns.runner import RunConfig, RunError, cross_profiles
+from humantrace.exports.agent_bundle import read_agent_bundle
+from humantrace.exports.agents import import_agent_runs
 from tests.agentruns.helpers import ROOT
 
 LAB_SITE = ROOT / "tests" / "environments" / "labsite" / "site.py"
@@ -33,14 +33,14 @@ import importlib.util, sys
 sys.path.insert(0, {str(ROOT)!r})
 spec = importlib.util.spec_from_file_location("ht_labsite", {str(LAB_SITE)!r})
 module = importlib.util.module_from_spec(spec); sys.modules["ht_labsite"] = module; spec.loader.exec_module(module)
-from environments import registry, sites
+from humantrace.environments import registry, sites
 sites.SITES = []
 registry.register(module.ENVIRONMENT, replace=True)
 """
 LAB_CLI = (
     LAB_ONLY
     + """
-from dashboard.cli import app
+from humantrace.dashboard.cli import app
 app(sys.argv[1:], prog_name="humantrace")
 """
 )
@@ -125,9 +125,9 @@ def lab_server(tmp_path_factory) -> Iterator[dict[str, str]]:
 
 BLIND = """
 import json, gymnasium as gym
-import agentruns.gym
+import humantrace.agentruns.gym
 ids = sorted(i for i in gym.registry if i.startswith("browsergym/humantrace.lab-001."))
-env = gym.make("agentruns.gym:browsergym/humantrace.lab-001.intervention.kit-controls")
+env = gym.make("humantrace.agentruns.gym:browsergym/humantrace.lab-001.intervention.kit-controls")
 obs, info = env.reset(seed=0)
 task = env.unwrapped.task
 page = env.unwrapped.page

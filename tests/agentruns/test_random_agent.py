@@ -8,10 +8,10 @@ import json
 
 import pytest
 
-from agentruns.agents import RandomAgent
-from agentruns.server import start_server
-from exports.agent_bundle import ENDED_BY, read_agent_bundle
-from exports.agents import import_agent_runs
+from humantrace.agentruns.agents import RandomAgent
+from humantrace.agentruns.server import start_server
+from humantrace.exports.agent_bundle import ENDED_BY, read_agent_bundle
+from humantrace.exports.agents import import_agent_runs
 from tests.agentruns.helpers import cli
 from tests.agentruns.test_oracle_run import _human_schema_check
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from agentruns.episode import EpisodeResult, parse_action
-from agentruns.replay import ReplayAgent, event_action
+from humantrace.agentruns.episode import EpisodeResult, parse_action
+from humantrace.agentruns.replay import ReplayAgent, event_action
 
 BUTTON = "/html[1]/body[1]/main[1]/button[2]"
 
@@ -82,10 +82,10 @@ def test_each_operation_waits_for_the_page_the_person_did_it_on():
     # where the person ended (the returns list their last click opened).
     waits = [code.split("\n", 1)[0] for code in codes]
     assert waits == [
-        "__import__('agentruns.replay', fromlist=['ready']).ready(page, \"/env/shop/orders\")",
-        "__import__('agentruns.replay', fromlist=['ready']).ready(page, \"/env/shop/orders/o-7?tab=2\")",
-        "__import__('agentruns.replay', fromlist=['ready']).ready(page)",
-        "__import__('agentruns.replay', fromlist=['ready']).ready(page, \"/env/shop/returns\")",
+        "__import__('humantrace.agentruns.replay', fromlist=['ready']).ready(page, \"/env/shop/orders\")",
+        "__import__('humantrace.agentruns.replay', fromlist=['ready']).ready(page, \"/env/shop/orders/o-7?tab=2\")",
+        "__import__('humantrace.agentruns.replay', fromlist=['ready']).ready(page)",
+        "__import__('humantrace.agentruns.replay', fromlist=['ready']).ready(page, \"/env/shop/returns\")",
     ]
     # The wait is not the action: the actions table names the click, the fill and the message.
     assert [parse_action(code)[0] for code in codes] == ["click", "click", "locator", "send_message_to_user"]

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from exports.agent_bundle import read_agent_bundle
-from exports.bundle import read_bundle
+from humantrace.exports.agent_bundle import read_agent_bundle
+from humantrace.exports.bundle import read_bundle
 from tests.agentruns.conftest import REPLAY_SAMPLE
 from tests.agentruns.helpers import cli
 

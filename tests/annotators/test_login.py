@@ -4,14 +4,14 @@ import time
 
 import pytest
 
-from annotators import service as accounts
+from humantrace.annotators import service as accounts
 
 PAGES = ["/", "/assignments", "/lead"]
 
 
 @pytest.fixture
 def people(db):
-    from dashboard.studies.service import create_study
+    from humantrace.dashboard.studies.service import create_study
 
     study = create_study(db, name="Login study", status="open")
     accounts.add_annotator(db, code="A1", study_id=study.id)
@@ -60,7 +60,7 @@ def test_sign_in_from_another_website_is_refused(client, db, people, sign_in_htt
     """The form needs the value of the cookie set with its own page (SameSite=Strict, so another
     website's form never carries it): without it, or with another page's value, nobody is logged
     in and the link still works."""
-    from dashboard.people.routes import sign_in_form
+    from humantrace.dashboard.people.routes import sign_in_form
 
     path = link_for(client, db, "A1")
     page = client.get(path)
@@ -85,7 +85,7 @@ def test_sign_in_from_another_website_is_refused(client, db, people, sign_in_htt
 
 def test_two_sign_ins_with_one_link_log_in_once(client, db, people):
     """Two tabs on the sign-in page, both pressed: the second is refused as a used link."""
-    from dashboard.people.routes import sign_in_form
+    from humantrace.dashboard.people.routes import sign_in_form
 
     path = link_for(client, db, "A1")
     form = sign_in_form(client.get(path).text)
@@ -108,7 +108,7 @@ def test_expired_link_refused(make_settings, migrated_url):
     from fastapi.testclient import TestClient
     from sqlmodel import Session
 
-    from dashboard.app import create_app
+    from humantrace.dashboard.app import create_app
 
     app = create_app(make_settings(migrated_url, login_link_ttl_hours=0))
     with TestClient(app) as client, Session(app.state.engine) as db:
@@ -169,7 +169,7 @@ def test_deactivated_person_cannot_use_an_earlier_link(client, db, people):
     db.commit()
     assert client.get(path).status_code == 400
     # a sign-in page opened before the deactivation does not log them in either
-    from dashboard.people.routes import sign_in_form
+    from humantrace.dashboard.people.routes import sign_in_form
 
     refused = client.post(path, data=sign_in_form(page.text), follow_redirects=False)
     assert refused.status_code == 400 and "not active" in refused.text

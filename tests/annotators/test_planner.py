@@ -7,7 +7,15 @@ from collections import Counter
 
 import pytest
 
-from annotators.planning import DIFFICULTIES, Plan, PlanAnnotator, PlanTask, check_plan, examples, plan_panel
+from humantrace.annotators.planning import (
+    DIFFICULTIES,
+    Plan,
+    PlanAnnotator,
+    PlanTask,
+    check_plan,
+    examples,
+    plan_panel,
+)
 
 
 @pytest.fixture(scope="module")
@@ -218,7 +226,7 @@ def test_inputs_read_from_database_rows(demo_plan, demo_tasks):
 def test_human140_on_the_real_catalogue_once_it_is_full(paper_annotators):
     """The paper's panel over the seven real sites (K=4, designers kept off their sites). Until every
     cell of the seven has four tasks with a variant, the test names the short cells and skips."""
-    from dashboard.studies.planning import catalogue_tasks
+    from humantrace.dashboard.studies.planning import catalogue_tasks
 
     tasks = [t for t in catalogue_tasks() if t.env_id in examples.PAPER_ENVS]
     counts = Counter((t.env_id, t.difficulty) for t in tasks if t.has_variant)

@@ -7,7 +7,7 @@ from functools import cache
 
 import pytest
 
-from annotators.planning import RULES, Plan, check_plan, examples, plan_panel
+from humantrace.annotators.planning import RULES, Plan, check_plan, examples, plan_panel
 
 TASKS = examples.demo_tasks()
 ROSTER = examples.demo_roster()

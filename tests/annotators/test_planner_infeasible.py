@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from annotators.planning import PlanInfeasible, PlanTask, examples, plan_panel
-from annotators.planning.panel import select_panel
-from annotators.planning.problem import PlanningProblem
-from annotators.planning.solver import solve
+from humantrace.annotators.planning import PlanInfeasible, PlanTask, examples, plan_panel
+from humantrace.annotators.planning.panel import select_panel
+from humantrace.annotators.planning.problem import PlanningProblem
+from humantrace.annotators.planning.solver import solve
 
 member = examples.roster_member
 PAPER_TASKS = examples.paper_tasks()

@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from annotators.planning import PlanInfeasible, check_plan, examples, plan_panel, resolve_profiles
+from humantrace.annotators.planning import PlanInfeasible, check_plan, examples, plan_panel, resolve_profiles
 
 TASKS = examples.demo_tasks()
 # Three profiles x two conditions: each base task needs six different primary annotators.

@@ -8,10 +8,10 @@ import os
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from annotators.planning import DIFFICULTIES, PlanInfeasible, check_plan, examples, plan_panel
-from annotators.planning.panel import select_panel
-from annotators.planning.problem import PlanningProblem
-from annotators.planning.solver import solve
+from humantrace.annotators.planning import DIFFICULTIES, PlanInfeasible, check_plan, examples, plan_panel
+from humantrace.annotators.planning.panel import select_panel
+from humantrace.annotators.planning.problem import PlanningProblem
+from humantrace.annotators.planning.solver import solve
 
 ENVS = ("shop", "mail", "booking", "bank")
 

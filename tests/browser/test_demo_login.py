@@ -12,7 +12,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from dashboard.bots.service import sign_in
+from humantrace.dashboard.bots.service import sign_in
 
 pytestmark = pytest.mark.browser
 

@@ -13,8 +13,8 @@ import httpx
 import pytest
 from sqlmodel import Session, select
 
-from core.db import make_engine
-from recorder.models import Recording
+from humantrace.core.db import make_engine
+from humantrace.recorder.models import Recording
 
 pytestmark = pytest.mark.browser
 

@@ -13,7 +13,7 @@ import httpx
 import pytest
 from sqlalchemy import create_engine, text
 
-from dashboard.bots.service import sign_in
+from humantrace.dashboard.bots.service import sign_in
 from tests.waits import count_of, wait_for_text
 
 pytestmark = pytest.mark.browser

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from cleaning import raw_frame
+from humantrace.cleaning import raw_frame
 
 T0 = 1_700_000_000_000
 

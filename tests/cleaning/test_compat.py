@@ -5,8 +5,8 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from cleaning import RAW_COLUMNS, clean
-from cleaning.reference import clean_reference
+from humantrace.cleaning import RAW_COLUMNS, clean
+from humantrace.cleaning.reference import clean_reference
 
 
 @pytest.fixture(params=["pipeline", "reference"])

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from cleaning import CleaningConfig
-from cleaning.events import CLEAN_COLUMNS, TEXT_EDITING_KEYS, TRIGGERS
+from humantrace.cleaning import CleaningConfig
+from humantrace.cleaning.events import CLEAN_COLUMNS, TEXT_EDITING_KEYS, TRIGGERS
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "cleaning.md"
 

@@ -8,8 +8,8 @@ import pandas as pd
 import pydantic
 import pytest
 
-from cleaning import CLEANING_VERSION, RAW_COLUMNS, CleaningConfig, clean, clean_records, summarise
-from cleaning.reference import clean_reference
+from humantrace.cleaning import CLEANING_VERSION, RAW_COLUMNS, CleaningConfig, clean, clean_records, summarise
+from humantrace.cleaning.reference import clean_reference
 
 
 def test_config_and_version_are_recorded_as_json(trace):

@@ -11,10 +11,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cleaning import CleaningConfig, clean, raw_frame, to_records
-from cleaning.events import CONTEXT_TYPES, is_typing_key
-from cleaning.reference import clean_reference
-from cleaning.summary import _plain
+from humantrace.cleaning import CleaningConfig, clean, raw_frame, to_records
+from humantrace.cleaning.events import CONTEXT_TYPES, is_typing_key
+from humantrace.cleaning.reference import clean_reference
+from humantrace.cleaning.summary import _plain
 
 T0 = 1_700_000_000_000
 TYPES = [

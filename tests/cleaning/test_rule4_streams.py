@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from cleaning import clean, raw_frame, to_records
-from cleaning.reference import clean_reference
+from humantrace.cleaning import clean, raw_frame, to_records
+from humantrace.cleaning.reference import clean_reference
 
 T0 = 1_700_000_000_000
 SNAPSHOT = Path(__file__).parent / "data" / "rules_1_3_snapshot.json"

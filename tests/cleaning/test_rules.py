@@ -5,8 +5,8 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from cleaning import CleaningConfig, clean
-from cleaning.reference import clean_reference
+from humantrace.cleaning import CleaningConfig, clean
+from humantrace.cleaning.reference import clean_reference
 
 
 @pytest.fixture(params=["pipeline", "reference"])

@@ -18,7 +18,7 @@ LAB_SITE = Path(__file__).resolve().parent.parent / "environments" / "labsite" /
 
 def register_lab() -> None:
     """The framework's tiny notes site (tests/environments/labsite), registered by file path."""
-    from environments import catalog, registry
+    from humantrace.environments import catalog, registry
 
     module = sys.modules.get("ht_labsite")
     if module is None:
@@ -39,8 +39,8 @@ def lab():
 @pytest.fixture
 def study(client, lab):
     """A study with A1, A2 (primary), D1 (duplicate) and L1 (lead)."""
-    from annotators import service as accounts
-    from dashboard.studies.models import Study
+    from humantrace.annotators import service as accounts
+    from humantrace.dashboard.studies.models import Study
 
     with Session(client.app.state.engine, expire_on_commit=False) as db:
         row = Study(name="Test study", seed=7, reading_countdown_seconds=0, status="open")
@@ -60,9 +60,9 @@ def study(client, lab):
 @pytest.fixture
 def make_assignment(client, study):
     """make_assignment(code, task_id="lab-001", condition="clean") -> assignment id."""
-    from annotators import service as accounts
-    from dashboard.studies.models import Assignment
-    from dashboard.studies.planning import session_seed
+    from humantrace.annotators import service as accounts
+    from humantrace.dashboard.studies.models import Assignment
+    from humantrace.dashboard.studies.planning import session_seed
 
     def _make(code: str, task_id: str = "lab-001", condition: str = "clean", tier: str = "primary") -> int:
         with Session(client.app.state.engine) as db:
@@ -89,7 +89,7 @@ def make_assignment(client, study):
 @pytest.fixture
 def person(client):
     """person(code) -> the Annotator row."""
-    from annotators import service as accounts
+    from humantrace.annotators import service as accounts
 
     def _get(code: str):
         with Session(client.app.state.engine, expire_on_commit=False) as db:
@@ -101,7 +101,7 @@ def person(client):
 @pytest.fixture
 def login_as(sign_in_http):
     """login_as(client, code): a new login link for the person, signed in with on `client`."""
-    from annotators import service as accounts
+    from humantrace.annotators import service as accounts
 
     def login(http_client, code: str) -> None:
         settings = http_client.app.state.settings
@@ -120,7 +120,7 @@ class LiveServer:
         self.port = port
         self.url = f"http://127.0.0.1:{port}"
         # log_config=None: leave the process's logging alone (other tests capture uvicorn's log lines)
-        from recorder.protocol import uvicorn_ws_options
+        from humantrace.recorder.protocol import uvicorn_ws_options
 
         self.server = uvicorn.Server(
             uvicorn.Config(
@@ -148,7 +148,7 @@ class LiveServer:
 @pytest.fixture
 def live(app_settings, lab, port):
     """A real uvicorn server (in a thread) for the app on the migrated test database."""
-    from dashboard.app import create_app
+    from humantrace.dashboard.app import create_app
 
     # A live server behaves like production: its presence monitor runs in real time.
     server = LiveServer(create_app(app_settings.model_copy(update={"run_monitor": True})), port).start()

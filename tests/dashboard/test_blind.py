@@ -11,9 +11,9 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from sqlmodel import Session
 
-from annotators import service as accounts
-from dashboard.bots.service import sign_in
-from dashboard.studies.models import Study
+from humantrace.annotators import service as accounts
+from humantrace.dashboard.bots.service import sign_in
+from humantrace.dashboard.studies.models import Study
 
 pytestmark = pytest.mark.browser
 

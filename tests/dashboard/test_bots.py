@@ -8,8 +8,8 @@ import threading
 import pytest
 from sqlmodel import Session, select
 
-from dashboard.bots.service import run_bots, sign_in
-from dashboard.studies.models import Assignment, Attempt
+from humantrace.dashboard.bots.service import run_bots, sign_in
+from humantrace.dashboard.studies.models import Assignment, Attempt
 
 pytestmark = pytest.mark.browser
 
@@ -20,7 +20,7 @@ def db_url(request, sqlite_url):
 
 
 def test_two_bots_finish_six_assignments(live, study, make_assignment, context, screenshot_dir, tmp_path):
-    from annotators import service as accounts
+    from humantrace.annotators import service as accounts
 
     with Session(live.app.state.engine) as db:
         row = db.get(type(study), study.id)
@@ -66,9 +66,9 @@ def test_two_bots_finish_six_assignments(live, study, make_assignment, context, 
     lead.screenshot(path=str(screenshot_dir / "lead_progress_bots.png"), full_page=True)
 
     # The study's output: export, verify, compare with agent runs (issue 7's round trip)
-    from dashboard.exports.bundle import export_bundle
-    from exports.bundle import verify_bundle
-    from exports.compare import compare
+    from humantrace.dashboard.exports.bundle import export_bundle
+    from humantrace.exports.bundle import verify_bundle
+    from humantrace.exports.compare import compare
 
     bundle = tmp_path / "bundle"
     export_bundle(live.app.state.engine, bundle)
@@ -96,7 +96,7 @@ def test_a_paced_bot_takes_a_persons_time_and_stops_at_the_deadline(live, study,
     another assignment."""
     import time
 
-    from dashboard.bots.service import Pace
+    from humantrace.dashboard.bots.service import Pace
 
     with Session(live.app.state.engine) as db:
         row = db.get(type(study), study.id)

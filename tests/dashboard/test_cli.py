@@ -4,7 +4,7 @@ import pytest
 from typer.main import get_command
 from typer.testing import CliRunner
 
-from dashboard.cli import app
+from humantrace.dashboard.cli import app
 
 runner = CliRunner()
 

@@ -9,12 +9,12 @@ import pytest
 from sqlmodel import Session
 from typer.testing import CliRunner
 
-from dashboard.cli import app
-from dashboard.flow import service as flow
-from dashboard.studies.models import Attempt, Outcome
-from recorder import service as recorder
-from recorder.models import Recording
-from recorder.schemas import BatchMessage
+from humantrace.dashboard.cli import app
+from humantrace.dashboard.flow import service as flow
+from humantrace.dashboard.studies.models import Attempt, Outcome
+from humantrace.recorder import service as recorder
+from humantrace.recorder.models import Recording
+from humantrace.recorder.schemas import BatchMessage
 
 runner = CliRunner()
 

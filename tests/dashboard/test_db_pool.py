@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.exc import OperationalError
 
-from core.db import make_engine
+from humantrace.core.db import make_engine
 
 
 def _backend_pid(engine) -> int:

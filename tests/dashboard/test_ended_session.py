@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from sqlmodel import Session
 
-from dashboard.flow import service as flow
-from dashboard.studies.models import Outcome
-from environments import sessions
+from humantrace.dashboard.flow import service as flow
+from humantrace.dashboard.studies.models import Outcome
+from humantrace.environments import sessions
 
 
 def test_writes_after_the_end_are_refused_and_not_audited(lab, client, make_assignment, person):

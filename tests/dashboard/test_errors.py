@@ -9,9 +9,9 @@ from fastapi.testclient import TestClient
 from sqlalchemy import create_engine
 from sqlmodel import Session, select
 
-from dashboard.flow import envs
-from dashboard.flow import service as flow
-from dashboard.studies.models import Attempt
+from humantrace.dashboard.flow import envs
+from humantrace.dashboard.flow import service as flow
+from humantrace.dashboard.studies.models import Attempt
 
 
 def _csrf(client, path: str) -> str:

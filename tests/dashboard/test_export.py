@@ -10,14 +10,14 @@ import pytest
 from sqlmodel import Session, select
 from typer.testing import CliRunner
 
-from dashboard.cli import app
-from dashboard.exports.bundle import export_bundle
-from dashboard.flow import service as flow
-from dashboard.studies.models import Attempt, Outcome
-from exports.bundle import read_bundle, verify_bundle
-from recorder import service as recorder
-from recorder.models import Recording
-from recorder.schemas import BatchMessage
+from humantrace.dashboard.cli import app
+from humantrace.dashboard.exports.bundle import export_bundle
+from humantrace.dashboard.flow import service as flow
+from humantrace.dashboard.studies.models import Attempt, Outcome
+from humantrace.exports.bundle import read_bundle, verify_bundle
+from humantrace.recorder import service as recorder
+from humantrace.recorder.models import Recording
+from humantrace.recorder.schemas import BatchMessage
 
 
 def type_into_page(db, recording_id: int, text: str) -> None:

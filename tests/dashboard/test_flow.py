@@ -7,9 +7,9 @@ import threading
 import pytest
 from sqlmodel import Session, select
 
-from dashboard.flow import service as flow
-from dashboard.studies.models import Assignment, AssignmentEvent, Attempt, Outcome
-from recorder.models import Recording
+from humantrace.dashboard.flow import service as flow
+from humantrace.dashboard.studies.models import Assignment, AssignmentEvent, Attempt, Outcome
+from humantrace.recorder.models import Recording
 
 
 @pytest.fixture
@@ -34,7 +34,7 @@ def test_full_assignment_cold_warm_rating(db, make_assignment, person):
 
     warm = flow.start_warm(db, assignment_id=assignment_id, annotator=a1)
     assert warm.phase == "warm" and warm.env_session_id != cold.env_session_id
-    from environments import sessions
+    from humantrace.environments import sessions
 
     # the warm attempt starts from a byte-identical initial state (same task, condition, seed)
     assert (
@@ -102,7 +102,7 @@ def test_evaluate_counts_a_click_the_website_is_still_saving(client, make_assign
     """Evaluate pressed while an environment API call is still saving the person's click (it holds
     the session row, as every write does) waits for that save and scores the state with the click,
     on SQLite and PostgreSQL. Without the wait the score would miss what the page already shows."""
-    from environments.deps import lock_session_row
+    from humantrace.environments.deps import lock_session_row
 
     a1 = person("A1")
     engine = client.app.state.engine

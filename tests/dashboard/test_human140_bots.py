@@ -31,10 +31,10 @@ import pytest
 from sqlmodel import Session, col, select
 from typer.testing import CliRunner
 
-from annotators.planning import check_plan, examples, plan_panel
-from dashboard.bots.service import play_assignment, sign_in
-from dashboard.cli import app as cli
-from dashboard.studies.models import Assignment, Attempt, Study
+from humantrace.annotators.planning import check_plan, examples, plan_panel
+from humantrace.dashboard.bots.service import play_assignment, sign_in
+from humantrace.dashboard.cli import app as cli
+from humantrace.dashboard.studies.models import Assignment, Attempt, Study
 
 pytestmark = pytest.mark.browser
 
@@ -93,7 +93,7 @@ def human140(live, monkeypatch, tmp_path) -> Study:
 
 
 def _stored_plan(engine, study: Study) -> set[tuple[str, str, str, str, str, int]]:
-    from annotators.models import Annotator
+    from humantrace.annotators.models import Annotator
 
     with Session(engine) as db:
         codes = {p.id: p.code for p in db.exec(select(Annotator))}
@@ -114,7 +114,7 @@ def _pick(engine, study: Study, site: str) -> Assignment:
                 Assignment.tier == "primary",
             )
         ).all()
-        from annotators.models import Annotator
+        from humantrace.annotators.models import Annotator
 
         codes = {p.id: p.code for p in db.exec(select(Annotator))}
         return min(rows, key=lambda a: (a.order_index, codes[a.annotator_id]))
@@ -129,10 +129,10 @@ def test_default_sample_is_two_fixed_sites_one_per_condition():
 def test_bot_plays_a_human140_assignment_end_to_end(
     site, human140, live, study_context, tmp_path: Path, screenshot_dir
 ):
-    from annotators import service as accounts
-    from annotators.models import Annotator
-    from dashboard.studies.planning import catalogue_tasks
-    from exports.bundle import read_bundle, verify_bundle
+    from humantrace.annotators import service as accounts
+    from humantrace.annotators.models import Annotator
+    from humantrace.dashboard.studies.planning import catalogue_tasks
+    from humantrace.exports.bundle import read_bundle, verify_bundle
 
     engine = live.app.state.engine
     # The stored assignments are the paper's panel, planned on the real catalogue: the same plan

@@ -6,9 +6,9 @@ from __future__ import annotations
 from sqlmodel import Session, select
 from typer.testing import CliRunner
 
-from dashboard.cli import app as cli
-from dashboard.flow import service as flow
-from dashboard.studies.models import Assignment, AssignmentEvent, Outcome, Rating
+from humantrace.dashboard.cli import app as cli
+from humantrace.dashboard.flow import service as flow
+from humantrace.dashboard.studies.models import Assignment, AssignmentEvent, Outcome, Rating
 
 
 def _csrf(client, path: str) -> str:

@@ -4,9 +4,9 @@ from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import inspect
 
-from core import migrate
-from core.db import make_engine
-from dashboard.tables import metadata
+from humantrace.core import migrate
+from humantrace.core.db import make_engine
+from humantrace.dashboard.tables import metadata
 
 
 def test_upgrade_head_matches_the_models(db_url):
@@ -49,7 +49,7 @@ def test_app_refuses_to_start_on_an_outdated_schema(make_settings, sqlite_url):
     import pytest
     from fastapi.testclient import TestClient
 
-    from dashboard.app import create_app
+    from humantrace.dashboard.app import create_app
 
     app = create_app(make_settings(sqlite_url))
     with pytest.raises(migrate.SchemaOutdated, match="humantrace db upgrade"):

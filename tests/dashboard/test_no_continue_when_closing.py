@@ -9,10 +9,10 @@ from datetime import timedelta
 
 from sqlmodel import Session, select
 
-from annotators.models import utcnow
-from dashboard.flow import service as flow
-from dashboard.flow.routes import CONTROL_GONE_SECONDS
-from dashboard.studies.models import TabPresence
+from humantrace.annotators.models import utcnow
+from humantrace.dashboard.flow import service as flow
+from humantrace.dashboard.flow.routes import CONTROL_GONE_SECONDS
+from humantrace.dashboard.studies.models import TabPresence
 
 
 def _row(html: str, assignment_id: int) -> str:

@@ -15,14 +15,14 @@ from sqlalchemy import MetaData
 from sqlalchemy import select as sa_select
 from sqlmodel import Session, select
 
-from annotators import service as accounts
-from dashboard.bots.service import sign_in
-from dashboard.exports.bundle import export_bundle
-from dashboard.studies.models import Assignment, Attempt
-from dashboard.studies.planning import session_seed
-from environments import registry
-from environments.sessions import get_state
-from recorder.models import RawEvent, Recording
+from humantrace.annotators import service as accounts
+from humantrace.dashboard.bots.service import sign_in
+from humantrace.dashboard.exports.bundle import export_bundle
+from humantrace.dashboard.studies.models import Assignment, Attempt
+from humantrace.dashboard.studies.planning import session_seed
+from humantrace.environments import registry
+from humantrace.environments.sessions import get_state
+from humantrace.recorder.models import RawEvent, Recording
 from tests.waits import count_of, wait_for_text
 
 pytestmark = pytest.mark.browser

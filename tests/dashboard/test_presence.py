@@ -11,10 +11,10 @@ from datetime import timedelta
 import pytest
 from sqlmodel import Session, select
 
-from annotators.models import utcnow
-from dashboard.flow import presence
-from dashboard.flow import service as flow
-from dashboard.studies.models import Assignment, Attempt, ClusterClock, Outcome, TabPresence
+from humantrace.annotators.models import utcnow
+from humantrace.dashboard.flow import presence
+from humantrace.dashboard.flow import service as flow
+from humantrace.dashboard.studies.models import Assignment, Attempt, ClusterClock, Outcome, TabPresence
 
 
 @pytest.fixture

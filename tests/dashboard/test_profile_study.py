@@ -12,9 +12,9 @@ import pytest
 from sqlmodel import Session, select
 from typer.testing import CliRunner
 
-from dashboard.cli import app
-from dashboard.flow import service as flow
-from dashboard.studies.models import Assignment, Attempt, Outcome, Study
+from humantrace.dashboard.cli import app
+from humantrace.dashboard.flow import service as flow
+from humantrace.dashboard.studies.models import Assignment, Attempt, Outcome, Study
 
 runner = CliRunner()
 
@@ -27,7 +27,7 @@ def run(*args: str, code: int = 0) -> str:
 
 def lab_study_of_four(engine, study: Study, **settings) -> None:
     """The test study on the lab site only, with four primary annotators (A1-A4)."""
-    from annotators import service as accounts
+    from humantrace.annotators import service as accounts
 
     with Session(engine) as db:
         row = db.get(Study, study.id)
@@ -42,7 +42,7 @@ def lab_study_of_four(engine, study: Study, **settings) -> None:
 
 
 def test_every_attempt_runs_on_the_assignments_profile(client, make_assignment, person):
-    from environments import sessions
+    from humantrace.environments import sessions
 
     a1 = person("A1")
     assignment_id = make_assignment("A1", "lab-002", "intervention")
@@ -121,12 +121,12 @@ def db_url(request, sqlite_url):
 def test_a_bot_plays_a_non_default_profile_and_the_bundle_shows_it(
     live, study, context, screenshot_dir, tmp_path
 ):
-    from annotators import service as accounts
-    from dashboard.bots.service import run_bots, sign_in
-    from dashboard.exports.bundle import export_bundle
-    from dashboard.studies import planning
-    from environments import sessions
-    from exports.bundle import read_bundle, verify_bundle
+    from humantrace.annotators import service as accounts
+    from humantrace.dashboard.bots.service import run_bots, sign_in
+    from humantrace.dashboard.exports.bundle import export_bundle
+    from humantrace.dashboard.studies import planning
+    from humantrace.environments import sessions
+    from humantrace.exports.bundle import read_bundle, verify_bundle
 
     engine = live.app.state.engine
     lab_study_of_four(engine, study, reading_countdown_seconds=60)  # the bots press "Start now"

@@ -8,7 +8,7 @@ import logging
 from sqlalchemy.exc import OperationalError
 from starlette.testclient import TestClient
 
-from core.requestlog import RequestLogMiddleware
+from humantrace.core.requestlog import RequestLogMiddleware
 
 
 async def _fails_with_database_down(scope, receive, send):

@@ -9,12 +9,12 @@ from __future__ import annotations
 import pytest
 from sqlmodel import select
 
-from dashboard.flow import service as flow
-from dashboard.studies.models import Assignment
-from dashboard.studies.planning import session_seed
-from environments import catalog, sessions
-from environments.seeding import build_session_state
-from environments.state import canonical_json
+from humantrace.dashboard.flow import service as flow
+from humantrace.dashboard.studies.models import Assignment
+from humantrace.dashboard.studies.planning import session_seed
+from humantrace.environments import catalog, sessions
+from humantrace.environments.seeding import build_session_state
+from humantrace.environments.state import canonical_json
 
 STATE_LAYERS = {"seed", "server"}
 
@@ -68,7 +68,7 @@ def test_every_assignment_and_attempt_uses_the_study_seed(client, db, study, mak
         update={"injections": [i for i in variant.injections if i.layer in STATE_LAYERS]}
     )
     expected = build_session_state(task, "intervention", study.seed, variant=state_only)
-    from environments.state import state_sha256
+    from humantrace.environments.state import state_sha256
 
     assert built["intervention"].initial_sha256 == state_sha256(expected.state)
     assert built["clean"].initial_sha256 == state_sha256(build_session_state(task, "clean", study.seed).state)
@@ -77,9 +77,9 @@ def test_every_assignment_and_attempt_uses_the_study_seed(client, db, study, mak
 def test_a_written_plan_gives_both_conditions_and_the_duplicate_the_study_seed(client, db, study):
     from types import SimpleNamespace
 
-    from annotators.planning.schemas import PlannedAssignment
-    from dashboard.studies import planning
-    from dashboard.studies.models import Study
+    from humantrace.annotators.planning.schemas import PlannedAssignment
+    from humantrace.dashboard.studies import planning
+    from humantrace.dashboard.studies.models import Study
 
     rows = [
         PlannedAssignment(

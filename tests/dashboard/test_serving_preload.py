@@ -16,14 +16,14 @@ REPO = Path(__file__).resolve().parents[2]
 PROBE = r"""
 import json, logging, sys
 logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
-from environments import catalog
+from humantrace.environments import catalog
 if sys.argv[1] == "broken":
     catalog.build_catalog = lambda envs: (catalog.Catalog(), ["shop/tasks/bad.yaml: not a task"])
-from dashboard.app import create_app_from_env
+from humantrace.dashboard.app import create_app_from_env
 app = create_app_from_env()
 print(json.dumps({
     "catalog_loaded": catalog._cache is not None,
-    "preloaded": [m for m in ("networkx.algorithms.bipartite", "pyarrow.pandas_compat", "environments.evaluator", "cleaning") if m in sys.modules],
+    "preloaded": [m for m in ("networkx.algorithms.bipartite", "pyarrow.pandas_compat", "humantrace.environments.evaluator", "humantrace.cleaning") if m in sys.modules],
     "routes": len(app.routes),
 }))
 """
@@ -48,7 +48,7 @@ def test_a_serve_process_loads_the_catalog_and_the_evaluator_at_start_up(tmp_pat
     assert result["preloaded"] == [
         "networkx.algorithms.bipartite",
         "pyarrow.pandas_compat",
-        "environments.evaluator",
+        "humantrace.environments.evaluator",
         "cleaning",
     ]
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from core.settings import InsecureSettings, Settings
+from humantrace.core.settings import InsecureSettings, Settings
 
 
 def test_unset_secrets_are_generated_once_and_kept(tmp_path):
@@ -56,7 +56,7 @@ def test_env_variables_use_the_humantrace_prefix(tmp_path, monkeypatch):
 def test_cli_refuses_weak_secrets_outside_local_use(tmp_path, monkeypatch):
     from typer.testing import CliRunner
 
-    from dashboard.cli import app
+    from humantrace.dashboard.cli import app
 
     monkeypatch.setenv("HUMANTRACE_ENVIRONMENT", "production")
     monkeypatch.setenv("HUMANTRACE_SECRET_KEY", "changethis")

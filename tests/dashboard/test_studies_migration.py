@@ -6,8 +6,8 @@ import json
 
 import sqlalchemy as sa
 
-from core import migrate
-from core.db import make_engine
+from humantrace.core import migrate
+from humantrace.core.db import make_engine
 
 BEFORE = "5c1e2f7a9b31"
 

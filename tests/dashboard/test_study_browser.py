@@ -9,7 +9,7 @@ import random
 import pytest
 from sqlmodel import Session, select
 
-from dashboard.bots.service import play_assignment, sign_in
+from humantrace.dashboard.bots.service import play_assignment, sign_in
 from tests.waits import wait_for_text
 
 pytestmark = pytest.mark.browser
@@ -31,8 +31,8 @@ def shot(page, directory, name: str) -> None:
 def test_lead_creates_imports_plans_and_watches_a1_complete_an_assignment(
     live, lab, browser, screenshot_dir, tmp_path
 ):
-    from annotators import service as accounts
-    from dashboard.studies.models import Assignment, Study
+    from humantrace.annotators import service as accounts
+    from humantrace.dashboard.studies.models import Assignment, Study
 
     engine = live.app.state.engine
     with Session(engine) as db:

@@ -9,9 +9,9 @@ import pytest
 from sqlmodel import Session, select
 from typer.testing import CliRunner
 
-from dashboard.cli import app
-from dashboard.flow import service as flow
-from dashboard.studies.models import Assignment, Outcome, Study, StudyChange
+from humantrace.dashboard.cli import app
+from humantrace.dashboard.flow import service as flow
+from humantrace.dashboard.studies.models import Assignment, Outcome, Study, StudyChange
 
 runner = CliRunner()
 
@@ -148,7 +148,7 @@ def test_annotators_link_signs_a_person_of_several_studies_into_the_named_one(
         assert f"{name} tasks." in home and f"{other} tasks." not in home and "Choose a study" not in home
     # A link naming no study (as before) still shows the picker to a person in several studies.
     with Session(cli_env) as db:
-        from annotators import service as accounts
+        from humantrace.annotators import service as accounts
 
         plain = accounts.create_login_link(
             db, secret_key=client.app.state.settings.secret_key, code="A1", base_url="http://x"

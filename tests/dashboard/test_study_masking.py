@@ -13,12 +13,12 @@ from sqlalchemy import MetaData
 from sqlalchemy import select as sa_select
 from sqlmodel import Session, select
 
-from annotators import service as accounts
-from dashboard.bots.service import sign_in
-from dashboard.exports.bundle import export_bundle
-from dashboard.studies import service as studies
-from dashboard.studies.models import Attempt, Study
-from recorder.models import RawEvent, Recording
+from humantrace.annotators import service as accounts
+from humantrace.dashboard.bots.service import sign_in
+from humantrace.dashboard.exports.bundle import export_bundle
+from humantrace.dashboard.studies import service as studies
+from humantrace.dashboard.studies.models import Attempt, Study
+from humantrace.recorder.models import RawEvent, Recording
 from tests.waits import count_of, wait_for_text
 
 pytestmark = pytest.mark.browser

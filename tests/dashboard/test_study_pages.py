@@ -8,10 +8,10 @@ import time
 import pytest
 from sqlmodel import Session, select
 
-from annotators import service as accounts
-from dashboard.bots.service import sign_in
-from dashboard.studies.models import Assignment, Attempt, Rating, Study
-from recorder.models import RawEvent
+from humantrace.annotators import service as accounts
+from humantrace.dashboard.bots.service import sign_in
+from humantrace.dashboard.studies.models import Assignment, Attempt, Rating, Study
+from humantrace.recorder.models import RawEvent
 from tests.waits import count_of, wait_for_text
 
 pytestmark = pytest.mark.browser
@@ -55,8 +55,8 @@ def open_as(context, live, code: str):
 
 
 def lab_oracle(env_page, live, assignment_id):
-    from dashboard.bots.service import _solution, _targets_and_instruction
-    from environments.oracles import OracleContext
+    from humantrace.dashboard.bots.service import _solution, _targets_and_instruction
+    from humantrace.environments.oracles import OracleContext
 
     targets, instruction, task_id = _targets_and_instruction(live.app.state.engine, assignment_id)
     _solution(task_id, wrong=False)(

@@ -10,10 +10,10 @@ import time
 import pytest
 from sqlmodel import Session, select
 
-from annotators import service as accounts
-from dashboard.bots.service import sign_in
-from dashboard.studies.models import Assignment, AssignmentEvent, Attempt, Study
-from recorder.models import RawEvent
+from humantrace.annotators import service as accounts
+from humantrace.dashboard.bots.service import sign_in
+from humantrace.dashboard.studies.models import Assignment, AssignmentEvent, Attempt, Study
+from humantrace.recorder.models import RawEvent
 from tests.waits import count_of, wait_for_text
 
 pytestmark = pytest.mark.browser
@@ -215,7 +215,7 @@ def test_a_rolled_back_assignment_can_be_started_again_and_evaluated(live, study
 def test_an_assignment_a_lead_reopened_can_be_started_again_and_evaluated(
     live, study, make_assignment, context, person
 ):
-    from dashboard.flow import service as flow
+    from humantrace.dashboard.flow import service as flow
 
     _settings(live, reading_countdown_seconds=0, rollback_grace_seconds=3)
     assignment_id = make_assignment("A1")

@@ -32,7 +32,7 @@ SECRET_KEY = "page-secret-key-0b1d"
 
 def load_lab_module() -> ModuleType:
     """Import the lab site by file path (once per process) and register it."""
-    from environments import registry
+    from humantrace.environments import registry
 
     module = sys.modules.get("ht_labsite")
     if module is None:
@@ -51,7 +51,7 @@ LAB_ONLY = os.environ.get("HT_LAB_ONLY") == "1"
 sys.path.insert(0, {str(Path(__file__).resolve().parents[2])!r})
 spec = importlib.util.spec_from_file_location("ht_labsite", {str(LAB_DIR / "site.py")!r})
 module = importlib.util.module_from_spec(spec); sys.modules["ht_labsite"] = module; spec.loader.exec_module(module)
-from environments import registry, sites
+from humantrace.environments import registry, sites
 if LAB_ONLY:
     sites.SITES = []
 registry.register(module.ENVIRONMENT, replace=True)
@@ -62,7 +62,7 @@ registry.register(module.ENVIRONMENT, replace=True)
 def only_the_lab_site(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Framework tests see only the lab site, so a site under construction cannot break them.
     Tests marked `all_sites` (oracles, determinism) see every registered site as well."""
-    from environments import registry, sites
+    from humantrace.environments import registry, sites
 
     if request.node.get_closest_marker("all_sites"):
         yield
@@ -125,8 +125,8 @@ def oracle_cases(full: bool = False) -> list[tuple[str, str, str, str, str]]:
     task id, at least one per site).
     `full`: every task-condition on every profile, and every wrong solution.
     """
-    from environments import catalog, registry, ui
-    from environments.oracles import load_oracles
+    from humantrace.environments import catalog, registry, ui
+    from humantrace.environments.oracles import load_oracles
 
     load_lab_module()
     cases = []
@@ -187,7 +187,7 @@ def make_engine(url: str) -> Engine:
 @pytest.fixture
 def engine_factory() -> Iterator[Callable[[str], Engine]]:
     """Make engines with every table created; disposed at the end of the test."""
-    import environments.models  # noqa: F401
+    import humantrace.environments.models  # noqa: F401
 
     made: list[Engine] = []
 
@@ -232,8 +232,8 @@ class LiveServer:
 
 
 def build_app(engine: Engine) -> FastAPI:
-    from core.settings import Settings
-    from environments import mount_environments
+    from humantrace.core.settings import Settings
+    from humantrace.environments import mount_environments
 
     app = FastAPI()
     app.state.engine = engine

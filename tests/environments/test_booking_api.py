@@ -9,11 +9,11 @@ from datetime import date, timedelta
 import httpx
 import pytest
 
-from environments import catalog
-from environments.booking.models import BookingState
-from environments.booking.seed import build_default_state
-from environments.seeding import SeedContext, build_session_state, session_start_for
-from environments.state import state_sha256
+from humantrace.environments import catalog
+from humantrace.environments.booking.models import BookingState
+from humantrace.environments.booking.seed import build_default_state
+from humantrace.environments.seeding import SeedContext, build_session_state, session_start_for
+from humantrace.environments.state import state_sha256
 
 pytestmark = pytest.mark.all_sites
 

@@ -10,12 +10,12 @@ import random
 import httpx
 import pytest
 
-from environments.brokerage import service
-from environments.brokerage.models import BrokerageState
-from environments.brokerage.seed import build_default_state
-from environments.responses import Refusal
-from environments.seeding import SeedContext, session_start_for
-from environments.sitekit import SiteError
+from humantrace.environments.brokerage import service
+from humantrace.environments.brokerage.models import BrokerageState
+from humantrace.environments.brokerage.seed import build_default_state
+from humantrace.environments.responses import Refusal
+from humantrace.environments.seeding import SeedContext, session_start_for
+from humantrace.environments.sitekit import SiteError
 
 pytestmark = pytest.mark.all_sites
 

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from environments import catalog, checks, registry
-from environments.schemas import SpecError, load_task, load_variant
-from environments.seeding import SeedError, build_session_state, resolve_templates
-from environments.state import state_sha256
+from humantrace.environments import catalog, checks, registry
+from humantrace.environments.schemas import SpecError, load_task, load_variant
+from humantrace.environments.seeding import SeedError, build_session_state, resolve_templates
+from humantrace.environments.state import state_sha256
 
 GOOD_TASK = Path(__file__).parent / "labsite" / "tasks" / "lab-001.yaml"
 
@@ -130,9 +130,9 @@ def test_every_task_builds_identically_twice_and_in_another_process(every_task_c
         lab_loader_code
         + """
 import json
-from environments import catalog
-from environments.seeding import build_session_state
-from environments.state import state_sha256
+from humantrace.environments import catalog
+from humantrace.environments.seeding import build_session_state
+from humantrace.environments.state import state_sha256
 pairs = json.loads(sys.argv[1])
 print(json.dumps({p: state_sha256(build_session_state(catalog.get_task(p.split("/")[0]), p.split("/")[1], 42).state)
                   for p in pairs}))
@@ -270,7 +270,7 @@ def test_tasks_summary_command_matches_the_task_list():
 
     from typer.testing import CliRunner
 
-    from dashboard.cli import app
+    from humantrace.dashboard.cli import app
 
     done = CliRunner().invoke(app, ["tasks", "summary", "--json"])
     assert done.exit_code == 0, done.output

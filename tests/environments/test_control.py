@@ -130,7 +130,7 @@ def test_no_public_response_page_or_cookie_holds_targets_verdicts_variant_or_sec
 def test_the_controller_openapi_document_describes_every_answer() -> None:
     """Each of the controller's operations names the shape of its success answer (a harness
     developer reads the fields from the document instead of from the code)."""
-    from environments.control import openapi_document
+    from humantrace.environments.control import openapi_document
 
     document = openapi_document()
     operations = {

@@ -15,10 +15,10 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from environments.evaluator import match
-from environments.evaluator.budget import MAX_ITEMS, ExprBudgetExceeded
-from environments.evaluator.sandbox import UnsafeExpression, compile_expr, run_expr
-from environments.evaluator.views import MappingView, StateView
+from humantrace.environments.evaluator import match
+from humantrace.environments.evaluator.budget import MAX_ITEMS, ExprBudgetExceeded
+from humantrace.environments.evaluator.sandbox import UnsafeExpression, compile_expr, run_expr
+from humantrace.environments.evaluator.views import MappingView, StateView
 
 MEMORY_LIMIT = 50 * 1024 * 1024
 CPU_BOUND_S = 1.0
@@ -123,7 +123,7 @@ def test_sum_adds_numbers_only_so_concatenating_many_lists_cannot_go_quadratic()
 def test_a_bomb_in_a_canonical_diff_fails_its_check_and_scoring_goes_on() -> None:
     initial = {"notes": [{"id": "n1", "body": "a"}]}
     final = {"notes": [{"id": "n1", "body": "b"}]}
-    from environments.evaluator import compute_diff
+    from humantrace.environments.evaluator import compute_diff
 
     verdict = match(
         compute_diff(initial, final),

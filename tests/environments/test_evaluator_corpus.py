@@ -15,12 +15,12 @@ from typing import Any
 import pytest
 import yaml
 
-from environments.evaluator import NegativeCheck, PositiveCheck, compute_diff, match
-from environments.evaluator.sandbox import UnsafeExpression, compile_expr, run_expr
-from environments.evaluator.views import MappingView, StateView
-from environments.mail.models import MailState
-from environments.state import Entity, EnvState
-from environments.state_helpers import state_helper
+from humantrace.environments.evaluator import NegativeCheck, PositiveCheck, compute_diff, match
+from humantrace.environments.evaluator.sandbox import UnsafeExpression, compile_expr, run_expr
+from humantrace.environments.evaluator.views import MappingView, StateView
+from humantrace.environments.mail.models import MailState
+from humantrace.environments.state import Entity, EnvState
+from humantrace.environments.state_helpers import state_helper
 
 CORPUS = yaml.safe_load((Path(__file__).parent / "evaluator_cases" / "corpus.yaml").read_text())
 

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from environments.evaluator import Create, Delete, StateShapeError, Update, compute_diff
+from humantrace.environments.evaluator import Create, Delete, StateShapeError, Update, compute_diff
 
 
 def test_diff_reports_creates_updates_and_deletes_sorted_by_collection_and_id() -> None:
@@ -86,7 +86,7 @@ def test_records_accept_keywords_and_dump_to_json() -> None:
 
 
 def test_a_diff_dumped_to_json_scores_like_the_original() -> None:
-    from environments.evaluator import match
+    from humantrace.environments.evaluator import match
 
     initial = {"emails": [{"id": "e1", "is_read": False}, {"id": "e2", "is_read": False}]}
     final = {"emails": [{"id": "e1", "is_read": True}]}

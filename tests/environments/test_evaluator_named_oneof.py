@@ -9,7 +9,13 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
-from environments.evaluator import CanonicalDiffError, compute_diff, evaluate, match, parse_canonical_diff
+from humantrace.environments.evaluator import (
+    CanonicalDiffError,
+    compute_diff,
+    evaluate,
+    match,
+    parse_canonical_diff,
+)
 
 
 def score(canonical: dict[str, Any] | BaseModel, initial: dict[str, Any], final: dict[str, Any], **kw: Any):

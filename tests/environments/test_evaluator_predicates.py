@@ -6,9 +6,9 @@ from datetime import UTC, datetime
 
 import pytest
 
-from environments.evaluator import VERBS, CanonicalDiffError, Scope, check
-from environments.evaluator.predicates import check_predicate
-from environments.evaluator.views import MappingView, StateView
+from humantrace.environments.evaluator import VERBS, CanonicalDiffError, Scope, check
+from humantrace.environments.evaluator.predicates import check_predicate
+from humantrace.environments.evaluator.views import MappingView, StateView
 
 TARGETS = {
     "product_id": "p-7",

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from environments.evaluator import UnsafeExpression, compile_expr
-from environments.evaluator.budget import ExprBudgetExceeded
-from environments.evaluator.sandbox import run_expr
-from environments.evaluator.views import MappingView, StateView
+from humantrace.environments.evaluator import UnsafeExpression, compile_expr
+from humantrace.environments.evaluator.budget import ExprBudgetExceeded
+from humantrace.environments.evaluator.sandbox import run_expr
+from humantrace.environments.evaluator.views import MappingView, StateView
 
 REFUSED = [
     ("().__class__", "dunder attribute '__class__'"),

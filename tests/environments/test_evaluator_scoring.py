@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 import yaml
 
-from environments.evaluator import Verdict, compute_diff, match
+from humantrace.environments.evaluator import Verdict, compute_diff, match
 
 CASES = Path(__file__).parent / "evaluator_cases"
 INVOICES = ["e-101", "e-102", "e-103", "e-104", "e-105"]

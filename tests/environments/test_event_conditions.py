@@ -6,7 +6,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from environments.event_conditions import (
+from humantrace.environments.event_conditions import (
     EventConditionError,
     check_event_conditions,
     is_identity_param,
@@ -215,7 +215,7 @@ def test_evaluate_resolves_target_templates_in_event_conditions():
     """A task's event conditions name targets ('{target.note_id}') exactly as its canonical diff does."""
     from types import SimpleNamespace
 
-    from environments.evaluator import evaluate
+    from humantrace.environments.evaluator import evaluate
 
     task = SimpleNamespace(
         canonical_diff={

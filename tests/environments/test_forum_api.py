@@ -7,10 +7,10 @@ import random
 
 import pytest
 
-from environments.forum.models import ForumState
-from environments.forum.seed import build_default_state
-from environments.seeding import SeedContext, session_start_for
-from environments.state import state_sha256
+from humantrace.environments.forum.models import ForumState
+from humantrace.environments.forum.seed import build_default_state
+from humantrace.environments.seeding import SeedContext, session_start_for
+from humantrace.environments.state import state_sha256
 
 pytestmark = pytest.mark.all_sites
 

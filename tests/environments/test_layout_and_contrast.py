@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from environments.sites import SITES as SITE_NAMES
+from humantrace.environments.sites import SITES as SITE_NAMES
 
 pytestmark = [pytest.mark.browser, pytest.mark.all_sites]
 
@@ -27,7 +27,7 @@ def site_server(server_factory, sqlite_url, port):
 
 
 def _start_page(server, context, env_id: str):
-    from environments import catalog
+    from humantrace.environments import catalog
 
     task_id = sorted(t.task_id for t in catalog.list_tasks() if t.env_id == env_id)[0]
     info = server.create(task_id, "clean", 42)

@@ -10,13 +10,13 @@ from datetime import timedelta
 
 import pytest
 
-from environments import catalog
-from environments.lms import service
-from environments.lms.models import LmsState
-from environments.lms.seed import build_default_state
-from environments.seeding import SeedContext, build_session_state, session_start_for
-from environments.sitekit import SiteError
-from environments.state import state_sha256
+from humantrace.environments import catalog
+from humantrace.environments.lms import service
+from humantrace.environments.lms.models import LmsState
+from humantrace.environments.lms.seed import build_default_state
+from humantrace.environments.seeding import SeedContext, build_session_state, session_start_for
+from humantrace.environments.sitekit import SiteError
+from humantrace.environments.state import state_sha256
 
 pytestmark = pytest.mark.all_sites
 

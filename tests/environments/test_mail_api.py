@@ -8,9 +8,9 @@ from datetime import datetime
 
 import pytest
 
-from environments.catalog import get_task
-from environments.seeding import build_session_state
-from environments.state import state_sha256
+from humantrace.environments.catalog import get_task
+from humantrace.environments.seeding import build_session_state
+from humantrace.environments.state import state_sha256
 
 pytestmark = pytest.mark.all_sites
 

@@ -18,8 +18,8 @@ import sys
 import uvicorn
 from fastapi import FastAPI
 from sqlalchemy import create_engine
-from core.settings import Settings
-from environments import mount_environments
+from humantrace.core.settings import Settings
+from humantrace.environments import mount_environments
 url, port, secret = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 app = FastAPI()
 app.state.engine = create_engine(url, pool_size=10)

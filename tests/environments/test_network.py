@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from environments.interventions import modes
+from humantrace.environments.interventions import modes
 
 
 def setup(server, rules, task="lab-001", seed=42):

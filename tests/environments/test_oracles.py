@@ -11,8 +11,8 @@ import json
 
 import pytest
 
-from environments import catalog, registry
-from environments.oracles import OracleContext, load_oracles
+from humantrace.environments import catalog, registry
+from humantrace.environments.oracles import OracleContext, load_oracles
 
 pytestmark = [pytest.mark.browser, pytest.mark.all_sites]
 

@@ -11,11 +11,11 @@ from datetime import date
 import httpx
 import pytest
 
-from environments import catalog
-from environments.portal.models import PortalState
-from environments.portal.seed import build_default_state
-from environments.seeding import SeedContext, build_session_state, session_start_for
-from environments.state import state_sha256
+from humantrace.environments import catalog
+from humantrace.environments.portal.models import PortalState
+from humantrace.environments.portal.seed import build_default_state
+from humantrace.environments.seeding import SeedContext, build_session_state, session_start_for
+from humantrace.environments.state import state_sha256
 
 pytestmark = pytest.mark.all_sites
 

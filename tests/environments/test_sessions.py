@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from sqlmodel import Session, select
 
-from environments import sessions
-from environments.interventions import counters
-from environments.models import EnvAuditEntry, EnvSemanticEvent, InterventionCounter
-from environments.state import state_sha256
+from humantrace.environments import sessions
+from humantrace.environments.interventions import counters
+from humantrace.environments.models import EnvAuditEntry, EnvSemanticEvent, InterventionCounter
+from humantrace.environments.state import state_sha256
 
 
 def _pin(db: Session, session_id: str, note_id: str) -> None:

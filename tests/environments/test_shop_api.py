@@ -7,11 +7,11 @@ import random
 
 import pytest
 
-from environments import catalog
-from environments.seeding import SeedContext, build_session_state, session_start_for
-from environments.shop.models import ShopState
-from environments.shop.seed import build_default_state
-from environments.state import state_sha256
+from humantrace.environments import catalog
+from humantrace.environments.seeding import SeedContext, build_session_state, session_start_for
+from humantrace.environments.shop.models import ShopState
+from humantrace.environments.shop.seed import build_default_state
+from humantrace.environments.state import state_sha256
 
 pytestmark = pytest.mark.all_sites
 
@@ -384,7 +384,7 @@ def test_every_emitted_event_is_documented_with_its_params():
     import ast
     import inspect
 
-    from environments.shop import api
+    from humantrace.environments.shop import api
 
     emitted: dict[str, set[str]] = {}
     for node in ast.walk(ast.parse(inspect.getsource(api))):

@@ -7,9 +7,9 @@ from collections import Counter
 
 import pytest
 
-from environments import catalog
-from environments.oracles import load_oracles
-from environments.registry import get
+from humantrace.environments import catalog
+from humantrace.environments.oracles import load_oracles
+from humantrace.environments.registry import get
 
 pytestmark = pytest.mark.all_sites
 

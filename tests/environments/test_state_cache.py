@@ -14,8 +14,8 @@ import time
 import httpx
 from sqlmodel import Session, select
 
-from environments.deps import STATE_CACHE
-from environments.models import EnvSession
+from humantrace.environments.deps import STATE_CACHE
+from humantrace.environments.models import EnvSession
 
 
 def _notes(api: httpx.Client) -> list[dict]:
@@ -241,7 +241,7 @@ def test_a_read_that_creates_an_entity_gets_a_fresh_id(server_factory, db_url, p
 def test_a_delayed_read_shows_a_change_made_during_its_delay(server_factory, db_url, port):
     """A delay intervention only slows a page: a GET held in its delay while the person's other
     call saves a note answers with that note (it does not answer from the row it read before)."""
-    from environments.models import InterventionCounter
+    from humantrace.environments.models import InterventionCounter
 
     server = server_factory(db_url, port)
     sid = server.create("lab-002", "clean", 7)["session_id"]

@@ -5,11 +5,11 @@ from __future__ import annotations
 import orjson
 import pytest
 
-from environments import catalog, registry
-from environments.evaluator import compute_diff, evaluate, match
-from environments.sessions import _built
-from environments.state import Entity, EnvState, canonical_json
-from environments.state_helpers import StateHelperError, describe_helpers, helpers_of, state_helper
+from humantrace.environments import catalog, registry
+from humantrace.environments.evaluator import compute_diff, evaluate, match
+from humantrace.environments.sessions import _built
+from humantrace.environments.state import Entity, EnvState, canonical_json
+from humantrace.environments.state_helpers import StateHelperError, describe_helpers, helpers_of, state_helper
 
 
 class Holding(Entity):

@@ -13,8 +13,8 @@ import dataclasses
 import pytest
 from playwright.sync_api import expect
 
-from environments import registry, ui
-from environments.oracles import choose
+from humantrace.environments import registry, ui
+from humantrace.environments.oracles import choose
 
 pytestmark = pytest.mark.browser
 

@@ -9,9 +9,9 @@ from datetime import date, timedelta
 
 import pytest
 
-from environments import ui
-from environments.booking import oracle_steps as steps
-from environments.oracles import choose
+from humantrace.environments import ui
+from humantrace.environments.booking import oracle_steps as steps
+from humantrace.environments.oracles import choose
 
 pytestmark = [pytest.mark.browser, pytest.mark.all_sites]
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from environments.brokerage import oracle_steps as steps
-from environments.oracles import choose
+from humantrace.environments.brokerage import oracle_steps as steps
+from humantrace.environments.oracles import choose
 
 pytestmark = [pytest.mark.browser, pytest.mark.all_sites]
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from environments.forum.oracles import comment_by, open_post, ready
-from environments.oracles import choose
+from humantrace.environments.forum.oracles import comment_by, open_post, ready
+from humantrace.environments.oracles import choose
 
 pytestmark = [pytest.mark.browser, pytest.mark.all_sites]
 

@@ -10,9 +10,9 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from environments import ui
-from environments.lms import oracle_steps as steps
-from environments.oracles import choose
+from humantrace.environments import ui
+from humantrace.environments.lms import oracle_steps as steps
+from humantrace.environments.oracles import choose
 
 pytestmark = [pytest.mark.browser, pytest.mark.all_sites]
 

@@ -11,8 +11,8 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from environments import ui
-from environments.portal import oracle_steps as steps
+from humantrace.environments import ui
+from humantrace.environments.portal import oracle_steps as steps
 
 pytestmark = [pytest.mark.browser, pytest.mark.all_sites]
 

@@ -8,8 +8,8 @@ import re
 
 import pytest
 
-from environments import ui
-from environments.oracles import choose
+from humantrace.environments import ui
+from humantrace.environments.oracles import choose
 
 pytestmark = [pytest.mark.browser, pytest.mark.all_sites]
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from exports.bundle import BundleWriter
+from humantrace.exports.bundle import BundleWriter
 
 TASKS = {
     "T1": ("shop", "easy", "grounding"),
@@ -410,7 +410,7 @@ def agent_files(tmp_path: Path) -> list[Path]:
 @pytest.fixture(scope="module")
 def compared(tmp_path_factory):
     """compare() run once per test module on the synthetic study (bootstrap 2000, seed 0)."""
-    from exports.compare import compare
+    from humantrace.exports.compare import compare
 
     root = tmp_path_factory.mktemp("compared")
     bundle = write_study_bundle(root / "bundle")

@@ -6,15 +6,15 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from exports.agent_bundle import (
+from humantrace.exports.agent_bundle import (
     AGENT_TABLES,
     AgentBundleError,
     read_agent_bundle,
     write_manifest,
     write_table,
 )
-from exports.agents import import_agent_runs
-from exports.replay_tables import replay_reproduce
+from humantrace.exports.agents import import_agent_runs
+from humantrace.exports.replay_tables import replay_reproduce
 
 
 def _episode(attempt_id: int, task_id: str, passed: bool, **extra) -> dict:

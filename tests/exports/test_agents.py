@@ -8,8 +8,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from exports.agents import import_agent_runs
-from exports.failure_modes import classify_failure, classify_failures
+from humantrace.exports.agents import import_agent_runs
+from humantrace.exports.failure_modes import classify_failure, classify_failures
 
 HEADER = "run_id,model,task,env,difficulty,condition,score,steps,elapsed_s,source_variant"
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from exports.bundle import BundleError, BundleWriter, read_bundle, verify_bundle
-from exports.schema import TABLES
+from humantrace.exports.bundle import BundleError, BundleWriter, read_bundle, verify_bundle
+from humantrace.exports.schema import TABLES
 
 
 def _attempt(**overrides) -> dict:

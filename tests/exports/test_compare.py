@@ -85,7 +85,7 @@ def test_panel_drops_gains_and_bootstrap_intervals(compared):
 
 
 def test_same_seed_same_tables(compared, tmp_path, study_bundle, agent_files):
-    from exports.compare import compare
+    from humantrace.exports.compare import compare
 
     again = compare(study_bundle, agent_files, tmp_path / "again", bootstrap=2000, seed=0)
     for name in ("panel_changes", "agents_by_model", "primitive_drops", "by_environment"):
@@ -274,8 +274,8 @@ def test_unmatched_tasks_and_progress_are_reported(compared):
 
 
 def test_a_corrupted_bundle_is_refused(tmp_path, study_bundle, agent_files):
-    from exports.bundle import BundleError
-    from exports.compare import compare
+    from humantrace.exports.bundle import BundleError
+    from humantrace.exports.compare import compare
 
     (study_bundle / "verdicts.csv").write_text("tampered")
     with pytest.raises(BundleError, match="verdicts.csv: sha256 mismatch"):
@@ -283,7 +283,7 @@ def test_a_corrupted_bundle_is_refused(tmp_path, study_bundle, agent_files):
 
 
 def test_human_only_comparison_still_reports_human_tables(tmp_path, study_bundle):
-    from exports.compare import compare
+    from humantrace.exports.compare import compare
 
     result = compare(study_bundle, [], tmp_path / "out", bootstrap=200)
     prims = csv(result, "primitive_drops").set_index("primitive")
@@ -320,7 +320,7 @@ def _agents_with_seed(folder, seeds: dict[str, int | None]):
 
 
 def test_compare_warns_when_an_agent_run_used_another_seed(tmp_path, study_bundle):
-    from exports.compare import compare
+    from humantrace.exports.compare import compare
 
     agents = _agents_with_seed(tmp_path / "agents", {"T1": 7, "T2": 42, "T4": None})
     result = compare(study_bundle, [agents], tmp_path / "out", bootstrap=50, seed=0)
@@ -341,8 +341,8 @@ def test_compare_warns_when_an_agent_run_used_another_seed(tmp_path, study_bundl
 def test_a_schema_1_bundle_still_reads_and_compares(tmp_path, study_bundle, agent_files):
     import json
 
-    from exports.bundle import read_bundle, verify_bundle
-    from exports.compare import compare
+    from humantrace.exports.bundle import read_bundle, verify_bundle
+    from humantrace.exports.compare import compare
 
     manifest = study_bundle / "manifest.json"
     data = json.loads(manifest.read_text())

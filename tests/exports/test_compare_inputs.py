@@ -12,10 +12,10 @@ import pyarrow.csv as pacsv
 import pytest
 from typer.testing import CliRunner
 
-from dashboard.cli import app
-from exports.bundle import read_bundle, verify_bundle
-from exports.compare import compare
-from exports.inputs import parse_filters
+from humantrace.dashboard.cli import app
+from humantrace.exports.bundle import read_bundle, verify_bundle
+from humantrace.exports.compare import compare
+from humantrace.exports.inputs import parse_filters
 
 runner = CliRunner()
 

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from exports.agents import OPTIONAL_COLUMNS, REQUIRED_COLUMNS
-from exports.compare import TABLE_FILES
-from exports.failure_modes import AGENT_MODES, HUMAN_MODES, SUCCESS_KEYWORDS
-from exports.schema import TABLES
+from humantrace.exports.agents import OPTIONAL_COLUMNS, REQUIRED_COLUMNS
+from humantrace.exports.compare import TABLE_FILES
+from humantrace.exports.failure_modes import AGENT_MODES, HUMAN_MODES, SUCCESS_KEYWORDS
+from humantrace.exports.schema import TABLES
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "exports.md").read_text()
 

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from exports.features import extract_features
+from humantrace.exports.features import extract_features
 
 Z = 1.959963984540054
 

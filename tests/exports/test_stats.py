@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from exports.stats import paired_difference, stratified_weighted_mean
+from humantrace.exports.stats import paired_difference, stratified_weighted_mean
 
 
 def _sample():

@@ -9,9 +9,9 @@ import json
 import pandas as pd
 import pytest
 
-from exports.agent_bundle import AGENT_TABLES, read_agent_bundle, write_manifest, write_table
-from exports.compare import compare
-from exports.ui_tables import by_interaction_class
+from humantrace.exports.agent_bundle import AGENT_TABLES, read_agent_bundle, write_manifest, write_table
+from humantrace.exports.compare import compare
+from humantrace.exports.ui_tables import by_interaction_class
 from tests.exports.conftest import write_study_bundle
 
 approx = pytest.approx
@@ -222,7 +222,7 @@ def test_compare_writes_the_table_and_reads_old_agent_bundles(tmp_path):
 
 
 def test_the_profile_filter_reads_a_missing_profile_as_default():
-    from exports.inputs import apply_filters, parse_filters
+    from humantrace.exports.inputs import apply_filters, parse_filters
 
     chosen = parse_filters("profile=default")
     assert len(apply_filters(HUMANS, chosen, side="human")) == 5

@@ -41,7 +41,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def register_lab() -> None:
     """The framework's tiny notes site (tests/environments/labsite), registered by file path."""
-    from environments import catalog, registry
+    from humantrace.environments import catalog, registry
 
     module = sys.modules.get("ht_labsite")
     if module is None:
@@ -71,7 +71,7 @@ def free_port() -> int:
 @pytest.fixture(scope="session")
 def sqlite_template(tmp_path_factory) -> Path:
     """A SQLite file at the latest migration, built once; tests copy it."""
-    from core import migrate
+    from humantrace.core import migrate
 
     path = tmp_path_factory.mktemp("template") / "humantrace.db"
     migrate.upgrade(f"sqlite:///{path}")
@@ -86,7 +86,7 @@ def copy_template(template: Path, directory: Path) -> str:
 
 
 def hardening_settings(database_url: str, data_dir: Path, **overrides):
-    from core.settings import Settings
+    from humantrace.core.settings import Settings
 
     values: dict[str, Any] = dict(
         data_dir=data_dir,
@@ -111,7 +111,7 @@ class Person:
 
     @property
     def cookies(self) -> dict[str, str]:
-        from dashboard.web.deps import SESSION_COOKIE
+        from humantrace.dashboard.web.deps import SESSION_COOKIE
 
         return {SESSION_COOKIE: self.session_token}
 
@@ -140,7 +140,7 @@ class CastMaker:
         self.study_id = study_id
 
     def person(self, prefix: str, role: str = "annotator") -> Person:
-        from annotators import service as accounts
+        from humantrace.annotators import service as accounts
 
         code = f"{prefix}{os.getpid() % 1000}x{next(_codes)}"[:16]
         with Session(self.engine, expire_on_commit=False) as db:
@@ -168,12 +168,12 @@ class CastMaker:
         condition: str = "clean",
     ) -> dict:
         """An assignment of `person` moved through the real flow to `state`; its ids."""
-        from dashboard.flow import service as flow
-        from dashboard.studies.models import Assignment, Outcome
-        from dashboard.studies.planning import session_seed
+        from humantrace.dashboard.flow import service as flow
+        from humantrace.dashboard.studies.models import Assignment, Outcome
+        from humantrace.dashboard.studies.planning import session_seed
 
         with Session(self.engine, expire_on_commit=False) as db:
-            from annotators import service as accounts
+            from humantrace.annotators import service as accounts
 
             annotator = accounts.get_by_code(db, code=person.code)
             row = Assignment(
@@ -221,7 +221,7 @@ class CastMaker:
 
 
 def make_study(engine, name: str = "Hardening study") -> int:
-    from dashboard.studies.models import Study, StudyStatus
+    from humantrace.dashboard.studies.models import Study, StudyStatus
 
     with Session(engine) as db:
         row = Study(name=name, seed=HARDENING_SEED, reading_countdown_seconds=0, status=StudyStatus.open)
@@ -240,10 +240,10 @@ import importlib.util, sys
 sys.path.insert(0, {str(ROOT)!r})
 spec = importlib.util.spec_from_file_location("ht_labsite", {str(LAB_SITE)!r})
 module = importlib.util.module_from_spec(spec); sys.modules["ht_labsite"] = module; spec.loader.exec_module(module)
-from environments import registry, sites
+from humantrace.environments import registry, sites
 sites.SITES = []
 registry.register(module.ENVIRONMENT, replace=True)
-from dashboard.cli import app
+from humantrace.dashboard.cli import app
 app(sys.argv[1:], prog_name="humantrace")
 """
 
@@ -362,8 +362,8 @@ def app_routes() -> list[AppRoute]:
 
     from fastapi.routing import iter_route_contexts
 
-    from core.settings import Settings
-    from dashboard.app import create_app
+    from humantrace.core.settings import Settings
+    from humantrace.dashboard.app import create_app
 
     register_lab()
     tmp = Path(tempfile.mkdtemp(prefix="ht-routes-"))
@@ -455,7 +455,7 @@ class FlowAnnotator:
         self, base_url: str, *, env_url: str | None = None, address: str | None = None, timeout: float = 30
     ):
         self.base_url = base_url.rstrip("/")
-        from core.settings import other_loopback_host
+        from humantrace.core.settings import other_loopback_host
 
         self.env_url = other_loopback_host((env_url or base_url).rstrip("/"))
         self.assignment_id: int | None = None
@@ -493,7 +493,7 @@ class FlowAnnotator:
         self.env.close()
 
     def login(self, link: str) -> None:
-        from dashboard.people.routes import sign_in_form
+        from humantrace.dashboard.people.routes import sign_in_form
 
         path = link[link.index("/login/") :]
         page = self.http.get(path)
@@ -675,7 +675,7 @@ def make_event(seq: int, url: str) -> dict:
 
 
 def login_link(engine, code: str, base_url: str) -> str:
-    from annotators import service as accounts
+    from humantrace.annotators import service as accounts
 
     with Session(engine) as db:
         return accounts.create_login_link(db, secret_key=SECRET_KEY, code=code, base_url=base_url)

@@ -210,8 +210,8 @@ def cell_for(method: str, path: str) -> Cell | None:
 @pytest.fixture(scope="module")
 def world(kit, sqlite_template, tmp_path_factory):
     """One app on a copy of the migrated template; every cell makes its own people and objects."""
-    from dashboard.app import create_app
-    from dashboard.studies import monitor
+    from humantrace.dashboard.app import create_app
+    from humantrace.dashboard.studies import monitor
 
     # The monitor's event stream ends after its first snapshot here, so a request reads it whole.
     lifetime, monitor.STREAM_SECONDS = monitor.STREAM_SECONDS, 0.0
@@ -238,9 +238,9 @@ class Caller:
 
 
 def caller_for(role: str, world, owner) -> Caller:
-    from dashboard.flow.routes import REC_COOKIE
-    from environments.deps import COOKIE_NAME
-    from recorder import service as recorder
+    from humantrace.dashboard.flow.routes import REC_COOKIE
+    from humantrace.environments.deps import COOKIE_NAME
+    from humantrace.recorder import service as recorder
 
     maker = world.maker
     if role == "a":
@@ -275,7 +275,7 @@ def website_cookie(world, assignment_id: int) -> str:
 
 
 def fill_path(path: str, ids: dict, caller: Caller, engine) -> str:
-    from environments import sessions
+    from humantrace.environments import sessions
 
     def value(match: re.Match) -> str:
         name = match.group(1)
@@ -403,7 +403,7 @@ def test_no_existence_leak_across_annotators(world):
         assert answers[0][0] in (404, 403, 1008), (method, template, answers[0][:2])
     # and the owner's objects are untouched by all that
     with Session(world.app.state.engine) as db:
-        from dashboard.studies.models import Assignment
+        from humantrace.dashboard.studies.models import Assignment
 
         assert db.get(Assignment, ids["assignment_id"]).state == "cold_active"
 
@@ -425,8 +425,8 @@ FORBIDDEN_IN_PAGES = (
 
 def test_environment_page_reads_no_target_verdict_or_variant(world):
     """Everything an environment tab of an intervention session can fetch is free of benchmark internals."""
-    from environments import sessions
-    from recorder import service as recorder
+    from humantrace.environments import sessions
+    from humantrace.recorder import service as recorder
 
     maker = world.maker
     tab = maker.assignment(maker.person("E"), state="cold_active", condition="intervention")
@@ -487,7 +487,7 @@ def test_environment_page_reads_no_target_verdict_or_variant(world):
 
 def test_csrf_refused_on_every_state_changing_form(world):
     """Every dashboard POST needs the token of its own login session; a refusal changes nothing."""
-    from dashboard.studies.models import Assignment
+    from humantrace.dashboard.studies.models import Assignment
 
     maker = world.maker
     # The sign-in form has a token of its own (tests/annotators/test_login.py).
@@ -530,9 +530,9 @@ def test_csrf_refused_on_every_state_changing_form(world):
 @pytest.mark.parametrize("secure", [False, True], ids=["http", "https"])
 def test_session_cookies_are_httponly_and_samesite(kit, sqlite_template, tmp_path, secure):
     """Login, recorder and environment cookies: HttpOnly, SameSite=Lax, and Secure behind HTTPS."""
-    from annotators import service as accounts
-    from dashboard.app import create_app
-    from dashboard.people.routes import sign_in_form
+    from humantrace.annotators import service as accounts
+    from humantrace.dashboard.app import create_app
+    from humantrace.dashboard.people.routes import sign_in_form
 
     kit.register_lab()
     url = kit.copy_template(sqlite_template, tmp_path)
@@ -551,8 +551,8 @@ def test_session_cookies_are_httponly_and_samesite(kit, sqlite_template, tmp_pat
             client.post(link, data=sign_in_form(page.text)).headers.get("set-cookie").split(", ht_login=")[0]
         ]
         with Session(app.state.engine) as db:  # the countdown is over: "go"
-            from dashboard.flow.website import ticket_for
-            from dashboard.studies.models import Assignment, Attempt
+            from humantrace.dashboard.flow.website import ticket_for
+            from humantrace.dashboard.studies.models import Assignment, Attempt
 
             attempt = db.get(Attempt, ids["attempt_id"])
             attempt.recording_started_at = attempt.created_at
@@ -610,7 +610,7 @@ def test_ids_out_of_range_name_nothing_and_never_fail(world, number):
 def test_the_environments_host_serves_no_dashboard_route(world):
     """On the environments' host name, holding everything a website tab holds, every dashboard
     page and form is a 404: a website's script reaches nothing of the dashboard there."""
-    from dashboard.studies.models import Assignment
+    from humantrace.dashboard.studies.models import Assignment
 
     owner = world.maker.person("A")
     ids = world.maker.assignment(owner, state="cold_active")

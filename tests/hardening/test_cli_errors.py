@@ -30,8 +30,8 @@ def cli(kit, sqlite_template, tmp_path, monkeypatch):
     below also runs the real command in a subprocess."""
     from typer.testing import CliRunner
 
-    from core.db import make_engine
-    from dashboard.cli import app
+    from humantrace.core.db import make_engine
+    from humantrace.dashboard.cli import app
 
     kit.register_lab()
     url = kit.copy_template(sqlite_template, tmp_path / "db")
@@ -65,7 +65,7 @@ def assert_refused(result, says: str) -> None:
 
 
 def human_bundle(out: Path) -> Path:
-    from exports.bundle import BundleWriter
+    from humantrace.exports.bundle import BundleWriter
 
     attempts = pd.DataFrame(
         {

@@ -42,7 +42,7 @@ def _text_cells(path: Path, columns: list[str]) -> list[str]:
 
 
 def _write_bundle(out: Path, formats: tuple[str, ...]) -> Path:
-    from exports.bundle import BundleWriter
+    from humantrace.exports.bundle import BundleWriter
 
     n = len(HOSTILE)
     attempts = pd.DataFrame(
@@ -95,7 +95,7 @@ def _write_bundle(out: Path, formats: tuple[str, ...]) -> Path:
 
 
 def test_bundle_csvs_neutralise_formulas_and_read_back_exactly(tmp_path):
-    from exports.bundle import read_bundle, verify_bundle
+    from humantrace.exports.bundle import read_bundle, verify_bundle
 
     both = _write_bundle(tmp_path / "both", ("parquet", "csv"))
     assert verify_bundle(both) == []
@@ -125,7 +125,7 @@ def test_bundle_csvs_neutralise_formulas_and_read_back_exactly(tmp_path):
 
 def test_a_schema_1_bundle_is_read_as_it_was_written(tmp_path):
     """Bundles written before the neutralisation have no escape to undo: a leading ' is data."""
-    from exports.bundle import read_bundle
+    from humantrace.exports.bundle import read_bundle
 
     bundle = _write_bundle(tmp_path / "old", ("csv",))
     manifest = json.loads((bundle / "manifest.json").read_text())
@@ -137,7 +137,7 @@ def test_a_schema_1_bundle_is_read_as_it_was_written(tmp_path):
 
 
 def test_compare_tables_neutralise_formulas(tmp_path):
-    from exports.compare import compare
+    from humantrace.exports.compare import compare
 
     human = _write_bundle(tmp_path / "human", ("parquet",))
     agents = tmp_path / "agents.jsonl"
@@ -186,7 +186,7 @@ def _is_number(cell: str) -> bool:
 
 @pytest.mark.parametrize("hostile", ["=1+1", "'=x"])
 def test_escape_round_trips(hostile):
-    from exports.csv_safety import escape_text, unescape_text
+    from humantrace.exports.csv_safety import escape_text, unescape_text
 
     assert unescape_text(escape_text(hostile)) == hostile
     assert not escape_text(hostile).startswith(RUNNABLE)
@@ -197,9 +197,9 @@ def test_recordings_export_neutralises_formulas(monkeypatch, tmp_path, migrated_
     from sqlmodel import Session
     from typer.testing import CliRunner
 
-    from dashboard.cli import app
-    from recorder import service as recorder
-    from recorder.schemas import BatchMessage
+    from humantrace.dashboard.cli import app
+    from humantrace.recorder import service as recorder
+    from humantrace.recorder.schemas import BatchMessage
 
     monkeypatch.setenv("HUMANTRACE_DATABASE_URL", migrated_url)
     monkeypatch.setenv("HUMANTRACE_DATA_DIR", str(tmp_path / "data"))

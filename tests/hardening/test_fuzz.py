@@ -46,8 +46,8 @@ def _checks():
 @pytest.fixture(scope="module")
 def fuzz_world(kit, sqlite_template, tmp_path_factory):
     """An app with one live env session per website and an annotator with an active attempt."""
-    from dashboard.app import create_app
-    from environments import catalog, registry, sessions
+    from humantrace.dashboard.app import create_app
+    from humantrace.environments import catalog, registry, sessions
 
     directory = tmp_path_factory.mktemp("fuzz")
     url = kit.copy_template(sqlite_template, directory)
@@ -142,8 +142,8 @@ def test_every_site_answer_is_described_by_a_model():
     closed response model for its success and the shared refusal shape for its errors."""
     from fastapi import FastAPI
 
-    from environments.mount import mount_environments
-    from environments.sites import SITES
+    from humantrace.environments.mount import mount_environments
+    from humantrace.environments.sites import SITES
 
     app = FastAPI()
     mount_environments(app)
@@ -209,7 +209,7 @@ JSON = st.recursive(
 
 
 def _fields(kind: str):
-    from recorder.schemas import MAX_COUNT, MAX_PIXELS, NAV_KINDS
+    from humantrace.recorder.schemas import MAX_COUNT, MAX_PIXELS, NAV_KINDS
 
     count, pixels = st.integers(0, MAX_COUNT), st.integers(0, MAX_PIXELS)
     table = {
@@ -229,7 +229,7 @@ def _fields(kind: str):
 
 @st.composite
 def valid_event(draw, seq: int) -> dict:
-    from recorder.schemas import EVENT_TYPES
+    from humantrace.recorder.schemas import EVENT_TYPES
 
     kind = draw(st.sampled_from(EVENT_TYPES))
     event = {"seq": seq, "t_ms": draw(st.integers(0, 2**53)), "type": kind}
@@ -267,7 +267,7 @@ def frames(draw) -> tuple[str, object]:
                 "screen_h": 1,
             }
         )
-    from recorder.schemas import MAX_FRAME_BYTES
+    from humantrace.recorder.schemas import MAX_FRAME_BYTES
 
     return "raw", "x" * (MAX_FRAME_BYTES + draw(st.integers(1, 2000)))
 
@@ -287,8 +287,8 @@ def _same(stored, sent) -> bool:
 
 
 def test_recorder_websocket_survives_any_frame_and_stores_only_valid_events(fuzz_world):
-    from recorder import service as recorder
-    from recorder.models import RawEvent
+    from humantrace.recorder import service as recorder
+    from humantrace.recorder.models import RawEvent
 
     app, client, _person, _ids, _ = fuzz_world
     maker = app.state.cast_maker
@@ -355,9 +355,9 @@ def test_recorder_websocket_survives_any_frame_and_stores_only_valid_events(fuzz
 
 def test_nul_in_typed_text_is_stored_on_every_backend(kit, migrated_url, tmp_path):
     """A NUL in a value or URL must not make a batch unstorable (PostgreSQL text refuses NUL)."""
-    from dashboard.app import create_app
-    from recorder import service as recorder
-    from recorder.models import RawEvent
+    from humantrace.dashboard.app import create_app
+    from humantrace.recorder import service as recorder
+    from humantrace.recorder.models import RawEvent
 
     kit.register_lab()
     app = create_app(kit.settings(migrated_url, tmp_path / "data"))

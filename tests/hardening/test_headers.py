@@ -37,8 +37,8 @@ def world(kit, sqlite_template, tmp_path_factory):
     directory = tmp_path_factory.mktemp("headers")
     url = kit.copy_template(sqlite_template, directory)
     kit.register_lab()
-    from dashboard.app import create_app
-    from dashboard.studies import monitor
+    from humantrace.dashboard.app import create_app
+    from humantrace.dashboard.studies import monitor
 
     # The monitor's event stream ends after its first snapshot here, so a request reads it whole.
     lifetime, monitor.STREAM_SECONDS = monitor.STREAM_SECONDS, 0.0
@@ -138,7 +138,7 @@ def test_login_pages_send_no_referrer(world):
 
 @pytest.mark.parametrize("environment", ["staging", "production"])
 def test_openapi_and_docs_are_off_outside_local(kit, sqlite_template, tmp_path, environment):
-    from dashboard.app import create_app
+    from humantrace.dashboard.app import create_app
 
     url = kit.copy_template(sqlite_template, tmp_path)
     app = create_app(kit.settings(url, tmp_path / "data", environment=environment))
@@ -150,7 +150,7 @@ def test_openapi_and_docs_are_off_outside_local(kit, sqlite_template, tmp_path, 
 
 
 def test_openapi_on_a_developer_machine_lists_no_controller_route(kit, sqlite_template, tmp_path):
-    from dashboard.app import create_app
+    from humantrace.dashboard.app import create_app
 
     url = kit.copy_template(sqlite_template, tmp_path)
     app = create_app(kit.settings(url, tmp_path / "data", environment="local"))

@@ -57,7 +57,7 @@ class Violations:
 
 class Server:
     def __init__(self, app, port: int) -> None:
-        from recorder.protocol import uvicorn_ws_options
+        from humantrace.recorder.protocol import uvicorn_ws_options
 
         self.url = f"http://127.0.0.1:{port}"
         options = uvicorn_ws_options()
@@ -84,7 +84,7 @@ class Server:
 
 @pytest.fixture
 def served(kit, sqlite_template, tmp_path):
-    from dashboard.app import create_app
+    from humantrace.dashboard.app import create_app
 
     url = kit.copy_template(sqlite_template, tmp_path)
     kit.register_lab()
@@ -103,7 +103,7 @@ def shot(page, directory: Path, name: str) -> None:
 def test_every_dashboard_page_loads_and_works_under_its_csp(served, kit, browser, screenshot_dir):
     from fastapi.routing import iter_route_contexts
 
-    from dashboard.bots.service import play_assignment, sign_in
+    from humantrace.dashboard.bots.service import play_assignment, sign_in
 
     app, server = served
     engine = app.state.engine
@@ -129,7 +129,7 @@ def test_every_dashboard_page_loads_and_works_under_its_csp(served, kit, browser
         mistakes=0.0,
     )
     assert "completed" in page.url
-    from dashboard.studies.models import Assignment
+    from humantrace.dashboard.studies.models import Assignment
 
     with Session(engine) as db:
         done = db.exec(select(Assignment).where(Assignment.id == first["assignment_id"])).one()
@@ -152,7 +152,7 @@ def test_every_dashboard_page_loads_and_works_under_its_csp(served, kit, browser
         "code": other.code,
     }
     with Session(engine) as db:
-        from dashboard.studies.models import Rating
+        from humantrace.dashboard.studies.models import Rating
 
         ids["rating_id"] = db.exec(select(Rating.id)).first() or 0
     visited = []

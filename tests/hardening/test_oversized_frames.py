@@ -175,9 +175,9 @@ def _honest(
 def test_forty_parallel_oversized_frames_cost_no_memory_and_honest_recording_goes_on(
     kit, sqlite_template, tmp_path, serve
 ):
-    from core.db import make_engine
-    from recorder import service as recorder
-    from recorder.models import RawEvent
+    from humantrace.core.db import make_engine
+    from humantrace.recorder import service as recorder
+    from humantrace.recorder.models import RawEvent
 
     kit.register_lab()
     url = kit.copy_template(sqlite_template, tmp_path / "db")

@@ -101,8 +101,8 @@ def _leaks(label: str, content: str, websites: tuple[str, ...] = ()) -> list[str
 
 @pytest.mark.parametrize("backend", ["sqlite", "postgres"])
 def test_no_client_address_in_database_logs_or_export(backend, kit, sqlite_template, tmp_path, request):
-    from core import migrate
-    from core.db import make_engine
+    from humantrace.core import migrate
+    from humantrace.core.db import make_engine
 
     kit.register_lab()
     if backend == "sqlite":
@@ -158,7 +158,7 @@ def test_no_client_address_in_database_logs_or_export(backend, kit, sqlite_templ
     log = "".join(log.replace(server.url, "<own address>") for log, server in zip(logs, servers))
 
     # Nor the secrets in paths: a login link's token, an env session id, a website tab's ticket.
-    from dashboard.studies.models import Attempt
+    from humantrace.dashboard.studies.models import Attempt
 
     with Session(engine) as db:
         session_ids = [attempt.env_session_id for attempt in db.query(Attempt).all()]

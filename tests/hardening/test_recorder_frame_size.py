@@ -34,10 +34,10 @@ BURST_JS = """(count) => {
 
 
 def test_a_frame_refused_as_too_large_is_split_and_resent(context, sqlite_url, port):
-    from recorder import service
-    from recorder.models import RawEvent, Recording
-    from recorder.protocol import uvicorn_ws_options
-    from recorder.standalone import create_app
+    from humantrace.recorder import service
+    from humantrace.recorder.models import RawEvent, Recording
+    from humantrace.recorder.protocol import uvicorn_ws_options
+    from humantrace.recorder.standalone import create_app
 
     app = create_app(database_url=sqlite_url, secret_key=SECRET, pages_dir=PAGES)
     options = {**uvicorn_ws_options(), "ws_max_size": SMALL_LIMIT}

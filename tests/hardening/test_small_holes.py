@@ -30,8 +30,8 @@ BATCH = {
 @pytest.fixture(params=["sqlite", "postgres"])
 def app_on(request, kit, sqlite_template, tmp_path):
     """create_app on SQLite (a copy of the template) and on PostgreSQL (a migrated private schema)."""
-    from core import migrate
-    from dashboard.app import create_app
+    from humantrace.core import migrate
+    from humantrace.dashboard.app import create_app
 
     kit.register_lab()
     if request.param == "sqlite":
@@ -48,7 +48,7 @@ def app_on(request, kit, sqlite_template, tmp_path):
 
 @pytest.mark.parametrize("rid", [2**31, 2**63, 2**64, 0, -1])
 def test_a_signed_token_naming_an_impossible_recording_is_refused_not_a_500(app_on, kit, rid):
-    from recorder import service as recorder
+    from humantrace.recorder import service as recorder
 
     _app, client = app_on
     token = recorder.issue_token(secret_key=kit.SECRET_KEY, recording_id=rid)
@@ -71,9 +71,9 @@ def test_recorder_http_fallback_answers_a_database_outage_with_its_json_error(
 ):
     """A page on another origin reads the reply only with the CORS header, and the recorder reads
     only its JSON error frame: the documented 503 `internal`, so it resends later."""
-    from core import migrate
-    from dashboard.app import create_app
-    from recorder import service as recorder
+    from humantrace.core import migrate
+    from humantrace.dashboard.app import create_app
+    from humantrace.recorder import service as recorder
 
     kit.register_lab()
     migrate.upgrade(postgres_url)
@@ -106,9 +106,9 @@ def test_recorder_http_fallback_answers_a_database_outage_with_its_json_error(
 
 
 def test_a_sign_in_value_works_only_for_the_link_whose_page_gave_it(kit, sqlite_template, tmp_path):
-    from annotators import service as accounts
-    from dashboard.app import create_app
-    from dashboard.people.routes import sign_in_form
+    from humantrace.annotators import service as accounts
+    from humantrace.dashboard.app import create_app
+    from humantrace.dashboard.people.routes import sign_in_form
 
     kit.register_lab()
     url = kit.copy_template(sqlite_template, tmp_path / "db")

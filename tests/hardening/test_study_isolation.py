@@ -17,8 +17,8 @@ from sqlmodel import Session
 def two(kit, sqlite_template, tmp_path):
     """An app with studies one and two: a (one), b (two), c (both), a lead; each study has a
     completed assignment with a flagged rating, and c has one assignment in each."""
-    from annotators import service as accounts
-    from dashboard.app import create_app
+    from humantrace.annotators import service as accounts
+    from humantrace.dashboard.app import create_app
 
     kit.register_lab()
     app = create_app(kit.settings(kit.copy_template(sqlite_template, tmp_path), tmp_path / "data"))
@@ -127,9 +127,9 @@ def test_a_lead_in_one_study_sees_none_of_the_other(two, mine, theirs):
 
 
 def test_exports_and_the_monitor_are_per_study(two):
-    from dashboard.exports.bundle import export_bundle
-    from dashboard.studies.monitor import snapshot
-    from dashboard.studies.service import StudyError
+    from humantrace.dashboard.exports.bundle import export_bundle
+    from humantrace.dashboard.studies.monitor import snapshot
+    from humantrace.dashboard.studies.service import StudyError
 
     engine = two["app"].state.engine
     with pytest.raises(StudyError, match="2 studies"):

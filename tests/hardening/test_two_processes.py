@@ -22,9 +22,9 @@ pytestmark = [pytest.mark.postgres]
 @pytest.fixture
 def cluster(kit, postgres_url, tmp_path):
     """A migrated private schema, a study (grace period 30 s) and a way to start processes on it."""
-    from core import migrate
-    from core.db import make_engine
-    from dashboard.studies.models import Study
+    from humantrace.core import migrate
+    from humantrace.core.db import make_engine
+    from humantrace.dashboard.studies.models import Study
 
     kit.register_lab()
     migrate.upgrade(postgres_url)
@@ -41,7 +41,7 @@ def cluster(kit, postgres_url, tmp_path):
 
 
 def _events(engine, recording_id: int) -> list[int]:
-    from recorder.models import RawEvent
+    from humantrace.recorder.models import RawEvent
 
     with Session(engine) as db:
         return list(
@@ -54,14 +54,14 @@ def _events(engine, recording_id: int) -> list[int]:
 
 
 def _attempt(engine, attempt_id: int):
-    from dashboard.studies.models import Attempt
+    from humantrace.dashboard.studies.models import Attempt
 
     with Session(engine, expire_on_commit=False) as db:
         return db.get(Attempt, attempt_id)
 
 
 def _state(engine, assignment_id: int) -> str:
-    from dashboard.studies.models import Assignment
+    from humantrace.dashboard.studies.models import Assignment
 
     with Session(engine) as db:
         row = db.get(Assignment, assignment_id)
@@ -114,7 +114,7 @@ def test_control_on_one_process_environment_on_the_other(kit, cluster, serve):
         cold = _attempt(engine, attempt_id)
         assert cold.passed is True and cold.raw_events == 40, (cold.score, cold.raw_events)
         with Session(engine) as db:
-            from environments import sessions
+            from humantrace.environments import sessions
 
             fired = [
                 e.intervention
@@ -141,7 +141,7 @@ def test_control_on_one_process_environment_on_the_other(kit, cluster, serve):
 
 
 def test_a_closed_environment_tab_is_rolled_back_by_the_other_process(kit, cluster, serve):
-    from dashboard.studies.models import AssignmentEvent, Study
+    from humantrace.dashboard.studies.models import AssignmentEvent, Study
 
     engine, maker, env = cluster
     with Session(engine) as db:
@@ -223,7 +223,7 @@ def test_sigkill_of_the_recorders_process_loses_no_event(kit, cluster, serve, tc
 def test_database_unreachable_at_evaluate_then_retry_scores_once(
     kit, cluster, serve, tcp_proxy, postgres_url
 ):
-    from dashboard.studies.models import AssignmentEvent
+    from humantrace.dashboard.studies.models import AssignmentEvent
 
     engine, maker, env = cluster
     url = httpx.URL(postgres_url.replace("postgresql+psycopg", "http"))
@@ -277,8 +277,8 @@ def test_database_unreachable_at_evaluate_then_retry_scores_once(
 def test_database_restart_mid_attempt(kit, private_postgres, serve, tmp_path):
     """The database goes away and comes back during an attempt: requests answer 503, the recorder's
     batch is refused (not lost), then everything works again and the trace is complete."""
-    from core import migrate
-    from core.db import make_engine
+    from humantrace.core import migrate
+    from humantrace.core.db import make_engine
 
     kit.register_lab()
     migrate.upgrade(private_postgres.url)

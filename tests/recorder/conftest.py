@@ -18,12 +18,12 @@ import uvicorn
 from sqlalchemy import Engine, select
 from sqlmodel import Session, SQLModel, col, create_engine
 
-from core.sqlite import tune_sqlite
-from recorder import service
-from recorder.models import RECORDER_TABLES, RawEvent, Recording
-from recorder.protocol import uvicorn_ws_options
-from recorder.schemas import BatchMessage, parse_client_message
-from recorder.standalone import create_app
+from humantrace.core.sqlite import tune_sqlite
+from humantrace.recorder import service
+from humantrace.recorder.models import RECORDER_TABLES, RawEvent, Recording
+from humantrace.recorder.protocol import uvicorn_ws_options
+from humantrace.recorder.schemas import BatchMessage, parse_client_message
+from humantrace.recorder.standalone import create_app
 
 SECRET = "test-secret-key-for-recorder"
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from recorder.inject import init_script, snippet
-from recorder.schemas import EVENT_TYPES
+from humantrace.recorder.inject import init_script, snippet
+from humantrace.recorder.schemas import EVENT_TYPES
 
 pytestmark = pytest.mark.browser
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from recorder import schemas
-from recorder.protocol import HTTP_STATUS
+from humantrace.recorder import schemas
+from humantrace.recorder.protocol import HTTP_STATUS
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "recorder.md").read_text(encoding="utf-8")
 

@@ -10,8 +10,8 @@ import pandas as pd
 import pytest
 from sqlalchemy import text
 
-from cleaning import clean, to_records
-from exports.bundle import BundleWriter
+from humantrace.cleaning import clean, to_records
+from humantrace.exports.bundle import BundleWriter
 
 pytestmark = pytest.mark.browser
 

@@ -35,15 +35,17 @@ def _probe(build: str, tmp_path: Path) -> list[str]:
 
 
 def test_the_server_entry_point_freezes_and_raises_the_young_threshold(tmp_path):
-    from recorder.gc_tuning import YOUNG_THRESHOLD
+    from humantrace.recorder.gc_tuning import YOUNG_THRESHOLD
 
-    before, after, frozen = _probe("from recorder.standalone import app_from_env; app_from_env()", tmp_path)
+    before, after, frozen = _probe(
+        "from humantrace.recorder.standalone import app_from_env; app_from_env()", tmp_path
+    )
     assert (int(before), int(after), frozen) == (700, YOUNG_THRESHOLD, "True")
 
 
 def test_building_an_app_in_another_program_leaves_the_collector_alone(tmp_path):
     build = (
-        "from recorder.standalone import create_app; "
+        "from humantrace.recorder.standalone import create_app; "
         f"create_app(database_url='sqlite:///{tmp_path / 'other.db'}', secret_key='probe-secret')"
     )
     assert _probe(build, tmp_path) == ["700", "700", "False"]

@@ -8,7 +8,7 @@ import re
 
 import httpx
 
-from recorder.inject import init_script, insert_script, snippet
+from humantrace.recorder.inject import init_script, insert_script, snippet
 
 
 def get(server, path: str, token: str | None = None) -> httpx.Response:

@@ -10,7 +10,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from recorder.schemas import MAX_FRAME_BYTES
+from humantrace.recorder.schemas import MAX_FRAME_BYTES
 
 
 def send(ws, frame: str | dict) -> dict:
@@ -146,7 +146,7 @@ def test_bad_frames_get_a_clear_error_and_store_nothing(live_server, batch_json,
 def test_frame_size_is_counted_in_bytes_not_characters():
     """A frame of few characters but many UTF-8 bytes is still too large (the shortcut for short
     text frames must not let it through), and one just under the limit is not refused for size."""
-    from recorder.protocol import check_frame_size
+    from humantrace.recorder.protocol import check_frame_size
 
     euro = "\u20ac"  # 3 bytes in UTF-8
     too_many_bytes = euro * (MAX_FRAME_BYTES // 3 + 1)

@@ -12,7 +12,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from recorder.schemas import MAX_FRAME_BYTES
+from humantrace.recorder.schemas import MAX_FRAME_BYTES
 
 pytestmark = pytest.mark.browser
 
@@ -32,7 +32,7 @@ def start_server(
         sys.executable,
         "-m",
         "uvicorn",
-        "recorder.standalone:app_from_env",
+        "humantrace.recorder.standalone:app_from_env",
         "--factory",
         "--host",
         "127.0.0.1",

@@ -11,9 +11,9 @@ import pytest
 from sqlalchemy import inspect, select
 from sqlmodel import Session, col
 
-from recorder import service
-from recorder.models import RawEvent, Recording
-from recorder.schemas import BatchMessage, MetaMessage, parse_client_message
+from humantrace.recorder import service
+from humantrace.recorder.models import RawEvent, Recording
+from humantrace.recorder.schemas import BatchMessage, MetaMessage, parse_client_message
 
 SECRET = "test-secret-key-for-recorder"
 

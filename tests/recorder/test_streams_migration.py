@@ -8,10 +8,10 @@ import json
 from sqlalchemy import create_engine, text
 from sqlmodel import Session
 
-from core import migrate
-from recorder import service
-from recorder.models import Recording
-from recorder.schemas import parse_client_message
+from humantrace.core import migrate
+from humantrace.recorder import service
+from humantrace.recorder.models import Recording
+from humantrace.recorder.schemas import parse_client_message
 
 BEFORE = "b7d4e2a91c05"
 

@@ -14,14 +14,14 @@ from fastapi import APIRouter, HTTPException, Request
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from pydantic import BaseModel
 
-from environments.oracles import choose
-from environments.pages import render_page
-from environments.registry import Environment
-from environments.seeding import SeedContext, builder
-from environments.sessions import EnvSessionDep
-from environments.sitekit import state_of
-from environments.state import Entity, EnvState
-from environments.ui import UIProfile
+from humantrace.environments.oracles import choose
+from humantrace.environments.pages import render_page
+from humantrace.environments.registry import Environment
+from humantrace.environments.seeding import SeedContext, builder
+from humantrace.environments.sessions import EnvSessionDep
+from humantrace.environments.sitekit import state_of
+from humantrace.environments.state import Entity, EnvState
+from humantrace.environments.ui import UIProfile
 
 ROOT = Path(__file__).parent
 WORDS = ["budget", "garden", "piano", "trip", "invoice", "recipe", "meeting", "library", "bicycle", "kitchen"]

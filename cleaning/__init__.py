@@ -1,7 +1,7 @@
 """humantrace: cleaning. Raw DOM-event traces in, cleaned operation traces out.
 
-`clean(raw, config)` applies the three rules of DESIGN.md (fill merge, scroll collapse,
-idle-move drop) to a raw event DataFrame; see docs/cleaning.md.
+`clean(raw, config)` applies the four cleaning rules (fill merge, scroll collapse,
+idle-move drop, drag merge: docs/architecture.md, "Cleaning rules") to a raw event DataFrame; see docs/cleaning.md.
 """
 
 from humantrace.cleaning.config import CLEANING_VERSION, CleaningConfig

@@ -11,10 +11,10 @@ CLEANING_VERSION = "3"
 
 
 class CleaningConfig(BaseModel):
-    """Parameters of the four cleaning rules (DESIGN.md, "Cleaning rules").
+    """Parameters of the four cleaning rules (docs/architecture.md, "Cleaning rules").
 
     `scroll_window_ms`: rule 2 collapses consecutive scrolls on one container while each is at most
-    this many milliseconds after the *first* scroll of the run (DESIGN.md: 400).
+    this many milliseconds after the *first* scroll of the run (docs/architecture.md: 400).
 
     `hover_window_ms`: rule 3 counts a `dom_change` as a hover trigger of a mousemove when the
     mousemove is the last operation before it and it comes at most this long after the move. 500 ms

@@ -36,7 +36,7 @@ from humantrace.cleaning.trace import (
 def clean(raw: pd.DataFrame, config: CleaningConfig | None = None) -> pd.DataFrame:
     """Clean raw events of any number of attempts into their operations.
 
-    Applies the four rules of DESIGN.md (fill merge, scroll collapse, idle-move drop, drag merge)
+    Applies the four rules of docs/architecture.md (fill merge, scroll collapse, idle-move drop, drag merge)
     per `config.group_by` group, ordered by `seq` (with a `stream` column: by time across the
     group's streams, each stream in `seq` order; no run crosses streams). A drag has `type="drag"`,
     `x`/`y` where the press was, `dx`/`dy` to where the release was, and `value` the XPath of the

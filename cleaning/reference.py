@@ -1,6 +1,6 @@
 """A plain, readable loop over rows that cleans traces the slow way: the tests' oracle.
 
-It follows DESIGN.md's wording event by event and shares no rule code with `cleaning.rules`, so
+It follows the wording of docs/architecture.md ("Cleaning rules") event by event and shares no rule code with `cleaning.rules`, so
 the vectorised pipeline can be checked against it. Not for production use: it is ~100x slower.
 """
 

@@ -1,4 +1,4 @@
-"""The four cleaning rules (DESIGN.md, "Cleaning rules") as pure functions over a `Trace`.
+"""The four cleaning rules (docs/architecture.md, "Cleaning rules") as pure functions over a `Trace`.
 
 Each rule is array code over the whole frame at once (run-length grouping with shifted
 comparisons and cumulative sums), never a Python loop per event. The rules only decide; building

@@ -1,6 +1,6 @@
 """Task and variant files: Pydantic models and a YAML loader whose errors name file, field and fix.
 
-Formats follow DESIGN.md ("Task format", "Variant format"); unknown keys are errors. A failed load
+Formats: docs/environments.md ("Writing a task", "Writing a variant"); unknown keys are errors. A failed load
 raises `SpecError` whose lines read like
 `environments/shop/tasks/shop-003.yaml: canonical_diff.update[0].bijection: extra key 'ovr' is not
 allowed (expected one of: over, variable)`.

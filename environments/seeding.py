@@ -1,6 +1,6 @@
 """The seed pipeline: (task, condition, seed) -> a byte-identical initial state.
 
-Order (DESIGN.md, Environments): per-environment defaults, the task's `seed.steps` (registered
+Order (docs/architecture.md, "Building a session"): per-environment defaults, the task's `seed.steps` (registered
 builders, named outputs), `seed.targets` (templates over the outputs), then for the intervention
 condition the variant's seed layer and server layer. Network and client injections are resolved
 here too (their `{target.x}` templates) and handed to the session, which applies them at run time.

@@ -1,6 +1,6 @@
 """The packages' dependency graph is the documented one: a package imports only what the table allows.
 
-The table is DESIGN.md's import rules (and the README's architecture section). Every `import`,
+The table is docs/architecture.md's (and the README's architecture section). Every `import`,
 `from ... import` and `importlib.import_module("...")` with a literal name in a package's source
 tree is checked with `ast`, wherever it sits (module level or inside a function), so a lazy import
 cannot slip a back-edge in.
@@ -126,7 +126,7 @@ def bare_imports(root: Path) -> list[str]:
 
 def test_packages_import_only_what_the_rules_allow():
     broken = violations(ROOT)
-    assert not broken, "import rules broken (see DESIGN.md / README architecture):\n" + "\n".join(broken)
+    assert not broken, "import rules broken (see docs/architecture.md):\n" + "\n".join(broken)
 
 
 def test_every_top_level_package_has_a_rule():

@@ -2,7 +2,7 @@
 
 Pure functions, no database or web imports: ``compute_diff`` turns two states into Create/Update/
 Delete records, ``match`` scores those records against a task's ``canonical_diff`` (steps 1-11 of
-DESIGN.md, documented in docs/evaluator.md) and ``evaluate`` does both for a task and an env
+docs/evaluator.md, "Scoring, step by step") and ``evaluate`` does both for a task and an env
 session, reporting the WebPageBench event match beside the score.
 """
 

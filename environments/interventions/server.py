@@ -1,7 +1,7 @@
 """Generic server-layer mutations, usable by any site (each names the collection it edits).
 
-A server mutation edits already-seeded entities once, after the seed layer (DESIGN.md, Variant
-format). All randomness comes from `ctx.rng`, so the mutation is part of the deterministic build.
+A server mutation edits already-seeded entities once, after the seed layer (docs/environments.md,
+"Server layer"). All randomness comes from `ctx.rng`, so the mutation is part of the deterministic build.
 """
 
 from __future__ import annotations

@@ -159,6 +159,45 @@ def virtual_now(row: EnvSession) -> datetime:
     return start + (datetime.now(UTC) - origin)
 
 
+class UndeclaredEvent(TypeError):
+    """A site emitted an event its declaration (`api.EVENTS`) does not list, or with other
+    parameters: a bug in the site, caught where it happens so that no task can hold an event
+    condition that no run can satisfy."""
+
+
+# env_id -> (the registered environment it was read from, its events); a test that registers
+# another environment under the same id gets that one's declaration.
+_declared: dict[str, tuple[object, dict[str, frozenset[str]] | None]] = {}
+
+
+def declared_events(env_id: str) -> dict[str, frozenset[str]] | None:
+    """The site's declared events as name -> parameter names (None: the site declares none)."""
+    try:
+        env = registry.get(env_id)
+    except registry.UnknownEnvironment:
+        return None
+    cached = _declared.get(env_id)
+    if cached is None or cached[0] is not env:
+        events = env.declared_events()
+        cached = (env, None if events is None else {k: frozenset(v) for k, v in events.items()})
+        _declared[env_id] = cached
+    return cached[1]
+
+
+def check_event(env_id: str, event: str, params: dict[str, Any]) -> None:
+    """Raise `UndeclaredEvent` unless `event` and exactly its declared parameters are declared."""
+    declared = declared_events(env_id)
+    if declared is None:
+        return
+    if event not in declared:
+        raise UndeclaredEvent(f"site {env_id!r} emitted {event!r}, which its api.EVENTS does not declare")
+    if frozenset(params) != declared[event]:
+        raise UndeclaredEvent(
+            f"site {env_id!r} emitted {event!r} with parameters {sorted(params)}; "
+            f"api.EVENTS declares {sorted(declared[event])}"
+        )
+
+
 @dataclass
 class EnvHandle:
     """What a handler gets: the typed live state, the virtual clock, event emission, fresh ids."""
@@ -184,7 +223,9 @@ class EnvHandle:
         return to_iso(self.now() - timedelta(**delta))
 
     def emit(self, event: str, **params: Any) -> None:
-        """Append a semantic event (saved with the state when the handler succeeds)."""
+        """Append a semantic event (saved with the state when the handler succeeds); an event the
+        site does not declare, or with other parameters, raises `UndeclaredEvent`."""
+        check_event(self.env_id, event, params)
         self._events.append((int(time.time() * 1000), event, params))
 
     def new_id(self, prefix: str) -> str:

@@ -53,7 +53,6 @@ EVENTS: dict[str, tuple[str, ...]] = {
     "recurring_paused": ("recurring_id",),
     "alert_created": ("alert_id", "symbol", "direction", "price_cents"),
     "alert_deleted": ("alert_id",),
-    "document_opened": ("document_id", "kind"),
     "signed_in": (),
 }
 PAGE_SIZE = 25

@@ -85,6 +85,11 @@ def violations(root: Path, allowed: dict[str, frozenset[str] | None] = ALLOWED) 
 _BARE_LINE = re.compile(rf"^\s*(?:from|import)\s+({'|'.join(sorted(OURS))})(?=[.\s]|$)", re.M)
 
 
+# Files whose strings hold an agent developer's own code, which imports *their* `core`,
+# `environments`, ... (the packages that must not shadow ours): their strings are not ours to check.
+OTHERS_CODE = frozenset({"tests/test_namespace.py"})
+
+
 def python_files(root: Path) -> list[Path]:
     """Every Python file of the repository, each once (not through the `humantrace/` links)."""
     skip = {".venv", ".git", "node_modules", "build", "dist"}
@@ -110,6 +115,8 @@ def bare_imports(root: Path) -> list[str]:
         for line, module in imported_modules(tree):
             if module.split(".")[0] in OURS:
                 found.append(f"{path.relative_to(root)}:{line}: {module}")
+        if path.relative_to(root).as_posix() in OTHERS_CODE:
+            continue
         for node in ast.walk(tree):
             if isinstance(node, ast.Constant) and isinstance(node.value, str) and "import" in node.value:
                 for match in _BARE_LINE.finditer(node.value):

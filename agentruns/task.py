@@ -199,7 +199,7 @@ class HumanTraceTask(AbstractBrowserTask):
         return (self.ended_at if self.ended_at is not None else time.monotonic()) - self.started_at
 
     def declared(self, chat_messages: list[dict]) -> str | None:
-        """ "infeasible" or "message" when the agent's last action ended the run, else None.
+        """How the agent's last action ended the run (`infeasible` or `message`), or None.
 
         The chat says it for BrowserGym's own actions (`send_msg_to_user`, `report_infeasible`);
         the action text (handed over by `HumanTraceEnv`) for a done alias of an agent's own action

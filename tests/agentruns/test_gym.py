@@ -61,6 +61,14 @@ out["undo"] = {"steps": steps, "terminated": terminated, "truncated": truncated,
                "task_info": info["task_info"],
                "chat": [m["role"] for m in env.unwrapped.chat.messages]}
 env.close()
+
+# The step limit is the task's too (a task kwarg): the last allowed action truncates the episode,
+# scored on its final state.
+env = gym.make("humantrace.agentruns.gym:browsergym/humantrace.shop-001.clean", task_kwargs={"max_steps": 1})
+env.reset()
+obs, reward, terminated, truncated, info = env.step("noop(100)")
+out["limit"] = {"reward": reward, "terminated": terminated, "truncated": truncated, "task_info": info["task_info"]}
+env.close()
 print("RESULT " + json.dumps(out))
 """
 
@@ -111,6 +119,10 @@ def test_gym_make_in_a_fresh_process():
     add, delete = _add_and_delete_steps([s["action"].split("(")[0] for s in steps])
     assert info["passed_midway"] is True and add <= info["passed_midway_step"] < delete, (info, steps)
     assert steps[info["passed_midway_step"]]["reward"] == 1.0  # the live reward said so at the time
+
+    limit = result["limit"]
+    assert (limit["terminated"], limit["truncated"], limit["reward"]) == (False, True, 0.0)
+    assert (limit["task_info"]["ended_by"], limit["task_info"]["steps"]) == ("step_limit", 1)
 
 
 def _run(out, *flags: str, ok: bool = True):

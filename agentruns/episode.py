@@ -5,9 +5,7 @@ audit log, the semantic events, the verdict's checks and the event-match score.
 
 from __future__ import annotations
 
-import ast
 import json
-import time
 import traceback
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -18,6 +16,13 @@ import pandas as pd
 
 from humantrace.agentruns.agents import action_mapping, split_action
 from humantrace.agentruns.gym import gym_id
+from humantrace.agentruns.protocol import (
+    DEFAULT_MAX_STEPS,
+    DONE_VERBS,
+    FINAL_STATE,
+    check_protocol,
+    parse_action,
+)
 from humantrace.agentruns.task import task_name
 from humantrace.cleaning import clean, raw_frame
 from humantrace.environments import catalog
@@ -26,7 +31,7 @@ from humantrace.exports.agent_bundle import episode_attempt_id, verdict_rows
 from humantrace.exports.features import extract_features
 from humantrace.exports.schema import join_list
 
-DEFAULT_MAX_STEPS = 40  # as in the paper
+__all__ = ["DEFAULT_MAX_STEPS", "EpisodeResult", "parse_action", "run_episode"]
 
 
 @dataclass
@@ -40,54 +45,6 @@ class EpisodeResult:
         return self.tables["episodes"][0]
 
 
-def _is_replay_wait(node: ast.stmt) -> bool:
-    return (
-        isinstance(node, ast.Expr)
-        and isinstance(node.value, ast.Call)
-        and isinstance(node.value.func, ast.Attribute)
-        and node.value.func.attr == "ready"
-    )
-
-
-def parse_action(action: str) -> tuple[str | None, str | None]:
-    """(verb, first argument) of an action such as `click('12')` or `page.locator(...).fill(...)`."""
-    try:
-        tree = ast.parse(action.strip())
-    except SyntaxError:
-        return None, None
-    # The replay agent's wait for the person's page (`agentruns.replay.ready`) is not the action.
-    tree.body = [n for n in tree.body if not _is_replay_wait(n)]
-    call = next((n for n in ast.walk(tree) if isinstance(n, ast.Call)), None)
-    if call is None:
-        return None, None
-    func = call.func
-    verb = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
-    target = None
-    for node in ast.walk(call):
-        if isinstance(node, ast.Constant) and isinstance(node.value, str):
-            target = node.value
-            break
-    return verb, target
-
-
-def _settle(page: Any, timeout_ms: int = 5_000) -> None:
-    """Wait until the page has had no request in flight for 500 ms (at most `timeout_ms`)."""
-    try:
-        page.wait_for_load_state("networkidle", timeout=timeout_ms)
-    except Exception:  # noqa: BLE001 - a page that never settles (polling) is scored as it is
-        return
-
-
-def _ended_by(passed: bool, task, truncated_by_limit: bool, infeasible: bool) -> str:
-    if passed:
-        return "pass"
-    if infeasible:
-        return "infeasible"
-    if task.agent_messaged:
-        return "message"
-    return "step_limit" if truncated_by_limit else "message"
-
-
 def run_episode(
     agent: Any,
     *,
@@ -98,35 +55,36 @@ def run_episode(
     max_steps: int = DEFAULT_MAX_STEPS,
     env_kwargs: dict[str, Any] | None = None,
     ui_profile: str = DEFAULT_PROFILE,
+    protocol: str = FINAL_STATE,
 ) -> EpisodeResult:
     """Run `agent` on one task-condition (env seed `seed`, UI profile `ui_profile`) for at most
-    `max_steps` actions."""
+    `max_steps` actions, ending and scoring it as the task does (`protocol`, see
+    `agentruns.protocol`)."""
+    check_protocol(protocol)
     attempt_id = episode_attempt_id(model, task_id, condition, seed, ui_profile)
     task_spec = catalog.get_task(task_id)
     variant = catalog.variant_for(task_id) if condition == "intervention" else None
     env = gymnasium.make(
         gym_id(task_id, condition, ui_profile),
-        task_kwargs={"env_seed": seed},
+        # The task ends the episode and scores it (the same under plain gymnasium or AgentLab).
+        task_kwargs={"env_seed": seed, "max_steps": max_steps, "protocol": protocol},
         action_mapping=action_mapping(agent),
         # an agent may set BrowserGym options of its own (the replay agent reads no observation)
         **{**getattr(agent, "env_kwargs", {}), **(env_kwargs or {})},
     )
     actions: list[dict[str, Any]] = []
     started = datetime.now(UTC)
-    clock = time.monotonic()
     error = None
-    infeasible = truncated = False
     final_message = None
+    task: Any = None
     if hasattr(agent, "reset"):
         agent.reset()
     try:
         obs, _info = env.reset(seed=seed)
         unwrapped: Any = env.unwrapped
         task = unwrapped.task
-        clock = time.monotonic()
         if hasattr(agent, "begin"):
             agent.begin(task_id=task_id, condition=condition, seed=seed)
-        terminated = False
         if getattr(agent, "privileged", False):
             text = agent.solve(env)
             actions.append(
@@ -143,11 +101,10 @@ def run_episode(
             )
         for step in range(len(actions), max_steps):
             action, _agent_info = split_action(agent.get_action(obs))
-            obs, reward, terminated, _trunc, _info = env.step(action)
+            obs, reward, terminated, truncated, _info = env.step(action)
             verb, target = parse_action(action)
-            if verb in ("send_msg_to_user", "send_message_to_user"):
+            if verb in DONE_VERBS:
                 final_message = target
-            infeasible = infeasible or verb in ("report_infeasible", "report_infeasible_instructions")
             actions.append(
                 {
                     "attempt_id": attempt_id,
@@ -160,35 +117,37 @@ def run_episode(
                     "reward": float(reward),
                 }
             )
-            if terminated:
+            if terminated or truncated:
                 break
-        truncated = not terminated
-        elapsed = time.monotonic() - clock
-        verdict = task.last_verdict or {}
-        if not verdict.get("passed"):
-            # The verdict of the last step was taken as soon as its DOM had loaded, when the fetch
-            # its click started may still be on its way. A person presses Evaluate on a settled
-            # page: score it once more after the page's network went quiet. (Playwright's
-            # "networkidle" is a load state, reached once per document, so this catches a late
-            # navigation, not a fetch started after the load; the replay agent waits for those
-            # itself before its closing message, see agentruns.replay.ready.)
-            _settle(unwrapped.page)
-            verdict = task.evaluate()
+        if not task.done:
+            # Only the oracle's cheat, counted as an action, can use up the limit before a step.
+            task.end(unwrapped.page, "step_limit")
         artifacts = task.artifacts()
     except Exception as exc:  # noqa: BLE001 - one broken episode is reported, the run goes on
         error = f"{type(exc).__name__}: {exc}"
         traceback.print_exc()
-        elapsed = time.monotonic() - clock
-        task = getattr(env.unwrapped, "task", None)
-        verdict = getattr(task, "last_verdict", None) or {"score": 0.0, "passed": False}
+        browser_env: Any = env.unwrapped
+        task = getattr(browser_env, "task", None)
         artifacts = {"trace": {"events": []}, "audit": [], "semantic_events": []}
         if task is not None and getattr(task, "info", None):
+            # As the paper scores every run: the final state, also after an unrecoverable error.
+            try:
+                if not task.done:
+                    task.end(browser_env.page, "error")
+            except Exception:  # noqa: BLE001 - keep the first error, which says what went wrong
+                traceback.print_exc()
             try:
                 artifacts = task.artifacts()
             except Exception:  # noqa: BLE001 - keep the first error, which says what went wrong
                 traceback.print_exc()
     finally:
         env.close()
+    verdict = (getattr(task, "final_verdict", None) if task is not None else None) or {
+        "score": 0.0,
+        "passed": False,
+    }
+    elapsed = getattr(task, "elapsed_s", None) or 0.0
+    midway_step = getattr(task, "passed_midway_step", None)
     ended = datetime.now(UTC)
 
     trace = artifacts["trace"]
@@ -265,7 +224,10 @@ def run_episode(
         "clean_steps": len(events_clean),
         "score": float(verdict.get("score", 0.0)),
         "passed": bool(verdict.get("passed", False)),
-        "ended_by": "error" if error else _ended_by(bool(verdict.get("passed")), task, truncated, infeasible),
+        "ended_by": "error" if error else task.ended_by,
+        "protocol": protocol,
+        "passed_midway": midway_step is not None,
+        "passed_midway_step": midway_step,
         "event_match_score": event_match,
         "final_thought": final_message,
         "error": error,

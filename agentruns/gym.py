@@ -10,11 +10,18 @@ declares; `task_id`, `condition` and `ui_profile` are frozen, `env_seed`
 defaults to the study seed (`HUMANTRACE_AGENTS_SEED`, 42). Main-browser options default to
 Debian's Chromium (`pw_chromium_kwargs`), and Playwright is pointed at the browsers folder that
 BrowserGym's chat window needs (see `agentruns.browsers`).
+
+The env is BrowserGym's `BrowserEnv` with two changes (`HumanTraceEnv`): the task sees the action
+text before it validates (so a done alias of an agent's own action set, `finish()`, ends the
+episode as `send_msg_to_user` does), and an episode that the task ended at its step limit is
+`truncated` rather than `terminated`, as gymnasium's time limits are. Task kwargs: `env_seed`,
+`max_steps` (40) and `protocol` (`final_state`; `first_pass` stops at the first pass, for training).
 """
 
 from __future__ import annotations
 
 from functools import partial
+from typing import Any
 
 import gymnasium
 from browsergym.core.env import BrowserEnv
@@ -52,13 +59,28 @@ def gym_id(task_id: str, condition: str, ui_profile: str = DEFAULT_PROFILE) -> s
     return f"browsergym/{task_name(task_id, condition, ui_profile)}"
 
 
+class HumanTraceEnv(BrowserEnv):
+    """BrowserGym's env, telling the task which action it validates, and truncating at the step limit."""
+
+    def _task_validate(self):
+        if isinstance(self.task, HumanTraceTask):
+            self.task.last_action = self.last_action
+        return super()._task_validate()
+
+    def post_step(self, info: dict[str, Any], validate: bool = True):
+        obs, reward, terminated, truncated, info = super().post_step(info, validate)
+        if terminated and isinstance(self.task, HumanTraceTask) and self.task.ended_by == "step_limit":
+            terminated, truncated = False, True
+        return obs, reward, terminated, truncated, info
+
+
 def _make_env(task_entrypoint, *args, **kwargs) -> BrowserEnv:
     # Debian's Chromium unless the caller passes its own launch options.
     settings = AgentSettings()
     launch = use_debian_chromium(settings)
     kwargs.setdefault("pw_chromium_kwargs", launch)
     kwargs.setdefault("headless", settings.headless)
-    return BrowserEnv(task_entrypoint, *args, **kwargs)
+    return HumanTraceEnv(task_entrypoint, *args, **kwargs)
 
 
 def register_all(settings: AgentSettings | None = None) -> list[str]:

@@ -3,7 +3,8 @@
 Each finished episode is saved at once under `OUT/.episodes/` (one JSON file), so a run that
 stops can be started again with the same arguments: finished episodes are skipped (an episode
 that ended in an error is tried again). After every run the bundle's tables and manifest are
-rewritten from all saved episodes.
+rewritten from all saved episodes. A bundle holds one end protocol (`agentruns.protocol`): a run
+into a folder whose episodes ended under the other one is refused.
 """
 
 from __future__ import annotations
@@ -19,10 +20,12 @@ from typing import Any
 import pandas as pd
 
 from humantrace.agentruns.agents import agent_name, load_agent
-from humantrace.agentruns.episode import DEFAULT_MAX_STEPS, run_episode
+from humantrace.agentruns.episode import run_episode
+from humantrace.agentruns.protocol import DEFAULT_MAX_STEPS, FINAL_STATE, check_protocol
 from humantrace.environments.ui import DEFAULT_PROFILE
 from humantrace.exports.agent_bundle import (
     AGENT_TABLES,
+    LEGACY_PROTOCOL,
     episode_attempt_id,
     write_manifest,
     write_table,
@@ -69,6 +72,8 @@ class RunConfig:
     workers: int = 1
     human: str | None = None
     profiles: tuple[str, ...] = (DEFAULT_PROFILE,)
+    # final_state (the humans' protocol) or first_pass (`--stop-at-first-pass`, for training).
+    protocol: str = FINAL_STATE
 
 
 def select(config: RunConfig, all_pairs: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
@@ -177,6 +182,7 @@ def _run_one(job: tuple[dict, dict, str]) -> tuple[str, bool, str]:
         seed=spec.seed,
         max_steps=max_steps,
         ui_profile=spec.ui_profile,
+        protocol=config.protocol,
     )
     row = result.row
     if spec.tag is not None:
@@ -205,7 +211,12 @@ def run(
     """Run every selected episode not already finished in `config.out`, then write the bundle."""
     if config.workers < 1:
         raise RunError("--workers must be at least 1")
+    try:
+        check_protocol(config.protocol)
+    except ValueError as exc:
+        raise RunError(str(exc)) from exc
     out = Path(config.out)
+    _refuse_other_protocol(out, config.protocol)
     (out / EPISODE_DIR).mkdir(parents=True, exist_ok=True)
     model, specs = plan(config)
     todo = [s for s in specs if not _finished(_episode_path(out, model, s))]
@@ -230,8 +241,38 @@ def run(
     return out
 
 
+def _saved_protocol(path: Path) -> str | None:
+    """The protocol a saved episode ended under (episodes saved before protocols: first_pass)."""
+    try:
+        row = json.loads(path.read_text(encoding="utf-8"))["episodes"][0]
+    except (json.JSONDecodeError, KeyError, IndexError, OSError):
+        return None  # unreadable: not finished, it runs again
+    return str(row.get("protocol") or LEGACY_PROTOCOL)
+
+
+def _refuse_other_protocol(out: Path, protocol: str) -> None:
+    """One bundle, one protocol: resuming into episodes that ended another way would mix them."""
+    other = [
+        p
+        for p in sorted((out / EPISODE_DIR).glob("*.json"))
+        if (saved := _saved_protocol(p)) is not None and saved != protocol
+    ]
+    if other:
+        theirs = _saved_protocol(other[0])
+        raise RunError(
+            f"{out} holds {len(other)} episode(s) that ended under the {theirs} protocol; this run "
+            f"uses {protocol}. One bundle holds one protocol: use another --out"
+            + (
+                " (or add --stop-at-first-pass)"
+                if theirs != FINAL_STATE
+                else " (or drop --stop-at-first-pass)"
+            )
+        )
+
+
 def write_bundle(out: Path, *, settings: dict[str, Any], only: set[int] | None = None) -> dict[str, int]:
-    """Assemble the bundle's tables from the saved episodes (all, or those in `only`)."""
+    """Assemble the bundle's tables from the saved episodes (all, or those in `only`); the manifest
+    states `settings["protocol"]` (default final_state)."""
     tables: dict[str, list[dict]] = {name: [] for name in AGENT_TABLES}
     for path in sorted((out / EPISODE_DIR).glob("*.json")):
         if only is not None and int(path.stem) not in only:
@@ -245,5 +286,5 @@ def write_bundle(out: Path, *, settings: dict[str, Any], only: set[int] | None =
         if name == "episodes":
             frame = frame.sort_values(["task_id", "condition", "ui_profile", "run_id"], kind="stable")
         counts[name] = write_table(out / f"{name}.csv", name, frame)
-    write_manifest(out, row_counts=counts, settings=settings)
+    write_manifest(out, row_counts=counts, settings=settings, protocol=settings.get("protocol", FINAL_STATE))
     return counts

@@ -4,9 +4,16 @@ as a person's attempt.
 `setup` creates the env session through the controller API with the study seed (the seed a
 framework passes to `reset` only seeds `self.random`, never the instance), creates an `agent`
 recording, hands the page the recorder cookie exactly as the dashboard hands it to a person's
-environment tab, and opens the task's start page. `validate` scores the live state with the
-evaluator: reward = score; done on pass or on the agent's message to the user. The step limit is
-the runner's (`agentruns.episode`).
+environment tab, and opens the task's start page.
+
+`validate` follows the humans' protocol (`agentruns.protocol`): the episode ends when the agent
+declares it finished (`send_msg_to_user` or a done alias), reports it infeasible, takes its
+`max_steps`-th action, or (`end(..., "error")`, called by the runner) hits an unrecoverable error;
+the final state is then scored once, after the page has settled, here in the task, so an episode
+run through plain gymnasium or AgentLab scores exactly as through `humantrace agents run`. Every
+step before the end is scored live for its reward and for `passed_midway` (the state passed at an
+earlier step). With `protocol="first_pass"` (a training option) the episode ends instead the moment
+the live state passes.
 """
 
 from __future__ import annotations
@@ -17,6 +24,15 @@ from typing import Any
 import playwright.sync_api
 from browsergym.core.task import AbstractBrowserTask
 
+from humantrace.agentruns.protocol import (
+    DEFAULT_MAX_STEPS,
+    DONE_VERBS,
+    FINAL_STATE,
+    FIRST_PASS,
+    INFEASIBLE_VERBS,
+    action_verbs,
+    check_protocol,
+)
 from humantrace.agentruns.server import Server, current_server
 from humantrace.agentruns.settings import DEFAULT_STUDY_SEED
 from humantrace.environments import catalog, registry
@@ -30,6 +46,8 @@ FLUSH_WAIT_S = 0.8  # the recorder sends a batch at the latest 500 ms after its 
 # Entering the site is not the agent's action: it gets Playwright's default patience (30 s), not the
 # agent's 10 s action timeout, so that a loaded machine does not end an episode before it begins.
 ENTER_TIMEOUT_MS = 30_000
+# The final state is scored once the page has had no request in flight for 500 ms, at most this long.
+SETTLE_TIMEOUT_MS = 5_000
 
 
 def task_name(task_id: str, condition: str, ui_profile: str = DEFAULT_PROFILE) -> str:
@@ -40,9 +58,34 @@ def task_name(task_id: str, condition: str, ui_profile: str = DEFAULT_PROFILE) -
     return base if ui_profile == DEFAULT_PROFILE else f"{base}.{ui_profile}"
 
 
+def settle(page: playwright.sync_api.Page, timeout_ms: int = SETTLE_TIMEOUT_MS) -> None:
+    """Wait until the page has had no request in flight for 500 ms (at most `timeout_ms`).
+
+    BrowserGym validates a step once its DOM has loaded, when the fetch its click started may still
+    be on its way; a person presses Evaluate on a settled page. (Playwright's "networkidle" is a
+    load state, reached once per document, so this catches a late navigation, not a fetch started
+    after the load; the replay agent waits for those itself before its closing message, see
+    agentruns.replay.ready.)
+    """
+    try:
+        page.wait_for_load_state("networkidle", timeout=timeout_ms)
+    except Exception:  # noqa: BLE001 - a page that never settles (polling) is scored as it is
+        return
+
+
 class HumanTraceTask(AbstractBrowserTask):
     """A humantrace task-condition on one UI profile. `env_seed` is the study seed (default 42),
-    fixed at registration, as are `task_id`, `condition` and `ui_profile`."""
+    fixed at registration, as are `task_id`, `condition` and `ui_profile`. `max_steps` (default
+    40) and `protocol` (`final_state`, the humans'; `first_pass` for training) are task kwargs:
+    `gym.make(id, task_kwargs={"max_steps": 20})`.
+
+    After the episode: `ended_by` (message, infeasible, step_limit, error; `pass` under
+    first_pass), `final_verdict` (the verdict on the final state), `passed_midway` and
+    `passed_midway_step` (the first action, from 0, after which the live state passed, before the
+    action the episode ended on), `steps` (actions taken, the oracle's `cheat` counted as one) and
+    `elapsed_s` (from the start page's load to the last action's return, before the settle and
+    the final scoring).
+    """
 
     def __init__(
         self,
@@ -52,6 +95,8 @@ class HumanTraceTask(AbstractBrowserTask):
         env_seed: int = DEFAULT_STUDY_SEED,
         server: Server | None = None,
         ui_profile: str = DEFAULT_PROFILE,
+        max_steps: int = DEFAULT_MAX_STEPS,
+        protocol: str = FINAL_STATE,
     ) -> None:
         super().__init__(seed)
         self.task_id = task_id
@@ -69,9 +114,18 @@ class HumanTraceTask(AbstractBrowserTask):
         self._server = server
         self.info: dict[str, Any] | None = None  # the controller's SessionInfo (privileged: targets)
         self.recording_id: int | None = None
-        self.last_verdict: dict[str, Any] | None = None
+        if int(max_steps) < 0:
+            raise ValueError(f"max_steps must be at least 0, not {max_steps}")
+        self.max_steps = int(max_steps)
+        self.protocol = check_protocol(protocol)
+        self.last_verdict: dict[str, Any] | None = None  # the latest verdict, live or final
+        self.final_verdict: dict[str, Any] | None = None
         self.started_at: float | None = None
-        self.agent_messaged = False
+        self.ended_at: float | None = None
+        self.ended_by: str | None = None
+        self.steps = 0
+        self.passed_midway_step: int | None = None
+        self.last_action: str | None = None  # handed over by HumanTraceEnv before each validate
 
     @classmethod
     def get_task_id(cls) -> str:
@@ -129,14 +183,86 @@ class HumanTraceTask(AbstractBrowserTask):
         self.last_verdict = self.server.call("POST", f"/control/sessions/{self.session_id}/evaluate")
         return self.last_verdict
 
+    @property
+    def passed_midway(self) -> bool:
+        """The live state passed after some action before the one the episode ended on."""
+        return self.passed_midway_step is not None
+
+    @property
+    def done(self) -> bool:
+        return self.ended_by is not None
+
+    @property
+    def elapsed_s(self) -> float | None:
+        if self.started_at is None:
+            return None
+        return (self.ended_at if self.ended_at is not None else time.monotonic()) - self.started_at
+
+    def declared(self, chat_messages: list[dict]) -> str | None:
+        """How the agent's last action ended the run (`infeasible` or `message`), or None.
+
+        The chat says it for BrowserGym's own actions (`send_msg_to_user`, `report_infeasible`);
+        the action text (handed over by `HumanTraceEnv`) for a done alias of an agent's own action
+        set (`finish()`, ...), which may write nothing to the chat.
+        """
+        if any(m.get("role") == "infeasible" for m in chat_messages):
+            return "infeasible"
+        verbs = action_verbs(self.last_action)
+        if any(v in INFEASIBLE_VERBS for v in verbs):
+            return "infeasible"
+        assistant = [m for m in chat_messages if m.get("role") == "assistant"]
+        if len(assistant) > _GREETING_MESSAGES or any(v in DONE_VERBS for v in verbs):
+            return "message"
+        return None
+
+    def end(self, page: playwright.sync_api.Page, ended_by: str) -> dict[str, Any]:
+        """End the episode (once): stop the clock, let the page settle, score the final state."""
+        if self.final_verdict is not None:
+            return self.final_verdict
+        self.ended_at = time.monotonic()
+        self.ended_by = ended_by
+        settle(page)
+        self.final_verdict = self.evaluate()
+        return self.final_verdict
+
+    def _info(self, verdict: dict[str, Any]) -> dict[str, Any]:
+        info = {
+            "passed": bool(verdict["passed"]),
+            "score": float(verdict["score"]),
+            "protocol": self.protocol,
+        }
+        if self.done:
+            info.update(
+                ended_by=self.ended_by,
+                passed_midway=self.passed_midway,
+                passed_midway_step=self.passed_midway_step,
+                steps=self.steps,
+            )
+        return info
+
     def validate(
         self, page: playwright.sync_api.Page, chat_messages: list[dict]
     ) -> tuple[float, bool, str, dict]:
-        verdict = self.evaluate()
-        assistant = [m for m in chat_messages if m.get("role") in ("assistant", "infeasible")]
-        self.agent_messaged = len(assistant) > _GREETING_MESSAGES
-        done = bool(verdict["passed"]) or self.agent_messaged
-        return float(verdict["score"]), done, "", {"passed": bool(verdict["passed"])}
+        """Called by BrowserGym after each action: reward = the live score; done at the episode's end
+        (see the module docstring), whose reward is the final state's score."""
+        if self.final_verdict is not None:  # a step after the end changes nothing
+            return float(self.final_verdict["score"]), True, "", self._info(self.final_verdict)
+        step = self.steps
+        self.steps += 1
+        how = self.declared(chat_messages)
+        if how is None and (self.protocol == FIRST_PASS or self.steps < self.max_steps):
+            verdict = self.evaluate()
+            passed = bool(verdict["passed"])
+            if passed and self.protocol == FIRST_PASS:
+                # Training option: the live state passed, the episode stops here.
+                self.ended_at, self.ended_by, self.final_verdict = time.monotonic(), "pass", verdict
+                return float(verdict["score"]), True, "", self._info(verdict)
+            if self.steps < self.max_steps:
+                if passed and self.passed_midway_step is None:
+                    self.passed_midway_step = step
+                return float(verdict["score"]), False, "", self._info(verdict)
+        verdict = self.end(page, how or "step_limit")
+        return float(verdict["score"]), True, "", self._info(verdict)
 
     def cheat(self, page: playwright.sync_api.Page, chat_messages: list[dict]) -> None:
         """Solve the task with its oracle solution (the same one the oracle tests run)."""
@@ -152,6 +278,7 @@ class HumanTraceTask(AbstractBrowserTask):
             task_id=self.task_id,
         )
         solutions[self.task_id](page, context)
+        self.steps += 1  # the cheat is the oracle's first action (step 0 of its actions table)
 
     def artifacts(self) -> dict[str, Any]:
         """What the episode left on the server: raw trace, audit log and semantic events.

@@ -33,12 +33,21 @@ from humantrace.exports.schema import (
 )
 
 AGENT_BUNDLE_KIND = "agent_bundle"
-AGENT_SCHEMA_VERSION = "1.1"
+AGENT_SCHEMA_VERSION = "1.2"
 # 1.1 added episodes.ui_profile; a 1.0 bundle's episodes read as the default profile.
-SUPPORTED_AGENT_SCHEMA_VERSIONS = frozenset({"1.0", AGENT_SCHEMA_VERSION})
+# 1.2 added the end protocol (manifest `protocol`, episodes.protocol, passed_midway,
+# passed_midway_step); bundles before it stopped every episode at its first pass: `first_pass`.
+SUPPORTED_AGENT_SCHEMA_VERSIONS = frozenset({"1.0", "1.1", AGENT_SCHEMA_VERSION})
 DEFAULT_UI_PROFILE = "default"  # environments.ui.DEFAULT_PROFILE (exports does not import environments)
 MANIFEST = "manifest.json"
 ENDED_BY = ("pass", "message", "infeasible", "step_limit", "error")
+# How an episode ends (agentruns.protocol): `final_state`, the humans' (the agent declares it
+# finished, reports it infeasible, reaches the step limit or hits an error; the final state is
+# scored), or `first_pass` (a training option: it stops the moment the live state passes).
+FINAL_STATE = "final_state"
+FIRST_PASS = "first_pass"
+PROTOCOLS = (FINAL_STATE, FIRST_PASS)
+LEGACY_PROTOCOL = FIRST_PASS  # the protocol of every bundle before schema 1.2
 
 C = ColumnSpec
 
@@ -84,13 +93,34 @@ EPISODES = TableSpec(
         C("raw_events", "int", "Number of raw DOM events recorded.", required=True),
         C("clean_steps", "int", "Number of cleaned events."),
         C("score", "float", "Evaluator score in [0, 1] of the final state.", required=True),
-        C("passed", "bool", "Evaluator pass.", required=True),
+        C("passed", "bool", "Evaluator pass of the final state.", required=True),
         C(
             "ended_by",
             "str",
-            "pass, message (the agent's final message), infeasible, step_limit or error.",
+            "message (the agent declared it finished: send_msg_to_user or a done alias), infeasible "
+            "(report_infeasible), step_limit, error, or pass (first_pass protocol only: the live "
+            "state passed).",
             required=True,
             allowed=ENDED_BY,
+        ),
+        C(
+            "protocol",
+            "str",
+            "How the episode ended: final_state (the humans' protocol) or first_pass (stopped at the "
+            "first pass, a training option); blank, and bundles before 1.2: the manifest's, else "
+            "first_pass; since 1.2.",
+            allowed=PROTOCOLS,
+        ),
+        C(
+            "passed_midway",
+            "bool",
+            "The live state passed after an action before the one the episode ended on (null: "
+            "bundles before 1.2); since 1.2.",
+        ),
+        C(
+            "passed_midway_step",
+            "int",
+            "The first such action (`actions.step`, from 0); null when it never passed before the end.",
         ),
         C(
             "event_match_score",
@@ -234,8 +264,13 @@ def _plain(frame: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(out, index=frame.index)
 
 
-def write_manifest(out_dir: Path, *, row_counts: dict[str, int], settings: dict[str, Any]) -> Path:
-    """`manifest.json` with the kind, schema version, counts, run settings and sha256 of every file."""
+def write_manifest(
+    out_dir: Path, *, row_counts: dict[str, int], settings: dict[str, Any], protocol: str = FINAL_STATE
+) -> Path:
+    """`manifest.json` with the kind, schema version, end protocol, counts, run settings and
+    sha256 of every file."""
+    if protocol not in PROTOCOLS:
+        raise AgentBundleError(f"unknown protocol {protocol!r} (use {' or '.join(PROTOCOLS)})")
     files = {}
     for name in AGENT_TABLES:
         path = out_dir / f"{name}.csv"
@@ -248,6 +283,7 @@ def write_manifest(out_dir: Path, *, row_counts: dict[str, int], settings: dict[
     manifest = {
         "kind": AGENT_BUNDLE_KIND,
         "schema_version": AGENT_SCHEMA_VERSION,
+        "protocol": protocol,
         "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
         "settings": settings,
         "row_counts": row_counts,
@@ -270,20 +306,43 @@ def is_agent_bundle(path: str | Path) -> bool:
         return False
 
 
-def read_agent_bundle(path: str | Path, *, tables: list[str] | None = None) -> dict[str, pd.DataFrame]:
-    """The bundle's tables (all, or `tables`), each checked against its manifest's sha256."""
-    root = Path(path)
+def _manifest(root: Path) -> dict[str, Any]:
     if not is_agent_bundle(root):
         raise AgentBundleError(
             f"{root} is not an agent bundle (no manifest.json of kind {AGENT_BUNDLE_KIND!r})"
         )
-    manifest = json.loads((root / MANIFEST).read_text(encoding="utf-8"))
+    manifest: dict[str, Any] = json.loads((root / MANIFEST).read_text(encoding="utf-8"))
     version = str(manifest.get("schema_version"))
     if version not in SUPPORTED_AGENT_SCHEMA_VERSIONS:
         raise AgentBundleError(
             f"{root}: unknown agent bundle schema version {version!r} "
             f"(supported: {', '.join(sorted(SUPPORTED_AGENT_SCHEMA_VERSIONS))})"
         )
+    return manifest
+
+
+def manifest_protocol(manifest: dict[str, Any]) -> str:
+    """The end protocol a manifest states; a bundle before schema 1.2 is `first_pass`."""
+    protocol = manifest.get("protocol") or LEGACY_PROTOCOL
+    if protocol not in PROTOCOLS:
+        raise AgentBundleError(f"manifest protocol {protocol!r} is not one of {', '.join(PROTOCOLS)}")
+    return str(protocol)
+
+
+def bundle_protocol(path: str | Path) -> str:
+    """The end protocol of the agent bundle at `path` (`final_state` or `first_pass`)."""
+    return manifest_protocol(_manifest(Path(path)))
+
+
+def read_agent_bundle(path: str | Path, *, tables: list[str] | None = None) -> dict[str, pd.DataFrame]:
+    """The bundle's tables (all, or `tables`), each checked against its manifest's sha256.
+
+    Older bundles read in today's columns: a 1.0 episode's `ui_profile` is the default, a blank
+    `protocol` is the manifest's (before 1.2: `first_pass`), and `passed_midway` is null when the
+    bundle did not record it.
+    """
+    root = Path(path)
+    manifest = _manifest(root)
     out: dict[str, pd.DataFrame] = {}
     for name in tables or list(AGENT_TABLES):
         file = root / f"{name}.csv"
@@ -302,6 +361,12 @@ def read_agent_bundle(path: str | Path, *, tables: list[str] | None = None) -> d
         episodes["ui_profile"] = (
             DEFAULT_UI_PROFILE if profile is None else profile.where(profile.notna(), DEFAULT_UI_PROFILE)
         )
+        stated = manifest_protocol(manifest)
+        protocol = episodes["protocol"] if "protocol" in episodes.columns else None
+        episodes["protocol"] = stated if protocol is None else protocol.where(protocol.notna(), stated)
+        if "passed_midway" not in episodes.columns:
+            episodes["passed_midway"] = pd.Series(pd.NA, index=episodes.index, dtype="boolean")
+            episodes["passed_midway_step"] = pd.Series(pd.NA, index=episodes.index, dtype="Int64")
     return out
 
 

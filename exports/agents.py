@@ -21,7 +21,7 @@ import pandas as pd
 import pyarrow.parquet as pq
 from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationError, ValidationInfo
 
-from humantrace.exports.agent_bundle import DEFAULT_UI_PROFILE
+from humantrace.exports.agent_bundle import DEFAULT_UI_PROFILE, FINAL_STATE, FIRST_PASS, PROTOCOLS
 from humantrace.exports.failure_modes import (
     DONE_VERBS,
     FEATURE_COLUMNS,
@@ -45,7 +45,18 @@ REQUIRED_COLUMNS = (
 # event_match_score: WebPageBench EMS of the episode; completed: the agent declared the run finished
 # (else derived from terminal_verb); target_primitive: the variant's primitive (else the human bundle's).
 # ui_profile: the site's UI profile the run was on (blank or absent: "default", today's interface).
-EXTRA_COLUMNS = ("event_match_score", "completed", "target_primitive", "ui_profile")
+# protocol: how the run ended (final_state, the humans'; first_pass, stopped at the first pass);
+# an agent bundle directory always states it, a file may leave it blank (not stated).
+# passed_midway(_step): the live state passed before the run's end (and after which action).
+EXTRA_COLUMNS = (
+    "event_match_score",
+    "completed",
+    "target_primitive",
+    "ui_profile",
+    "protocol",
+    "passed_midway",
+    "passed_midway_step",
+)
 OPTIONAL_COLUMNS = ("run_id", "passed", "seed", *FEATURE_COLUMNS, *EXTRA_COLUMNS)
 _COUNT_FEATURES = ("max_repeat_run", "action_error_count", "failed_positive_checks", "failed_negative_checks")
 _PROFILE_NAME = re.compile(r"^[a-z][a-z0-9-]{0,39}$")
@@ -245,6 +256,15 @@ def _profile(value: Any) -> str:
     return text
 
 
+def _protocol(value: Any) -> str | None:
+    if _blank(value):
+        return None
+    text = str(value).strip().lower()
+    if text not in PROTOCOLS:
+        raise ValueError(f"unknown protocol {value!r} (expected {' or '.join(PROTOCOLS)})")
+    return text
+
+
 def _flag(value: Any, info: ValidationInfo) -> bool | None:
     if _blank(value):
         return None
@@ -297,6 +317,9 @@ class AgentRunRow(BaseModel):
     event_match_score: Annotated[float | None, BeforeValidator(_share)] = None
     completed: Flag = None
     ui_profile: Annotated[str, BeforeValidator(_profile)] = DEFAULT_UI_PROFILE
+    protocol: Annotated[str | None, BeforeValidator(_protocol)] = None
+    passed_midway: Flag = None
+    passed_midway_step: Count = None
 
 
 def _validate(record: dict[str, Any]) -> tuple[dict[str, Any] | None, list[str]]:
@@ -427,3 +450,48 @@ def _runs_frame(runs: list[dict[str, Any]]) -> pd.DataFrame:
     frame["failure_mode"] = classify_failures(frame)
     frame["mode_class"] = frame["failure_mode"].map(lambda m: MODE_CLASS.get(m) if m else None).astype(object)
     return frame
+
+
+class ProtocolMixError(ValueError):
+    """Agent runs of both end protocols were to be compared side by side without being allowed."""
+
+
+_PROTOCOL_WORDS = {
+    FINAL_STATE: "final_state (the humans' protocol)",
+    FIRST_PASS: "first_pass (stopped at the first pass)",
+}
+
+
+def check_protocols(runs: pd.DataFrame, *, allow_mix: bool = False) -> list[str]:
+    """Notes on the runs' end protocols; raises ProtocolMixError (one line, saying why) when runs of
+    both protocols are present and `allow_mix` is false.
+
+    A first_pass run that reached the goal and then undid it is a pass, a final_state run of the
+    same actions a failure, so their pass rates do not measure the same thing. Runs whose file
+    states no protocol are not judged.
+    """
+    if runs.empty or "protocol" not in runs.columns:
+        return []
+    stated = runs.dropna(subset=["protocol"])
+    files: dict[str, list[str]] = {
+        str(protocol): sorted(set(group["source_file"].astype(str)))
+        for protocol, group in stated.groupby("protocol", sort=True)
+    }
+    notes: list[str] = []
+    if len(files) > 1:
+        where = " and ".join(f"{', '.join(f)} {_PROTOCOL_WORDS[p]}" for p, f in files.items())
+        if not allow_mix:
+            raise ProtocolMixError(
+                f"agent bundles of two end protocols: {where}; a first_pass run that reached the goal "
+                "and then undid it counts as a pass, so their pass rates are not comparable; add "
+                "--mix-protocols to compare them anyway"
+            )
+        notes.append(f"agent runs of both end protocols are compared (--mix-protocols): {where}")
+    if FIRST_PASS in files:
+        n = int((stated["protocol"] == FIRST_PASS).sum())
+        notes.append(
+            f"{n} agent run(s) in {', '.join(files[FIRST_PASS])} stopped at the first pass (first_pass "
+            "protocol): a state that passed at any step counts there, while a person's attempt is "
+            "scored on its final state"
+        )
+    return notes

@@ -16,7 +16,7 @@ import pandas as pd
 from humantrace.exports import agent_tables as at
 from humantrace.exports import human_tables as ht
 from humantrace.exports import paper_tables as pt
-from humantrace.exports.agents import AgentImport, import_agent_runs
+from humantrace.exports.agents import AgentImport, ProtocolMixError, check_protocols, import_agent_runs
 from humantrace.exports.bundle import BundleError, prepare_output_dir
 from humantrace.exports.charts import FIGURES
 from humantrace.exports.csv_safety import write_csv
@@ -171,6 +171,7 @@ def compare(
     progress: Callable[[str], None] | None = None,
     overwrite: bool = False,
     classes_of: ClassesOf | None = None,
+    mix_protocols: bool = False,
 ) -> CompareResult:
     """Compute every comparison table, write one CSV per table, a PNG and an SVG per figure and
     `report.html` into `out_dir`.
@@ -187,6 +188,8 @@ def compare(
     (`environments.ui.classes_of`, which the CLI passes; `exports` does not import `environments`);
     without it, rows on a profile other than the default are `unclassified` in
     `by_interaction_class`.
+    Agent runs of both end protocols (final_state, first_pass: `exports.agents.check_protocols`)
+    raise `CompareError` saying why, unless `mix_protocols`.
     """
     say = progress or (lambda message: None)
     agent_paths = [Path(p) for p in agent_files]
@@ -225,6 +228,10 @@ def compare(
         kept = apply_filters(agent_import.runs, chosen, side="agent")
         warnings.append(f"filter: {len(kept)} of {len(agent_import.runs)} agent runs kept")
         agent_import.runs = kept.reset_index(drop=True)
+    try:
+        warnings += check_protocols(agent_import.runs, allow_mix=mix_protocols)
+    except ProtocolMixError as exc:
+        raise CompareError(str(exc)) from exc
     runs = agent_import.runs
     if agent_import.errors:
         warnings.append(f"{len(agent_import.errors)} agent bundle problem(s); see import_errors.csv")

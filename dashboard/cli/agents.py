@@ -64,9 +64,20 @@ def run_agents(
             "profile skips it); e.g. default,custom-controls. The replay agent keeps each attempt's."
         ),
     ] = "default",
+    stop_at_first_pass: Annotated[
+        bool,
+        typer.Option(
+            "--stop-at-first-pass",
+            help="Training option: end each episode the moment the live state passes (the first_pass "
+            "protocol, recorded in the bundle). By default an episode ends as a person's attempt does: "
+            "when the agent declares it finished or reports it infeasible, at the step limit or on an "
+            "error, and its final state is scored.",
+        ),
+    ] = False,
 ) -> None:
     """Run an agent on every selected task-condition; write the agent bundle `compare --agents` reads."""
     from humantrace.agentruns.agents import AgentLoadError, absolute_spec
+    from humantrace.agentruns.protocol import FINAL_STATE, FIRST_PASS
     from humantrace.agentruns.runner import RunConfig, RunError, run
     from humantrace.agentruns.server import ServerError
     from humantrace.agentruns.settings import AgentSettings
@@ -90,6 +101,7 @@ def run_agents(
         workers=workers,
         human=str(human) if human else None,
         profiles=chosen_profiles,
+        protocol=FIRST_PASS if stop_at_first_pass else FINAL_STATE,
     )
     passed = failed = 0
     with Progress(

@@ -127,6 +127,14 @@ def compare(
             "--force", help="Write into a non-empty --out directory, replacing the report and tables in it."
         ),
     ] = False,
+    mix_protocols: Annotated[
+        bool,
+        typer.Option(
+            "--mix-protocols",
+            help="Compare agent bundles of both end protocols side by side (final_state and "
+            "first_pass, which stops at the first pass); refused without it.",
+        ),
+    ] = False,
 ) -> None:
     """Compare the human bundle with agent runs: report.html plus one CSV per table."""
     from humantrace.environments.ui import classes_of
@@ -144,6 +152,7 @@ def compare(
             bootstrap=bootstrap,
             seed=seed,
             overwrite=force,
+            mix_protocols=mix_protocols,
             progress=lambda message: console.print(f"… {message}", highlight=False),
         )
     except (BundleError, FileNotFoundError, ValueError) as exc:

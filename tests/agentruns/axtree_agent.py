@@ -4,6 +4,10 @@ humantrace. It solves "Add one <product> by <brand> to your cart." the way a per
 for the product, open it, add it to the cart, say it is done.
 
     humantrace agents run --agent tests.agentruns.axtree_agent:make --tasks shop-001 --conditions clean
+
+`make_undo` is the same agent undoing its work: once the charger is in the cart it deletes it
+again, then says it is done. Under the humans' protocol that episode fails, with
+`passed_midway`; stopped at the first pass it passes.
 """
 
 from __future__ import annotations
@@ -66,3 +70,53 @@ class AXTreeCartAgent:
 
 def make() -> AXTreeCartAgent:
     return AXTreeCartAgent()
+
+
+class AXTreeUndoAgent(AXTreeCartAgent):
+    """Adds the charger, waits until the shop confirms it, opens the cart, deletes the line, waits
+    until the cart says it is empty, and says it is done: with `done_action` (e.g. `finish`, one of
+    Appendix I's done aliases) instead of `send_msg_to_user` when given."""
+
+    name = "axtree-undo-agent"
+    WAITS = 8  # noop(500)s for a page to show what the agent waits for before going on without it
+
+    def __init__(self, done_action: str = "send_msg_to_user") -> None:
+        super().__init__()
+        self.done_action = done_action
+        self.waited = 0
+
+    def _wait(self, why: str) -> tuple[str, dict] | None:
+        if self.waited >= self.WAITS:
+            return None
+        self.waited += 1
+        return "noop(500)", {"think": why}
+
+    def get_action(self, obs: dict) -> tuple[str, dict]:
+        if self.stage not in ("done", "cart", "delete", "deleted"):
+            return super().get_action(obs)
+        nodes = self._nodes(obs)
+        if self.stage == "done":
+            # The shop's toast after the add ("Added to your cart.", a "View cart" button) says the
+            # add has landed; its button, else the header's Cart link, opens the cart.
+            view = next((b for b, role, label in nodes if role == "button" and label == "View cart"), None)
+            if view is None and (wait := self._wait("waiting for the shop to confirm the add")):
+                return wait
+            link = view or next((b for b, role, label in nodes if role == "link" and label == "Cart"), None)
+            self.stage, self.waited = "cart", 0
+            return f"click({link!r})", {"think": "open the cart"}
+        if self.stage == "cart":
+            delete = next((b for b, role, label in nodes if role == "button" and label == "Delete"), None)
+            if delete is None and (wait := self._wait("waiting for the cart's lines")):
+                return wait
+            self.stage, self.waited = "delete", 0
+            return f"click({delete!r})", {"think": "changed my mind"}
+        if self.stage == "delete":
+            empty = any(label == "Your cart is empty" for _, _role, label in nodes)
+            if not empty and (wait := self._wait("waiting for the cart to be empty")):
+                return wait
+            self.stage = "deleted"
+        return f"{self.done_action}('I added it to your cart.')", {}
+
+
+def make_undo() -> AXTreeUndoAgent:
+    return AXTreeUndoAgent()

@@ -54,7 +54,9 @@ def test_oracle_passes_every_clean_task_of_one_site(tmp_path, site, tasks):
     assert sorted(episodes["task_id"]) == expected
     failed = episodes[~episodes["passed"].astype(bool)]
     assert failed.empty, failed[["task_id", "score", "ended_by", "error"]].to_dict(orient="records")
-    assert set(episodes["ended_by"]) == {"pass"} and (episodes["score"] == 1.0).all()
+    # The humans' protocol: after the cheat the oracle says it is done, and the final state passes.
+    assert set(episodes["ended_by"]) == {"message"} and (episodes["score"] == 1.0).all()
+    assert set(episodes["protocol"]) == {"final_state"} and not episodes["passed_midway"].astype(bool).any()
     assert (episodes["seed"] == 42).all() and set(episodes["condition"]) == {"clean"}
     assert (episodes["raw_events"] > 0).all() and (episodes["clean_steps"] > 0).all()
     assert f"{len(expected)} passed, 0 failed this run" in done.stdout

@@ -22,6 +22,7 @@ from humantrace.exports.charts import FIGURES
 from humantrace.exports.csv_safety import write_csv
 from humantrace.exports.inputs import apply_filters, load_humans, parse_filters
 from humantrace.exports.replay_tables import replay_reproduce
+from humantrace.exports.table_meta import finish
 from humantrace.exports.ui_tables import ClassesOf, by_interaction_class
 
 # File name (without .csv) -> what it holds; the order is the report's order.
@@ -38,7 +39,8 @@ TABLE_FILES = {
     "annotators": "per-annotator marginal pass rates",
     "duplicate_audit": "primary vs duplicate recordings of the same task-condition and phase",
     "duplicate_audit_summary": "duplicate-audit agreement, time and event ratios",
-    "failure_modes": "human and agent failure modes among failed attempts/runs",
+    "failure_modes": "Appendix I failure modes of failed human attempts and agent runs (one taxonomy for both)",
+    "human_outcomes": "how failed human attempts ended (outcome and verdict; not the Appendix I taxonomy)",
     "model_primitive": "per population x primitive: pass rates, paired pass and score drops (Tables 2/23)",
     "env_primitive": "per population x environment x primitive: mean paired drops (Table 27, Figure 14)",
     "false_positive_completion": "claimed completion that failed the evaluator (Table 4 FPR, Figure 5(b))",
@@ -242,11 +244,11 @@ def compare(
     say("human tables")
     boot = {"n_boot": bootstrap, "seed": seed}
     tables: dict[str, pd.DataFrame] = {
-        "panel_summary": ht.panel_summary(primary),
+        "panel_summary": ht.panel_summary(primary, **boot),
         "panel_changes": ht.panel_changes(primary, **boot),
         "annotators": ht.annotator_pass_rates(primary),
     }
-    tables["duplicate_audit"], tables["duplicate_audit_summary"] = ht.duplicate_audit(attempts)
+    tables["duplicate_audit"], tables["duplicate_audit_summary"] = ht.duplicate_audit(attempts, **boot)
     counts = _task_counts(task_counts)
     if counts is not None:
         tables["full_benchmark_weights"], tables["full_benchmark"], notes = ht.full_benchmark(
@@ -256,19 +258,35 @@ def compare(
 
     say("agent tables")
     panel_tasks = set(meta.index)
+    # Every table but the ones with a per-row scope (agents_by_model, by_environment,
+    # by_difficulty) and the listings uses the panel's tasks only.
+    panel_runs = runs[runs["task"].isin(panel_tasks)].reset_index(drop=True) if not runs.empty else runs
+    if len(runs) > len(panel_runs):
+        outside = sorted(set(runs["task"]) - panel_tasks)
+        warnings.append(
+            f"{len(runs) - len(panel_runs)} agent run(s) on {len(outside)} task(s) outside the panel "
+            f"({', '.join(map(str, outside[:10]))}{', ...' if len(outside) > 10 else ''}) are left out of "
+            "every table except the scope=all rows of agents_by_model, by_environment and by_difficulty, and agent_runs"
+        )
     tables["agents_by_model"] = at.agents_by_model(runs, panel_tasks=panel_tasks, **boot)
     tables["primitive_drops"] = at.primitive_drops(primary, runs, meta, **boot)
     tables["task_time_vs_agent_drop"] = at.task_time_vs_agent_drop(primary, runs, meta)
     tables["by_environment"] = at.by_group(primary, runs, meta, dimension="env", **boot)
     tables["by_difficulty"] = at.by_group(primary, runs, meta, dimension="difficulty", **boot)
-    human_modes = ht.human_failure_modes(primary, humans.verdicts).assign(source="human")
-    agent_modes = at.agent_failure_modes(runs).assign(source="agent")
-    modes = pd.concat([human_modes, agent_modes], ignore_index=True)
-    tables["failure_modes"] = modes.astype({"n_failed": int, "count": int, "share": float})
-    tables.update(
-        _paper_tables(primary, attempts, runs, meta, humans.features, tables["duplicate_audit"], **boot)
+    human_labelled = primary[["attempt_id", "condition", "phase", "passed"]].merge(
+        humans.features[["attempt_id", "failure_mode"]], on="attempt_id", how="left"
     )
-    tables["by_interaction_class"], notes = by_interaction_class(primary, runs, classes_of=classes_of, **boot)
+    human_modes = at.failure_mode_counts(human_labelled.assign(population="human")).assign(source="human")
+    agent_modes = at.agent_failure_modes(panel_runs).assign(source="agent")
+    modes = pd.concat([f for f in (human_modes, agent_modes) if not f.empty], ignore_index=True)
+    tables["failure_modes"] = modes.astype({"n_failed": int, "count": int, "share": float})
+    tables["human_outcomes"] = ht.human_outcomes(primary, humans.verdicts)
+    tables.update(
+        _paper_tables(primary, attempts, panel_runs, meta, humans.features, tables["duplicate_audit"], **boot)
+    )
+    tables["by_interaction_class"], notes = by_interaction_class(
+        primary, panel_runs, classes_of=classes_of, **boot
+    )
     warnings += notes
     tables["agent_runs"] = runs
     tables["replay_reproduce"] = replay_reproduce(agent_paths)
@@ -278,6 +296,7 @@ def compare(
     )
 
     say("writing tables")
+    tables = {name: finish(name, frame) for name, frame in tables.items()}
     csv_paths = {}
     for name in TABLE_FILES:
         if name in tables:
@@ -328,7 +347,7 @@ def _paper_tables(
     runs = pt.with_primitive(runs, meta) if not runs.empty else runs.assign(primitive=pd.Series(dtype=object))
     values = pt.task_values(primary, runs, meta)
     episodes = pt.claimed_completion(primary, runs)
-    gap, gap_by_task = pt.verification_gap(episodes)
+    gap, gap_by_task = pt.verification_gap(episodes, **boot)
     human_labelled = primary[["attempt_id", "phase", "condition", "passed", "task_id", "env_id"]].merge(
         features, on="attempt_id", how="left"
     )

@@ -160,6 +160,34 @@ def _seed_warnings(runs: pd.DataFrame, attempts: pd.DataFrame) -> list[str]:
     return out
 
 
+def _apply_review(attempts: pd.DataFrame) -> tuple[pd.DataFrame, list[str], int]:
+    """(attempts a lead did not exclude, warnings, how many were excluded).
+
+    A lead's `exclude_attempt` removes the assignment's attempts from every table; `fix_task`
+    keeps them (the lead's own wording: kept for now) and is listed so a reader can check them.
+    """
+    notes: list[str] = []
+    excluded = ht.review_excluded(attempts)
+    n = int(excluded.sum())
+    if n:
+        gone = attempts[excluded]
+        notes.append(
+            f"{n} attempt(s) of {gone['assignment_id'].nunique()} assignment(s) excluded by a lead in review "
+            "(review_decision = exclude_attempt)"
+        )
+    if "review_decision" in attempts.columns:
+        fix = attempts[attempts["review_decision"].astype(object) == "fix_task"]
+        if len(fix):
+            listed = ", ".join(
+                f"{t}/{c}" for t, c in sorted(set(zip(fix["task_id"], fix["condition"], strict=True)))
+            )
+            notes.append(
+                f"a lead marked {len(fix)} attempt(s) 'fix task' ({listed}): they are kept, as the lead decided; "
+                "check them before citing"
+            )
+    return attempts[~excluded], notes, n
+
+
 def compare(
     human_bundle_dirs: str | Path | Iterable[str | Path],
     agent_files: Iterable[str | Path],
@@ -207,6 +235,8 @@ def compare(
     rolled_back = len(humans.attempts) - len(everything)
     if rolled_back:
         warnings.append(f"{rolled_back} rolled-back attempt(s) excluded")
+    everything, review_notes, n_review_excluded = _apply_review(everything)
+    warnings += review_notes
     attempts = apply_filters(everything, chosen, side="human")
     if chosen:
         warnings.append(
@@ -323,6 +353,7 @@ def compare(
         "n_primary": len(primary),
         "n_tasks": len(meta),
         "n_annotators": primary["annotator"].nunique(),
+        "n_review_excluded": n_review_excluded,
     }
     report_path = out / "report.html"
     report_path.write_text(

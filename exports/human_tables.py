@@ -40,6 +40,14 @@ def analysed_attempts(attempts: pd.DataFrame) -> pd.DataFrame:
     return kept
 
 
+def review_excluded(attempts: pd.DataFrame) -> pd.Series:
+    """Boolean mask: the attempts a lead excluded in review (`review_decision = exclude_attempt`,
+    schema 2.2; an older bundle left them out itself)."""
+    if "review_decision" not in attempts.columns:
+        return pd.Series(False, index=attempts.index)
+    return (attempts["review_decision"].astype(object) == "exclude_attempt").astype(bool)
+
+
 def primary_tier(attempts: pd.DataFrame) -> pd.DataFrame:
     return attempts[attempts["tier"] == "primary"]
 

@@ -26,7 +26,6 @@ from humantrace.exports import paper_tables as pt
 from humantrace.exports.bundle import BundleWriter
 from humantrace.exports.compare import TABLE_FILES, compare
 from humantrace.exports.table_meta import TABLES
-
 from tests.exports.conftest import (
     CLEANING_CONFIG,
     STUDY_SETTINGS,

@@ -21,6 +21,7 @@ from humantrace.exports.bundle import BundleError, prepare_output_dir
 from humantrace.exports.charts import FIGURES
 from humantrace.exports.csv_safety import write_csv
 from humantrace.exports.inputs import apply_filters, load_humans, parse_filters
+from humantrace.exports.paper_quantities import paper_quantities
 from humantrace.exports.replay_tables import replay_reproduce
 from humantrace.exports.table_meta import finish
 from humantrace.exports.ui_tables import ClassesOf, by_interaction_class
@@ -55,6 +56,7 @@ TABLE_FILES = {
     "human_time": "median human time per condition x phase",
     "duplicate_audit_statistics": "duplicate audit: agreement, Cohen's kappa, time/step ratios, ICC (Table 31)",
     "by_interaction_class": "pass rate, time and steps by UI interaction class, humans and agents side by side (95% CIs)",
+    "paper_quantities": "clean-solved tasks failing under intervention, failed-minus-passed warm raw events, Spearman of primitive orders by pass and score drop, pass drop at a 0.5 threshold",
     "agent_runs": "imported agent runs with their failure mode",
     "replay_reproduce": "share of passed human attempts whose replayed cleaned trace passes, per task and site",
     "import_errors": "rejected agent rows and file-level problems",
@@ -416,4 +418,5 @@ def _paper_tables(
         "time_ratio": pt.time_ratio(primary, runs, **boot),
         "human_time": pt.human_time(primary, **boot),
         "duplicate_audit_statistics": pt.duplicate_statistics(duplicate_pairs, **boot),
+        "paper_quantities": paper_quantities(primary, runs, values, **boot),
     }

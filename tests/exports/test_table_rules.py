@@ -326,3 +326,35 @@ def test_a_bundle_before_2_2_reads_without_review_decisions(tmp_path):
     read = read_bundle(bundle, verify=False)
     assert read.attempts["review_decision"].isna().all()
     assert read.ratings["reviewed_by"].isna().all()
+
+
+# ------------------------------------------------------------------ 10: the paper's remaining quantities
+
+
+def test_paper_quantities(result):
+    q = _csv(result, "paper_quantities")
+    fail = "clean_solved_fail_under_intervention"
+    # humans cold solve T1 T2 T4 T5 clean; under intervention T1 and T5 fail -> 2/4 (n = 4: no interval)
+    cold = _row(q, quantity=fail, population="humans cold")
+    assert (cold.estimate, cold.n, bool(cold.too_few)) == (0.5, 4, True) and math.isnan(cold.ci_low)
+    # humans warm solve all five clean; T3 fails under intervention -> 1/5 with a Wilson interval
+    warm = _row(q, quantity=fail, population="humans warm")
+    assert (warm.estimate, warm.n) == (0.2, 5) and warm.ci_low == approx(0.0362, abs=1e-3)
+    # M1 solves T1 T2 T3 T5 clean (T4 scores 0.5); T1, T3, T5 fail under intervention -> 3/4
+    assert _row(q, quantity=fail, population="M1").estimate == 0.75
+    # warm intervention raw events: failed T3 70, passed 24, 30, 32, 36 (median 31) -> 39 more
+    gap = _row(q, quantity="raw_event_gap_failed_minus_passed_warm", population="humans warm")
+    assert (gap.estimate, gap.n, bool(gap.too_few)) == (39, 1, True)
+    # the 0.5 threshold: M2's T2 intervention run scores 0.7, a fail at 1.0 and a pass at 0.5, so
+    # its drop falls from 1/5 to 0; people score 1.0 or 0.4 here, so theirs stay 0.4 (cold)
+    assert _row(q, quantity="pass_drop_threshold_1", population="M2").estimate == approx(0.2)
+    assert _row(q, quantity="pass_drop_threshold_0.5", population="M2").estimate == approx(0.0)
+    assert _row(q, quantity="pass_drop_threshold_0.5", population="humans cold").estimate == approx(0.4)
+    # Spearman over two primitives, per primitive the mean over models of each model's mean drop:
+    # grounding: M1 pass (1 + 0)/2, score (0.6 + 0)/2; M2 pass (0 + 1)/2, score (0 + 0.3)/2 -> 0.5, 0.225
+    # verification: M1 pass (1 + 0 + 1)/3, score (1 + 0 + 0.8)/3 = 0.6; M2 0, 0 -> 1/3, 0.3
+    # grounding first by pass, verification first by score: the orders disagree, rho = -1
+    rho = _row(
+        q, quantity="spearman_primitive_order_pass_vs_score_drop", population="agents (mean over models)"
+    )
+    assert (rho.estimate, rho.n) == (-1.0, 2) and "no interval" in rho.note

@@ -318,12 +318,16 @@ def full_benchmark(
     mean is the same in every resample): a warning names such cells.
     """
     warnings: list[str] = []
-    counts = task_counts.rename(columns={"env_id": "env"}).copy()
-    counts = counts.groupby(["env", "difficulty"])["n_tasks"].sum()
+    renamed = task_counts.rename(columns={"env_id": "env"})
+    grouped = renamed.groupby(["env", "difficulty"], as_index=False)["n_tasks"].sum()
+    counts: dict[tuple[object, object], float] = {
+        (env, difficulty): float(n)
+        for env, difficulty, n in zip(grouped["env"], grouped["difficulty"], grouped["n_tasks"], strict=True)
+    }
     meta = primary.groupby("task_id")[["env_id", "difficulty"]].first()
     cells = _cell_tasks(meta)
     for cell in cells:
-        if cell not in counts.index:
+        if cell not in counts:
             warnings.append(
                 f"panel cell ({cell[0]}, {cell[1]}) is not in the task-count table; its {len(cells[cell])} "
                 "task(s) get weight 0 and are left out of the weighted estimates and of their panel values"
@@ -334,11 +338,11 @@ def full_benchmark(
             f"{int(sum(n for _, n in uncovered))} benchmark tasks in {len(uncovered)} cell(s) have no panel task; "
             "the weighted estimates cover the other cells only"
         )
-    total = float(counts.sum())
+    total = float(sum(counts.values()))
     values = task_level(primary, "passed", "mean").rename("passed")
     weight_rows, rows = [], []
     single: set[tuple[object, object]] = set()
-    every_cell = sorted(set(cells) | set(counts.index), key=lambda c: (str(c[0]), str(c[1])))
+    every_cell = sorted(set(cells) | set(counts), key=lambda c: (str(c[0]), str(c[1])))
     for phase in PHASES:
         paired = pairs(values, level="condition", a="clean", b="intervention", fixed={"phase": phase})
         quantities = {
@@ -352,7 +356,7 @@ def full_benchmark(
             for cell in every_cell:
                 tasks = cells.get(cell, [])
                 y = per_task[per_task.index.isin(tasks)]
-                n_full = float(counts[cell]) if cell in counts.index else np.nan
+                n_full = counts.get(cell, np.nan)
                 included = bool(len(y)) and n_full == n_full and n_full > 0
                 weight_rows.append(
                     {

@@ -310,7 +310,8 @@ def compare(
     )
     human_modes = at.failure_mode_counts(human_labelled.assign(population="human")).assign(source="human")
     agent_modes = at.agent_failure_modes(panel_runs).assign(source="agent")
-    modes = pd.concat([f for f in (human_modes, agent_modes) if not f.empty], ignore_index=True)
+    present = [f for f in (human_modes, agent_modes) if not f.empty]
+    modes = pd.concat(present, ignore_index=True) if present else human_modes
     tables["failure_modes"] = modes.astype({"n_failed": int, "count": int, "share": float})
     tables["human_outcomes"] = ht.human_outcomes(primary, humans.verdicts)
     tables.update(

@@ -13,7 +13,7 @@ import pandas as pd
 from humantrace.exports.failure_modes import AGENT_MODES, MODE_CLASS
 from humantrace.exports.human_tables import pairs, task_level
 from humantrace.exports.schema import CONDITIONS, PHASES, PRIMITIVES
-from humantrace.exports.stats import mean_with_ci, paired_difference, wilson
+from humantrace.exports.stats import mean_with_ci, paired_difference, ratio_over_units, wilson
 
 _TASK_VALUE_COLUMNS = [
     "pass_clean",
@@ -29,7 +29,13 @@ AGENTS_BY_MODEL_COLUMNS = [
     "n_clean_runs",
     "n_intervention_runs",
     "clean_pass_rate",
+    "clean_pass_ci_low",
+    "clean_pass_ci_high",
+    "n_clean_tasks",
     "intervention_pass_rate",
+    "intervention_pass_ci_low",
+    "intervention_pass_ci_high",
+    "n_intervention_tasks",
     "pass_drop",
     "pass_drop_ci_low",
     "pass_drop_ci_high",
@@ -113,7 +119,8 @@ def agent_task_values(runs: pd.DataFrame) -> pd.DataFrame:
 
 
 def agents_by_model(runs: pd.DataFrame, *, panel_tasks: set[str], n_boot: int, seed: int) -> pd.DataFrame:
-    """Per model and scope: pass rates and mean scores per condition, paired drops with CIs."""
+    """Per model and scope: pass rates (bootstrap interval over the tasks the model ran in that
+    condition, a task's runs together) and mean scores per condition, paired drops with CIs."""
     rows = []
     for scope in ("panel", "all"):
         scoped = runs[runs["task"].isin(panel_tasks)] if scope == "panel" else runs
@@ -134,6 +141,20 @@ def agents_by_model(runs: pd.DataFrame, *, panel_tasks: set[str], n_boot: int, s
                 seed=seed,
                 key=f"agent/{scope}/{model}/score",
             )
+            rates = {}
+            for condition, runs_of in (("clean", clean), ("intervention", inter)):
+                per = (
+                    runs_of.assign(p=runs_of["passed"].astype(float))
+                    .groupby("task")["p"]
+                    .agg(["sum", "count"])
+                )
+                rates[condition] = ratio_over_units(
+                    per["sum"],
+                    per["count"],
+                    n_boot=n_boot,
+                    seed=seed,
+                    key=f"agent/{scope}/{model}/{condition}/rate",
+                )
             rows.append(
                 {
                     "scope": scope,
@@ -141,7 +162,13 @@ def agents_by_model(runs: pd.DataFrame, *, panel_tasks: set[str], n_boot: int, s
                     "n_clean_runs": len(clean),
                     "n_intervention_runs": len(inter),
                     "clean_pass_rate": float(clean["passed"].mean()) if len(clean) else np.nan,
+                    "clean_pass_ci_low": rates["clean"].ci_low,
+                    "clean_pass_ci_high": rates["clean"].ci_high,
+                    "n_clean_tasks": rates["clean"].n,
                     "intervention_pass_rate": float(inter["passed"].mean()) if len(inter) else np.nan,
+                    "intervention_pass_ci_low": rates["intervention"].ci_low,
+                    "intervention_pass_ci_high": rates["intervention"].ci_high,
+                    "n_intervention_tasks": rates["intervention"].n,
                     "pass_drop": pass_drop.estimate,
                     "pass_drop_ci_low": pass_drop.ci_low,
                     "pass_drop_ci_high": pass_drop.ci_high,

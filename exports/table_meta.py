@@ -54,7 +54,15 @@ TABLES: dict[str, TableMeta] = {
     "panel_summary": TableMeta(PANEL, "n_tasks", "base tasks", (_ci("pass_"),)),
     "panel_changes": TableMeta(PANEL, "n_tasks", "base tasks", (_ci(""), _ci("relative_"))),
     "agents_by_model": TableMeta(
-        "rows", "n_paired_tasks", "base tasks", (_ci("pass_drop_"), _ci("score_drop_"))
+        "rows",
+        "n_paired_tasks",
+        "base tasks",
+        (
+            _ci("clean_pass_", "n_clean_tasks"),
+            _ci("intervention_pass_", "n_intervention_tasks"),
+            _ci("pass_drop_"),
+            _ci("score_drop_"),
+        ),
     ),
     "primitive_drops": TableMeta(
         PANEL,

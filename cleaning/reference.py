@@ -76,7 +76,9 @@ def _trigger(rows: list[Row], i: int, hover_window_ms: int) -> str | None:
 
 
 def _stream(row: Row) -> object:
-    return row.get("stream", 0)
+    """A null or absent stream is one page instance of its own (-1, as `cleaning.trace.NO_STREAM`)."""
+    stream = row.get("stream")
+    return -1 if stream is None else int(stream)
 
 
 def _target(row: Row) -> tuple[Any, ...]:
@@ -243,7 +245,7 @@ def clean_reference(raw: pd.DataFrame, config: CleaningConfig | None = None) -> 
     records: list[Row] = [
         {str(k): (None if _null(v) else v) for k, v in rec.items()} for rec in raw.to_dict("records")
     ]
-    records.sort(key=lambda r: (r[config.group_by], r.get("stream", 0), r["seq"]))  # stable
+    records.sort(key=lambda r: (r[config.group_by], _stream(r), r["seq"]))  # stable
     by_group: dict[Any, list[Row]] = {}
     for rec in records:
         rows = by_group.setdefault(rec[config.group_by], [])
@@ -259,7 +261,7 @@ def clean_reference(raw: pd.DataFrame, config: CleaningConfig | None = None) -> 
             for row in rows:
                 latest[_stream(row)] = max(latest.get(_stream(row), row["t_ms"]), row["t_ms"])
                 row["_t"] = latest[_stream(row)]
-            by_group[key] = sorted(rows, key=lambda r: (r["_t"], r.get("stream", 0), r["seq"]))
+            by_group[key] = sorted(rows, key=lambda r: (r["_t"], _stream(r), r["seq"]))
     cleaned = [row for rows in by_group.values() for row in _clean_attempt(rows, config)]
 
     extra = [c for c in raw.columns if c not in RAW_COLUMNS and c not in CLEAN_COLUMNS]

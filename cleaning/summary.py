@@ -56,6 +56,21 @@ def clean_records(
     """Clean raw event dicts (e.g. one attempt's, at attempt end) into cleaned event dicts.
 
     Keys missing from a record are null fields. Each result holds the raw fields plus `trigger`,
-    `source_seqs` (a list of ints) and `step`; nulls are None.
+    `source_seqs` (a list of ints) and `step`; nulls are None. Records without the grouping
+    column (`attempt_id` by default), as one attempt's events at its end often are, are cleaned as
+    one trace of their own and come back with it null.
     """
-    return to_records(clean(raw_frame(records), config))
+    config = config or CleaningConfig()
+    key = config.group_by
+    missing = [rec.get(key) is None for rec in records]
+    if not any(missing):
+        return to_records(clean(raw_frame(records), config))
+    known = [int(rec[key]) for rec, none in zip(records, missing, strict=True) if not none]
+    # A group id no record uses, so the records without one stay apart from every attempt's.
+    sentinel = min(known) - 1 if known else -1
+    keyed = [rec if not none else {**rec, key: sentinel} for rec, none in zip(records, missing, strict=True)]
+    out = to_records(clean(raw_frame(keyed), config))
+    for record in out:
+        if record[key] == sentinel:
+            record[key] = None
+    return out

@@ -144,6 +144,16 @@ def _int_column(raw: pd.DataFrame, name: str) -> np.ndarray:
     return column.to_numpy(dtype=np.int64)
 
 
+NO_STREAM = -1
+"""The stream of an event whose `stream` is null (bundle 1.0 traces, recorders before streams):
+one page instance of its own, apart from every numbered stream."""
+
+
+def _stream_column(raw: pd.DataFrame) -> np.ndarray:
+    column = pd.to_numeric(raw["stream"].astype(object), errors="raise")
+    return column.fillna(NO_STREAM).to_numpy(dtype=np.int64)
+
+
 def _group_codes(column: pd.Series) -> np.ndarray:
     if column.isna().any():
         raise ValueError(f"raw events: column {column.name!r} has null values")
@@ -214,7 +224,7 @@ def read_trace(raw: pd.DataFrame, *, group_by: str) -> Trace:
     every raw column (`complete_columns`)."""
     group = _group_codes(raw[group_by])
     seq = _int_column(raw, "seq")
-    stream = _int_column(raw, "stream") if "stream" in raw.columns else None
+    stream = _stream_column(raw) if "stream" in raw.columns else None
     if stream is not None and _several_streams(group, stream):
         lanes = pd.factorize(pd.MultiIndex.from_arrays([group, stream]))[0].astype(np.int64)
         order = _drop_repeats(

@@ -13,7 +13,7 @@ import pandas as pd
 from humantrace.exports.failure_modes import AGENT_MODES, MODE_CLASS
 from humantrace.exports.human_tables import pairs, task_level
 from humantrace.exports.schema import CONDITIONS, PHASES, PRIMITIVES
-from humantrace.exports.stats import mean_with_ci, paired_difference
+from humantrace.exports.stats import mean_with_ci, paired_difference, ratio_over_units, wilson
 
 _TASK_VALUE_COLUMNS = [
     "pass_clean",
@@ -29,7 +29,13 @@ AGENTS_BY_MODEL_COLUMNS = [
     "n_clean_runs",
     "n_intervention_runs",
     "clean_pass_rate",
+    "clean_pass_ci_low",
+    "clean_pass_ci_high",
+    "n_clean_tasks",
     "intervention_pass_rate",
+    "intervention_pass_ci_low",
+    "intervention_pass_ci_high",
+    "n_intervention_tasks",
     "pass_drop",
     "pass_drop_ci_low",
     "pass_drop_ci_high",
@@ -51,6 +57,10 @@ PRIMITIVE_COLUMNS = [
     "human_warm_drop",
     "human_warm_ci_low",
     "human_warm_ci_high",
+    "n_tasks_cold",
+    "human_warm_score_drop",
+    "human_warm_score_ci_low",
+    "human_warm_score_ci_high",
     "agent_pass_drop",
     "agent_pass_ci_low",
     "agent_pass_ci_high",
@@ -71,7 +81,19 @@ GROUP_COLUMNS = [
     "ci_high",
     "n_tasks",
 ]
-FAILURE_COLUMNS = ["population", "condition", "phase", "n_failed", "mode", "mode_class", "count", "share"]
+FAILURE_COLUMNS = [
+    "population",
+    "condition",
+    "phase",
+    "n_failed",
+    "mode",
+    "mode_class",
+    "count",
+    "n",
+    "share",
+    "ci_low",
+    "ci_high",
+]
 
 
 def _median(values: pd.Series) -> float:
@@ -97,7 +119,8 @@ def agent_task_values(runs: pd.DataFrame) -> pd.DataFrame:
 
 
 def agents_by_model(runs: pd.DataFrame, *, panel_tasks: set[str], n_boot: int, seed: int) -> pd.DataFrame:
-    """Per model and scope: pass rates and mean scores per condition, paired drops with CIs."""
+    """Per model and scope: pass rates (bootstrap interval over the tasks the model ran in that
+    condition, a task's runs together) and mean scores per condition, paired drops with CIs."""
     rows = []
     for scope in ("panel", "all"):
         scoped = runs[runs["task"].isin(panel_tasks)] if scope == "panel" else runs
@@ -118,6 +141,20 @@ def agents_by_model(runs: pd.DataFrame, *, panel_tasks: set[str], n_boot: int, s
                 seed=seed,
                 key=f"agent/{scope}/{model}/score",
             )
+            rates = {}
+            for condition, runs_of in (("clean", clean), ("intervention", inter)):
+                per = (
+                    runs_of.assign(p=runs_of["passed"].astype(float))
+                    .groupby("task")["p"]
+                    .agg(["sum", "count"])
+                )
+                rates[condition] = ratio_over_units(
+                    per["sum"],
+                    per["count"],
+                    n_boot=n_boot,
+                    seed=seed,
+                    key=f"agent/{scope}/{model}/{condition}/rate",
+                )
             rows.append(
                 {
                     "scope": scope,
@@ -125,7 +162,13 @@ def agents_by_model(runs: pd.DataFrame, *, panel_tasks: set[str], n_boot: int, s
                     "n_clean_runs": len(clean),
                     "n_intervention_runs": len(inter),
                     "clean_pass_rate": float(clean["passed"].mean()) if len(clean) else np.nan,
+                    "clean_pass_ci_low": rates["clean"].ci_low,
+                    "clean_pass_ci_high": rates["clean"].ci_high,
+                    "n_clean_tasks": rates["clean"].n,
                     "intervention_pass_rate": float(inter["passed"].mean()) if len(inter) else np.nan,
+                    "intervention_pass_ci_low": rates["intervention"].ci_low,
+                    "intervention_pass_ci_high": rates["intervention"].ci_high,
+                    "n_intervention_tasks": rates["intervention"].n,
                     "pass_drop": pass_drop.estimate,
                     "pass_drop_ci_low": pass_drop.ci_low,
                     "pass_drop_ci_high": pass_drop.ci_high,
@@ -169,6 +212,8 @@ def primitive_drops(
     passed = task_level(primary, "passed", "mean").rename("passed")
     warm = pairs(passed, level="condition", a="clean", b="intervention", fixed={"phase": "warm"})
     cold = pairs(passed, level="condition", a="clean", b="intervention", fixed={"phase": "cold"})
+    scores = task_level(primary, "score", "mean").rename("score")
+    warm_score = pairs(scores, level="condition", a="clean", b="intervention", fixed={"phase": "warm"})
     agents = agent_task_means(runs[runs["task"].isin(meta.index)])
     present = [p for p in PRIMITIVES if p in set(meta["primitive"].dropna())]
     present += sorted(set(meta["primitive"].dropna()) - set(PRIMITIVES))
@@ -182,6 +227,10 @@ def primitive_drops(
         key = f"primitive/{primitive}"
         hw = paired_difference(w["clean"], w["intervention"], n_boot=n_boot, seed=seed, key=key + "/warm")
         hc = paired_difference(c["clean"], c["intervention"], n_boot=n_boot, seed=seed, key=key + "/cold")
+        ws = warm_score.reindex(tasks)
+        hs = paired_difference(
+            ws["clean"], ws["intervention"], n_boot=n_boot, seed=seed, key=key + "/warm_score"
+        )
         ap = mean_with_ci(a["agent_pass_drop"], n_boot=n_boot, seed=seed, key=key + "/agent_pass")
         ascore = mean_with_ci(a["agent_score_drop"], n_boot=n_boot, seed=seed, key=key + "/agent_score")
         rows.append(
@@ -194,6 +243,10 @@ def primitive_drops(
                 "human_warm_drop": hw.estimate,
                 "human_warm_ci_low": hw.ci_low,
                 "human_warm_ci_high": hw.ci_high,
+                "n_tasks_cold": hc.n,
+                "human_warm_score_drop": hs.estimate,
+                "human_warm_score_ci_low": hs.ci_low,
+                "human_warm_score_ci_high": hs.ci_high,
                 "agent_pass_drop": ap.estimate,
                 "agent_pass_ci_low": ap.ci_low,
                 "agent_pass_ci_high": ap.ci_high,
@@ -315,31 +368,53 @@ def by_group(
     return pd.DataFrame(rows, columns=GROUP_COLUMNS)
 
 
-def agent_failure_modes(runs: pd.DataFrame) -> pd.DataFrame:
-    """Failed agent runs by mode, per model x condition.
+def failure_mode_counts(labelled: pd.DataFrame) -> pd.DataFrame:
+    """Failed episodes by Appendix I mode, per population x condition x phase, people and agents
+    alike (`labelled`: population, condition, phase, passed, failure_mode).
 
-    share = count / failed runs that carry features and are not abandoned_run (the paper's
-    denominator); abandoned_run and runs without features are counted but get no share.
+    share = count / failed episodes that carry features and are not abandoned_run (the paper's
+    denominator, `n`), with a 95% Wilson interval; abandoned_run and episodes without features are
+    counted but get no share.
     """
     rows = []
     modes = (*AGENT_MODES, "unclassified", "no_features")
-    for (model, condition), part in runs.groupby(["model", "condition"], sort=True):
+    if labelled.empty:
+        return pd.DataFrame(columns=FAILURE_COLUMNS)
+    keyed = labelled.assign(phase=labelled["phase"].fillna(""))
+    for (population, condition, phase), part in keyed.groupby(
+        ["population", "condition", "phase"], sort=True
+    ):
         failed = part[~part["passed"].astype(bool)]
         labels = failed["failure_mode"].astype(object).where(failed["failure_mode"].notna(), "no_features")
         denominator = int((~labels.isin(["abandoned_run", "no_features"])).sum())
         for mode in modes:
             count = int((labels == mode).sum())
             counted = mode not in ("abandoned_run", "no_features")
+            est = wilson(count, denominator) if counted else None
             rows.append(
                 {
-                    "population": model,
+                    "population": population,
                     "condition": condition,
-                    "phase": "",
+                    "phase": phase,
                     "n_failed": len(failed),
                     "mode": mode,
                     "mode_class": MODE_CLASS.get(mode, "no_features"),
                     "count": count,
-                    "share": count / denominator if counted and denominator else np.nan,
+                    "n": denominator if counted else 0,
+                    "share": est.estimate if est else np.nan,
+                    "ci_low": est.ci_low if est else np.nan,
+                    "ci_high": est.ci_high if est else np.nan,
                 }
             )
     return pd.DataFrame(rows, columns=FAILURE_COLUMNS)
+
+
+def agent_failure_modes(runs: pd.DataFrame) -> pd.DataFrame:
+    """Failed agent runs by Appendix I mode, per model x condition (`failure_mode_counts`)."""
+    if runs.empty:
+        return pd.DataFrame(columns=FAILURE_COLUMNS)
+    return failure_mode_counts(
+        runs[["model", "condition", "passed", "failure_mode"]]
+        .rename(columns={"model": "population"})
+        .assign(phase="")
+    )

@@ -10,7 +10,7 @@ import pandas as pd
 
 from humantrace.exports.figures import hbars, interval_label, legend_above, legend_right, new_figure, save
 from humantrace.exports.schema import PRIMITIVES
-from humantrace.exports.stats import wilson
+from humantrace.exports.stats import MIN_N_FOR_CI, wilson
 
 CLEAN, INTERVENTION = "#4c72b0", "#dd8452"
 MODELS_SHOWN = 12
@@ -142,7 +142,7 @@ def model_primitive(table: pd.DataFrame, out: Path | None) -> str | None:
 
 def env_primitive(table: pd.DataFrame, out: Path | None) -> str | None:
     """Heatmaps of the mean paired score drop per environment x primitive (Figure 14, Table 27);
-    cells no task covers are grey and say "no variants"."""
+    cells no task covers are grey and say "no variants"; a cell under the minimum n is italic and starred."""
     wanted = [p for p in ("humans warm", "agents (mean over models)") if p in set(table["population"])]
     if table.empty or not wanted:
         return None
@@ -165,7 +165,19 @@ def env_primitive(table: pd.DataFrame, out: Path | None) -> str | None:
                     if pd.notna(cell["mean_score_drop"])
                     else str(cell["note"]).replace(" ", "\n", 1)
                 )
-                ax.text(j, i, text, ha="center", va="center", fontsize=6, color="#222222")
+                # the paper italicises a cell over too few tasks for an interval
+                small = pd.notna(cell["mean_score_drop"]) and int(cell["n_tasks"]) < MIN_N_FOR_CI
+                ax.text(
+                    j,
+                    i,
+                    text + ("*" if small else ""),
+                    ha="center",
+                    va="center",
+                    fontsize=6,
+                    color="#222222",
+                    fontstyle="italic" if small else "normal",
+                    gid=f"cell-{population}-{env}-{prim}-{'small' if small else 'ok'}",
+                )
         ax.imshow(np.ones_like(grid), cmap="Greys", vmin=0, vmax=4, aspect="auto")  # grey under empty cells
         ax.imshow(np.ma.masked_invalid(grid), cmap="RdBu_r", vmin=-1, vmax=1, aspect="auto")
         ax.set_xticks(

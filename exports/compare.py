@@ -21,7 +21,9 @@ from humantrace.exports.bundle import BundleError, prepare_output_dir
 from humantrace.exports.charts import FIGURES
 from humantrace.exports.csv_safety import write_csv
 from humantrace.exports.inputs import apply_filters, load_humans, parse_filters
+from humantrace.exports.paper_quantities import paper_quantities
 from humantrace.exports.replay_tables import replay_reproduce
+from humantrace.exports.table_meta import finish
 from humantrace.exports.ui_tables import ClassesOf, by_interaction_class
 
 # File name (without .csv) -> what it holds; the order is the report's order.
@@ -38,7 +40,8 @@ TABLE_FILES = {
     "annotators": "per-annotator marginal pass rates",
     "duplicate_audit": "primary vs duplicate recordings of the same task-condition and phase",
     "duplicate_audit_summary": "duplicate-audit agreement, time and event ratios",
-    "failure_modes": "human and agent failure modes among failed attempts/runs",
+    "failure_modes": "Appendix I failure modes of failed human attempts and agent runs (one taxonomy for both)",
+    "human_outcomes": "how failed human attempts ended (outcome and verdict; not the Appendix I taxonomy)",
     "model_primitive": "per population x primitive: pass rates, paired pass and score drops (Tables 2/23)",
     "env_primitive": "per population x environment x primitive: mean paired drops (Table 27, Figure 14)",
     "false_positive_completion": "claimed completion that failed the evaluator (Table 4 FPR, Figure 5(b))",
@@ -53,6 +56,7 @@ TABLE_FILES = {
     "human_time": "median human time per condition x phase",
     "duplicate_audit_statistics": "duplicate audit: agreement, Cohen's kappa, time/step ratios, ICC (Table 31)",
     "by_interaction_class": "pass rate, time and steps by UI interaction class, humans and agents side by side (95% CIs)",
+    "paper_quantities": "clean-solved tasks failing under intervention, failed-minus-passed warm raw events, Spearman of primitive orders by pass and score drop, pass drop at a 0.5 threshold",
     "agent_runs": "imported agent runs with their failure mode",
     "replay_reproduce": "share of passed human attempts whose replayed cleaned trace passes, per task and site",
     "import_errors": "rejected agent rows and file-level problems",
@@ -158,6 +162,34 @@ def _seed_warnings(runs: pd.DataFrame, attempts: pd.DataFrame) -> list[str]:
     return out
 
 
+def _apply_review(attempts: pd.DataFrame) -> tuple[pd.DataFrame, list[str], int]:
+    """(attempts a lead did not exclude, warnings, how many were excluded).
+
+    A lead's `exclude_attempt` removes the assignment's attempts from every table; `fix_task`
+    keeps them (the lead's own wording: kept for now) and is listed so a reader can check them.
+    """
+    notes: list[str] = []
+    excluded = ht.review_excluded(attempts)
+    n = int(excluded.sum())
+    if n:
+        gone = attempts[excluded]
+        notes.append(
+            f"{n} attempt(s) of {gone['assignment_id'].nunique()} assignment(s) excluded by a lead in review "
+            "(review_decision = exclude_attempt)"
+        )
+    if "review_decision" in attempts.columns:
+        fix = attempts[attempts["review_decision"].astype(object) == "fix_task"]
+        if len(fix):
+            listed = ", ".join(
+                f"{t}/{c}" for t, c in sorted(set(zip(fix["task_id"], fix["condition"], strict=True)))
+            )
+            notes.append(
+                f"a lead marked {len(fix)} attempt(s) 'fix task' ({listed}): they are kept, as the lead decided; "
+                "check them before citing"
+            )
+    return attempts[~excluded], notes, n
+
+
 def compare(
     human_bundle_dirs: str | Path | Iterable[str | Path],
     agent_files: Iterable[str | Path],
@@ -208,6 +240,8 @@ def compare(
     rolled_back = len(humans.attempts) - len(everything)
     if rolled_back:
         warnings.append(f"{rolled_back} rolled-back attempt(s) excluded")
+    everything, review_notes, n_review_excluded = _apply_review(everything)
+    warnings += review_notes
     attempts = apply_filters(everything, chosen, side="human")
     if chosen:
         warnings.append(
@@ -249,11 +283,11 @@ def compare(
     say("human tables")
     boot = {"n_boot": bootstrap, "seed": seed}
     tables: dict[str, pd.DataFrame] = {
-        "panel_summary": ht.panel_summary(primary),
+        "panel_summary": ht.panel_summary(primary, **boot),
         "panel_changes": ht.panel_changes(primary, **boot),
         "annotators": ht.annotator_pass_rates(primary),
     }
-    tables["duplicate_audit"], tables["duplicate_audit_summary"] = ht.duplicate_audit(attempts)
+    tables["duplicate_audit"], tables["duplicate_audit_summary"] = ht.duplicate_audit(attempts, **boot)
     counts = _task_counts(task_counts)
     if counts is not None:
         tables["full_benchmark_weights"], tables["full_benchmark"], notes = ht.full_benchmark(
@@ -263,19 +297,36 @@ def compare(
 
     say("agent tables")
     panel_tasks = set(meta.index)
+    # Every table but the ones with a per-row scope (agents_by_model, by_environment,
+    # by_difficulty) and the listings uses the panel's tasks only.
+    panel_runs = runs[runs["task"].isin(panel_tasks)].reset_index(drop=True) if not runs.empty else runs
+    if len(runs) > len(panel_runs):
+        outside = sorted(set(runs["task"]) - panel_tasks)
+        warnings.append(
+            f"{len(runs) - len(panel_runs)} agent run(s) on {len(outside)} task(s) outside the panel "
+            f"({', '.join(map(str, outside[:10]))}{', ...' if len(outside) > 10 else ''}) are left out of "
+            "every table except the scope=all rows of agents_by_model, by_environment and by_difficulty, and agent_runs"
+        )
     tables["agents_by_model"] = at.agents_by_model(runs, panel_tasks=panel_tasks, **boot)
     tables["primitive_drops"] = at.primitive_drops(primary, runs, meta, **boot)
     tables["task_time_vs_agent_drop"] = at.task_time_vs_agent_drop(primary, runs, meta)
     tables["by_environment"] = at.by_group(primary, runs, meta, dimension="env", **boot)
     tables["by_difficulty"] = at.by_group(primary, runs, meta, dimension="difficulty", **boot)
-    human_modes = ht.human_failure_modes(primary, humans.verdicts).assign(source="human")
-    agent_modes = at.agent_failure_modes(runs).assign(source="agent")
-    modes = pd.concat([human_modes, agent_modes], ignore_index=True)
-    tables["failure_modes"] = modes.astype({"n_failed": int, "count": int, "share": float})
-    tables.update(
-        _paper_tables(primary, attempts, runs, meta, humans.features, tables["duplicate_audit"], **boot)
+    human_labelled = primary[["attempt_id", "condition", "phase", "passed"]].merge(
+        humans.features[["attempt_id", "failure_mode"]], on="attempt_id", how="left"
     )
-    tables["by_interaction_class"], notes = by_interaction_class(primary, runs, classes_of=classes_of, **boot)
+    human_modes = at.failure_mode_counts(human_labelled.assign(population="human")).assign(source="human")
+    agent_modes = at.agent_failure_modes(panel_runs).assign(source="agent")
+    present = [f for f in (human_modes, agent_modes) if not f.empty]
+    modes = pd.concat(present, ignore_index=True) if present else human_modes
+    tables["failure_modes"] = modes.astype({"n_failed": int, "count": int, "share": float})
+    tables["human_outcomes"] = ht.human_outcomes(primary, humans.verdicts)
+    tables.update(
+        _paper_tables(primary, attempts, panel_runs, meta, humans.features, tables["duplicate_audit"], **boot)
+    )
+    tables["by_interaction_class"], notes = by_interaction_class(
+        primary, panel_runs, classes_of=classes_of, **boot
+    )
     warnings += notes
     tables["agent_runs"] = runs
     tables["replay_reproduce"] = replay_reproduce(agent_paths)
@@ -285,6 +336,7 @@ def compare(
     )
 
     say("writing tables")
+    tables = {name: finish(name, frame) for name, frame in tables.items()}
     csv_paths = {}
     for name in TABLE_FILES:
         if name in tables:
@@ -311,6 +363,7 @@ def compare(
         "n_primary": len(primary),
         "n_tasks": len(meta),
         "n_annotators": primary["annotator"].nunique(),
+        "n_review_excluded": n_review_excluded,
     }
     report_path = out / "report.html"
     report_path.write_text(
@@ -335,7 +388,7 @@ def _paper_tables(
     runs = pt.with_primitive(runs, meta) if not runs.empty else runs.assign(primitive=pd.Series(dtype=object))
     values = pt.task_values(primary, runs, meta)
     episodes = pt.claimed_completion(primary, runs)
-    gap, gap_by_task = pt.verification_gap(episodes)
+    gap, gap_by_task = pt.verification_gap(episodes, **boot)
     human_labelled = primary[["attempt_id", "phase", "condition", "passed", "task_id", "env_id"]].merge(
         features, on="attempt_id", how="left"
     )
@@ -373,4 +426,5 @@ def _paper_tables(
         "time_ratio": pt.time_ratio(primary, runs, **boot),
         "human_time": pt.human_time(primary, **boot),
         "duplicate_audit_statistics": pt.duplicate_statistics(duplicate_pairs, **boot),
+        "paper_quantities": paper_quantities(primary, runs, values, **boot),
     }

@@ -134,22 +134,25 @@ def classify_failure(run: Mapping[str, object], *, repeat_threshold: int = REPEA
     return None if mode is None else str(mode)
 
 
-HUMAN_MODES = ("belief_failure", "overreach", "abandon", "time_out", "evaluated_unexplained")
-HUMAN_MODE_CLASS = {
-    "belief_failure": "belief",
-    "overreach": "overreach",
-    "abandon": "abandon",
-    "time_out": "time_out",
-    "evaluated_unexplained": "unclassified",
-}
+HUMAN_ENDINGS = (
+    "evaluated_obligation_failed",
+    "evaluated_invariant_broken",
+    "abandoned",
+    "timed_out",
+    "evaluated_unexplained",
+)
+"""How a failed human attempt ended, by its `outcome` and verdict rows. This is **not** the
+Appendix I taxonomy (which `classify_failures` applies to people and agents alike, on the
+features of `exports.features`); it is a description of endings, kept apart under its own name."""
 
 
-def classify_human_failures(attempts: pd.DataFrame, verdicts: pd.DataFrame | None) -> pd.Series:
-    """The human counterpart for failed attempts (None for passed ones).
+def classify_human_endings(attempts: pd.DataFrame, verdicts: pd.DataFrame | None) -> pd.Series:
+    """How each failed attempt ended (None for passed ones).
 
-    Evaluate with a failed obligation (positive check) = belief_failure; Evaluate with every
-    obligation met but a failed negative check = overreach; Abandon = abandon; time-out = time_out.
-    An evaluated failure whose verdict rows are absent is `evaluated_unexplained`.
+    Evaluate with a failed obligation (positive check) = evaluated_obligation_failed; Evaluate
+    with every obligation met but a failed negative check = evaluated_invariant_broken; Abandon =
+    abandoned; the time limit = timed_out; an evaluated failure whose verdict rows are absent =
+    evaluated_unexplained.
     """
     failed_pos: set[object] = set()
     failed_neg: set[object] = set()
@@ -162,13 +165,13 @@ def classify_human_failures(attempts: pd.DataFrame, verdicts: pd.DataFrame | Non
         if bool(row["passed"]):
             return None
         if row["outcome"] == "abandoned":
-            return "abandon"
+            return "abandoned"
         if row["outcome"] == "timed_out":
-            return "time_out"
+            return "timed_out"
         if row["attempt_id"] in failed_pos:
-            return "belief_failure"
+            return "evaluated_obligation_failed"
         if row["attempt_id"] in failed_neg:
-            return "overreach"
+            return "evaluated_invariant_broken"
         return "evaluated_unexplained"
 
     if attempts.empty:

@@ -25,9 +25,11 @@ from humantrace.exports.stats import (
     Estimate,
     bootstrap,
     ci_fields,
+    cluster_bootstrap,
     cohen_kappa,
     icc_a1,
     paired_difference,
+    ratio_over_units,
     wilson,
 )
 
@@ -339,12 +341,17 @@ GAP_COLUMNS = [
     "ems_ci_low",
     "ems_ci_high",
     "completion_rate",
+    "completion_ci_low",
+    "completion_ci_high",
     "done_and_pass",
     "over_claim",
     "under_claim",
     "pass_not_ems",
     "ems_not_pass",
     "completion_minus_ems",
+    "completion_minus_ems_ci_low",
+    "completion_minus_ems_ci_high",
+    "n_tasks",
     "pass_minus_ems",
     "ci_note",
 ]
@@ -366,12 +373,16 @@ def _gap_rates(part: pd.DataFrame) -> dict[str, Any]:
     }
 
 
-def verification_gap(episodes: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+def verification_gap(
+    episodes: pd.DataFrame, *, n_boot: int = 2000, seed: int = 0
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     """WebPageBench Section 5.2: outcome pass (canonical diff), Event-Match Score and the claimed
     completion side by side; (per population x condition with Wilson intervals, per task).
 
     Only episodes with an event-match score count (tasks without event conditions have none);
     completion is null-safe: an episode whose completion is unknown counts as not completed.
+    Rates carry Wilson intervals over episodes; the completion − EMS gap a bootstrap interval over
+    base tasks (a task's episodes resampled together), n_tasks.
     """
     summary, by_task = [], []
     if episodes.empty:
@@ -388,7 +399,23 @@ def verification_gap(episodes: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame
             rates = _gap_rates(scored)
             p = wilson(int((scored["passed"] >= 1).sum()), len(scored))
             e = wilson(int((scored["event_match_score"] >= 1).sum()), len(scored))
-            (pl, ph), (el, eh) = _blank_small(p), _blank_small(e)
+            c = wilson(int(scored["completed"].astype(bool).sum()), len(scored))
+            (pl, ph), (el, eh), (cl, ch) = _blank_small(p), _blank_small(e), _blank_small(c)
+            gap_units = (
+                scored.assign(
+                    gap=scored["completed"].astype(bool).astype(float)
+                    - scored["event_match_score"].astype(float)
+                )
+                .groupby("task")["gap"]
+                .agg(["sum", "count"])
+            )
+            g = ratio_over_units(
+                gap_units["sum"],
+                gap_units["count"],
+                n_boot=n_boot,
+                seed=seed,
+                key=f"verification_gap/{population}/{condition}",
+            )
             summary.append(
                 {
                     "population": population,
@@ -400,7 +427,12 @@ def verification_gap(episodes: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame
                     "pass_ci_high": ph,
                     "ems_ci_low": el,
                     "ems_ci_high": eh,
+                    "completion_ci_low": cl,
+                    "completion_ci_high": ch,
                     "completion_minus_ems": rates["completion_rate"] - rates["ems_rate"],
+                    "completion_minus_ems_ci_low": g.ci_low,
+                    "completion_minus_ems_ci_high": g.ci_high,
+                    "n_tasks": g.n,
                     "pass_minus_ems": rates["pass_rate"] - rates["ems_rate"],
                     "ci_note": _note(len(scored)),
                 }
@@ -428,6 +460,8 @@ FAILURE_BY_COLUMNS = [
     "mode_class",
     "count",
     "share",
+    "ci_low",
+    "ci_high",
 ]
 
 
@@ -451,6 +485,7 @@ def failure_modes_by(labelled: pd.DataFrame, *, dimension: str) -> pd.DataFrame:
             if not count:
                 continue
             counted = mode not in ("abandoned_run", "no_features")
+            est = wilson(count, classified) if counted else Estimate(np.nan, np.nan, np.nan, 0)
             rows.append(
                 {
                     "population": population,
@@ -461,7 +496,9 @@ def failure_modes_by(labelled: pd.DataFrame, *, dimension: str) -> pd.DataFrame:
                     "mode": mode,
                     "mode_class": MODE_CLASS.get(mode, "no_features"),
                     "count": count,
-                    "share": count / classified if counted and classified else np.nan,
+                    "share": est.estimate,
+                    "ci_low": est.ci_low,
+                    "ci_high": est.ci_high,
                 }
             )
     return pd.DataFrame(rows, columns=FAILURE_BY_COLUMNS)
@@ -616,9 +653,9 @@ def human_time(primary: pd.DataFrame, *, n_boot: int, seed: int) -> pd.DataFrame
     return pd.DataFrame(rows, columns=HUMAN_TIME_COLUMNS)
 
 
-DUPLICATE_STAT_COLUMNS = ["statistic", "estimate", "ci_low", "ci_high", "n", "ci_note", "meaning"]
+DUPLICATE_STAT_COLUMNS = ["statistic", "estimate", "ci_low", "ci_high", "n", "n_pairs", "ci_note", "meaning"]
 _MEANINGS = {
-    "pass_fail_agreement": "share of primary/duplicate pairs with the same pass/fail verdict",
+    "pass_fail_agreement": "share of primary/duplicate pairs with the same pass/fail verdict (interval over task-conditions)",
     "cohen_kappa": "agreement on pass/fail beyond chance (1 perfect, 0 chance level); undefined when every attempt had one verdict",
     "median_time_ratio": "median of duplicate / primary wall-clock time (1 = the same speed)",
     "icc_log_time": "ICC(A,1) of log wall-clock time: how much of the time variance is between tasks rather than between the two annotators (1 = interchangeable)",
@@ -627,42 +664,58 @@ _MEANINGS = {
 }
 
 
+def _task_conditions(pairs: pd.DataFrame) -> list[tuple[object, object]]:
+    return list(zip(pairs["task_id"], pairs["condition"], strict=True))
+
+
 def duplicate_statistics(pairs: pd.DataFrame, *, n_boot: int, seed: int) -> pd.DataFrame:
-    """Table 31: duplicate-audit agreement (share, Cohen's kappa) and time/step ratios with ICC,
-    each with a bootstrap interval over the pairs (a Wilson interval for the agreement share).
+    """Table 31: duplicate-audit agreement (share, Cohen's kappa) and time/step ratios with ICC.
+
+    The unit is the task-condition, as in the paper: both phases of a task-condition come from
+    the same two annotators, so every interval resamples task-conditions (a task-condition's cold
+    and warm pairs together) and n counts task-conditions; the minimum n applies to that count.
     Empty when the bundle has no duplicate recordings."""
     if pairs.empty:
         return pd.DataFrame(columns=DUPLICATE_STAT_COLUMNS)
-    verdicts = pairs[["primary_passed", "duplicate_passed"]].astype(float).to_numpy()
+    verdicts = pairs[["primary_passed", "duplicate_passed"]].astype(float)
     all_times = pairs[["primary_wall_clock_s", "duplicate_wall_clock_s"]].astype(float)
-    times = all_times[(all_times > 0).all(axis=1)].to_numpy()
+    timed = (all_times > 0).all(axis=1).to_numpy()
     all_steps = pairs[["primary_raw_events", "duplicate_raw_events"]].astype(float)
-    steps = all_steps[(all_steps > 0).all(axis=1)].to_numpy()
+    stepped = (all_steps > 0).all(axis=1).to_numpy()
+    units = _task_conditions(pairs)
+    timed_units = [u for u, keep in zip(units, timed, strict=True) if keep]
+    stepped_units = [u for u, keep in zip(units, stepped, strict=True) if keep]
+    boot = {"n_boot": n_boot, "seed": seed}
+
+    def median_ratio(v: np.ndarray) -> float:
+        return float(np.median(v[:, 1] / v[:, 0]))
+
     estimates = {
-        "pass_fail_agreement": wilson(int(pairs["agree"].sum()), len(pairs)),
-        "cohen_kappa": bootstrap(verdicts, cohen_kappa, n_boot=n_boot, seed=seed, key="dup/kappa"),
-        "median_time_ratio": bootstrap(
-            times,
-            lambda v: float(np.median(v[:, 1] / v[:, 0])),
-            n_boot=n_boot,
-            seed=seed,
-            key="dup/time",
-            batched=_median_ratio_batched,
+        "pass_fail_agreement": cluster_bootstrap(
+            pairs["agree"].astype(float).to_numpy(), units, lambda v: float(v.mean()), key="dup/agree", **boot
         ),
-        "icc_log_time": bootstrap(np.log(times), icc_a1, n_boot=n_boot, seed=seed, key="dup/icc_time"),
-        "median_step_ratio": bootstrap(
-            steps,
-            lambda v: float(np.median(v[:, 1] / v[:, 0])),
-            n_boot=n_boot,
-            seed=seed,
-            key="dup/steps",
-            batched=_median_ratio_batched,
+        "cohen_kappa": cluster_bootstrap(verdicts.to_numpy(), units, cohen_kappa, key="dup/kappa", **boot),
+        "median_time_ratio": cluster_bootstrap(
+            all_times.to_numpy()[timed], timed_units, median_ratio, key="dup/time", **boot
         ),
-        "icc_log_steps": bootstrap(np.log(steps), icc_a1, n_boot=n_boot, seed=seed, key="dup/icc_steps"),
+        "icc_log_time": cluster_bootstrap(
+            np.log(all_times.to_numpy()[timed]), timed_units, icc_a1, key="dup/icc_time", **boot
+        ),
+        "median_step_ratio": cluster_bootstrap(
+            all_steps.to_numpy()[stepped], stepped_units, median_ratio, key="dup/steps", **boot
+        ),
+        "icc_log_steps": cluster_bootstrap(
+            np.log(all_steps.to_numpy()[stepped]), stepped_units, icc_a1, key="dup/icc_steps", **boot
+        ),
     }
     rows = []
     for name, est in estimates.items():
         fields = ci_fields(est)
+        fields["n_pairs"] = int(
+            len(pairs)
+            if name in ("pass_fail_agreement", "cohen_kappa")
+            else (timed if "time" in name else stepped).sum()
+        )
         if np.isnan(est.estimate) and name == "cohen_kappa":
             fields["ci_note"] = "undefined: every attempt had the same verdict"
         rows.append({"statistic": name, **fields, "meaning": _MEANINGS[name]})

@@ -15,6 +15,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from humantrace.exports import charts as ch
 from humantrace.exports.stats import MIN_N_FOR_CI, N_TOO_SMALL
+from humantrace.exports.table_meta import TABLES
 
 TEMPLATES = Path(__file__).parent / "templates"
 CLASS_ORDER = (
@@ -65,13 +66,28 @@ def _records(frame: pd.DataFrame | None) -> list[dict[str, Any]]:
 
 
 def _annotator_pivot(annotators: pd.DataFrame) -> tuple[list[dict[str, Any]], list[str]]:
+    """One row per annotator, one cell record (pass rate, interval, n) per condition x phase."""
     if annotators.empty:
         return [], []
     cells = annotators.assign(cell=annotators["condition"] + " " + annotators["phase"])
-    wide = cells.pivot_table(
-        index="annotator", columns="cell", values="pass_rate", aggfunc="first"
-    ).reset_index()
-    return _records(wide), [c for c in wide.columns if c != "annotator"]
+    names = list(dict.fromkeys(f"{c} {p}" for c in ("clean", "intervention") for p in ("cold", "warm")))
+    names = [n for n in names if n in set(cells["cell"])]
+    rows = []
+    for annotator, part in cells.groupby("annotator", sort=True):
+        by_cell = {r["cell"]: r for r in _records(part)}
+        rows.append({"annotator": annotator, **{n: by_cell.get(n) for n in names}})
+    return rows, names
+
+
+def _scope_text(name: str, n_tasks: int) -> str:
+    """The scope sentence of a table's caption (exports.table_meta)."""
+    meta = TABLES.get(name)
+    if meta is None:
+        return ""
+    if meta.scope == "all":
+        return "Scope: every imported agent run, tasks outside the panel included."
+    unit = f" n counts {meta.unit}." if meta.n else ""
+    return f"Scope: the panel's {n_tasks} base tasks (human attempts and agent runs on them).{unit}"
 
 
 def _failure_pivot(modes: pd.DataFrame) -> tuple[list[dict[str, Any]], list[str]]:
@@ -146,6 +162,7 @@ def render_report(
     env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(["html", "j2"]))
     env.filters.update(pct=_pct, pp=_pp, num=_num)
     env.globals["ci"] = _ci
+    env.globals["scope"] = lambda name: _scope_text(name, int(context.get("n_tasks", 0)))
     out = figure_dir
     charts = {
         "pass_rates": ch.pass_rates(tables["panel_summary"], tables["agents_by_model"], out),

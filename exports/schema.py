@@ -14,13 +14,17 @@ from dataclasses import dataclass
 import pandas as pd
 import pyarrow as pa
 
-SCHEMA_VERSION = "2.1"
+SCHEMA_VERSION = "2.2"
 # 2.0 added columns (attempts: seed, variant_id, event_match_score; events: stream, frame_xpath),
 # the tables semantic_events, backend_audit and event_checks (a 1.0 bundle reads with the columns
 # null and the tables empty) and neutralised spreadsheet formulas in CSV text cells (manifest
 # `csv_formula_escape`, undone on reading). 2.1 added attempts.ui_profile (the site's UI profile the
-# attempt ran on; an older bundle reads it as "default", the only interface there was).
-SUPPORTED_SCHEMA_VERSIONS = frozenset({"1.0", "2.0", SCHEMA_VERSION})
+# attempt ran on; an older bundle reads it as "default", the only interface there was). 2.2 added
+# the lead's review decisions (attempts.review_decision; ratings.review_decision, review_note,
+# reviewed_by, reviewed_at): attempts a lead excluded are exported, marked, instead of left out,
+# so `compare` can exclude them and say how many; an older bundle reads them as null.
+SUPPORTED_SCHEMA_VERSIONS = frozenset({"1.0", "2.0", "2.1", SCHEMA_VERSION})
+REVIEW_DECISIONS = ("keep", "exclude_attempt", "fix_task")
 LIST_SEPARATOR = ";"
 
 CONDITIONS = ("clean", "intervention")
@@ -153,6 +157,14 @@ ATTEMPTS = TableSpec(
             "of the task holds, else 0; null when the task declares no event conditions (2.0).",
         ),
         *_RATING_COLUMNS,
+        C(
+            "review_decision",
+            "str",
+            "The lead's review decision on the assignment's rating: keep, exclude_attempt (the attempt "
+            "leaves the analyses: `compare` excludes it and counts it) or fix_task; null when no lead "
+            "reviewed it (2.2).",
+            allowed=REVIEW_DECISIONS,
+        ),
     ),
 )
 
@@ -244,6 +256,16 @@ RATINGS = TableSpec(
         C("task_id", "str", "Base task id.", required=True),
         C("condition", "str", "clean or intervention.", required=True, allowed=CONDITIONS),
         *_RATING_COLUMNS,
+        C(
+            "review_decision",
+            "str",
+            "The lead's decision on a flagged rating: keep, exclude_attempt or fix_task; null when "
+            "not reviewed (2.2).",
+            allowed=REVIEW_DECISIONS,
+        ),
+        C("review_note", "str", "The lead's note on the decision (2.2)."),
+        C("reviewed_by", "str", "Coded id of the lead who decided (e.g. L1); never a name or e-mail (2.2)."),
+        C("reviewed_at", "timestamp", "When the lead decided (UTC) (2.2)."),
     ),
 )
 
@@ -324,6 +346,7 @@ TABLES_BY_VERSION: dict[str, tuple[str, ...]] = {
     "1.0": ("attempts", "events_raw", "events_clean", "verdicts", "ratings"),
     "2.0": tuple(TABLES),
     "2.1": tuple(TABLES),
+    "2.2": tuple(TABLES),
 }
 # Columns added after 1.0, per table: absent from a 1.0 bundle, read back as null.
 ADDED_IN_2_0: dict[str, tuple[str, ...]] = {"attempts": ("seed", "variant_id", "event_match_score")}

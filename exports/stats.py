@@ -191,3 +191,81 @@ def ci_fields(est: Estimate, prefix: str = "") -> dict[str, float | int | str]:
         f"{prefix}n": est.n,
         f"{prefix}ci_note": N_TOO_SMALL if small else "",
     }
+
+
+def too_few(n: object) -> bool:
+    """Whether an estimate over `n` units is under the minimum n for an interval (NaN n: too few)."""
+    try:
+        value = float(n)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return True
+    return not value >= MIN_N_FOR_CI
+
+
+def ratio_over_units(
+    numerators: npt.ArrayLike,
+    denominators: npt.ArrayLike,
+    *,
+    n_boot: int = 2000,
+    seed: int = 0,
+    key: str = "",
+) -> Estimate:
+    """sum(numerators) / sum(denominators) with a percentile bootstrap interval over units.
+
+    One unit per position (a base task: its passed attempts over its attempts), so a rate over
+    attempt rows is resampled by base task, the unit the attempts of a task share. n = units.
+    """
+    pairs = np.column_stack([np.asarray(numerators, dtype=float), np.asarray(denominators, dtype=float)])
+    pairs = pairs[~np.isnan(pairs).any(axis=1)]
+
+    def ratio(v: npt.NDArray[np.float64]) -> float:
+        total = v[:, 1].sum()
+        return float(v[:, 0].sum() / total) if total > 0 else float("nan")
+
+    def batched(b: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+        result: npt.NDArray[np.float64] = b[:, :, 0].sum(axis=1) / b[:, :, 1].sum(axis=1)
+        return result
+
+    return bootstrap(pairs, ratio, n_boot=n_boot, seed=seed, key=key, batched=batched)
+
+
+def cluster_bootstrap(
+    values: npt.ArrayLike,
+    clusters: Sequence[object],
+    statistic: Callable[[npt.NDArray[np.float64]], float],
+    *,
+    n_boot: int = 2000,
+    seed: int = 0,
+    key: str = "",
+) -> Estimate:
+    """`statistic(values)` with a percentile bootstrap that resamples whole clusters.
+
+    `values` has one row per observation and `clusters[i]` names the unit row i belongs to (the
+    duplicate audit's task-condition: both its phases come from the same two annotators, so they
+    are resampled together). n = the number of clusters.
+    """
+    array = np.asarray(values, dtype=float)
+    codes, uniques = _factorize(clusters)
+    n = len(uniques)
+    if n == 0 or len(array) == 0:
+        return Estimate(float("nan"), float("nan"), float("nan"), n)
+    estimate = float(statistic(array))
+    if n_boot <= 0:
+        return Estimate(estimate, float("nan"), float("nan"), n)
+    members = [np.flatnonzero(codes == c) for c in range(n)]
+    draws = rng_for(seed, key).integers(0, n, size=(n_boot, n))
+    boots = np.empty(n_boot)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for b, drawn in enumerate(draws):
+            boots[b] = statistic(array[np.concatenate([members[c] for c in drawn])])
+    boots = boots[np.isfinite(boots)]
+    if not len(boots):
+        return Estimate(estimate, float("nan"), float("nan"), n)
+    low, high = _interval(boots)
+    return Estimate(estimate, low, high, n)
+
+
+def _factorize(labels: Sequence[object]) -> tuple[npt.NDArray[np.int64], list[object]]:
+    index: dict[object, int] = {}
+    codes = np.array([index.setdefault(label, len(index)) for label in labels], dtype=np.int64)
+    return codes, list(index)

@@ -36,7 +36,10 @@ def export_bundle(
         bool, typer.Option(help="Include the annotators' free-text comments.")
     ] = False,
     include_rolled_back: Annotated[
-        bool, typer.Option(help="Include rolled-back and excluded attempts (marked rolled_back).")
+        bool,
+        typer.Option(
+            help="Include rolled-back attempts (marked rolled_back). Attempts a lead excluded in review are always exported, marked review_decision=exclude_attempt."
+        ),
     ] = False,
     study: StudyOption = None,
     force: Annotated[

@@ -2,8 +2,10 @@
 
 Rows go through `exports.BundleWriter`, which owns the format, the manifest and the privacy guard.
 Annotators appear only by coded id; no client address, login token or env session id is ever
-selected. Rolled-back attempts (and attempts a lead excluded in review) are left out unless asked
-for, and then carry `rolled_back = true`. Memory stays bounded: one chunk of attempts, with its
+selected. Rolled-back attempts are left out unless asked for, and then carry `rolled_back = true`.
+Attempts a lead excluded in review are exported with `review_decision = "exclude_attempt"` (schema
+2.2), so the analysis leaves them out and says how many; the ratings carry the decision, its note,
+the lead's coded id and the time. Memory stays bounded: one chunk of attempts, with its
 events, is in memory at a time.
 """
 
@@ -58,7 +60,7 @@ def _attempt_query(study: Study, include_rolled_back: bool):
         .where(Assignment.study_id == study.id, Attempt.status != AttemptStatus.active)
     )
     if not include_rolled_back:
-        query = query.where(Attempt.status == AttemptStatus.ended, Attempt.excluded == False)  # noqa: E712
+        query = query.where(Attempt.status == AttemptStatus.ended)
     return query.order_by(col(Attempt.id))
 
 
@@ -120,7 +122,7 @@ def export_bundle(
                 cleaning_config = cleaning_config or config
                 if progress:
                     progress(len(chunk))
-            rating_rows = _rating_rows(db, study, codes, include_comments, include_rolled_back)
+            rating_rows = _rating_rows(db, study, codes, include_comments)
             if rating_rows:
                 writer.append("ratings", pd.DataFrame(rating_rows))
             settings = study.model_dump(mode="json", exclude={"id"})
@@ -215,7 +217,8 @@ def _attempt_row(
         "score": attempt.score if attempt.score is not None else 0.0,
         "passed": bool(attempt.passed),
         "outcome": attempt.outcome or "abandoned",
-        "rolled_back": attempt.status == AttemptStatus.rolled_back or attempt.excluded,
+        "rolled_back": attempt.status == AttemptStatus.rolled_back,
+        "review_decision": _decision(rating, attempt),
         "event_match_score": (attempt.verdict or {}).get("event_match_score"),
     }
     rated = rating is not None and not rating.skipped
@@ -224,6 +227,14 @@ def _attempt_row(
     if include_comments:
         row["comments"] = rating.comments if rating is not None else None
     return row
+
+
+def _decision(rating: Rating | None, attempt: Attempt) -> str | None:
+    """The lead's decision on the attempt's assignment; an attempt marked excluded is excluded
+    whatever its rating says (the mark is what the lead pages and analyses act on)."""
+    if attempt.excluded:
+        return "exclude_attempt"
+    return rating.resolution if rating is not None else None
 
 
 def _clean_rows(attempt: Attempt) -> list[dict]:
@@ -360,9 +371,8 @@ def _event_check_rows(attempt: Attempt) -> list[dict]:
     return rows
 
 
-def _rating_rows(
-    db: Session, study: Study, codes: dict, include_comments: bool, include_rolled_back: bool
-) -> list[dict]:
+def _rating_rows(db: Session, study: Study, codes: dict, include_comments: bool) -> list[dict]:
+    """One row per submitted or reviewed rating, with the lead's decision, note, coded id and time."""
     rows = []
     query = (
         select(Rating, Assignment)
@@ -370,16 +380,18 @@ def _rating_rows(
         .where(Assignment.study_id == study.id)
     )
     for rating, assignment in db.exec(query.order_by(col(Rating.id))):
-        if rating.skipped:
-            continue
-        if not include_rolled_back and rating.resolution == "exclude_attempt":
+        if rating.skipped and rating.resolution is None:
             continue
         row = {
             "assignment_id": assignment.id,
             "annotator": codes[assignment.annotator_id],
             "task_id": assignment.task_id,
             "condition": assignment.condition,
-            **{name: getattr(rating, name) for name in RATING_FIELDS},
+            **{name: None if rating.skipped else getattr(rating, name) for name in RATING_FIELDS},
+            "review_decision": rating.resolution,
+            "review_note": (rating.review_note or None) if rating.resolution else None,
+            "reviewed_by": rating.reviewed_by,
+            "reviewed_at": _ms(rating.reviewed_at),
         }
         if include_comments:
             row["comments"] = rating.comments

@@ -96,3 +96,35 @@ def test_clean_recleans_stored_attempts_without_touching_raw_events(cli_env, mak
 def test_clean_a_bundle_needs_an_out_directory(cli_env, tmp_path):
     result = runner.invoke(app, ["clean", "--bundle", str(tmp_path)])
     assert result.exit_code == 1 and "--out" in result.output
+
+
+@pytest.mark.parametrize("stream", ["null", "absent"])
+def test_clean_a_bundle_whose_events_have_no_stream(tmp_path, stream):
+    """A bundle 1.0 trace has a null `stream` (or none): `clean --bundle` cleans it as one page instance."""
+    from humantrace.exports.bundle import BundleWriter
+
+    events = pd.DataFrame(
+        {
+            "attempt_id": [1, 1, 1, 1],
+            "seq": [0, 1, 2, 3],
+            "t_ms": [1000, 1100, 1200, 1300],
+            "type": ["click", "input", "input", "click"],
+            "xpath": ["/html/body/i", "/html/body/i", "/html/body/i", "/html/body/b"],
+            "url": ["http://shop.test/"] * 4,
+            "x": [1.0, None, None, 2.0],
+            "y": [1.0, None, None, 2.0],
+            "value": [None, "h", "hi", None],
+        }
+    )
+    if stream == "null":
+        events["stream"] = pd.Series([None] * 4, dtype="Int64")
+    bundle = tmp_path / "bundle"
+    with BundleWriter(bundle, formats=("csv",)) as writer:
+        writer.append("events_raw", events)
+        writer.close(study_settings={}, cleaning_config={})
+    result = runner.invoke(app, ["clean", "--bundle", str(bundle), "--out", str(tmp_path / "out")])
+    assert result.exit_code == 0, result.output
+    assert "4 raw events → 3 cleaned steps" in result.output
+    cleaned = pd.read_csv(tmp_path / "out" / "events_clean.csv")
+    assert cleaned["type"].tolist() == ["click", "fill", "click"]
+    assert cleaned["source_seqs"].astype(str).tolist() == ["0", "1;2", "3"]

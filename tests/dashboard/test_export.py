@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from humantrace.dashboard.cli import app
 from humantrace.dashboard.exports.bundle import export_bundle
 from humantrace.dashboard.flow import service as flow
-from humantrace.dashboard.studies.models import Attempt, Outcome
+from humantrace.dashboard.studies.models import Attempt, Outcome, Rating
 from humantrace.exports.bundle import read_bundle, verify_bundle
 from humantrace.recorder import service as recorder
 from humantrace.recorder.models import Recording
@@ -238,3 +238,39 @@ def test_bundle_holds_the_sessions_semantic_events_and_audit_log(client, finishe
     checks = bundle.event_checks[bundle.event_checks["attempt_id"] == cold.id].sort_values("index")
     assert list(checks["passed"]) == [c["passed"] for c in verdict["event_checks"]]
     assert list(checks["event"].fillna("")) == [c.get("event") or "" for c in verdict["event_checks"]]
+
+
+def test_a_lead_review_decision_travels_in_the_bundle(finished_study, client, login_as, person, tmp_path):
+    """A lead excludes A1's flagged assignment on the review page: the bundle keeps its attempts,
+    marked exclude_attempt, and its rating row carries the decision, note, lead's coded id and time."""
+    engine, done, _rolled, _ = finished_study
+    lead = person("L1")
+    with Session(engine) as db:
+        db.get(type(lead), lead.id).display_name = "Lee Leadington"
+        db.commit()
+        rating_id = db.exec(select(Rating).where(Rating.assignment_id == done)).one().id
+    login_as(client, "L1")
+    page = client.get("/lead/review")
+    csrf = page.text.split('name="csrf_token" value="')[1].split('"')[0]
+    answer = client.post(
+        f"/lead/review/{rating_id}",
+        data={"csrf_token": csrf, "resolution": "exclude_attempt", "note": "reported a broken cart page"},
+        follow_redirects=False,
+    )
+    assert answer.status_code in (200, 303), answer.text[:300]
+    out = tmp_path / "bundle"
+    export_bundle(engine, out, formats=("parquet", "csv"))
+    assert verify_bundle(out) == []
+    bundle = read_bundle(out)
+    assert bundle.schema_version == "2.2"
+    mine = bundle.attempts[bundle.attempts["assignment_id"] == done]
+    assert len(mine) == 2  # cold and warm, kept in the bundle and marked
+    assert set(mine["review_decision"]) == {"exclude_attempt"} and not mine["rolled_back"].any()
+    rating = bundle.ratings[bundle.ratings["assignment_id"] == done].iloc[0]
+    assert (rating.review_decision, rating.review_note, rating.reviewed_by) == (
+        "exclude_attempt",
+        "reported a broken cart page",
+        "L1",
+    )
+    assert pd.notna(rating.reviewed_at)
+    assert "Lee Leadington" not in all_text(out)  # the lead by coded id only

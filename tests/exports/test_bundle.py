@@ -37,7 +37,7 @@ def _attempt(**overrides) -> dict:
 def test_fresh_bundle_verifies_and_manifest_describes_it(study_bundle: Path):
     assert verify_bundle(study_bundle) == []
     manifest = json.loads((study_bundle / "manifest.json").read_text())
-    assert manifest["schema_version"] == "2.1"
+    assert manifest["schema_version"] == "2.2"
     assert manifest["formats"] == ["parquet", "csv"]
     # 20 primary + 4 duplicate + 1 rolled back attempts; 3 attempts x 7 raw events; 2 checks per attempt.
     assert manifest["row_counts"] == {

@@ -185,9 +185,13 @@ def test_environment_and_difficulty(compared):
 def test_full_benchmark_weights_and_estimates(compared):
     w = csv(compared, "full_benchmark_weights")
     # N_full / k: shop-easy 10/1, shop-hard 20/1, mail-easy 30/2 (T3, T5), mail-hard 40/1
-    assert row(w, env="mail", difficulty="easy")[["n_full", "k", "weight"]].tolist() == [30, 2, 15]
-    assert row(w, env="shop", difficulty="hard").weight == 20
-    assert row(w, env="mail", difficulty="expert").k == 0  # no panel task: uncovered, reported
+    assert row(w, env="mail", difficulty="easy", phase="cold", quantity="drop")[
+        ["n_full", "k", "weight", "included"]
+    ].tolist() == [30, 2, 15, True]
+    assert row(w, env="shop", difficulty="hard", phase="warm", quantity="clean_pass_rate").weight == 20
+    # no panel task: uncovered, reported, no weight to apply
+    expert = row(w, env="mail", difficulty="expert", phase="cold", quantity="drop")
+    assert expert.k == 0 and math.isnan(expert.weight) and not expert.included
     t = csv(compared, "full_benchmark")
     # cold clean cells: se 1, sh 1, me (0+1)/2, mh 1 -> (10 + 20 + 15 + 40) / 100 = 0.85
     assert row(t, phase="cold", quantity="clean_pass_rate").weighted_estimate == approx(0.85)
@@ -203,7 +207,13 @@ def test_full_benchmark_weights_and_estimates(compared):
     warm = row(t, phase="warm", quantity="drop")
     assert [warm.weighted_estimate, warm.ci_low, warm.ci_high] == approx([0.15, 0.0, 0.3])
     assert cold.covered_full_tasks == 100 and cold.total_full_tasks == 105
+    # three cells (shop-easy, shop-hard, mail-hard) hold one task each: no within-cell variance
+    assert cold.n_single_task_cells == 3 and cold.n_cells == 4
     assert any("5 benchmark tasks in 1 cell(s) have no panel task" in w for w in compared.warnings)
+    assert any(
+        "3 full-benchmark cell(s) hold a single panel task" in w and "(mail, hard)" in w
+        for w in compared.warnings
+    )
 
 
 def test_annotators_and_duplicate_audit(compared):
@@ -237,32 +247,51 @@ def test_annotators_and_duplicate_audit(compared):
 
 
 def test_failure_modes_humans_next_to_agents(compared):
+    """One taxonomy: the Appendix I rules on each attempt's features, people and agents alike."""
     f = csv(compared, "failure_modes")
     f["phase"] = f["phase"].fillna("")
-    # humans, intervention cold failures: T1 and T5 (failed obligation) = belief, T3 timed out
-    assert row(f, population="human", condition="intervention", phase="cold", mode="belief_failure")[
-        ["count", "share"]
-    ].tolist() == approx([2, 2 / 3])
-    assert row(f, population="human", condition="intervention", phase="cold", mode="time_out")["count"] == 1
-    assert row(f, population="human", condition="clean", phase="cold", mode="abandon")[
-        ["count", "share"]
-    ].tolist() == [1, 1.0]
-    # T3 warm intervention met its obligation but broke the invariant
-    assert row(f, population="human", condition="intervention", phase="warm", mode="overreach")["count"] == 1
-    # M1 intervention failures: T1 misleading, T4 premature, T3 retry loop, T5 plan collapse, T9 abandoned_run;
-    # shares exclude abandoned_run: 1/4 each
+    # humans, intervention cold failures: T1 and T5 pressed Evaluate (a done verb) on a state whose
+    # obligation failed = premature_done (belief); T3 timed out (no done verb, 45 steps) = abandoned_run,
+    # left out of the share: 2 of 2 classified
+    r = row(f, population="human", condition="intervention", phase="cold", mode="premature_done")
+    assert r[["count", "n", "share", "mode_class"]].tolist() == [2, 2, 1.0, "belief"]
+    assert (
+        row(f, population="human", condition="intervention", phase="cold", mode="abandoned_run")["count"] == 1
+    )
+    # T3 warm intervention met its obligation but broke the invariant after Evaluate = silent_overreach
+    r = row(f, population="human", condition="intervention", phase="warm", mode="silent_overreach")
+    assert r[["count", "share"]].tolist() == [1, 1.0]
+    # two classified failures: too few for an interval, blank in the CSV as in the report
+    assert bool(r.too_few) and math.isnan(r.ci_low)
+    # M1 intervention failures on the panel: T1 misleading, T4 premature, T3 retry loop, T5 plan
+    # collapse: 1/4 each (T9, outside the panel, is left out: scope panel)
     for mode in ("misleading_success_taken", "premature_done", "retry_loop", "plan_collapse"):
         assert row(f, population="M1", condition="intervention", mode=mode)[["count", "share"]].tolist() == [
             1,
             0.25,
         ]
-    abandoned = row(f, population="M1", condition="intervention", mode="abandoned_run")
-    assert abandoned["count"] == 1 and math.isnan(abandoned["share"])
+    assert row(f, population="M1", condition="intervention", mode="abandoned_run")["count"] == 0
+    assert set(f["scope"]) == {"panel"}
     # M2: T2 overreach classified, T3 has no features
     assert row(f, population="M2", condition="intervention", mode="silent_overreach")[
         ["count", "share"]
     ].tolist() == [1, 1.0]
     assert row(f, population="M2", condition="intervention", mode="no_features")["count"] == 1
+
+
+def test_human_outcomes_are_apart_from_the_taxonomy(compared):
+    o = csv(compared, "human_outcomes")
+    # intervention cold failures: T1 and T5 evaluated with a failed obligation, T3 timed out -> 2/3, 1/3
+    r = row(o, condition="intervention", phase="cold", ending="evaluated_obligation_failed")
+    assert r[["count", "n_failed", "share"]].tolist() == approx([2, 3, 2 / 3])
+    assert row(o, condition="intervention", phase="cold", ending="timed_out")["count"] == 1
+    assert row(o, condition="clean", phase="cold", ending="abandoned")[["count", "share"]].tolist() == [
+        1,
+        1.0,
+    ]
+    assert row(o, condition="intervention", phase="warm", ending="evaluated_invariant_broken")["count"] == 1
+    # no ending shares a name with an Appendix I mode or class
+    assert not set(o["ending"]) & {"premature_done", "belief", "overreach", "belief_failure"}
 
 
 def test_unmatched_tasks_and_progress_are_reported(compared):

@@ -41,10 +41,14 @@ def test_model_primitive_pass_rates_and_paired_drops(compared):
     assert (r.n_tasks, r.pass_drop, r.note) == (2, 0.5, "n too small") and math.isnan(r.pass_drop_ci_low)
     r = row(table, population="humans warm", primitive="verification")
     assert r.pass_drop == pytest.approx(1 / 3) and r.score_drop == pytest.approx(0.6 / 3)
-    # M1 ran T9 too (outside the panel): six paired tasks, clean 5/6, intervention 1/6.
+    # M1 ran T9 too, outside the panel, so it is left out (scope panel): five paired tasks,
+    # clean T1 T2 T3 T5 pass = 4/5, intervention T2 = 1/5, drop 3/5.
     r = row(table, population="M1", primitive="all")
-    assert (
-        r.n_tasks == 6 and r.clean_pass_rate == pytest.approx(5 / 6) and r.pass_drop == pytest.approx(4 / 6)
+    assert (r.n_tasks, r.clean_pass_rate, r.pass_drop, r.scope) == (
+        5,
+        pytest.approx(4 / 5),
+        pytest.approx(3 / 5),
+        "panel",
     )
 
 
@@ -88,12 +92,11 @@ def test_completion_verification_gap_and_event_match_scores(compared):
         0.5,
         0.5,
     )
-    r = row(
-        gap, population="M1", condition="intervention"
-    )  # T1 (fail) and T2 (pass), both EMS 0, both finish
+    # T1 (fail) and T2 (pass), both EMS 0, both finish; T3, T4, T5 have no EMS (T9 is outside the panel)
+    r = row(gap, population="M1", condition="intervention")
     assert (r.n, r.n_without_ems, r.pass_rate, r.ems_rate, r.over_claim, r.done_and_pass) == (
         2,
-        4,
+        3,
         0.5,
         0.0,
         1.0,
@@ -125,10 +128,11 @@ def test_failure_modes_by_primitive_and_environment(compared):
     assert row(prim, population="humans warm", group="verification", mode="silent_overreach")["count"] == 1
     for mode in ("retry_loop", "premature_done", "plan_collapse"):
         assert row(prim, population="M1", group="verification", mode=mode).share == pytest.approx(1 / 3)
-    assert row(prim, population="M1", group="(unknown)", mode="abandoned_run")["count"] == 1  # T9
+    # T9 (no primitive known, outside the panel) is left out: scope panel
+    assert not len(prim[(prim["population"] == "M1") & (prim["group"] == "(unknown)")])
     env = compared.tables["failure_modes_by_environment"]
-    r = row(env, population="M1", group="shop", mode="misleading_success_taken")  # T1; T9 is abandoned
-    assert (r.n_failed, r.n_classified, r.share) == (2, 1, 1.0)
+    r = row(env, population="M1", group="shop", mode="misleading_success_taken")  # T1 (T2 passed)
+    assert (r.n_failed, r.n_classified, r.share, r.scope) == (1, 1, 1.0, "panel")
     classes = compared.tables["failure_classes"]
     assert row(classes, population="humans cold", mode_class="belief").share == 1.0
     r = row(classes, population="M1", mode_class="action")

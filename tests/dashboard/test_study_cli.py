@@ -213,6 +213,24 @@ def test_annotators_import_is_all_or_nothing_then_links_and_deactivate(cli_env, 
     assert "no annotator with code Z1" in run("annotators", "deactivate", "Z1", code=1)
 
 
+def test_login_links_csv_neutralises_formulas_in_names(cli_env, tmp_path):
+    """A name a spreadsheet would run (`=HYPERLINK(...)`, `+cmd`) is written with a leading '."""
+    run("study", "create", "Pilot")
+    people = tmp_path / "people.csv"
+    people.write_text(
+        'code,name\nA1,"=HYPERLINK(""http://evil"";""x"")"\nA2,+cmd\nA3,@SUM(A1)\nA4,Plain Name\n'
+    )
+    run("annotators", "import", str(people))
+    links = tmp_path / "links.csv"
+    run("annotators", "links", "--out", str(links))
+    rows = {r["code"]: r for r in csv.DictReader(links.open(newline="", encoding="utf-8"))}
+    assert rows["A1"]["name"] == "\'=HYPERLINK(\"http://evil\";\"x\")"
+    assert rows["A2"]["name"] == "\'+cmd" and rows["A3"]["name"] == "\'@SUM(A1)"
+    assert rows["A4"]["name"] == "Plain Name" and all("/login/" in r["url"] for r in rows.values())
+    cells = [cell for row in csv.reader(links.open(newline="", encoding="utf-8")) for cell in row]
+    assert not [c for c in cells if c.startswith(("=", "+", "-", "@", "\t", "\r"))]
+
+
 def _write(tmp_path, name: str, text: str):
     path = tmp_path / name
     path.write_text(text)

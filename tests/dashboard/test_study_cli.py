@@ -224,8 +224,8 @@ def test_login_links_csv_neutralises_formulas_in_names(cli_env, tmp_path):
     links = tmp_path / "links.csv"
     run("annotators", "links", "--out", str(links))
     rows = {r["code"]: r for r in csv.DictReader(links.open(newline="", encoding="utf-8"))}
-    assert rows["A1"]["name"] == "\'=HYPERLINK(\"http://evil\";\"x\")"
-    assert rows["A2"]["name"] == "\'+cmd" and rows["A3"]["name"] == "\'@SUM(A1)"
+    assert rows["A1"]["name"] == '\'=HYPERLINK("http://evil";"x")'
+    assert rows["A2"]["name"] == "'+cmd" and rows["A3"]["name"] == "'@SUM(A1)"
     assert rows["A4"]["name"] == "Plain Name" and all("/login/" in r["url"] for r in rows.values())
     cells = [cell for row in csv.reader(links.open(newline="", encoding="utf-8")) for cell in row]
     assert not [c for c in cells if c.startswith(("=", "+", "-", "@", "\t", "\r"))]

@@ -73,7 +73,7 @@ def import_csv(
     file: Annotated[
         Path,
         typer.Argument(
-            help="CSV with the header code,role,tier,designed,name (only code is required; designed: envs separated by ;)."
+            help="CSV with the header code,role,tier,designed,name (only code is required; designed: envs separated by ;; role: annotator or blank, since leads are added one by one with `annotators add CODE --role lead`)."
         ),
     ],
     study: StudyOption = None,

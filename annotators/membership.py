@@ -181,7 +181,7 @@ def _parse(text: str) -> _Parsed:
             # A lead manages every study; a study's list of people cannot grant that.
             parsed.errors.append(
                 f"line {line}: {row.code} is a lead; leads manage every study and are added one by one "
-                f"(humantrace annotators add {row.code} --role lead, or Add person on the People page)"
+                f"(humantrace annotators add {row.code} --role lead, or Add a person on the People page)"
             )
             continue
         if row.code in parsed.lines:

@@ -26,10 +26,12 @@ from humantrace.environments.ui import DEFAULT_PROFILE
 from humantrace.exports.agent_bundle import (
     AGENT_TABLES,
     LEGACY_PROTOCOL,
+    MANIFEST,
     episode_attempt_id,
     write_manifest,
     write_table,
 )
+from humantrace.exports.bundle import BundleError, resumable_output_dir
 
 EPISODE_DIR = ".episodes"
 
@@ -202,6 +204,20 @@ def _run_one(job: tuple[dict, dict, str]) -> tuple[str, bool, str]:
     return row["run_id"], bool(row["passed"]), row["ended_by"]
 
 
+def prepare_run_dir(out: str | Path) -> Path:
+    """Create or reopen the bundle directory `out`; a `RunError` line when it is a link, a file,
+    or holds a link where the run writes (its tables, manifest or saved episodes)."""
+    owned = [MANIFEST, EPISODE_DIR, *(f"{name}.csv" for name in AGENT_TABLES)]
+    try:
+        path = resumable_output_dir(out, owned=owned, what="an agent bundle")
+        (path / EPISODE_DIR).mkdir(exist_ok=True)
+    except BundleError as exc:
+        raise RunError(str(exc)) from None
+    except OSError as exc:
+        raise RunError(f"cannot create {Path(out) / EPISODE_DIR}: {exc.strerror or exc}") from None
+    return path
+
+
 def run(
     config: RunConfig,
     *,
@@ -215,9 +231,8 @@ def run(
         check_protocol(config.protocol)
     except ValueError as exc:
         raise RunError(str(exc)) from exc
-    out = Path(config.out)
+    out = prepare_run_dir(config.out)
     _refuse_other_protocol(out, config.protocol)
-    (out / EPISODE_DIR).mkdir(parents=True, exist_ok=True)
     model, specs = plan(config)
     todo = [s for s in specs if not _finished(_episode_path(out, model, s))]
     if total is not None:

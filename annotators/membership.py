@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -20,6 +21,7 @@ from humantrace.annotators.models import Annotator, LoginLink, LoginSession, Mem
 from humantrace.annotators.service import CODE_PATTERN, NAME_MAX_LENGTH, AccountError
 
 CSV_COLUMNS = ("code", "role", "tier", "designed", "name")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
 class PersonRow(BaseModel):
@@ -46,6 +48,10 @@ class PersonRow(BaseModel):
     @field_validator("name")
     @classmethod
     def _name(cls, value: str) -> str:
+        control = _CONTROL.search(value)
+        if control:
+            # PostgreSQL cannot store a NUL in text, and no name needs a control character.
+            raise ValueError(f"the name holds the control character U+{ord(control.group()):04X}; remove it")
         if len(value) > NAME_MAX_LENGTH:
             raise ValueError(f"the name is {len(value)} characters long; at most {NAME_MAX_LENGTH} fit")
         return value
@@ -133,18 +139,34 @@ def _message(exc: ValidationError) -> str:
 def parse_csv(text: str) -> tuple[list[PersonRow], list[str]]:
     """Rows of a people CSV (header `code,role,tier,designed,name`; only `code` is required) and the
     problems of every bad row, by line number."""
+    parsed = _parse(text)
+    return parsed.rows, parsed.errors
+
+
+@dataclass
+class _Parsed:
+    rows: list[PersonRow]
+    lines: dict[str, int]  # code -> the line its row is on
+    errors: list[str]
+
+
+def _parse(text: str) -> _Parsed:
     reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
     header = [h.strip().lower() for h in reader.fieldnames or []]
     if "code" not in header:
-        return [], [
-            f"line 1: the header must name the columns {','.join(CSV_COLUMNS)} (only code is required); got {','.join(header) or 'nothing'}"
-        ]
+        return _Parsed(
+            [],
+            {},
+            [
+                f"line 1: the header must name the columns {','.join(CSV_COLUMNS)} (only code is required); got {','.join(header) or 'nothing'}"
+            ],
+        )
     unknown = [h for h in header if h not in CSV_COLUMNS]
     if unknown:
-        return [], [f"line 1: unknown column(s) {', '.join(unknown)}; allowed: {', '.join(CSV_COLUMNS)}"]
-    rows: list[PersonRow] = []
-    errors: list[str] = []
-    seen: dict[str, int] = {}
+        return _Parsed(
+            [], {}, [f"line 1: unknown column(s) {', '.join(unknown)}; allowed: {', '.join(CSV_COLUMNS)}"]
+        )
+    parsed = _Parsed([], {}, [])
     for raw in reader:
         line = reader.line_num
         values = {k.strip().lower(): (v or "") for k, v in raw.items() if k is not None}
@@ -153,40 +175,45 @@ def parse_csv(text: str) -> tuple[list[PersonRow], list[str]]:
         try:
             row = PersonRow.model_validate(values)
         except ValidationError as exc:
-            errors.append(f"line {line}: {_message(exc)}")
+            parsed.errors.append(f"line {line}: {_message(exc)}")
             continue
-        if row.code in seen:
-            errors.append(f"line {line}: {row.code} is also on line {seen[row.code]}")
+        if row.role == Role.lead:
+            # A lead manages every study; a study's list of people cannot grant that.
+            parsed.errors.append(
+                f"line {line}: {row.code} is a lead; leads manage every study and are added one by one "
+                f"(humantrace annotators add {row.code} --role lead, or Add a person on the People page)"
+            )
             continue
-        seen[row.code] = line
-        rows.append(row)
-    if not rows and not errors:
-        errors.append("the file has no people in it")
-    return rows, errors
+        if row.code in parsed.lines:
+            parsed.errors.append(f"line {line}: {row.code} is also on line {parsed.lines[row.code]}")
+            continue
+        parsed.lines[row.code] = line
+        parsed.rows.append(row)
+    if not parsed.rows and not parsed.errors:
+        parsed.errors.append("the file has no people in it")
+    return parsed
 
 
 def import_people(
     session: Session, *, text: str, study_id: int, known_envs: set[str] | None = None
 ) -> list[Annotator]:
-    """Add every person of a CSV to the study in one transaction: all of them, or none (raises
-    `ImportRefused` listing the problem of every bad row)."""
-    rows, errors = parse_csv(text)
-    lines = {}
-    if not errors:
-        reader_lines = _lines_by_code(text)
-        lines = {row.code: reader_lines.get(row.code, "?") for row in rows}
+    """Add every annotator of a CSV to the study in one transaction: all of them, or none (raises
+    `ImportRefused` listing the problem of every bad row, by line). Leads are refused: they are
+    added one by one (`stage_person`)."""
+    parsed = _parse(text)
+    rows, lines, errors = parsed.rows, parsed.lines, parsed.errors
     for row in rows:
         unknown = [env for env in row.designed if known_envs is not None and env not in known_envs]
         if unknown:
-            errors.append(f"line {lines.get(row.code, '?')}: unknown environment(s) {', '.join(unknown)}")
+            errors.append(f"line {lines[row.code]}: unknown environment(s) {', '.join(unknown)}")
     if errors:
-        raise ImportRefused(errors)
+        raise ImportRefused(sorted(errors, key=_line_number))
     added = []
     for row in rows:
         try:
             added.append(stage_person(session, row=row, study_id=study_id))
         except AccountError as exc:
-            errors.append(f"line {lines.get(row.code, '?')}: {exc}")
+            errors.append(f"line {lines[row.code]}: {exc}")
     if errors:
         session.rollback()
         raise ImportRefused(errors)
@@ -196,13 +223,9 @@ def import_people(
     return added
 
 
-def _lines_by_code(text: str) -> dict[str, int]:
-    reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
-    found: dict[str, int] = {}
-    for raw in reader:
-        code = str({(k or "").strip().lower(): v for k, v in raw.items()}.get("code") or "").strip().upper()
-        found.setdefault(code, reader.line_num)
-    return found
+def _line_number(error: str) -> int:
+    head = error.removeprefix("line ").split(":", 1)[0]
+    return int(head) if head.isdigit() else 0
 
 
 def members(session: Session, *, study_id: int, include_leads: bool = False) -> list[Member]:

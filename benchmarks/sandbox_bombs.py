@@ -37,6 +37,11 @@ BOMBS = [
     "[x * 100 for i in range(1000)]",
     "[x + str(i) + x for i in range(10**5)]",
     "sorted(state.rows, key=lambda r: x * 100)",
+    # issue #41: what is built counted through repetition and comprehension; strptime's real cost
+    "['x' * 99999] * 99999",
+    "[[0] * 99999] * 99999",
+    "[s for s in ['x' * 99999] for i in range(99999)]",
+    "[datetime.strptime(str(i) + '2020-01-02 10:11:12', str(i) + '%Y-%m-%d %H:%M:%S') for i in range(30000)]",
     # step bombs: as much work per item as an expression can ask for
     "[(i, i+1, i+2, i+3, i+4, i+5, i+6, i+7, i+8, i+9, i*2, i*3, i*4, i*5, i*6, i*7) for i in range(99999)]",
     "[r.id in ids for r in state.rows for ids in [[q.id for q in state.rows]]]",

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import secrets
+import tempfile
 from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import urlsplit, urlunsplit
@@ -151,18 +152,29 @@ def _read_secrets(path: Path) -> dict[str, str]:
 
 
 def _load_or_create_secrets(data_dir: Path) -> dict[str, str]:
+    """The secrets in `data_dir/secrets.json`, creating the file when there is none.
+
+    The file appears whole or not at all, so processes starting together all read one set: each
+    writes its own candidate to a temporary file in the same folder and hard-links it into place,
+    which fails when the file already exists; the loser reads the winner's file.
+    """
     data_dir.mkdir(parents=True, exist_ok=True)
     path = data_dir / "secrets.json"
     if path.exists():
         return _read_secrets(path)
     values = {"secret_key": secrets.token_urlsafe(48), "controller_secret": secrets.token_urlsafe(48)}
-    # Exclusive create so two processes starting together cannot overwrite each other's secrets.
+    fd, temporary = tempfile.mkstemp(prefix=".secrets-", suffix=".json", dir=data_dir)  # mode 0600
     try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except FileExistsError:
-        return _read_secrets(path)
-    with os.fdopen(fd, "w") as fh:
-        json.dump(values, fh)
+        with os.fdopen(fd, "w") as fh:
+            json.dump(values, fh)
+            fh.flush()
+            os.fsync(fh.fileno())
+        try:
+            os.link(temporary, path)  # atomic, and never replaces another process's file
+        except FileExistsError:
+            return _read_secrets(path)
+    finally:
+        os.unlink(temporary)
     return values
 
 

@@ -2,8 +2,10 @@
 
 Checks, per file: the schema (errors name file, field and expectation), every builder and
 mutation name and its parameters, every template, the instruction's placeholders, the canonical
-diff as the evaluator reads it, and determinism (each task and condition built twice with the
-same seed gives the same sha256).
+diff as the evaluator reads it, determinism (each task and condition built twice with the
+same seed gives the same sha256), and every expression of the canonical diff evaluated on the
+task's seeded initial state under the evaluator's own budget (:func:`_check_expressions`): an
+``over``, filter, constraint or predicate past a limit there would fail every attempt.
 """
 
 from __future__ import annotations
@@ -51,7 +53,11 @@ def check_all(*, seeds: tuple[int, ...] = CHECK_SEEDS) -> list[Problem]:
                 else label
             )
             problems.extend(_check_build(task, condition, variant, seeds, where))
-        problems.extend(_check_canonical_diff(task, label))
+        diff_problems = _check_canonical_diff(task, label)
+        problems.extend(diff_problems)
+        if not diff_problems:
+            for condition in conditions:
+                problems.extend(_check_expressions(task, condition, variant, seeds[0], label))
         problems.extend(_check_event_names(task, registry.get(task.env_id), label))
     return problems
 
@@ -128,3 +134,61 @@ def _check_canonical_diff(task, label) -> list[Problem]:
     except CanonicalDiffError as exc:
         return [Problem(label, str(exc))]
     return []
+
+
+SAMPLE = 25  # entities per collection the expression check stands in as changes
+
+
+def _check_expressions(task, condition, variant, seed, label) -> list[Problem]:
+    """Run every expression of the task's canonical diff on its seeded initial state, under the
+    same budget an Evaluate runs them with, and report each one past a limit.
+
+    The evaluator is given the initial state as both states and a stand-in diff in which up to
+    `SAMPLE` entities of every collection the canonical diff names are created, updated and
+    deleted, so that each `over`, constraint, invariant filter and predicate expression runs on
+    real entities of the site (other errors on stand-in changes are expected and not reported).
+    """
+    from humantrace.environments.evaluator import Create, Delete, Update, match, parse_canonical_diff
+    from humantrace.environments.evaluator.budget import overruns
+    from humantrace.environments.evaluator.positives import resolve_collection
+
+    try:
+        built = build_session_state(task, condition, seed, variant if condition == "intervention" else None)
+    except Exception:  # already reported by _check_build
+        return []
+    state = built.state.to_collections()
+    canonical = task.evaluator_view()["canonical_diff"]
+    named: set[str] = set()
+    for block in parse_canonical_diff(canonical):
+        named.update(resolve_collection(entry, set(state)) for entry in block.positives)
+        named.update(inv.collection for inv in block.invariants)
+    diff: list = []
+    for collection in sorted(named):
+        entities = [e for e in (state.get(collection) or []) if isinstance(e, dict) and "id" in e]
+        for entity in entities[:SAMPLE]:
+            rest = {k: v for k, v in entity.items() if k != "id"}
+            field = next(iter(rest), "id")
+            diff.append(Create(collection, f"{entity['id']}~check", dict(entity)))
+            diff.append(Update(collection, entity["id"], {field: (entity.get(field), entity.get(field))}))
+            diff.append(Delete(collection, entity["id"], rest))
+    env = registry.get(task.env_id)
+    with overruns() as found:
+        try:
+            match(
+                diff,
+                canonical,
+                targets=built.targets,
+                initial=state,
+                final=state,
+                session_start=built.session_start,
+                benign_fields=dict(env.benign_fields),
+                state_model=env.state_model,
+            )
+        except Exception as exc:  # the evaluator itself failed: that is a problem of this task
+            return [
+                Problem(label, f"{condition} seed {seed}: evaluating failed: {type(exc).__name__}: {exc}")
+            ]
+    return [
+        Problem(label, f"{condition} seed {seed}: an expression is over the evaluator's budget: {message}")
+        for message in found
+    ]

@@ -87,6 +87,45 @@ def prepare_output_dir(
     return path
 
 
+def resumable_output_dir(path: str | Path, *, owned: Iterable[str], what: str) -> Path:
+    """Create or reopen `path` as the directory `what` is written into, run after run.
+
+    Unlike :func:`prepare_output_dir` the directory may already hold files (a rerun resumes it),
+    so what it would write through is checked instead: `path` itself, or any of the `owned`
+    names in it (files and folders `what` writes), being a symbolic link is refused, because a
+    write through it would land outside `path`; so is a file in the way. Each refusal is one
+    `BundleError` line.
+    """
+    path = Path(path)
+    if path.is_symlink():
+        raise BundleError(f"{path} is a symbolic link; {what} is written only into a real directory")
+    if path.exists() and not path.is_dir():
+        raise BundleError(
+            f"{path} is a file; {what} is written into a directory (give a new directory's path)"
+        )
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        probe = path / ".humantrace-write-check"
+        probe.touch()
+        probe.unlink()
+    except OSError as exc:
+        raise BundleError(f"cannot create or write into {path}: {exc.strerror or exc}") from exc
+    for name in owned:
+        inside = path / name
+        if inside.is_symlink():
+            raise BundleError(
+                f"{inside} is a symbolic link; {what} writes its files only inside {path} (remove the link)"
+            )
+        if inside.is_dir():
+            links = sorted(p.name for p in inside.iterdir() if p.is_symlink())
+            if links:
+                raise BundleError(
+                    f"{inside / links[0]} is a symbolic link; {what} reads and writes only files "
+                    f"inside {path} (remove the link)"
+                )
+    return path
+
+
 def _package_version() -> str:
     from importlib.metadata import PackageNotFoundError, version
 

@@ -74,6 +74,7 @@ HTTP_STATUS = {
     "gap": 409,
     "token_invalid": 401,
     "recording_ended": 410,
+    "too_many_streams": 429,
     "internal": 503,
 }
 

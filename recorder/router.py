@@ -34,6 +34,7 @@ from humantrace.recorder.service import (
     RecorderError,
     RecordingEnded,
     TokenInvalid,
+    TooManyStreams,
     resolve_stream,
     resolve_token,
     saved_id,
@@ -103,7 +104,7 @@ async def recorder_socket(websocket: WebSocket) -> None:
         recording, (stream, acked) = await run_in_threadpool(
             _resolve_with_stream, state.engine, state.settings.secret_key, token, tab
         )
-    except (TokenInvalid, RecordingEnded) as exc:
+    except (TokenInvalid, RecordingEnded, TooManyStreams) as exc:
         await _refuse(websocket, exc.code, str(exc))
         return
     except DATABASE_DOWN:

@@ -28,6 +28,8 @@ MAX_SEQ = 2**31 - 1
 MAX_T_MS = 2**53
 MAX_COUNT = 2**31 - 1
 MAX_PIXELS = 100_000
+MAX_STREAMS = 200
+"""Most streams (page instances, each tab key its own) in one recording; a tab past it is refused."""
 
 EVENT_TYPES: tuple[str, ...] = (
     "click",

@@ -41,7 +41,7 @@ from humantrace.recorder.models import (
     Recording,
     RecordingStream,
 )
-from humantrace.recorder.schemas import BatchMessage, EventIn, MetaMessage
+from humantrace.recorder.schemas import MAX_STREAMS, BatchMessage, EventIn, MetaMessage
 
 TOKEN_SALT = "recorder"
 
@@ -62,6 +62,18 @@ class RecordingEnded(RecorderError):
 
     def __init__(self, message: str = "this recording has ended; its token no longer works") -> None:
         super().__init__(message)
+
+
+class TooManyStreams(RecorderError):
+    """The recording already has MAX_STREAMS streams; a new tab key opens no more."""
+
+    code = "too_many_streams"
+
+    def __init__(self) -> None:
+        super().__init__(
+            f"this recording already has {MAX_STREAMS} streams (page instances), the most one may "
+            "have; no more are opened"
+        )
 
 
 class RecordingNotFound(RecorderError):
@@ -171,7 +183,8 @@ def resolve_stream(session: Session, *, recording_id: int, tab: str | None) -> t
     """(stream number, its ack) of the tab with this key in the recording, creating the stream if new.
 
     The first stream of a recording is 0, the next 1, and so on. `tab=None` (a recorder that sends
-    no key) is stream 0. Commits when it creates a stream.
+    no key) is stream 0. Commits when it creates a stream; raises `TooManyStreams` when a new one
+    would be past MAX_STREAMS (a known tab key always finds its stream).
     """
     table = table_of(RecordingStream)
     for _ in range(20):
@@ -196,6 +209,9 @@ def resolve_stream(session: Session, *, recording_id: int, tab: str | None) -> t
                 select(func.max(table.c.stream)).where(table.c.recording_id == recording_id)
             ).scalar()
             stream = 0 if highest is None else highest + 1
+            if stream >= MAX_STREAMS:
+                # One token could otherwise open a stream per made-up tab key, without end.
+                raise TooManyStreams()
         try:
             session.execute(
                 table.insert().values(recording_id=recording_id, stream=stream, tab=tab, acked_seq=-1)

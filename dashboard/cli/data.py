@@ -452,7 +452,8 @@ def tasks_summary(
 
 @tasks_app.command("check")
 def tasks_check() -> None:
-    """Validate every task and variant, resolve builders and templates, check determinism."""
+    """Validate every task and variant, resolve builders and templates, check determinism, and
+    evaluate every canonical-diff expression on the seeded initial state under the evaluator's budget."""
     from humantrace.environments.checks import check_all
 
     problems = check_all()
@@ -462,4 +463,7 @@ def tasks_check() -> None:
         raise typer.Exit(1)
     from humantrace.environments import catalog
 
-    console.print(f"✔ {len(catalog.list_tasks())} tasks and their variants are valid and deterministic.")
+    console.print(
+        f"✔ {len(catalog.list_tasks())} tasks and their variants are valid and deterministic, and "
+        "every expression stays within the evaluator's budget on the seeded state."
+    )

@@ -73,7 +73,7 @@ def import_csv(
     file: Annotated[
         Path,
         typer.Argument(
-            help="CSV with the header code,role,tier,designed,name (only code is required; designed: envs separated by ;)."
+            help="CSV with the header code,role,tier,designed,name (only code is required; designed: envs separated by ;; role: annotator or blank, since leads are added one by one with `annotators add CODE --role lead`)."
         ),
     ],
     study: StudyOption = None,
@@ -233,11 +233,15 @@ def links(
             )
             for m in people
         ]
+    from humantrace.exports.csv_safety import escape_text
+
     out.parent.mkdir(parents=True, exist_ok=True)
     with out.open("w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
         writer.writerow(["code", "name", "tier", "url"])
-        writer.writerows(rows)
+        # A name is whatever the lead's spreadsheet said; like every CSV we write, a cell a
+        # spreadsheet would run as a formula gets a leading ' (exports/csv_safety.py).
+        writer.writerows([escape_text(cell) for cell in row] for row in rows)
     console.print(
         f"Wrote {len(rows)} login links for {name!r} to {out}. Each link works once; keep the file private.",
         highlight=False,

@@ -54,8 +54,7 @@ def _metered(name: str, func: Callable[..., Any], *, text: bool = False) -> Call
                 b.guard_text(arg)
         result = func(*args, **kwargs)
         b.check_value(result, f"{name}()")
-        if isinstance(result, (list, tuple, set, frozenset, dict, str)):
-            budget.build(len(result), f"{name}()")
+        b.build_result(result, f"{name}()")
         return result
 
     call.__name__ = name
@@ -294,7 +293,7 @@ def call_method(obj: Any, name: str, *args: Any, **kwargs: Any) -> Any:
     if isinstance(obj, StateView) and obj.has_helper(name):
         result = obj.call_helper(name, *args, **kwargs)
         b.check_value(result, f"{name}()")
-        budget.build(b.size_of(result), f"the helper {name}()")
+        b.build_result(result, f"the helper {name}()")
         return result
     if isinstance(obj, MappingView):
         if name in {"get", "keys", "values", "items"}:
@@ -315,6 +314,8 @@ def call_method(obj: Any, name: str, *args: Any, **kwargs: Any) -> Any:
                 f"{obj.__name__}.{name}() is not allowed; allowed: "
                 f"{', '.join(f'{obj.__name__}.{m}()' for m in sorted(allowed)) or 'none'}"
             )
+        if name == "strptime" and len(args) >= 2:
+            budget.parse_format(args[1])
         return getattr(obj, name)(*args, **kwargs)
     label, allowed = _methods_of(obj)
     if name not in allowed:
@@ -328,7 +329,7 @@ def call_method(obj: Any, name: str, *args: Any, **kwargs: Any) -> Any:
         _predict_str(obj, name, args)
     result = getattr(obj, name)(*args, **kwargs)
     b.check_value(result, f".{name}()")
-    budget.build(b.size_of(result), f".{name}()")
+    b.build_result(result, f".{name}()")
     return result
 
 

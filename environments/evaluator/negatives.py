@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+from .budget import ExprBudgetExceeded
 from .diff import DiffEntry, Update
 from .positives import Context, Ledger
 from .sandbox import compile_expr, run_expr
@@ -62,6 +63,7 @@ class FilterCache:
         self.ctx = ctx
         self.results: dict[tuple[int, int], bool] = {}
         self.errors: dict[tuple[int, int], str] = {}
+        self.over_budget: dict[tuple[int, int], str] = {}
 
     def matches(self, inv: InvariantSpec, i: int) -> bool:
         if inv.filter is None:
@@ -71,6 +73,10 @@ class FilterCache:
             scope = self.ctx.scope.bind(slot=None, slot_name="v", entity=self.ctx.after(self.ctx.diff[i]))
             try:
                 self.results[key] = bool(run_expr(compile_expr(inv.filter), scope.names(None)))
+            except ExprBudgetExceeded as exc:
+                # A filter over its budget cannot say the change is allowed: the invariant fails.
+                self.results[key] = True
+                self.over_budget[key] = f"{type(exc).__name__}: {exc}"
             except Exception as exc:  # a filter error counts as "does not match", shown in the diagnosis
                 self.results[key] = False
                 self.errors[key] = f"{type(exc).__name__}: {exc}"
@@ -99,6 +105,11 @@ def invariant_checks(block: Block, ctx: Context, ledger: Ledger, filters: Filter
             diagnosis = f"{label}: holds"
         if errors:
             diagnosis += f"; filter errors (counted as no match): {errors[:2]}"
+        over = [
+            filters.over_budget[(inv.index, i)] for i in open_entries if (inv.index, i) in filters.over_budget
+        ]
+        if over:
+            diagnosis += f"; filter over its budget (counted as a match): {over[0]}"
         checks.append(
             NegativeCheck(
                 kind="invariant",

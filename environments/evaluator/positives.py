@@ -11,13 +11,21 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .budget import MAX_CELLS, deep_size, note_overrun
 from .diff import Create, DiffEntry, Update, index_collection
 from .predicates import Outcome, Scope, check
 from .sandbox import compile_expr, run_expr, template_path
-from .spec import PositiveEntry
+from .spec import MAX_SLOTS, PositiveEntry
 from .templates import resolve_path, resolve_templates
 from .verdict import PositiveCheck
 from .views import unwrap
+
+MAX_PAIRS = 10_000  # (slot, candidate) pairs one bijection or count entry may check
+_SHOWN = 300  # characters of the unmatched slots a diagnosis quotes
+
+
+class SlotLimitError(ValueError):
+    """A bijection's slots, or its slots times its candidates, are past the evaluator's limits."""
 
 
 @dataclass
@@ -155,11 +163,25 @@ def slot_values(entry: PositiveEntry, ctx: Context) -> list[Any]:
         value = resolve_templates(over, ctx.scope.targets)
     if value is None:
         return []
-    if isinstance(value, (list, tuple, set, frozenset)):
-        return list(value)
     if isinstance(value, Mapping):
-        raise TypeError(f"bijection.over gave a mapping, expected a list: {value!r}")
-    return [value]
+        raise TypeError(f"bijection.over gave a mapping, expected a list: {_quote(value)}")
+    slots = list(value) if isinstance(value, (list, tuple, set, frozenset)) else [value]
+    why = ""
+    if len(slots) > MAX_SLOTS:
+        why = f"it gave {len(slots):,} slots (the slots limit, {MAX_SLOTS:,})"
+    # Every slot is compared with every candidate and unmatched ones go into the verdict.
+    elif deep_size(slots, MAX_CELLS, charge=False) > MAX_CELLS:
+        why = f"its slots hold more than {MAX_CELLS:,} elements and characters (the built limit)"
+    if why:
+        note_overrun(f"bijection.over {_quote(over)}: {why}")
+        raise SlotLimitError(why)
+    return slots
+
+
+def _quote(value: Any) -> str:
+    """`value`'s repr, cut to a length a diagnosis can carry."""
+    text = repr(value)
+    return text if len(text) <= _SHOWN else text[: _SHOWN - 1] + "…"
 
 
 def _label(entry: PositiveEntry) -> str:
@@ -298,6 +320,12 @@ def _score_slots(
     except Exception as exc:  # `over` failing is the entry failing, shown in the diagnosis
         why = f"bijection.over failed: {type(exc).__name__}: {exc}"
         return _failed(entry, ctx, ledger, collection, candidates, why)
+    if len(slots) * len(candidates) > MAX_PAIRS:
+        why = (
+            f"{len(slots):,} slots × {len(candidates):,} candidates are {len(slots) * len(candidates):,} "
+            f"pairs to check (the pairs limit, {MAX_PAIRS:,})"
+        )
+        return _failed(entry, ctx, ledger, collection, candidates, why)
     if not slots:
         return PositiveCheck(
             **_common(entry, collection),
@@ -352,7 +380,7 @@ def _slots_diagnosis(
         diagnosis += f"; {len(unmatched)} more {entry.kind}(s) needed"
         diagnosis += _closest(entry, [i for i in candidates if i not in used], ctx, None)
     elif unmatched:
-        diagnosis += f"; unmatched slots: {unwrap(unmatched)!r}"
+        diagnosis += f"; unmatched slots: {_quote(unwrap(unmatched))}"
         diagnosis += _closest(entry, [i for i in candidates if i not in used], ctx, unmatched[0])
     if surplus:
         diagnosis += f"; surplus candidates: {_refs(ctx, surplus)}"

@@ -441,6 +441,11 @@ class _Rewriter(ast.NodeTransformer):
         self.generic_visit(node)
         for generator, weight in zip(generators, weights):
             generator.iter = _call("__ht_iter", generator.iter, ast.Constant(weight))
+        # Each item the comprehension collects counts as built, with everything in it.
+        if hasattr(node, "elt"):
+            node.elt = _call("__ht_elt", node.elt)
+        else:
+            node.key, node.value = _call("__ht_elt", node.key), _call("__ht_elt", node.value)
         return node
 
     visit_ListComp = visit_SetComp = visit_GeneratorExp = visit_DictComp = _comprehension
@@ -454,6 +459,7 @@ _GUARDS: dict[str, Any] = {
     "__ht_tick": budget.guard_tick,
     "__ht_sized": budget.guard_sized,
     "__ht_built": budget.guard_built,
+    "__ht_elt": budget.guard_element,
     "__ht_text": budget.guard_text,
 }
 
@@ -511,6 +517,9 @@ def run_expr(compiled: CompiledExpr, names: Mapping[str, Any]) -> Any:
         if isinstance(result, (Iterator, range)):
             result = list(budget.guard_iter(result, 1))
         return result
+    except budget.ExprBudgetExceeded as exc:
+        budget.note_overrun(f"{compiled.source!r}: {exc}")
+        raise
     finally:
         budget.finish(token)
 

@@ -21,6 +21,9 @@ SEVERITY_PENALTY: dict[str, float] = {"critical": 0.30, "high": 0.20, "medium": 
 DEFAULT_SEVERITY: Severity = "medium"
 Kind = Literal["create", "update", "delete"]
 
+MAX_SLOTS = 1_000
+"""Slots of one bijection (the length of its ``over``) or ``count``: each is matched against every
+candidate and an unmatched one is quoted in the verdict."""
 _BLOCK_KEYS = {"create", "update", "delete", "invariant", "constraints", "named_invariants", "oneof"}
 _ENTRY_KEYS: dict[str, set[str]] = {
     "create": {"entity", "collection", "properties", "count", "bijection", "weight", "desc"},
@@ -182,8 +185,10 @@ def _positive(kind: Kind, index: int, raw: Any, where: str) -> PositiveEntry:
         extra = (variable,)
     count = entry.get("count")
     if count is not None:
-        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-            raise CanonicalDiffError(f"{where}.count: must be an integer >= 0, got {count!r}")
+        if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= MAX_SLOTS:
+            raise CanonicalDiffError(
+                f"{where}.count: must be an integer from 0 to {MAX_SLOTS:,}, got {count!r}"
+            )
         if bijection is not None:
             count = None  # as in the public format: the bijection's slots decide how many are needed
     parts = {"properties": "properties"} if kind == "create" else {"where": "where"}

@@ -794,7 +794,7 @@
       return;
     }
     if (msg.type !== 'error') return;
-    if (msg.code === 'token_invalid' || msg.code === 'recording_ended') { stop(msg.message); return; }
+    if (msg.code === 'token_invalid' || msg.code === 'recording_ended' || msg.code === 'too_many_streams') { stop(msg.message); return; }
     if (msg.code === 'gap') { onAck(msg.seq); sentUpTo = state.acked; pump(); return; }
     if (sent.kind === 'meta') { state.meta = true; persist(); return; } // context only: do not retry
     if (msg.code === 'frame_too_large') { shrinkFrames(sent.bytes, 1); sentUpTo = state.acked; pump(); return; }

@@ -200,6 +200,25 @@ def test_check_all_passes_on_good_files_and_reports_bad_ones(lab, tmp_path):
             '  - event: note_pinned\n    params: {note_id: "{target.note_id}"}\n'
             '  - any_of:\n      - event: note_pin\n        params: {note: "{target.note_id}"}',
         )
+        # Expressions that compile but are over the evaluator's budget on the seeded state: each
+        # would fail every attempt (and once took minutes and gigabytes to score).
+        .replace(
+            "      desc: the target note is pinned\n",
+            "      desc: the target note is pinned\n"
+            "    - entity: notes\n"
+            '      where: {title: {expr: "len(str(x) * 99999) > 0"}}\n'
+            "      changes: {}\n"
+            "    - entity: notes\n"
+            "      changes: {}\n"
+            "      bijection: {over: \"['x' * 99999] * 99999\", variable: v}\n"
+            "  constraints:\n"
+            "    - desc: slots\n"
+            '      expr: "len([n for n in initial.notes for i in range(99999)]) > 0"\n'
+            "      severity: low\n"
+            "  invariant:\n"
+            "    - collection: notes\n"
+            '      filter: "len([str(a) for i in range(99999)]) > 0"\n',
+        )
     )
     from dataclasses import replace
 
@@ -225,6 +244,18 @@ def test_check_all_passes_on_good_files_and_reports_bad_ones(lab, tmp_path):
         "(note_id, pinned)" in p
         for p in problems
     ), problems
+    budget = [
+        p
+        for p in problems
+        if "lab-001.yaml: clean seed 42: an expression is over the evaluator's budget" in p
+    ]
+    for expected in (
+        "\"['x' * 99999] * 99999\": the expression built more than 2,000,000 elements",
+        "'len(str(x) * 99999) > 0': repeating a str",
+        "'len([n for n in initial.notes for i in range(99999)]) > 0': the expression went through more",
+        "'len([str(a) for i in range(99999)]) > 0': the expression",
+    ):
+        assert any(expected in p for p in budget), (expected, budget)
 
 
 def _row(task_id, env_id, difficulty, primitives, variant_primitive=None, families=()):

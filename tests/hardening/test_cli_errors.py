@@ -172,3 +172,33 @@ def test_annotators_add_with_an_unknown_designed_environment(cli):
     assert "Z9" not in listed.stdout
     added = cli("annotators", "add", "Z8", "--designed", "lab")
     assert added.returncode == 0, added.stdout + added.stderr
+
+
+def test_agents_run_writes_only_inside_a_real_out_directory(cli, tmp_path):
+    """`agents run --out` refuses a file, a link, and a link where it writes, before any episode."""
+    a_file = tmp_path / "taken.txt"
+    a_file.write_text("mine")
+    base = ["agents", "run", "--agent", "oracle", "--tasks", "lab-001", "--conditions", "clean"]
+    assert_refused(cli(*base, "--out", str(a_file)), "is a file")
+    assert_refused(cli(*base, "--out", str(a_file / "bundle")), "cannot create")
+    assert a_file.read_text() == "mine"
+
+    real = tmp_path / "real"
+    real.mkdir()
+    linked = tmp_path / "linked"
+    linked.symlink_to(real, target_is_directory=True)
+    assert_refused(cli(*base, "--out", str(linked)), "is a symbolic link")
+    assert list(real.iterdir()) == []
+
+    outside = tmp_path / "outside.json"
+    outside.write_text("keep me")
+    for name in ("manifest.json", "episodes.csv", ".episodes"):
+        out = tmp_path / f"with-{name}"
+        out.mkdir()
+        (out / name).symlink_to(outside)
+        assert_refused(cli(*base, "--out", str(out)), f"{out / name} is a symbolic link")
+        assert outside.read_text() == "keep me"
+    saved = tmp_path / "with-saved-episode"
+    (saved / ".episodes").mkdir(parents=True)
+    (saved / ".episodes" / "123.json").symlink_to(outside)
+    assert_refused(cli(*base, "--out", str(saved)), "123.json is a symbolic link")

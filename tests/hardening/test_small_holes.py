@@ -1,5 +1,6 @@
-"""Three small holes: an out-of-range recording id in a signed recorder token, the recorder's HTTP
-fallback during a database outage, and a sign-in confirmation carried over to another link."""
+"""Small holes: an out-of-range recording id in a signed recorder token, the recorder's HTTP
+fallback during a database outage, a sign-in confirmation carried over to another link, and a
+people CSV with a NUL in a name or a lead row imported on the People page."""
 
 from __future__ import annotations
 
@@ -127,3 +128,25 @@ def test_a_sign_in_value_works_only_for_the_link_whose_page_gave_it(kit, sqlite_
         assert "ht_session" not in client.cookies
         own = client.post(my_link, data=sign_in_form(page.text))
         assert own.status_code == 303 and client.cookies.get("ht_session")
+
+
+def test_the_people_page_refuses_a_nul_in_a_name_and_a_lead_row_by_line_not_a_500(app_on, kit):
+    """A NUL in an imported name was a 500 (PostgreSQL cannot store it); a study's CSV could create
+    a lead, who manages every study. Both rows are refused with their line, and nothing is added."""
+    app, client = app_on
+    engine = app.state.engine
+    study = kit.make_study(engine)
+    lead = kit.CastMaker(engine, study).person("L", role="lead")
+    client.cookies.set("ht_session", lead.session_token)
+    csv_bytes = b"code,role,name\nN1,annotator,Ann\x00ie\nN2,lead,Boss\nN3,,Fine\n"
+    answer = client.post(
+        f"/lead/studies/{study}/people/import",
+        files={"file": ("people.csv", csv_bytes, "text/csv")},
+        headers={"X-CSRF-Token": lead.csrf, "Accept": "text/html"},
+    )
+    assert answer.status_code == 422, answer.text[-2000:]
+    text = " ".join(answer.text.split())
+    assert "line 2: name: the name holds the control character U+0000; remove it" in text
+    assert "line 3: N2 is a lead; leads manage every study and are added one by one" in text
+    page = client.get(f"/lead/studies/{study}/people", headers={"Accept": "text/html"})
+    assert page.status_code == 200 and "N1" not in page.text and "N3" not in page.text

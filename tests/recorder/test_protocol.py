@@ -304,3 +304,42 @@ def test_no_client_address_or_token_in_logs(live_server, batch_json):
     assert '"WebSocket /recorder/ws' in text, "the handshake log line should have been captured"
     assert "127.0.0.1" not in text
     assert token not in text and "token=[redacted]" in text
+
+
+def test_a_recording_opens_at_most_max_streams_and_then_refuses_a_new_tab(live_server_any_db, batch_json):
+    """One token opened 701 streams in one recording, one per made-up tab key: past MAX_STREAMS a
+    new tab key is refused (error frame, close 1008 with the reason), over the socket and the HTTP
+    fallback; the tabs it already has keep recording."""
+    from sqlmodel import Session, select
+
+    from humantrace.recorder import service
+    from humantrace.recorder.models import RecordingStream
+    from humantrace.recorder.schemas import MAX_STREAMS
+
+    server = live_server_any_db
+    rid, token = server.new_recording()
+    with Session(server.engine) as db:  # all but the last allowed stream, as earlier tabs made them
+        for n in range(MAX_STREAMS - 1):
+            assert service.resolve_stream(db, recording_id=rid, tab=f"{n:08x}") == (n, -1)
+    last_tab = f"{MAX_STREAMS - 1:08x}"
+    with connect(server.ws_url(token) + f"&tab={last_tab}", open_timeout=10) as ws:
+        assert json.loads(ws.recv(timeout=10)) == {"type": "ack", "seq": -1, "stream": MAX_STREAMS - 1}
+        assert send(ws, batch_json(0, 2))["seq"] == 1
+    with connect(server.ws_url(token) + "&tab=feedface00", open_timeout=10) as ws:
+        first, code, reason = closed_with(ws)
+    assert first["code"] == "too_many_streams"
+    assert code == 1008 and f"already has {MAX_STREAMS} streams" in reason
+    frame = json.loads(batch_json(0, 1)) | {"tab": "feedface01"}
+    reply = httpx.post(
+        server.base_url + "/recorder/events",
+        content=json.dumps(frame),
+        headers={"Authorization": f"Bearer {token}"},
+        timeout=10,
+    )
+    assert reply.status_code == 429 and reply.json()["code"] == "too_many_streams"
+    with connect(server.ws_url(token) + "&tab=00000003", open_timeout=10) as ws:  # a known tab
+        assert json.loads(ws.recv(timeout=10))["stream"] == 3
+        assert send(ws, batch_json(0, 1))["seq"] == 0
+    with Session(server.engine) as db:
+        streams = db.exec(select(RecordingStream).where(RecordingStream.recording_id == rid)).all()
+    assert len(streams) == MAX_STREAMS

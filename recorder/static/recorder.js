@@ -324,11 +324,12 @@
   }
 
   // Fields a person has used: a value that changes there without an input event (an autocomplete
-  // completing the word, a date picker writing the date) is recorded as a `change`. A script
-  // that writes a focused field's value makes the browser fire its own `change` with that value
-  // when the person leaves the field: that one confirms the value already recorded and is not
-  // recorded again (`scripted` holds the value until an input or change of the field is seen),
-  // so one value a script set is one `change`, recorded when it appeared.
+  // completing the word, a date picker writing the date) is recorded as a `change`. A script that
+  // writes the value of a field the person typed into and still has focused makes the browser
+  // fire its own `change` with that value when the person leaves the field: that one confirms the
+  // value already recorded and is not recorded again (`scripted` holds the value until an input or
+  // change of the field is seen), so one value a script set is one `change`, recorded when it
+  // appeared.
   var watched = [], lastValues = new WeakMap(), scripted = new WeakMap(), MAX_WATCHED = 32;
 
   // Text fields only: a checkbox is already checked when its click is dispatched, before its own

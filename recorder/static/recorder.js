@@ -307,9 +307,15 @@
     if (el.localName === 'input' && (el.type === 'checkbox' || el.type === 'radio')) return el.checked ? 'true' : 'false';
     if (el.localName === 'input' || el.localName === 'textarea' || el.localName === 'select') return String(el.value === undefined || el.value === null ? '' : el.value);
     // innerText keeps the line breaks a person typed (textContent drops <br> and block breaks).
-    if (el.isContentEditable) return String(el.innerText === undefined ? el.textContent : el.innerText);
+    if (el.isContentEditable) return editorText(String(el.innerText === undefined ? el.textContent : el.innerText));
     return null;
   }
+
+  // Rich-text editors mark a caret that starts a new format with a zero-width character (Quill
+  // and Slate U+FEFF, others U+200B or U+2060): not text a person wrote, so a value never holds
+  // one. U+200C/U+200D stay: they join emoji and shape scripts, and a person may type them.
+  var CARET_MARKS = /[\u200b\u2060\ufeff]/g;
+  function editorText(s) { return s.replace(CARET_MARKS, ''); }
 
   function maskedValue(el, value) {
     if (value === null) return null;
@@ -318,8 +324,13 @@
   }
 
   // Fields a person has used: a value that changes there without an input event (an autocomplete
-  // completing the word, a date picker writing the date) is recorded as a `change`.
-  var watched = [], lastValues = new WeakMap(), MAX_WATCHED = 32;
+  // completing the word, a date picker writing the date) is recorded as a `change`. A script that
+  // writes the value of a field the person typed into and still has focused makes the browser
+  // fire its own `change` with that value when the person leaves the field: that one confirms the
+  // value already recorded and is not recorded again (`scripted` holds the value until an input or
+  // change of the field is seen), so one value a script set is one `change`, recorded when it
+  // appeared.
+  var watched = [], lastValues = new WeakMap(), scripted = new WeakMap(), MAX_WATCHED = 32;
 
   // Text fields only: a checkbox is already checked when its click is dispatched, before its own
   // input and change events, and those report it.
@@ -336,6 +347,7 @@
       var value = rawValue(el);
       if (value === lastValues.get(el)) continue;
       lastValues.set(el, value);
+      scripted.set(el, value);
       record('change', el, { value: maskedValue(el, value) });
     }
   }
@@ -346,7 +358,9 @@
     var deep = deepTarget(e, t);
     var value = rawValue(deep);
     if (value === null && deep !== t) value = rawValue(t);
-    record(e.type, t, { value: value === null ? null : maskedValue(deep, value) });
+    var confirms = e.type === 'change' && value !== null && scripted.has(deep) && scripted.get(deep) === value;
+    scripted.delete(deep);
+    if (!confirms) record(e.type, t, { value: value === null ? null : maskedValue(deep, value) });
     watch(deep, value);
   }
 
@@ -440,11 +454,12 @@
     if (!sel || sel.isCollapsed || sel.rangeCount === 0) { lastSelection = ''; return; }
     var active = doc.activeElement;
     if (active && (active.localName === 'input' || active.localName === 'textarea')) return; // the select event covers fields
-    var text = sel.toString();
-    if (!text || text === lastSelection) return;
-    lastSelection = text;
     var node = sel.getRangeAt(0).commonAncestorContainer;
     var el = node.nodeType === 1 ? node : node.parentNode;
+    var text = sel.toString();
+    if (el && el.isContentEditable) text = editorText(text); // a word selected to format it
+    if (!text || text === lastSelection) return;
+    lastSelection = text;
     record('select', el, { value: clip(selectionMasked(sel, el) ? maskText(text) : text, MAX_VALUE) });
   }
 

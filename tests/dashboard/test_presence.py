@@ -66,6 +66,7 @@ def running(engine, make_assignment, person):
     assignment_id = make_assignment("A1")
     with Session(engine, expire_on_commit=False) as db:
         attempt = flow.start_assignment(db, assignment_id=assignment_id, annotator=a1)
+        flow.begin_recording(db, attempt_id=attempt.id, annotator=a1)  # the website starts ("go")
     seen(engine, assignment_id, "control", T0)
     seen(engine, assignment_id, "environment", T0)
     return assignment_id, attempt.id
@@ -230,6 +231,7 @@ def _start_again_and_work(engine, assignment_id, person):
     a1 = person("A1")
     with Session(engine, expire_on_commit=False) as db:
         attempt = flow.start_assignment(db, assignment_id=assignment_id, annotator=a1)
+        flow.begin_recording(db, attempt_id=attempt.id, annotator=a1)  # the website starts ("go")
     start = utcnow()
     assert sweep_at(engine, start + timedelta(seconds=1)).rolled_back == [], (
         "the old tabs' heartbeats judged the new start"

@@ -14,13 +14,15 @@ from dataclasses import dataclass
 import pandas as pd
 import pyarrow as pa
 
-SCHEMA_VERSION = "2.1"
+SCHEMA_VERSION = "2.2"
 # 2.0 added columns (attempts: seed, variant_id, event_match_score; events: stream, frame_xpath),
 # the tables semantic_events, backend_audit and event_checks (a 1.0 bundle reads with the columns
 # null and the tables empty) and neutralised spreadsheet formulas in CSV text cells (manifest
 # `csv_formula_escape`, undone on reading). 2.1 added attempts.ui_profile (the site's UI profile the
-# attempt ran on; an older bundle reads it as "default", the only interface there was).
-SUPPORTED_SCHEMA_VERSIONS = frozenset({"1.0", "2.0", SCHEMA_VERSION})
+# attempt ran on; an older bundle reads it as "default", the only interface there was). 2.2 added
+# attempts.away_s (time with no website tab present or visible; an older bundle reads it as null:
+# not measured).
+SUPPORTED_SCHEMA_VERSIONS = frozenset({"1.0", "2.0", "2.1", SCHEMA_VERSION})
 LIST_SEPARATOR = ";"
 
 CONDITIONS = ("clean", "intervention")
@@ -139,7 +141,20 @@ ATTEMPTS = TableSpec(
         C("user_agent", "str", "Browser user-agent string."),
         C("started_at", "timestamp", "Attempt start (UTC)."),
         C("ended_at", "timestamp", "Attempt end (UTC)."),
-        C("wall_clock_s", "float", "Wall-clock seconds from start to end.", required=True),
+        C(
+            "wall_clock_s",
+            "float",
+            "Wall-clock seconds from the attempt's first recorded event after the website started to "
+            "its end (Evaluate, Abandon or time-out), as the paper defines it; time away included.",
+            required=True,
+        ),
+        C(
+            "away_s",
+            "float",
+            "Seconds of the wall clock with no website tab present or visible (closed, or hidden behind "
+            "another tab or window), from the presence channel and the recorder's visibility events "
+            "(docs/study.md); null when not measured (schema 2.2; older bundles read as null).",
+        ),
         C("raw_events", "int", "Number of raw DOM events recorded.", required=True),
         C("clean_steps", "int", "Number of cleaned events (the cleaned step count)."),
         C("score", "float", "Evaluator score in [0, 1] of the final state.", required=True),
@@ -324,6 +339,7 @@ TABLES_BY_VERSION: dict[str, tuple[str, ...]] = {
     "1.0": ("attempts", "events_raw", "events_clean", "verdicts", "ratings"),
     "2.0": tuple(TABLES),
     "2.1": tuple(TABLES),
+    "2.2": tuple(TABLES),
 }
 # Columns added after 1.0, per table: absent from a 1.0 bundle, read back as null.
 ADDED_IN_2_0: dict[str, tuple[str, ...]] = {"attempts": ("seed", "variant_id", "event_match_score")}

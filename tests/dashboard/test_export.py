@@ -97,6 +97,10 @@ def test_round_trip_verifies_and_holds_the_study(finished_study, tmp_path):
     assert list(attempts["outcome"]) == ["evaluated", "abandoned"]
     assert list(attempts["raw_events"]) == [6, 0]
     assert list(attempts["clean_steps"]) == [2, 0]  # the click, then one fill
+    with Session(engine) as db:  # away_s as each attempt stored it when it ended
+        stored = {a.id: a.away_s for a in db.exec(select(Attempt).where(Attempt.assignment_id == done))}
+    assert dict(zip(attempts["attempt_id"], attempts["away_s"], strict=True)) == stored
+    assert all(value is not None for value in stored.values())
     fill = bundle.events_clean[bundle.events_clean["type"] == "fill"].iloc[0]
     assert fill["value"] == "hello" and fill["source_seqs"] == "1;2;3;4;5"
     assert len(bundle.events_raw) == 6

@@ -236,6 +236,7 @@ def test_rating_values_outside_the_scale_are_refused(db, make_assignment, person
             if _ == "cold"
             else flow.start_warm(db, assignment_id=assignment_id, annotator=a1)
         )
+        flow.begin_recording(db, attempt_id=attempt.id, annotator=a1)  # the website starts ("go")
         flow.end_attempt(db, attempt_id=attempt.id, annotator=a1, outcome=Outcome.evaluated)
     with pytest.raises(flow.FlowError, match="between 1 and 5"):
         flow.submit_rating(db, assignment_id=assignment_id, annotator=a1, form=flow.RatingForm(clarity=9))
@@ -275,3 +276,20 @@ def test_the_audit_trail_records_the_state_before_every_transition(db, make_assi
         ("rating", "completed"),
         ("completed", "not_started"),
     ]
+
+
+@pytest.mark.parametrize("outcome", [Outcome.evaluated, Outcome.abandoned])
+def test_nothing_ends_the_attempt_before_its_website_starts(db, make_assignment, person, outcome):
+    a1 = person("A1")
+    assignment_id = make_assignment("A1")
+    cold = flow.start_assignment(db, assignment_id=assignment_id, annotator=a1)  # the countdown is on
+    with pytest.raises(flow.WebsiteNotStarted, match="has not started yet"):
+        flow.end_attempt(db, attempt_id=cold.id, annotator=a1, outcome=outcome)
+    db.expire_all()
+    attempt = db.get(Attempt, cold.id)
+    assert (attempt.status, attempt.outcome, attempt.score, attempt.ended_at) == ("active", None, None, None)
+    assert db.get(Assignment, assignment_id).state == "cold_active"
+    assert db.get(Recording, cold.recording_id).status != "ended"  # the recorder still takes events
+    flow.begin_recording(db, attempt_id=cold.id, annotator=a1)  # "go": now it can end
+    assert flow.end_attempt(db, attempt_id=cold.id, annotator=a1, outcome=outcome).outcome == outcome
+    assert db.get(Assignment, assignment_id).state == "warm_ready"

@@ -10,8 +10,9 @@ presence sweep's absences when the attempt ends. The definition, which `docs/stu
 - `absent`: the presence channel's absences (`WebsiteAbsence`): no website tab connected for
   longer than `presence.WEBSITE_GONE_SECONDS`, from its last heartbeat until one is heard again.
 - `not_shown`: the recorder's view: the moments when no stream (website tab) of the attempt is
-  alive and visible. A stream is alive from its first event to its end: its last event when that
-  is `navigation: unload` (the tab was closed), else the end of the window. Within its life it is
+  alive and visible. A stream is alive from its first event to its end: its last
+  `navigation: unload` when no page loaded after it (the tab was closed), else the end of the
+  window. Within its life it is
   hidden from a `visibility: hidden` event to the next `visibility: visible`. A `hidden` recorded
   while a page unloads (after `navigation: unload`, before the next page's `navigation: load`)
   is the page being replaced, not the tab being hidden, and is ignored; so a navigation or a
@@ -98,23 +99,23 @@ def shown_intervals(events: Iterable[VisibilityEvent], *, until_ms: int) -> list
 
 
 def _stream_shown(events: Sequence[VisibilityEvent], *, until_ms: int) -> list[Interval]:
-    last = events[-1]
-    closed = last.type == "navigation" and last.nav == "unload"
-    end = last.t_ms if closed else max(until_ms, last.t_ms)
     shown: list[Interval] = []
     visible_from: int | None = events[0].t_ms  # a page is taken to start visible
-    unloading = False
+    unloaded_at: int | None = None  # set between a page's unload and the next page's load
     for event in events:
         if event.type == "navigation" and event.nav == "unload":
-            unloading = True
+            unloaded_at = event.t_ms
         elif event.type == "navigation" and event.nav == "load":
-            unloading = False
-        elif event.type == "visibility" and event.state == "hidden" and not unloading:
+            unloaded_at = None
+        elif event.type == "visibility" and event.state == "hidden" and unloaded_at is None:
             if visible_from is not None:
                 shown.append(Interval(visible_from, event.t_ms))
                 visible_from = None
         elif event.type == "visibility" and event.state == "visible" and visible_from is None:
             visible_from = event.t_ms
+    # Unloaded with no next page: the tab was closed then (what it recorded while unloading, such
+    # as the `hidden` Chromium reports after pagehide, does not keep it open).
+    end = unloaded_at if unloaded_at is not None else max(until_ms, events[-1].t_ms)
     if visible_from is not None:
         shown.append(Interval(visible_from, end))
     return shown

@@ -67,6 +67,13 @@ def test_a_closed_tab_is_away_until_the_next_tab_loads():
     assert away(events, window=Interval(0, 60_000)) == 15.0
 
 
+def test_a_tab_closed_is_gone_even_if_it_recorded_hidden_while_unloading():
+    # Chromium fires visibilitychange (hidden) after pagehide: the stream's last event is that hidden.
+    events = [nav(0, 0, 0, "load"), nav(0, 1, 30_000, "unload"), vis(0, 2, 30_004, "hidden")]
+    events += [nav(1, 0, 45_000, "load")]
+    assert away(events, window=Interval(0, 60_000)) == 15.0
+
+
 def test_one_visible_tab_is_enough():
     # Stream 0 hidden from 10 s to the end, stream 1 visible from 5 s: always one tab shown.
     events = [nav(0, 0, 0, "load"), vis(0, 1, 10_000, "hidden"), nav(1, 0, 5_000, "load")]

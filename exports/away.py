@@ -45,9 +45,16 @@ def away_warnings(attempts: pd.DataFrame) -> list[str]:
     flagged = large_away(attempts)
     if flagged.empty:
         return []
+    head = flagged.head(AWAY_WARN_LISTED)
     named = [
-        f"{row.annotator} attempt {int(row.attempt_id)} ({float(row.away_s):.0f} s of {float(row.wall_clock_s):.0f} s)"
-        for row in flagged.head(AWAY_WARN_LISTED).itertuples(index=False)
+        f"{annotator} attempt {int(attempt_id)} ({float(away_s):.0f} s of {float(wall):.0f} s)"
+        for annotator, attempt_id, away_s, wall in zip(
+            head["annotator"].tolist(),
+            head["attempt_id"].tolist(),
+            head["away_s"].tolist(),
+            head["wall_clock_s"].tolist(),
+            strict=True,
+        )
     ]
     more = len(flagged) - len(named)
     return [

@@ -24,6 +24,7 @@ def _started(client, make_assignment, person, login_as) -> tuple[int, int, str]:
     assignment_id = make_assignment("A1")
     with Session(client.app.state.engine) as db:
         attempt = flow.start_assignment(db, assignment_id=assignment_id, annotator=person("A1"))
+        assert attempt.id is not None  # read from the database
         flow.begin_recording(db, attempt_id=attempt.id, annotator=person("A1"))  # the website starts ("go")
         attempt_id = attempt.id
         assert attempt_id is not None

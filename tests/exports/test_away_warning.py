@@ -24,7 +24,8 @@ def _rows(away: dict[int, float | None]) -> pd.DataFrame:
             for i, wall in enumerate((400, 400, 200, 100, 50), 1)
         ]
     )
-    return frame.assign(away_s=[away.get(i) for i in frame["attempt_id"]])
+    values = [away.get(int(i)) for i in frame["attempt_id"]]
+    return frame.assign(away_s=pd.Series(values, index=frame.index, dtype="float64"))
 
 
 def test_both_thresholds_must_be_passed():

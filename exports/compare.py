@@ -17,6 +17,7 @@ from humantrace.exports import agent_tables as at
 from humantrace.exports import human_tables as ht
 from humantrace.exports import paper_tables as pt
 from humantrace.exports.agents import AgentImport, ProtocolMixError, check_protocols, import_agent_runs
+from humantrace.exports.away import CLOCK_STATEMENT, away_warnings
 from humantrace.exports.bundle import BundleError, prepare_output_dir
 from humantrace.exports.charts import FIGURES
 from humantrace.exports.csv_safety import write_csv
@@ -279,6 +280,7 @@ def compare(
         warnings.append(f"agent task-conditions the human study lacks: {listed}")
     warnings += _metadata_warnings(runs, meta)
     warnings += _seed_warnings(runs, primary)
+    warnings += away_warnings(attempts)
 
     say("human tables")
     boot = {"n_boot": bootstrap, "seed": seed}
@@ -364,6 +366,7 @@ def compare(
         "n_tasks": len(meta),
         "n_annotators": primary["annotator"].nunique(),
         "n_review_excluded": n_review_excluded,
+        "clock_statement": CLOCK_STATEMENT,
     }
     report_path = out / "report.html"
     report_path.write_text(

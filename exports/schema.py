@@ -22,7 +22,8 @@ SCHEMA_VERSION = "2.2"
 # attempt ran on; an older bundle reads it as "default", the only interface there was). 2.2 added
 # the lead's review decisions (attempts.review_decision; ratings.review_decision, review_note,
 # reviewed_by, reviewed_at): attempts a lead excluded are exported, marked, instead of left out,
-# so `compare` can exclude them and say how many; an older bundle reads them as null.
+# so `compare` can exclude them and say how many; and attempts.away_s (time with no website tab
+# present or visible). An older bundle reads all of them as null (not recorded, not measured).
 SUPPORTED_SCHEMA_VERSIONS = frozenset({"1.0", "2.0", "2.1", SCHEMA_VERSION})
 REVIEW_DECISIONS = ("keep", "exclude_attempt", "fix_task")
 LIST_SEPARATOR = ";"
@@ -143,7 +144,20 @@ ATTEMPTS = TableSpec(
         C("user_agent", "str", "Browser user-agent string."),
         C("started_at", "timestamp", "Attempt start (UTC)."),
         C("ended_at", "timestamp", "Attempt end (UTC)."),
-        C("wall_clock_s", "float", "Wall-clock seconds from start to end.", required=True),
+        C(
+            "wall_clock_s",
+            "float",
+            "Wall-clock seconds from the attempt's first recorded event after the website started to "
+            "its end (Evaluate, Abandon or time-out), as the paper defines it; time away included.",
+            required=True,
+        ),
+        C(
+            "away_s",
+            "float",
+            "Seconds of the wall clock with no website tab present or visible (closed, or hidden behind "
+            "another tab or window), from the presence channel and the recorder's visibility events "
+            "(docs/study.md); null when not measured (schema 2.2; older bundles read as null).",
+        ),
         C("raw_events", "int", "Number of raw DOM events recorded.", required=True),
         C("clean_steps", "int", "Number of cleaned events (the cleaned step count)."),
         C("score", "float", "Evaluator score in [0, 1] of the final state.", required=True),

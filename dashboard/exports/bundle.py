@@ -212,6 +212,7 @@ def _attempt_row(
         "started_at": _ms(attempt.recording_started_at or attempt.created_at),
         "ended_at": _ms(attempt.ended_at),
         "wall_clock_s": (attempt.wall_clock_ms or 0) / 1000,
+        "away_s": attempt.away_s,
         "raw_events": attempt.raw_events or 0,
         "clean_steps": attempt.clean_steps,
         "score": attempt.score if attempt.score is not None else 0.0,

@@ -20,13 +20,13 @@ from starlette.websockets import WebSocketDisconnect
 from humantrace.annotators import service as accounts
 from humantrace.annotators.models import utcnow
 from humantrace.dashboard.flow import service as flow
+from humantrace.dashboard.flow.presence import WEBSITE_GONE_SECONDS
 from humantrace.dashboard.studies.models import Assignment, Attempt, AttemptStatus, TabPresence
 from humantrace.dashboard.web.deps import SESSION_COOKIE
 from humantrace.recorder.models import Recording
 
 router = APIRouter()
 PUSH_SECONDS = 1.0
-WEBSITE_GONE_SECONDS = 5  # over two missed heartbeats
 
 
 def _authorise(engine, token: str | None, assignment_id: int) -> int | None:

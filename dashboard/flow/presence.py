@@ -14,7 +14,11 @@ three queries.
 The grace period counts only while the server is up: every process ticks `ClusterClock`; when the
 tick finds the whole cluster was silent for a while (all processes down, or the database down),
 every heartbeat of an active assignment is moved forward by that gap before anything is judged.
-The same sweep ends attempts that pass the study's hard time limit as `timed_out`.
+The same sweep ends attempts that pass the study's hard time limit as `timed_out`, and keeps
+the website tab's absences (`WebsiteAbsence`) for the attempts' `away_s`: one opens when the
+website tab's heartbeat has been silent for `WEBSITE_GONE_SECONDS` (from that heartbeat; a page
+load or a reload reconnects well within it) and closes at the heartbeat that brings it back. Both
+ends are known to within a heartbeat (`HEARTBEAT_SECONDS`).
 """
 
 from __future__ import annotations
@@ -44,6 +48,7 @@ from humantrace.dashboard.studies.models import (
     Outcome,
     Study,
     TabPresence,
+    WebsiteAbsence,
 )
 
 log = logging.getLogger("humantrace.presence")
@@ -52,6 +57,9 @@ HEARTBEAT_SECONDS = 2.0
 SWEEP_SECONDS = 1.0
 # A silence of the whole cluster longer than this is downtime, not a closed tab.
 DOWNTIME_SECONDS = 4.0
+# A website tab silent this long (over two missed heartbeats) is gone, not loading its next page:
+# the control tab says so, and the sweep opens a `WebsiteAbsence`.
+WEBSITE_GONE_SECONDS = 5.0
 
 
 @dataclass
@@ -184,6 +192,37 @@ def _forgive_downtime(db: Session, ids: list[int], gap: float) -> None:
     db.commit()
 
 
+def _track_absences(
+    db: Session, seen: dict[tuple[int, str], datetime], ids: list[int], *, now: datetime
+) -> None:
+    """Open a `WebsiteAbsence` for each active assignment whose website tab has gone silent, and
+    close the open one of each whose website tab is heard of again (at that heartbeat)."""
+    open_rows = {
+        row.assignment_id: row
+        for row in db.exec(
+            select(WebsiteAbsence).where(
+                col(WebsiteAbsence.assignment_id).in_(ids), col(WebsiteAbsence.back_at).is_(None)
+            )
+        )
+    }
+    gone = timedelta(seconds=WEBSITE_GONE_SECONDS)
+    changed = False
+    for assignment_id in ids:
+        heard = seen.get((assignment_id, "environment"))
+        row = open_rows.get(assignment_id)
+        if heard is None:
+            continue
+        if row is None and now - heard >= gone:
+            db.add(WebsiteAbsence(assignment_id=assignment_id, gone_at=heard))
+            changed = True
+        elif row is not None and heard > _aware(row.gone_at) and now - heard < gone:
+            row.back_at = heard
+            db.add(row)
+            changed = True
+    if changed:
+        db.commit()
+
+
 def sweep(engine: Engine, *, now: datetime | None = None) -> SweepResult:
     """One pass over active assignments: forgive downtime, roll back closed tabs, time out long attempts."""
     now = now or utcnow()
@@ -218,6 +257,7 @@ def sweep(engine: Engine, *, now: datetime | None = None) -> SweepResult:
                 )
             )
         }
+        _track_absences(db, seen, ids, now=now)
         running = {
             (assignment_id, phase): (attempt_id, _aware(started or created))
             for attempt_id, assignment_id, phase, started, created in db.execute(

@@ -163,7 +163,7 @@ def end(
     client_ms: int | None = Form(None),
 ):
     # The Literal makes FastAPI refuse anything else with its documented 422 shape. `client_ms`:
-    # the annotator's clock at the press, for the wall clock (see flow.service._wall_clock_ms).
+    # the annotator's clock at the press, for the wall clock (see flow.service._wall_clock).
     attempt = flow.end_attempt(
         db, attempt_id=attempt_id, annotator=person, outcome=Outcome(outcome), client_ms=client_ms
     )

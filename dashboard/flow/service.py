@@ -5,6 +5,9 @@
     cold_active | warm_ready | warm_active --rollback--> not_started   (attempts kept as rolled_back)
     any --reopen (lead)--> not_started
 
+Evaluate and Abandon end an attempt only once its website has started ("go"): before that, during
+the reading countdown, `end_attempt` refuses with `WebsiteNotStarted`.
+
 Every transition locks the assignment row (`SELECT ... FOR UPDATE` on PostgreSQL) and then moves the
 state with a conditional UPDATE on (state, version), so of two racing requests exactly one wins on
 every backend, and the other gets a named error that says why. Ending an attempt is idempotent:
@@ -16,11 +19,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sqlalchemy import CursorResult, delete, update
-from sqlmodel import Session, col, func, select
+import pandas as pd
+from sqlalchemy import CursorResult, delete, or_, update
+from sqlmodel import Session, col, select
 
 from humantrace.annotators.models import Annotator, utcnow
-from humantrace.dashboard.flow import envs
+from humantrace.dashboard.flow import away, envs
 from humantrace.dashboard.studies.models import (
     ACTIVE_STATES,
     Assignment,
@@ -32,9 +36,10 @@ from humantrace.dashboard.studies.models import (
     Rating,
     Study,
     TabPresence,
+    WebsiteAbsence,
 )
 from humantrace.recorder import service as recorder
-from humantrace.recorder.models import RawEvent, Recording
+from humantrace.recorder.models import Recording
 
 S = AssignmentState
 REOPENED_PREFIX = "reopened: "
@@ -60,6 +65,10 @@ class IllegalTransition(FlowError):
 
 class AlreadyStarted(IllegalTransition):
     """Another tab or window started this assignment first."""
+
+
+class WebsiteNotStarted(IllegalTransition):
+    """Evaluate or Abandon before the attempt's website started: nothing ends during the countdown."""
 
 
 class StudyNotOpen(FlowError):
@@ -301,6 +310,8 @@ def end_attempt(
     """Evaluate, Abandon or time-out: score the final state, clean the trace, move the assignment on.
 
     Idempotent: an attempt that already ended is returned as it is (a double click scores once).
+    Evaluate and Abandon of an attempt whose website has not started (the reading countdown is
+    still on) raise `WebsiteNotStarted` and change nothing; the time limit ends it regardless.
     """
     attempt = get_attempt(db, attempt_id=attempt_id, annotator=annotator)
     if attempt.status != AttemptStatus.active:
@@ -309,6 +320,12 @@ def end_attempt(
     db.refresh(attempt)
     if attempt.status != AttemptStatus.active:  # another request ended it while we waited
         return attempt
+    if attempt.recording_started_at is None and outcome != Outcome.timed_out:
+        db.rollback()  # releases the lock
+        raise WebsiteNotStarted(
+            "The website has not started yet, so this attempt cannot end: Evaluate and Abandon work "
+            "once the reading countdown is over (or after “Start now”). Nothing was recorded or scored."
+        )
     claimed = db.execute(
         update(Attempt)
         .where(col(Attempt.id) == attempt.id, col(Attempt.status) == AttemptStatus.active)
@@ -328,15 +345,18 @@ def end_attempt(
     db.add(recording)
     scored = envs.evaluate(db, session_id=attempt.env_session_id)
     envs.end_session(db, session_id=attempt.env_session_id)
-    clean_rows, config, raw_count = _clean_trace(db, recording_id=attempt.recording_id)
+    raw = recorder.events_frame(db, recording_ids=[attempt.recording_id])
+    clean_rows, config = _clean_trace(raw)
+    clock = _wall_clock(attempt, raw, now=now, client_ms=client_ms)
     values = dict(
         outcome=outcome,
         ended_at=now,
-        wall_clock_ms=_wall_clock_ms(db, attempt, now=now, client_ms=client_ms),
+        wall_clock_ms=clock.wall_ms,
+        away_s=_away_s(db, attempt, raw, clock=clock, now=now),
         score=scored.score,
         passed=scored.passed,
         verdict=scored.verdict,
-        raw_events=raw_count,
+        raw_events=len(raw),
         clean_steps=len(clean_rows),
         clean_trace=clean_rows,
         cleaning_config=config,
@@ -360,22 +380,72 @@ def end_attempt(
     return attempt
 
 
-def _wall_clock_ms(db: Session, attempt: Attempt, *, now: datetime, client_ms: int | None) -> int:
+@dataclass(frozen=True)
+class WallClock:
+    """An attempt's wall clock and the window it spans.
+
+    `window` is on the annotator's clock when the control tab sent its time with the button, else
+    on the server's; `skew_ms` is the annotator's clock minus the server's (0 when not known), to
+    put the server's own times (presence absences) on the window's clock.
+    """
+
+    wall_ms: int
+    window: away.Interval
+    skew_ms: int
+
+
+def _wall_clock(attempt: Attempt, raw: pd.DataFrame, *, now: datetime, client_ms: int | None) -> WallClock:
     """Time on the website: from the attempt's first acknowledged event to the button that ended it.
 
     Both ends are read on the annotator's own clock when the control tab sends its time with the
     button (`client_ms`; the website tab runs on the same machine), so no clock skew between the
-    browser and the server enters. Without it (a time-out) or without events, the server's time
-    since "go" is used. The reading countdown is never counted: the website loads only after "go".
+    browser and the server enters. Without it (a time-out, a rollback) or without events, the
+    server's time since "go" is used. The reading countdown is never counted: the website loads
+    only after "go".
     """
     go = _aware(attempt.recording_started_at or attempt.created_at)
     since_go = max(0, int((now - go).total_seconds() * 1000))
-    first = db.exec(
-        select(func.min(RawEvent.t_ms)).where(RawEvent.recording_id == attempt.recording_id)
-    ).one()
-    if client_ms is None or first is None:
-        return since_go
-    return min(max(0, int(client_ms) - int(first)), since_go)
+    now_ms = int(now.timestamp() * 1000)
+    if client_ms is None or raw.empty:
+        return WallClock(since_go, away.Interval(now_ms - since_go, now_ms), 0)
+    end = int(client_ms)
+    wall = min(max(0, end - int(raw["t_ms"].min())), since_go)
+    return WallClock(wall, away.Interval(end - wall, end), end - now_ms)
+
+
+def _away_s(db: Session, attempt: Attempt, raw: pd.DataFrame, *, clock: WallClock, now: datetime) -> float:
+    """`away_s` of the attempt over its wall-clock window (the definition: `dashboard.flow.away`)."""
+    columns = (raw[name].tolist() for name in ("stream", "seq", "t_ms", "type", "nav", "state"))
+    events = [
+        away.VisibilityEvent(
+            stream=int(stream),
+            seq=int(seq),
+            t_ms=int(t_ms),
+            type=str(kind),
+            nav=nav if isinstance(nav, str) else None,
+            state=state if isinstance(state, str) else None,
+        )
+        for stream, seq, t_ms, kind, nav, state in zip(*columns, strict=True)
+    ]
+    shown = away.shown_intervals(events, until_ms=clock.window.end_ms)
+    return away.away_seconds(window=clock.window, shown=shown, absent=_absences(db, attempt, clock, now=now))
+
+
+def _absences(db: Session, attempt: Attempt, clock: WallClock, *, now: datetime) -> list[away.Interval]:
+    """The presence sweep's website absences of the attempt's assignment, on the window's clock."""
+
+    def on_window_clock(moment: datetime) -> int:
+        return int(_aware(moment).timestamp() * 1000) + clock.skew_ms
+
+    start = datetime.fromtimestamp((clock.window.start_ms - clock.skew_ms) / 1000, tz=UTC)
+    rows = db.exec(
+        select(WebsiteAbsence).where(
+            WebsiteAbsence.assignment_id == attempt.assignment_id,
+            col(WebsiteAbsence.gone_at) < now,
+            or_(col(WebsiteAbsence.back_at).is_(None), col(WebsiteAbsence.back_at) > start),
+        )
+    )
+    return [away.Interval(on_window_clock(row.gone_at), on_window_clock(row.back_at or now)) for row in rows]
 
 
 def _aware(moment: datetime) -> datetime:
@@ -383,12 +453,11 @@ def _aware(moment: datetime) -> datetime:
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
-def _clean_trace(db: Session, *, recording_id: int) -> tuple[list[dict], dict, int]:
+def _clean_trace(raw: pd.DataFrame) -> tuple[list[dict], dict]:
     from humantrace.cleaning import CleaningConfig, clean, to_records
 
-    raw = recorder.events_frame(db, recording_ids=[recording_id])
     config = CleaningConfig()
-    return to_records(clean(raw, config)), config.to_dict(), len(raw)
+    return to_records(clean(raw, config)), config.to_dict()
 
 
 def start_warm(db: Session, *, assignment_id: int, annotator: Annotator) -> Attempt:
@@ -493,11 +562,23 @@ def reopen(db: Session, *, assignment_id: int, lead: Annotator, reason: str) -> 
 
 def _forget_presence(db: Session, assignment_id: int) -> None:
     """Presence belongs to one run of the assignment: heartbeats left by the tabs of an attempt
-    that was rolled back or reopened must not judge the next Start (they are long stale)."""
+    that was rolled back or reopened must not judge the next Start (they are long stale), and a
+    website absence still open then ends now, not inside the next run's attempts."""
     db.execute(delete(TabPresence).where(col(TabPresence.assignment_id) == assignment_id))
+    db.execute(
+        update(WebsiteAbsence)
+        .where(col(WebsiteAbsence.assignment_id) == assignment_id, col(WebsiteAbsence.back_at).is_(None))
+        .values(back_at=utcnow())
+    )
 
 
 def _retire_attempts(db: Session, *, assignment_id: int, reason: str) -> None:
+    now = utcnow()
+    for attempt in attempts_of(db, assignment_id=assignment_id):
+        if attempt.status == AttemptStatus.active:  # cut short now: its away_s up to this moment
+            raw = recorder.events_frame(db, recording_ids=[attempt.recording_id])
+            clock = _wall_clock(attempt, raw, now=now, client_ms=None)
+            attempt.away_s = _away_s(db, attempt, raw, clock=clock, now=now)
     _forget_presence(db, assignment_id)
     for attempt in attempts_of(db, assignment_id=assignment_id):
         envs.end_session(db, session_id=attempt.env_session_id)

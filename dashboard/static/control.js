@@ -70,11 +70,20 @@
     if (limit && s >= limit) $("time-notice").hidden = false;
   }
 
+  // Evaluate and Abandon stay disabled until the server has started the website ("go"): during
+  // the reading countdown nothing may end the attempt (the server refuses it too).
+  function allowEnding() {
+    if (ending) return;
+    $("evaluate").disabled = false;
+    $("abandon").disabled = false;
+    $("end-wait").hidden = true;
+  }
+
   function begin() {
     var box = $("countdown");
     if (box) box.hidden = true;
     $("rec-label").textContent = "The website is starting…";
-    post("/attempts/" + attemptId + "/begin").catch(showError);
+    post("/attempts/" + attemptId + "/begin").then(allowEnding).catch(showError);
   }
 
   function countdown() {
@@ -106,8 +115,7 @@
     // The annotator's own clock at the press: the wall clock is measured on one clock.
     post("/attempts/" + attemptId + "/end", { outcome: outcome, client_ms: String(Date.now()) }).then(reload).catch(function (error) {
       ending = false;
-      $("evaluate").disabled = false;
-      $("abandon").disabled = false;
+      allowEnding();
       showError(error);
     });
   }

@@ -127,6 +127,9 @@ class Attempt(SQLModel, table=True):
     recording_started_at: datetime | None = None
     ended_at: datetime | None = None
     wall_clock_ms: int | None = None
+    # Seconds of the wall clock with no website tab present or visible (`dashboard.flow.away`):
+    # set when the attempt ends (Evaluate, Abandon, time-out) or is rolled back.
+    away_s: float | None = None
     viewport_w: int | None = None
     viewport_h: int | None = None
     user_agent: str | None = None
@@ -162,6 +165,22 @@ class Rating(SQLModel, table=True):
     reviewed_by: str | None = Field(default=None, max_length=16)
     reviewed_at: datetime | None = None
     created_at: datetime = Field(default_factory=utcnow)
+
+
+class WebsiteAbsence(SQLModel, table=True):
+    """A stretch with no website tab of an assignment connected, as the presence sweep saw it.
+
+    Opened when the website tab's heartbeat has been silent for `presence.WEBSITE_GONE_SECONDS`
+    (from its last heartbeat), closed when a website tab is heard of again; an open one
+    (`back_at` null) is still going on. Attempts read them for `away_s`.
+    """
+
+    __tablename__ = "website_absence"
+
+    id: int | None = Field(default=None, primary_key=True)
+    assignment_id: int = Field(foreign_key="assignment.id", index=True)
+    gone_at: datetime
+    back_at: datetime | None = None
 
 
 class TabPresence(SQLModel, table=True):

@@ -81,6 +81,7 @@ def test_clean_recleans_stored_attempts_without_touching_raw_events(cli_env, mak
     assignment_id = make_assignment("A1")
     with Session(cli_env, expire_on_commit=False) as db:
         cold = flow.start_assignment(db, assignment_id=assignment_id, annotator=a1)
+        flow.begin_recording(db, attempt_id=cold.id, annotator=a1)  # the website starts ("go")
         scrolls(db, cold.recording_id, gap_ms=150)  # 5 scrolls, 150 ms apart: 600 ms from first to last
         flow.end_attempt(db, attempt_id=cold.id, annotator=a1, outcome=Outcome.evaluated)
         assert db.get(Attempt, cold.id).clean_steps == 2  # 400 ms window: 0,150,300 | 450,600

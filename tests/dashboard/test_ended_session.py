@@ -15,6 +15,7 @@ def test_writes_after_the_end_are_refused_and_not_audited(lab, client, make_assi
     assignment_id = make_assignment("A1")
     with Session(client.app.state.engine, expire_on_commit=False) as db:
         cold = flow.start_assignment(db, assignment_id=assignment_id, annotator=a1)
+        flow.begin_recording(db, attempt_id=cold.id, annotator=a1)  # the website starts ("go")
     headers = {"X-Env-Session": cold.env_session_id}
     assert (
         client.post("/api/env/lab/notes", json={"title": "before the end"}, headers=headers).status_code
@@ -46,6 +47,7 @@ def test_a_rolled_back_attempts_website_is_frozen_too(lab, client, make_assignme
     assignment_id = make_assignment("A1")
     with Session(client.app.state.engine, expire_on_commit=False) as db:
         cold = flow.start_assignment(db, assignment_id=assignment_id, annotator=a1)
+        flow.begin_recording(db, attempt_id=cold.id, annotator=a1)  # the website starts ("go")
         flow.rollback(db, assignment_id=assignment_id, reason="control tab closed")
     refused = client.post(
         "/api/env/lab/notes", json={"title": "x"}, headers={"X-Env-Session": cold.env_session_id}

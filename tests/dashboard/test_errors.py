@@ -24,6 +24,8 @@ def _started(client, make_assignment, person, login_as) -> tuple[int, int, str]:
     assignment_id = make_assignment("A1")
     with Session(client.app.state.engine) as db:
         attempt = flow.start_assignment(db, assignment_id=assignment_id, annotator=person("A1"))
+        assert attempt.id is not None  # read from the database
+        flow.begin_recording(db, attempt_id=attempt.id, annotator=person("A1"))  # the website starts ("go")
         attempt_id = attempt.id
         assert attempt_id is not None
     login_as(client, "A1")
@@ -48,6 +50,33 @@ def test_a_flow_refusal_keeps_its_status_and_message(client, make_assignment, pe
     assert as_page.status_code == 409 and "That did not work" in as_page.text
     missing = client.get("/assignments/999999/control")
     assert missing.status_code == 404 and "Not found" in missing.text
+
+
+def test_an_end_request_before_the_website_starts_is_refused(client, make_assignment, person, login_as):
+    """During the reading countdown Evaluate and Abandon are refused with a 409 that says why."""
+    assignment_id = make_assignment("A1")
+    with Session(client.app.state.engine) as db:
+        attempt_id = flow.start_assignment(db, assignment_id=assignment_id, annotator=person("A1")).id
+    login_as(client, "A1")
+    csrf = _csrf(client, f"/assignments/{assignment_id}/control")
+    for outcome in ("evaluated", "abandoned"):
+        refused = client.post(
+            f"/attempts/{attempt_id}/end",
+            data={"csrf_token": csrf, "outcome": outcome, "client_ms": "1"},
+            headers={"Accept": "application/json"},
+        )
+        assert refused.status_code == 409, refused.text
+        assert "website has not started" in refused.json()["detail"]
+    with Session(client.app.state.engine) as db:
+        attempt = db.get(Attempt, attempt_id)
+        assert attempt is not None and attempt.status == "active" and attempt.ended_at is None
+    assert client.post(f"/attempts/{attempt_id}/begin", data={"csrf_token": csrf}).status_code == 200
+    ended = client.post(
+        f"/attempts/{attempt_id}/end",
+        data={"csrf_token": csrf, "outcome": "evaluated"},
+        headers={"Accept": "application/json"},
+    )
+    assert ended.status_code == 200 and ended.json()["outcome"] == "evaluated"
 
 
 def test_an_evaluator_bug_is_a_logged_500_not_an_outage(

@@ -63,6 +63,7 @@ def finished_study(client, make_assignment, person):
     done, rolled = make_assignment("A1"), make_assignment("A2", condition="intervention")
     with Session(engine, expire_on_commit=False) as db:
         cold = flow.start_assignment(db, assignment_id=done, annotator=a1)
+        flow.begin_recording(db, attempt_id=cold.id, annotator=a1)  # the website starts ("go")
         type_into_page(db, cold.recording_id, "hello")
         flow.end_attempt(db, attempt_id=cold.id, annotator=a1, outcome=Outcome.evaluated)
         warm = flow.start_warm(db, assignment_id=done, annotator=a1)
@@ -74,6 +75,7 @@ def finished_study(client, make_assignment, person):
             form=flow.RatingForm(clarity=5, suspected_bug=True, comments="secret remark about the site"),
         )
         other = flow.start_assignment(db, assignment_id=rolled, annotator=a2)
+        flow.begin_recording(db, attempt_id=other.id, annotator=a2)  # the website starts ("go")
         flow.end_attempt(db, attempt_id=other.id, annotator=a2, outcome=Outcome.evaluated)
         flow.rollback(db, assignment_id=rolled, reason="control tab closed")
         session_ids = [cold.env_session_id, warm.env_session_id, other.env_session_id]
@@ -95,6 +97,10 @@ def test_round_trip_verifies_and_holds_the_study(finished_study, tmp_path):
     assert list(attempts["outcome"]) == ["evaluated", "abandoned"]
     assert list(attempts["raw_events"]) == [6, 0]
     assert list(attempts["clean_steps"]) == [2, 0]  # the click, then one fill
+    with Session(engine) as db:  # away_s as each attempt stored it when it ended
+        stored = {a.id: a.away_s for a in db.exec(select(Attempt).where(Attempt.assignment_id == done))}
+    assert dict(zip(attempts["attempt_id"], attempts["away_s"], strict=True)) == stored
+    assert all(value is not None for value in stored.values())
     fill = bundle.events_clean[bundle.events_clean["type"] == "fill"].iloc[0]
     assert fill["value"] == "hello" and fill["source_seqs"] == "1;2;3;4;5"
     assert len(bundle.events_raw) == 6

@@ -22,6 +22,7 @@ def test_full_assignment_cold_warm_rating(db, make_assignment, person):
     a1 = person("A1")
     assignment_id = make_assignment("A1")
     cold = flow.start_assignment(db, assignment_id=assignment_id, annotator=a1)
+    flow.begin_recording(db, attempt_id=cold.id, annotator=a1)  # the website starts ("go")
     assert db.get(Assignment, assignment_id).state == "cold_active"
     assert cold.phase == "cold" and cold.status == "active" and cold.env_session_id
 
@@ -57,6 +58,7 @@ def test_double_evaluate_scores_once(db, make_assignment, person):
     a1 = person("A1")
     assignment_id = make_assignment("A1")
     cold = flow.start_assignment(db, assignment_id=assignment_id, annotator=a1)
+    flow.begin_recording(db, attempt_id=cold.id, annotator=a1)  # the website starts ("go")
     first = flow.end_attempt(db, attempt_id=cold.id, annotator=a1, outcome=Outcome.evaluated)
     second = flow.end_attempt(db, attempt_id=cold.id, annotator=a1, outcome=Outcome.abandoned)
     assert (second.outcome, second.ended_at, second.score) == (first.outcome, first.ended_at, first.score)
@@ -74,6 +76,7 @@ def test_concurrent_evaluate_from_two_requests_scores_once(client, make_assignme
     engine = client.app.state.engine
     with Session(engine) as db:
         cold = flow.start_assignment(db, assignment_id=assignment_id, annotator=a1)
+        flow.begin_recording(db, attempt_id=cold.id, annotator=a1)  # the website starts ("go")
     results, errors = [], []
 
     def press(outcome):
@@ -108,6 +111,7 @@ def test_evaluate_counts_a_click_the_website_is_still_saving(client, make_assign
     engine = client.app.state.engine
     with Session(engine) as db:
         cold = flow.start_assignment(db, assignment_id=make_assignment("A1", task_id="lab-001"), annotator=a1)
+        flow.begin_recording(db, attempt_id=cold.id, annotator=a1)  # the website starts ("go")
     pressed: dict = {}
 
     def press() -> None:
@@ -198,6 +202,7 @@ def test_rollback_keeps_attempts_marked(db, make_assignment, person):
     a1 = person("A1")
     assignment_id = make_assignment("A1")
     cold = flow.start_assignment(db, assignment_id=assignment_id, annotator=a1)
+    flow.begin_recording(db, attempt_id=cold.id, annotator=a1)  # the website starts ("go")
     flow.end_attempt(db, attempt_id=cold.id, annotator=a1, outcome=Outcome.evaluated)
     flow.rollback(db, assignment_id=assignment_id, reason="environment tab closed")
     assert db.get(Assignment, assignment_id).state == "not_started"
@@ -205,6 +210,7 @@ def test_rollback_keeps_attempts_marked(db, make_assignment, person):
     assert [(a.status, a.rollback_reason) for a in kept] == [("rolled_back", "environment tab closed")]
     # and it can be started afresh
     again = flow.start_assignment(db, assignment_id=assignment_id, annotator=a1)
+    flow.begin_recording(db, attempt_id=again.id, annotator=a1)  # the website starts ("go")
     assert again.id != cold.id
 
 
@@ -212,6 +218,7 @@ def test_reopen_needs_a_reason_and_is_audited(db, make_assignment, person):
     a1, l1 = person("A1"), person("L1")
     assignment_id = make_assignment("A1")
     cold = flow.start_assignment(db, assignment_id=assignment_id, annotator=a1)
+    flow.begin_recording(db, attempt_id=cold.id, annotator=a1)  # the website starts ("go")
     flow.end_attempt(db, attempt_id=cold.id, annotator=a1, outcome=Outcome.evaluated)
     with pytest.raises(flow.FlowError, match="reason"):
         flow.reopen(db, assignment_id=assignment_id, lead=l1, reason="  ")
@@ -229,6 +236,7 @@ def test_rating_values_outside_the_scale_are_refused(db, make_assignment, person
             if _ == "cold"
             else flow.start_warm(db, assignment_id=assignment_id, annotator=a1)
         )
+        flow.begin_recording(db, attempt_id=attempt.id, annotator=a1)  # the website starts ("go")
         flow.end_attempt(db, attempt_id=attempt.id, annotator=a1, outcome=Outcome.evaluated)
     with pytest.raises(flow.FlowError, match="between 1 and 5"):
         flow.submit_rating(db, assignment_id=assignment_id, annotator=a1, form=flow.RatingForm(clarity=9))
@@ -249,8 +257,10 @@ def test_the_audit_trail_records_the_state_before_every_transition(db, make_assi
     a1, lead = person("A1"), person("L1")
     assignment_id = make_assignment("A1")
     cold = flow.start_assignment(db, assignment_id=assignment_id, annotator=a1)
+    flow.begin_recording(db, attempt_id=cold.id, annotator=a1)  # the website starts ("go")
     flow.rollback(db, assignment_id=assignment_id, reason="environment tab closed")
     cold = flow.start_assignment(db, assignment_id=assignment_id, annotator=a1)
+    flow.begin_recording(db, attempt_id=cold.id, annotator=a1)  # the website starts ("go")
     flow.end_attempt(db, attempt_id=cold.id, annotator=a1, outcome=Outcome.evaluated)
     warm = flow.start_warm(db, assignment_id=assignment_id, annotator=a1)
     flow.end_attempt(db, attempt_id=warm.id, annotator=a1, outcome=Outcome.abandoned)
@@ -266,3 +276,20 @@ def test_the_audit_trail_records_the_state_before_every_transition(db, make_assi
         ("rating", "completed"),
         ("completed", "not_started"),
     ]
+
+
+@pytest.mark.parametrize("outcome", [Outcome.evaluated, Outcome.abandoned])
+def test_nothing_ends_the_attempt_before_its_website_starts(db, make_assignment, person, outcome):
+    a1 = person("A1")
+    assignment_id = make_assignment("A1")
+    cold = flow.start_assignment(db, assignment_id=assignment_id, annotator=a1)  # the countdown is on
+    with pytest.raises(flow.WebsiteNotStarted, match="has not started yet"):
+        flow.end_attempt(db, attempt_id=cold.id, annotator=a1, outcome=outcome)
+    db.expire_all()
+    attempt = db.get(Attempt, cold.id)
+    assert (attempt.status, attempt.outcome, attempt.score, attempt.ended_at) == ("active", None, None, None)
+    assert db.get(Assignment, assignment_id).state == "cold_active"
+    assert db.get(Recording, cold.recording_id).status != "ended"  # the recorder still takes events
+    flow.begin_recording(db, attempt_id=cold.id, annotator=a1)  # "go": now it can end
+    assert flow.end_attempt(db, attempt_id=cold.id, annotator=a1, outcome=outcome).outcome == outcome
+    assert db.get(Assignment, assignment_id).state == "warm_ready"

@@ -21,6 +21,8 @@ def _to_rating(client, make_assignment, person) -> int:
     a1 = person("A1")
     with Session(client.app.state.engine) as db:
         cold = flow.start_assignment(db, assignment_id=assignment_id, annotator=a1)
+        assert cold.id is not None  # read from the database
+        flow.begin_recording(db, attempt_id=cold.id, annotator=a1)  # the website starts ("go")
         assert cold.id is not None
         flow.end_attempt(db, attempt_id=cold.id, annotator=a1, outcome=Outcome.evaluated)
         warm = flow.start_warm(db, assignment_id=assignment_id, annotator=a1)

@@ -66,6 +66,7 @@ def running(engine, make_assignment, person):
     assignment_id = make_assignment("A1")
     with Session(engine, expire_on_commit=False) as db:
         attempt = flow.start_assignment(db, assignment_id=assignment_id, annotator=a1)
+        flow.begin_recording(db, attempt_id=attempt.id, annotator=a1)  # the website starts ("go")
     seen(engine, assignment_id, "control", T0)
     seen(engine, assignment_id, "environment", T0)
     return assignment_id, attempt.id
@@ -230,6 +231,7 @@ def _start_again_and_work(engine, assignment_id, person):
     a1 = person("A1")
     with Session(engine, expire_on_commit=False) as db:
         attempt = flow.start_assignment(db, assignment_id=assignment_id, annotator=a1)
+        flow.begin_recording(db, attempt_id=attempt.id, annotator=a1)  # the website starts ("go")
     start = utcnow()
     assert sweep_at(engine, start + timedelta(seconds=1)).rolled_back == [], (
         "the old tabs' heartbeats judged the new start"
@@ -257,3 +259,30 @@ def test_an_assignment_reopened_by_a_lead_can_be_started_again(engine, running, 
         flow.end_attempt(db, attempt_id=attempt_id, annotator=person("A1"), outcome=Outcome.evaluated)
         flow.reopen(db, assignment_id=assignment_id, lead=person("L1"), reason="the site was down")
     _start_again_and_work(engine, assignment_id, person)
+
+
+def test_a_silent_website_tab_opens_an_absence_that_its_return_or_a_rollback_closes(engine, running):
+    from humantrace.dashboard.studies.models import WebsiteAbsence
+
+    assignment_id, _ = running
+
+    def absences():
+        with Session(engine) as db:
+            rows = db.exec(select(WebsiteAbsence).where(WebsiteAbsence.assignment_id == assignment_id))
+            return [(presence._aware(r.gone_at), presence._aware(r.back_at)) for r in rows]
+
+    seen(engine, assignment_id, "control", T0 + timedelta(seconds=4))
+    sweep_at(engine, T0 + timedelta(seconds=4))  # silent for 4 s: a page loading, not an absence
+    assert absences() == []
+    seen(engine, assignment_id, "control", T0 + timedelta(seconds=6))
+    sweep_at(engine, T0 + timedelta(seconds=6))
+    assert absences() == [(T0, None)]  # gone since its last heartbeat
+    seen(engine, assignment_id, "environment", T0 + timedelta(seconds=8))  # the tab is back
+    sweep_at(engine, T0 + timedelta(seconds=8, milliseconds=500))
+    assert absences() == [(T0, T0 + timedelta(seconds=8))]
+    # Gone again, and for good: the rollback closes the open absence, so a restart starts clean.
+    seen(engine, assignment_id, "control", T0 + timedelta(seconds=14))
+    sweep_at(engine, T0 + timedelta(seconds=14))
+    seen(engine, assignment_id, "control", T0 + timedelta(seconds=19))
+    assert sweep_at(engine, T0 + timedelta(seconds=19)).rolled_back == [assignment_id]
+    assert [back is not None for _gone, back in absences()] == [True, True]

@@ -53,9 +53,11 @@ def test_every_attempt_runs_on_the_assignments_profile(client, make_assignment, 
         db.commit()
         profile_of = lambda attempt: sessions.get_session(db, session_id=attempt.env_session_id).ui_profile  # noqa: E731
         cold = flow.start_assignment(db, assignment_id=assignment_id, annotator=a1)
+        flow.begin_recording(db, attempt_id=cold.id, annotator=a1)  # the website starts ("go")
         assert profile_of(cold) == "kit-controls"
         flow.rollback(db, assignment_id=assignment_id, reason="environment tab closed")
         again = flow.start_assignment(db, assignment_id=assignment_id, annotator=a1)
+        flow.begin_recording(db, attempt_id=again.id, annotator=a1)  # the website starts ("go")
         assert again.id != cold.id and profile_of(again) == "kit-controls"
         flow.end_attempt(db, attempt_id=again.id, annotator=a1, outcome=Outcome.evaluated)
         warm = flow.start_warm(db, assignment_id=assignment_id, annotator=a1)

@@ -310,6 +310,7 @@ def test_a_closed_study_refuses_new_starts(cli_env, make_assignment, person, stu
     run("study", "open", "--study", study.name)
     with Session(cli_env) as db:
         attempt = flow.start_assignment(db, assignment_id=assignment_id, annotator=person("A1"))
+        flow.begin_recording(db, attempt_id=attempt.id, annotator=person("A1"))  # the website starts ("go")
         flow.end_attempt(db, attempt_id=attempt.id, annotator=person("A1"), outcome=Outcome.abandoned)
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 
 import pytest
+from playwright.sync_api import expect
 from sqlmodel import Session, select
 
 from humantrace.annotators import service as accounts
@@ -88,12 +89,18 @@ def test_one_assignment_end_to_end(live_study, context, make_assignment, screens
     assert "Read the task in the other tab" in env_page.content()
     env_page.screenshot(path=str(screenshot_dir / "website_cover.png"))
 
-    # reading countdown; "Start now" tells the website tab to go
+    # reading countdown; "Start now" tells the website tab to go. Until then nothing ends the attempt.
     assert control.locator("#countdown").is_visible()
     assert "Pin the note titled" in control.locator("#instruction").inner_text()
+    for button in ("#evaluate", "#abandon"):
+        expect(control.locator(button)).to_be_disabled()
+    expect(control.locator("#end-wait")).to_be_visible()
     control.screenshot(path=str(screenshot_dir / "control_countdown.png"), full_page=True)
     control.bring_to_front()  # the website tab opened over it: a background tab may not take input
     control.click("#start-now")
+    for button in ("#evaluate", "#abandon"):
+        expect(control.locator(button)).to_be_enabled()
+    expect(control.locator("#end-wait")).to_be_hidden()
     env_page.wait_for_url("**/env/lab/**")
     env_page.wait_for_load_state("load")
     assert context.cookies(live.url) and all(
@@ -152,6 +159,8 @@ def test_one_assignment_end_to_end(live_study, context, make_assignment, screens
         for attempt in attempts:
             assert attempt.raw_events and attempt.clean_steps and attempt.clean_steps <= attempt.raw_events
             assert attempt.viewport_w and attempt.user_agent and attempt.wall_clock_ms > 0
+            # The website tab stayed open and (headless) visible, its page loads included: not away.
+            assert attempt.away_s is not None and attempt.away_s < 1.0, attempt.away_s
         rating = db.exec(select(Rating).where(Rating.assignment_id == assignment_id)).one()
         assert rating.clarity == 4 and rating.needs_review
 

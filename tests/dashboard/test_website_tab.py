@@ -142,6 +142,7 @@ def test_reopen_website_during_the_grace_period_and_a_question_before_leaving(
     session_id = _attempts(live, assignment_id)[0].env_session_id
     website.locator("li.note").first.click()
     website.wait_for_timeout(1500)  # acknowledged before the tab goes
+    closed_at = time.time()
     website.close()
     control.bring_to_front()
     control.wait_for_selector("#website-gone", state="visible", timeout=15_000)
@@ -150,6 +151,7 @@ def test_reopen_website_during_the_grace_period_and_a_question_before_leaving(
         control.click("#reopen-website")
     reopened = popup.value
     reopened.wait_for_url("**/env/lab/**")
+    closed_for = time.time() - closed_at
     control.wait_for_selector("#website-gone", state="hidden", timeout=10_000)
     time.sleep(13)  # past the grace period: nothing was rolled back
     attempts = _attempts(live, assignment_id)
@@ -176,6 +178,16 @@ def test_reopen_website_during_the_grace_period_and_a_question_before_leaving(
     control.click("a[href='/assignments']", no_wait_after=True)
     control.wait_for_timeout(800)
     assert asked == ["beforeunload"] and "/control" in control.url
+
+    # the time without a website tab is the attempt's away_s (known to within a heartbeat, 2 s)
+    with control.expect_navigation():
+        control.click("#evaluate")
+    ended = _attempts(live, assignment_id)[0]
+    assert ended.away_s is not None and closed_for - 1.0 <= ended.away_s <= closed_for + 2.5, (
+        ended.away_s,
+        closed_for,
+    )
+    assert ended.away_s < ended.wall_clock_ms / 1000
 
 
 def test_a_rolled_back_assignment_can_be_started_again_and_evaluated(live, study, make_assignment, context):

@@ -194,8 +194,9 @@ def test_manifest_that_is_not_an_object_is_a_clear_error(tmp_path: Path, content
         read_bundle(tmp_path)
 
 
-def _as_schema_2_0(root: Path) -> None:
-    """Rewrite a fresh bundle as schema 2.0 wrote it: no attempts.ui_profile column."""
+def _as_schema_2_0(root: Path, *, version: str = "2.0", drop: tuple[str, ...] = ("ui_profile",)) -> None:
+    """Rewrite a fresh bundle as an older schema wrote it: without the attempts columns `drop`
+    (2.0: no ui_profile; 2.1: no away_s)."""
     import hashlib
 
     import pyarrow.csv as pacsv
@@ -207,13 +208,13 @@ def _as_schema_2_0(root: Path) -> None:
         if not file.is_file():
             continue
         data = pq.read_table(file) if fmt == "parquet" else pacsv.read_csv(file)
-        data = data.drop_columns(["ui_profile"])
+        data = data.drop_columns(list(drop))
         if fmt == "parquet":
             pq.write_table(data, file)
         else:
             pacsv.write_csv(data, file)
         manifest["files"][file.name]["sha256"] = hashlib.sha256(file.read_bytes()).hexdigest()
-    manifest["schema_version"] = "2.0"
+    manifest["schema_version"] = version
     (root / "manifest.json").write_text(json.dumps(manifest))
 
 
@@ -237,3 +238,19 @@ def test_ui_profile_is_written_and_a_2_0_bundle_reads_as_default(tmp_path: Path)
             (out / "attempts.parquet").rename(out / "attempts.hidden")
         back = read_bundle(out, tables=["attempts"]).table("attempts")
         assert back["ui_profile"].tolist() == ["default", "default"]
+
+
+def test_away_s_is_written_and_a_2_1_bundle_reads_it_as_null(tmp_path: Path):
+    out = tmp_path / "b"
+    with BundleWriter(out, formats=("parquet", "csv")) as writer:
+        writer.append("attempts", pd.DataFrame([_attempt(away_s=41.5), _attempt(attempt_id=2, away_s=None)]))
+        writer.close()
+    written = read_bundle(out, tables=["attempts"]).table("attempts")["away_s"].tolist()
+    assert written[0] == 41.5 and pd.isna(written[1])
+    _as_schema_2_0(out, version="2.1", drop=("away_s",))
+    assert verify_bundle(out) == []
+    for fmt in ("parquet", "csv"):
+        if fmt == "csv":
+            (out / "attempts.parquet").rename(out / "attempts.hidden")
+        back = read_bundle(out, tables=["attempts"]).table("attempts")
+        assert back["away_s"].isna().all()

@@ -193,6 +193,8 @@ class CastMaker:
             if state == "not_started":
                 return ids
             attempt = flow.start_assignment(db, assignment_id=row.id, annotator=annotator)
+            assert attempt.id is not None  # read from the database
+            flow.begin_recording(db, attempt_id=attempt.id, annotator=annotator)  # the website starts ("go")
             ids.update(
                 attempt_id=attempt.id, session_id=attempt.env_session_id, recording_id=attempt.recording_id
             )

@@ -40,7 +40,7 @@ def _authorise(engine, token: str | None, assignment_id: int) -> int | None:
             return None
         try:
             flow.get_assignment(db, assignment_id=assignment_id, annotator=person)
-        except flow.NotFound:
+        except flow.FlowError:  # not theirs, or they were deactivated in its study
             return None
         return person.id
 

@@ -139,7 +139,7 @@ def _install_error_pages(app: FastAPI) -> None:
     @app.exception_handler(InterfaceError)
     async def _database_unreachable(request: Request, _exc: Exception):
         log.warning("%s %s: database unreachable", request.method, loggable_path(request.url.path))
-        return database_unreachable_response(wants_json(request))
+        return database_unreachable_response(wants_json(request), reload=request.method == "GET")
 
     @app.exception_handler(DataError)
     async def _value_does_not_fit(request: Request, _exc: DataError):

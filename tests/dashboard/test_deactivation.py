@@ -60,7 +60,9 @@ def test_deactivate_on_the_command_line_ends_everything_the_session_could_do(
     login_as(client, "A1")
     csrf = _csrf(client)
     assert (
-        client.post(f"/assignments/{running}/start", data={"csrf_token": csrf}, follow_redirects=False).status_code
+        client.post(
+            f"/assignments/{running}/start", data={"csrf_token": csrf}, follow_redirects=False
+        ).status_code
         == 303
     )
     assert client.get(f"/assignments/{running}/website").status_code == 200

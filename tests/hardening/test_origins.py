@@ -26,9 +26,7 @@ def world(kit, sqlite_template, tmp_path):
 
     kit.register_lab()
     url = kit.copy_template(sqlite_template, tmp_path)
-    app = create_app(
-        kit.settings(url, tmp_path / "data", public_url=DASHBOARD, env_public_url=WEBSITES)
-    )
+    app = create_app(kit.settings(url, tmp_path / "data", public_url=DASHBOARD, env_public_url=WEBSITES))
     with TestClient(app, base_url=DASHBOARD, follow_redirects=False) as client:
         maker = kit.CastMaker(app.state.engine, kit.make_study(app.state.engine))
         yield app, client, maker
@@ -80,7 +78,9 @@ def test_the_control_channel_refuses_every_other_origin_before_reading_the_datab
     url = f"/ws/control/{ids['assignment_id']}"
     statements = Statements(app.state.engine)
     try:
-        refused = {origin: _answer(client, url, origin, person.cookies) for origin in FOREIGN_TO_THE_DASHBOARD}
+        refused = {
+            origin: _answer(client, url, origin, person.cookies) for origin in FOREIGN_TO_THE_DASHBOARD
+        }
         assert statements.count == 0, "a refused handshake read nothing from the database"
     finally:
         statements.close()

@@ -38,8 +38,8 @@ from starlette.requests import cookie_parser
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocketDisconnect
 
-from humantrace.core.settings import Settings, other_loopback_host
 from humantrace.core.requestlog import DATABASE_ERRORS
+from humantrace.core.settings import Settings, other_loopback_host
 from humantrace.dashboard.flow import origins
 from humantrace.dashboard.flow import service as flow
 from humantrace.dashboard.studies.models import (

@@ -176,7 +176,8 @@
       var box = $("rating-error");
       buttons.forEach(function (b) { b.disabled = true; });
       if (box) box.hidden = true;
-      post(ratingForm.action, new URLSearchParams(new FormData(ratingForm, event.submitter)))
+      // getAttribute: the form's buttons are named "action", which hides the form's own .action
+      post(ratingForm.getAttribute("action"), new URLSearchParams(new FormData(ratingForm, event.submitter)))
         .then(function (data) { leaving = true; location.href = data.next || "/assignments"; })
         .catch(function (error) {
           ending = false;

@@ -805,8 +805,8 @@ class ControlTab:
 
         with connect(
             self.url,
-            additional_headers={"Cookie": f"ht_session={self.cookie}"},
-            origin=self.origin,  # as the control tab's page: the channel refuses other origins
+            # As the control tab's page: the channel refuses other origins.
+            additional_headers={"Cookie": f"ht_session={self.cookie}", "Origin": self.origin},
             open_timeout=20,
         ) as channel:
             while not self._stop.is_set():

@@ -51,8 +51,8 @@ def test_six_seconds_without_the_database_under_two_working_bots(
         run_bots,
         sign_in,
     )
-    from humantrace.environments.oracles import OracleContext
     from humantrace.dashboard.studies.models import AssignmentEvent, Attempt, Rating, Study
+    from humantrace.environments.oracles import OracleContext
     from humantrace.recorder.models import RawEvent
 
     kit.register_lab()

@@ -17,6 +17,7 @@ from starlette.concurrency import run_in_threadpool
 from humantrace.core import migrate
 from humantrace.core.db import make_engine
 from humantrace.core.requestlog import (
+    DATABASE_ERRORS,
     RequestLogMiddleware,
     database_unreachable_response,
     loggable_path,
@@ -108,7 +109,9 @@ async def _presence_monitor(engine) -> None:
             await run_in_threadpool(presence.sweep, engine)
         except asyncio.CancelledError:
             raise
-        except Exception:  # database down: try again next second, the clock will forgive the gap
+        except DATABASE_ERRORS:  # database down: try again next second, the clock will forgive the gap
+            log.warning("presence sweep: database unreachable; retrying")
+        except Exception:  # a bug: its traceback, and the monitor goes on
             log.warning("presence sweep failed; retrying", exc_info=True)
         await asyncio.sleep(presence.SWEEP_SECONDS)
 

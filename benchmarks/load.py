@@ -443,7 +443,7 @@ class Annotator:
         cookie = f"ht_session={self.http.cookies.get('ht_session')}"
         try:
             async with websockets.connect(
-                url, additional_headers={"Cookie": cookie}, open_timeout=60
+                url, additional_headers={"Cookie": cookie, "Origin": self.base}, open_timeout=60
             ) as channel:
                 async for _ in channel:
                     pass

@@ -28,17 +28,29 @@ def wants_json(request: Request) -> bool:
     return request.url.path.startswith("/api/") or "application/json" in request.headers.get("accept", "")
 
 
-def database_unreachable_response(as_json: bool) -> Response:
+# Marks the server's own 503 (its database is away), which pages send again by themselves, apart
+# from any 5xx a website answers on purpose (a network intervention's error_then_success), which
+# they must show as it is.
+RETRY_HEADER = "X-Humantrace-Retry"
+RETRY_AFTER_SECONDS = 2
+
+
+def database_unreachable_response(as_json: bool, *, reload: bool = False) -> Response:
     """503 and Retry-After instead of a bare 500 while the database is down or restarting.
 
-    Plain HTML: the usual page template would need the database to show who is logged in.
+    Plain HTML: the usual page template would need the database to show who is logged in. A page
+    (`reload`: the answer to a GET) reloads itself every few seconds until the database is back; a
+    form's answer does not (reloading would not send the form again).
     """
+    headers = {"Retry-After": str(RETRY_AFTER_SECONDS), RETRY_HEADER: "database"}
     if as_json:
-        return JSONResponse({"detail": DATABASE_UNREACHABLE}, status_code=503, headers={"Retry-After": "2"})
+        return JSONResponse({"detail": DATABASE_UNREACHABLE}, status_code=503, headers=headers)
+    refresh = f'<meta http-equiv="refresh" content="{RETRY_AFTER_SECONDS}">' if reload else ""
+    again = " This page tries again by itself." if reload else ""
     return HTMLResponse(
-        f"<!doctype html><title>Try again in a moment</title><p>{DATABASE_UNREACHABLE}</p>",
+        f"<!doctype html><title>Try again in a moment</title>{refresh}<p>{DATABASE_UNREACHABLE}{again}</p>",
         status_code=503,
-        headers={"Retry-After": "2"},
+        headers=headers,
     )
 
 
@@ -91,7 +103,8 @@ class RequestLogMiddleware:
                 raise
             request = Request(scope)
             log.warning("%s %s: database unreachable", request.method, loggable_path(request.url.path))
-            await database_unreachable_response(wants_json(request))(scope, receive, watched)
+            answer = database_unreachable_response(wants_json(request), reload=request.method == "GET")
+            await answer(scope, receive, watched)
         finally:
             # 500: the app raised before answering (the server error page goes out further up).
             log.info(

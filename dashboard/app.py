@@ -17,6 +17,7 @@ from starlette.concurrency import run_in_threadpool
 from humantrace.core import migrate
 from humantrace.core.db import make_engine
 from humantrace.core.requestlog import (
+    DATABASE_ERRORS,
     RequestLogMiddleware,
     database_unreachable_response,
     loggable_path,
@@ -108,7 +109,9 @@ async def _presence_monitor(engine) -> None:
             await run_in_threadpool(presence.sweep, engine)
         except asyncio.CancelledError:
             raise
-        except Exception:  # database down: try again next second, the clock will forgive the gap
+        except DATABASE_ERRORS:  # database down: try again next second, the clock will forgive the gap
+            log.warning("presence sweep: database unreachable; retrying")
+        except Exception:  # a bug: its traceback, and the monitor goes on
             log.warning("presence sweep failed; retrying", exc_info=True)
         await asyncio.sleep(presence.SWEEP_SECONDS)
 
@@ -139,7 +142,7 @@ def _install_error_pages(app: FastAPI) -> None:
     @app.exception_handler(InterfaceError)
     async def _database_unreachable(request: Request, _exc: Exception):
         log.warning("%s %s: database unreachable", request.method, loggable_path(request.url.path))
-        return database_unreachable_response(wants_json(request))
+        return database_unreachable_response(wants_json(request), reload=request.method == "GET")
 
     @app.exception_handler(DataError)
     async def _value_does_not_fit(request: Request, _exc: DataError):

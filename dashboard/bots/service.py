@@ -26,6 +26,7 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TypeVar
 from urllib.parse import urlsplit
 
 from sqlalchemy.engine import Engine
@@ -36,6 +37,7 @@ from humantrace.dashboard.flow import service as flow
 from humantrace.dashboard.studies.models import Assignment, AssignmentState
 
 log = logging.getLogger("humantrace.bots")
+T = TypeVar("T")
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -89,6 +91,24 @@ class BotReport:
     code: str
     completed: list[int] = field(default_factory=list)
     failed: list[str] = field(default_factory=list)
+
+
+OUTAGE_SECONDS = 30.0  # how long a bot waits out a database that is away, as the pages do
+
+
+def _through_outage(read: Callable[..., T], *args) -> T:
+    """`read(*args)` (a bot's own look into the database), tried again while the database is briefly
+    away, so that a short outage ends no bot that the pages themselves would carry through."""
+    from humantrace.core.requestlog import DATABASE_ERRORS
+
+    deadline = time.monotonic() + OUTAGE_SECONDS
+    while True:
+        try:
+            return read(*args)
+        except DATABASE_ERRORS:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.5)  # a poll of the database, not a wait for a page
 
 
 def _targets_and_instruction(engine: Engine, assignment_id: int) -> tuple[dict, str, str]:
@@ -171,10 +191,10 @@ def play_attempt(
     env_page.wait_for_url("**/env/**", timeout=60_000)
     env_page.wait_for_load_state("load")
     opened = time.monotonic()
-    targets, instruction, task_id = _targets_and_instruction(engine, assignment_id)
+    targets, instruction, task_id = _through_outage(_targets_and_instruction, engine, assignment_id)
     context = OracleContext(
         targets=targets,
-        condition=_condition(engine, assignment_id),
+        condition=_through_outage(_condition, engine, assignment_id),
         instruction=instruction,
         base_url=_origin(env_page.url),
         task_id=task_id,
@@ -352,7 +372,7 @@ def _run_bots(
                 for _ in range(assignments):
                     if until is not None and time.monotonic() >= until:
                         break
-                    assignment_id = _next_assignment(engine, code, study_id)
+                    assignment_id = _through_outage(_next_assignment, engine, code, study_id)
                     if assignment_id is None:
                         break
                     page.goto(base_url + "/assignments")

@@ -120,25 +120,32 @@ def list_people(study: StudyOption = None) -> None:
 def deactivate(
     code: Annotated[str, typer.Argument(help="The person's coded id, e.g. A3.")], study: StudyOption = None
 ) -> None:
-    """Take an annotator out of a study (their recorded work stays; no new assignments), or deactivate a lead's account."""
+    """Take an annotator out of a study at once (their recorded work stays; an assignment in progress is rolled back), or deactivate a lead's account."""
     from sqlmodel import select
 
-    from humantrace.annotators import membership
     from humantrace.annotators import service as accounts
     from humantrace.annotators.models import Annotator
+    from humantrace.dashboard.studies import deactivation
 
     _settings, db = open_db()
     with db:
         person = db.exec(select(Annotator).where(Annotator.code == code.strip().upper())).first()
         target = None if person is not None and person.is_lead else current_study(db, study)
         try:
-            membership.deactivate(db, code=code, study_id=target.id if target else None)
+            done = deactivation.deactivate(db, code=code, study_id=target.id if target else None, actor="cli")
         except accounts.AccountError as exc:
             fail(str(exc))
+        rolled = (
+            f" Their assignment in progress ({', '.join(map(str, done.rolled_back))}) was rolled back."
+            if done.rolled_back
+            else ""
+        )
         console.print(
             f"Deactivated {code.strip().upper()}"
-            + (f" in {target.name!r}." if target else " (lead account)."),
+            + (f" in {target.name!r}." if target else " (lead account).")
+            + rolled,
             highlight=False,
+            soft_wrap=True,
         )
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 
 from fastapi import APIRouter, WebSocket
 from sqlalchemy import and_, select
@@ -19,6 +20,8 @@ from starlette.websockets import WebSocketDisconnect
 
 from humantrace.annotators import service as accounts
 from humantrace.annotators.models import utcnow
+from humantrace.core.requestlog import DATABASE_ERRORS
+from humantrace.dashboard.flow import origins
 from humantrace.dashboard.flow import service as flow
 from humantrace.dashboard.flow.presence import WEBSITE_GONE_SECONDS
 from humantrace.dashboard.studies.models import Assignment, Attempt, AttemptStatus, TabPresence
@@ -26,6 +29,7 @@ from humantrace.dashboard.web.deps import SESSION_COOKIE
 from humantrace.recorder.models import Recording
 
 router = APIRouter()
+log = logging.getLogger("humantrace.live")
 PUSH_SECONDS = 1.0
 
 
@@ -36,7 +40,7 @@ def _authorise(engine, token: str | None, assignment_id: int) -> int | None:
             return None
         try:
             flow.get_assignment(db, assignment_id=assignment_id, annotator=person)
-        except flow.NotFound:
+        except flow.FlowError:  # not theirs, or they were deactivated in its study
             return None
         return person.id
 
@@ -142,10 +146,17 @@ async def _serve(
 ) -> None:
     """Authorise, keep `tab`'s heartbeat while open, and push the snapshot whenever it changes."""
     state = websocket.app.state
+    if await origins.refuse_foreign_origin(websocket, "dashboard"):  # before any database read
+        return
     await websocket.accept()
-    allowed = await run_in_threadpool(
-        _authorise, state.engine, websocket.cookies.get(SESSION_COOKIE), assignment_id
-    )
+    try:
+        allowed = await run_in_threadpool(
+            _authorise, state.engine, websocket.cookies.get(SESSION_COOKIE), assignment_id
+        )
+    except DATABASE_ERRORS:  # the tab reconnects a second later, as after a restart
+        log.warning("control channel: database unreachable")
+        await websocket.close(code=origins.TRY_AGAIN_CODE, reason=origins.TRY_AGAIN_REASON)
+        return
     if allowed is None:
         await websocket.close(code=1008, reason="not logged in, or not your assignment")
         return

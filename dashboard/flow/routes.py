@@ -202,4 +202,7 @@ async def rate(assignment_id: int, request: Request, person: CurrentAnnotator, d
         )
     # The form is read on the event loop; the database work must not block it.
     await run_in_threadpool(flow.submit_rating, db, assignment_id=assignment_id, annotator=person, form=data)
-    return RedirectResponse("/assignments?notice=completed", status_code=303)
+    done = "/assignments?notice=completed"
+    if "application/json" in request.headers.get("accept", ""):  # the control tab sends it by script
+        return {"next": done}
+    return RedirectResponse(done, status_code=303)

@@ -23,6 +23,7 @@ import pandas as pd
 from sqlalchemy import CursorResult, delete, or_, update
 from sqlmodel import Session, col, select
 
+from humantrace.annotators import membership
 from humantrace.annotators.models import Annotator, utcnow
 from humantrace.dashboard.flow import away, envs
 from humantrace.dashboard.studies.models import (
@@ -90,6 +91,12 @@ def check_length(value: str, *, what: str, limit: int) -> str:
     return value
 
 
+class Deactivated(FlowError):
+    """The person was deactivated in the assignment's study: nothing more can be done in it."""
+
+    status_code = 403
+
+
 class NotFound(FlowError):
     """No such assignment or attempt for this person (never says whether it exists for someone else)."""
 
@@ -121,7 +128,20 @@ def get_assignment(db: Session, *, assignment_id: int, annotator: Annotator | No
     assignment = db.get(Assignment, assignment_id) if 0 < assignment_id <= MAX_ID else None
     if assignment is None or (annotator is not None and assignment.annotator_id != annotator.id):
         raise NotFound("No such assignment.")
+    if annotator is not None and not annotator.is_lead:
+        _check_member(db, assignment=assignment, annotator=annotator)
     return assignment
+
+
+def _check_member(db: Session, *, assignment: Assignment, annotator: Annotator) -> None:
+    """`Deactivated` when the person was taken out of the assignment's study: every step they could
+    take in it (start, warm, website ticket, control channel, Evaluate, rating) comes through here."""
+    assert annotator.id is not None  # a signed-in person is a stored row
+    member = membership.membership_of(db, study_id=assignment.study_id, annotator_id=annotator.id)
+    if member is not None and not member.active:
+        raise Deactivated(
+            "You are no longer taking part in this study, so this step is closed. Work you finished is kept."
+        )
 
 
 def get_attempt(db: Session, *, attempt_id: int, annotator: Annotator | None) -> Attempt:

@@ -23,6 +23,7 @@ import asyncio
 import hashlib
 import hmac
 import json
+import logging
 from pathlib import Path
 from typing import Any, cast
 from urllib.parse import urlsplit
@@ -37,7 +38,9 @@ from starlette.requests import cookie_parser
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocketDisconnect
 
+from humantrace.core.requestlog import DATABASE_ERRORS
 from humantrace.core.settings import Settings, other_loopback_host
+from humantrace.dashboard.flow import origins
 from humantrace.dashboard.flow import service as flow
 from humantrace.dashboard.studies.models import (
     ACTIVE_STATES,
@@ -51,6 +54,7 @@ from humantrace.recorder import service as recorder
 from humantrace.recorder.inject import _Injector
 
 router = APIRouter(include_in_schema=False)
+log = logging.getLogger("humantrace.website")
 WEB_COOKIE = "htweb"  # the website tab's own cookie (env host only): which assignment it belongs to
 REC_COOKIE = "htrec"
 PUSH_SECONDS = 1.0
@@ -249,14 +253,21 @@ def _next_step(engine, assignment_id: int, shown: int | None) -> str | None:
 @router.websocket("/website/ws")
 async def channel(websocket: WebSocket) -> None:
     state = websocket.app.state
+    if await origins.refuse_foreign_origin(websocket, "website"):  # before any database read
+        return
     await websocket.accept()
     assignment_id = _tab_assignment(state.settings, websocket.cookies.get(WEB_COOKIE))
     if assignment_id is None:
         await websocket.close(code=1008, reason="not a website tab")
         return
-    shown = await run_in_threadpool(
-        _shown_attempt, state.engine, state.settings, websocket.cookies.get(REC_COOKIE)
-    )
+    try:
+        shown = await run_in_threadpool(
+            _shown_attempt, state.engine, state.settings, websocket.cookies.get(REC_COOKIE)
+        )
+    except DATABASE_ERRORS:  # as the control channel: no traceback, the tab reconnects
+        log.warning("website channel: database unreachable")
+        await websocket.close(code=origins.TRY_AGAIN_CODE, reason=origins.TRY_AGAIN_REASON)
+        return
     receiver = asyncio.create_task(_drain(websocket))
     await state.presence_beat.join(assignment_id, "environment")
     last = None

@@ -17,18 +17,31 @@
 
   function $(id) { return document.getElementById(id); }
 
-  function post(url, body) {
+  // The server briefly away (its database restarting: 503; a process restarting behind the proxy:
+  // 502, 504, no answer): send again after these pauses, about 20 s in all, then say so. Every
+  // request sent here is safe to repeat (a second Evaluate returns the first one's result).
+  var RETRY_DELAYS_MS = [500, 1000, 2000, 4000, 4000, 4000, 4000];
+  var UNREACHABLE = "The server cannot be reached right now. Nothing was lost: try again in a moment.";
+
+  function post(url, body, tries) {
+    tries = tries || 0;
+    var again = function () {
+      if (tries >= RETRY_DELAYS_MS.length) throw new Error(UNREACHABLE);
+      return new Promise(function (resolve) { setTimeout(resolve, RETRY_DELAYS_MS[tries]); })
+        .then(function () { return post(url, body, tries + 1); });
+    };
     return fetch(url, {
       method: "POST",
       credentials: "same-origin",
       headers: { "X-CSRF-Token": csrf, "Accept": "application/json", "Content-Type": "application/x-www-form-urlencoded" },
       body: new URLSearchParams(body || {}).toString()
     }).then(function (response) {
+      if (response.status === 502 || response.status === 503 || response.status === 504) return again();
       return response.json().catch(function () { return {}; }).then(function (data) {
         if (!response.ok) { throw new Error(data.detail || ("The server answered " + response.status + ". Try again.")); }
         return data;
       });
-    });
+    }, again);
   }
 
   // One reload at a time: after Start warm (or Evaluate) both the POST's answer and the live
@@ -158,6 +171,27 @@
       event.target.disabled = true;
       post("/assignments/" + assignmentId + "/warm").then(reload)
         .catch(function (error) { event.target.disabled = false; alert(error.message); });
+    });
+  }
+
+  // The rating is sent by script, so that a short outage does not lose it (a plain form's 503
+  // would be the end of it): the same retries as Evaluate, then the list page.
+  var ratingForm = $("rating-form");
+  if (ratingForm) {
+    ratingForm.addEventListener("submit", function (event) {
+      event.preventDefault();
+      var buttons = ratingForm.querySelectorAll("button");
+      var box = $("rating-error");
+      buttons.forEach(function (b) { b.disabled = true; });
+      if (box) box.hidden = true;
+      // getAttribute: the form's buttons are named "action", which hides the form's own .action
+      post(ratingForm.getAttribute("action"), new URLSearchParams(new FormData(ratingForm, event.submitter)))
+        .then(function (data) { leaving = true; location.href = data.next || "/assignments"; })
+        .catch(function (error) {
+          ending = false;
+          buttons.forEach(function (b) { b.disabled = false; });
+          if (box) { box.textContent = error.message; box.hidden = false; } else { alert(error.message); }
+        });
     });
   }
 

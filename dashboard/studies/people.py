@@ -8,6 +8,7 @@ from starlette.datastructures import UploadFile
 
 from humantrace.annotators import membership
 from humantrace.annotators import service as accounts
+from humantrace.dashboard.studies import deactivation
 from humantrace.dashboard.studies.models import Study
 from humantrace.dashboard.studies.service import stored_id
 from humantrace.dashboard.web.deps import CsrfProtect, DbDep, RequireLead, SettingsDep
@@ -119,7 +120,7 @@ def deactivate(study_id: int, code: str, request: Request, person: RequireLead, 
     if study is None:
         return _missing(request)
     try:
-        membership.deactivate(db, code=code, study_id=study.id)
+        deactivation.deactivate(db, code=code, study_id=study.id, actor=person.code)
     except accounts.AccountError as exc:
         return _page(request, db, study, errors=[str(exc)], status_code=404)
     return RedirectResponse(

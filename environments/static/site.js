@@ -1,7 +1,8 @@
 /* The site kit's browser helper, one file for every website (served at /env-static/site.js).
 
    It carries the contract between a site's pages and its API: JSON calls that throw `ApiError`
-   (status, detail, Retry-After, login URL), toasts, error panels and the 401 rule (a session that
+   (status, detail, Retry-After, login URL) and are sent again while the server itself is briefly
+   unavailable (its marked 503), toasts, error panels and the 401 rule (a session that
    expired offers "Sign in" to the page the server names, else the site's sign-in page), and the
    small DOM helpers `h` (build an element) and `show` (replace the page's content). A site's
    own script (shop.js, mail.js, staywell.js) loads after it, calls `Site.configure({...})` once and
@@ -31,6 +32,15 @@
     }
   }
 
+  /* The server's own short outage (its database restarting): it marks that 503, and a call is sent
+     again after these pauses (about 20 s in all) before the page shows an error. Any other 5xx is
+     the site's answer (a network intervention may stage one) and is shown as it is. */
+  const RETRY_DELAYS_MS = [500, 1000, 2000, 4000, 4000, 4000, 4000];
+
+  function serverBusy(response) {
+    return response.status === 503 && response.headers.get("X-Humantrace-Retry") === "database";
+  }
+
   async function api(method, path, payload) {
     const options = { method, headers: { Accept: "application/json" }, credentials: "same-origin" };
     if (payload !== undefined) {
@@ -38,10 +48,17 @@
       options.body = JSON.stringify(payload);
     }
     let response;
-    try {
-      response = await fetch(API + path, options);
-    } catch (err) {
-      throw new ApiError(0, `We couldn't reach ${config.name}. Check your connection and try again.`);
+    for (let tries = 0; ; tries++) {
+      try {
+        response = await fetch(API + path, options);
+      } catch (err) {
+        throw new ApiError(0, `We couldn't reach ${config.name}. Check your connection and try again.`);
+      }
+      if (!serverBusy(response)) break;
+      if (tries >= RETRY_DELAYS_MS.length) {
+        throw new ApiError(503, `We couldn't reach ${config.name} just now. Please try again in a moment.`, 0);
+      }
+      await new Promise((resolve) => setTimeout(resolve, RETRY_DELAYS_MS[tries]));
     }
     const text = await response.text();
     let data = null;

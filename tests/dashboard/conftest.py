@@ -156,6 +156,23 @@ def live(app_settings, lab, port):
     server.stop()
 
 
+@pytest.fixture
+def live_with(app_settings, lab, port):
+    """live_with(**settings) -> a live server like `live`'s, with these settings changed."""
+    from humantrace.dashboard.app import create_app
+
+    started: list[LiveServer] = []
+
+    def _start(**overrides) -> LiveServer:
+        settings = app_settings.model_copy(update={"run_monitor": True, **overrides})
+        started.append(LiveServer(create_app(settings), port).start())
+        return started[-1]
+
+    yield _start
+    for server in started:
+        server.stop()
+
+
 @pytest.fixture(scope="session")
 def popup_blocking_browser(playwright_instance):
     """Chromium as people run it: popup blocking on (Playwright turns it off by default)."""

@@ -16,6 +16,9 @@ from humantrace.dashboard.flow import presence
 from humantrace.dashboard.flow import service as flow
 from humantrace.dashboard.studies.models import Assignment, Attempt, ClusterClock, Outcome, TabPresence
 
+# The control tab's page origin (the test client's host): the channel refuses any other.
+DASHBOARD_ORIGIN = {"origin": "http://testserver"}
+
 
 @pytest.fixture
 def engine(client):
@@ -188,7 +191,7 @@ def test_an_open_control_tab_keeps_beating_and_stops_when_closed(
     # slow run could take for the state change awaited below).
     seen(engine, assignment_id, "environment", T0 - timedelta(minutes=1))
     login_as(client, "A1")
-    with client.websocket_connect(f"/ws/control/{assignment_id}") as ws:
+    with client.websocket_connect(f"/ws/control/{assignment_id}", headers=DASHBOARD_ORIGIN) as ws:
         first = ws.receive_json()
         assert (
             first["state"] == "cold_active" and first["attempt_id"] == attempt_id and first["phase"] == "cold"
@@ -219,7 +222,7 @@ def test_the_control_channel_refuses_another_persons_assignment(client, running,
     person("A2")
     login_as(client, "A2")
     with (
-        client.websocket_connect(f"/ws/control/{assignment_id}") as ws,
+        client.websocket_connect(f"/ws/control/{assignment_id}", headers=DASHBOARD_ORIGIN) as ws,
         pytest.raises(WebSocketDisconnect) as closed,
     ):
         ws.receive_json()

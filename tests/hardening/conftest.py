@@ -793,6 +793,7 @@ class ControlTab:
 
     def __init__(self, base_url: str, assignment_id: int, session_cookie: str):
         self.url = base_url.replace("http://", "ws://", 1) + f"/ws/control/{assignment_id}"
+        self.origin = base_url.rstrip("/")
         self.cookie = session_cookie
         self.snapshots: list[dict] = []
         self._stop = threading.Event()
@@ -805,7 +806,10 @@ class ControlTab:
         from websockets.sync.client import connect
 
         with connect(
-            self.url, additional_headers={"Cookie": f"ht_session={self.cookie}"}, open_timeout=20
+            self.url,
+            # As the control tab's page: the channel refuses other origins.
+            additional_headers={"Cookie": f"ht_session={self.cookie}", "Origin": self.origin},
+            open_timeout=20,
         ) as channel:
             while not self._stop.is_set():
                 try:

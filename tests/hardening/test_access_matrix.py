@@ -31,6 +31,8 @@ WS = "WS"  # the "method" of a websocket route
 OPEN, REFUSED = "open", "refused(1008)"
 MISSING = 987654  # an id that names nothing
 WEB_COOKIE = "htweb"
+# Every websocket is opened as a page of the test client's host would: the channels refuse other origins.
+PAGE_ORIGIN = {"origin": "http://testserver"}
 
 
 # --------------------------------------------------------------------------- expectations
@@ -321,7 +323,7 @@ def call(world, app_route, cell: Cell, role: str) -> object:
         if path == "/recorder/ws":
             path += f"?token={caller.recorder_token or ''}"
         try:
-            with client.websocket_connect(path) as socket:
+            with client.websocket_connect(path, headers=PAGE_ORIGIN) as socket:
                 first = json.loads(socket.receive_text())
         except WebSocketDisconnect as closed:
             return REFUSED if closed.code == 1008 else f"closed({closed.code})"
@@ -382,7 +384,7 @@ def test_no_existence_leak_across_annotators(world):
             path = re.sub(r"\{(\w+)\}", lambda m, v=value: str(v[m.group(1)]), template)
             if method == WS:
                 try:
-                    with client.websocket_connect(path) as socket:
+                    with client.websocket_connect(path, headers=PAGE_ORIGIN) as socket:
                         answers.append(("open", socket.receive_text()))
                 except WebSocketDisconnect as closed:
                     answers.append((closed.code, closed.reason))
@@ -596,7 +598,7 @@ def test_ids_out_of_range_name_nothing_and_never_fail(world, number):
         path = re.sub(r"\{\w+\}", str(number), template)
         if method == WS:
             try:
-                with client.websocket_connect(path) as socket:
+                with client.websocket_connect(path, headers=PAGE_ORIGIN) as socket:
                     socket.receive_text()
                 outcome = "open"
             except WebSocketDisconnect as closed:

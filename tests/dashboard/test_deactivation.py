@@ -44,6 +44,7 @@ def _to_rating(engine, assignment_id: int, code: str) -> None:
         person = accounts.get_by_code(db, code=code)
         cold = flow.start_assignment(db, assignment_id=assignment_id, annotator=person)
         assert cold.id is not None
+        flow.begin_recording(db, attempt_id=cold.id, annotator=person)  # "go": Evaluate works from here
         flow.end_attempt(db, attempt_id=cold.id, annotator=person, outcome=Outcome.evaluated)
         warm = flow.start_warm(db, assignment_id=assignment_id, annotator=person)
         assert warm.id is not None

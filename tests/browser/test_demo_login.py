@@ -30,7 +30,7 @@ def demo_server(tmp_path, port):
         text=True,
     )
     lines: list[str] = []
-    deadline = time.time() + 60
+    deadline = time.time() + 180  # a bound, not a wait: start-up took >60 s under load
     while time.time() < deadline:
         line = proc.stdout.readline()
         if not line:

@@ -34,7 +34,7 @@ class DemoServer:
         self.proc = subprocess.Popen(
             args, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
         )
-        deadline = time.time() + 60
+        deadline = time.time() + 180  # a bound, not a wait: start-up took >60 s under load
         assert self.proc.stdout is not None
         while time.time() < deadline:
             line = self.proc.stdout.readline()

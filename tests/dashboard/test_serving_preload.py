@@ -49,7 +49,7 @@ def test_a_serve_process_loads_the_catalog_and_the_evaluator_at_start_up(tmp_pat
         "networkx.algorithms.bipartite",
         "pyarrow.pandas_compat",
         "humantrace.environments.evaluator",
-        "cleaning",
+        "humantrace.cleaning",
     ]
 
 

@@ -46,7 +46,7 @@ def start_server(
     ]  # as `humantrace serve` runs it
     log = open(log_path, "ab")  # noqa: SIM115 (kept open for the child's lifetime)
     proc = subprocess.Popen(command, env=env, cwd=REPO, stdout=log, stderr=subprocess.STDOUT)
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 120  # a bound, not a wait: start-up took >30 s under load
     while time.monotonic() < deadline:
         if proc.poll() is not None:
             raise RuntimeError(f"server exited early: {log_path.read_text()}")

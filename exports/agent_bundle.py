@@ -139,7 +139,13 @@ EPISODES = TableSpec(
             "replay_failure",
             "str",
             "Replay agent, failed episodes: why the trace did not reproduce a pass.",
-            allowed=("xpath_unresolved", "masked_value", "unreplayable_event", "state_differs"),
+            allowed=(
+                "xpath_unresolved",
+                "element_not_visible",
+                "masked_value",
+                "unreplayable_event",
+                "state_differs",
+            ),
         ),
     ),
 )

@@ -216,6 +216,7 @@ def run_episode(
         "condition": condition,
         "source_variant": variant.variant_id if variant else None,
         "seed": seed,
+        "task_seed": getattr(task, "task_seed", None),
         "ui_profile": ui_profile,
         "viewport_w": trace.get("viewport_w"),
         "viewport_h": trace.get("viewport_h"),

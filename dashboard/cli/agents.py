@@ -46,7 +46,11 @@ def run_agents(
         str, typer.Option(help="Comma-separated conditions: clean, intervention.")
     ] = "clean,intervention",
     seed: Annotated[
-        int | None, typer.Option(help="Env seed (default the study seed, HUMANTRACE_AGENTS_SEED or 42).")
+        int | None, typer.Option(
+            help="Env seed: the instance played (default the study seed, HUMANTRACE_AGENTS_SEED or "
+            "42). A framework's reset seed (AgentLab's task_seed) never changes the instance; it is "
+            "recorded as task_seed."
+        )
     ] = None,
     max_steps: Annotated[
         int, typer.Option(help="Actions per episode before it is cut off (40, as in the paper).")

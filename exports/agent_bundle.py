@@ -139,7 +139,12 @@ EPISODES = TableSpec(
         C("action_error_count", "int", "Appendix I: actions whose result reported a failure."),
         C("failed_positive_checks", "int", "Appendix I: failed obligations of the verdict."),
         C("failed_negative_checks", "int", "Appendix I: failed negative checks of the verdict."),
-        C("final_thought", "str", "Appendix I: the agent's last message to the user."),
+        C(
+            "final_thought",
+            "str",
+            "Appendix I: the agent's last message to the user (its done message, or the reason "
+            "given to report_infeasible).",
+        ),
         C("error", "str", "What stopped the episode when ended_by is error."),
         C("replayed_attempt_id", "int", "Replay agent: the human attempt whose cleaned trace was replayed."),
         C(

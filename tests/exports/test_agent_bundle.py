@@ -122,7 +122,12 @@ def test_a_hidden_element_is_its_own_replay_failure(tmp_path):
         ],
     )
     row = replay_reproduce([path]).set_index("level").loc["task"]
-    assert (row["replays"], row["reproduced"], row["element_not_visible"], row["xpath_unresolved"]) == (3, 1, 1, 1)
+    assert (row["replays"], row["reproduced"], row["element_not_visible"], row["xpath_unresolved"]) == (
+        3,
+        1,
+        1,
+        1,
+    )
 
 
 def test_task_seed_is_kept_and_a_1_2_bundle_reads_it_as_null(tmp_path):

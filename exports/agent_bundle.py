@@ -69,7 +69,13 @@ EPISODES = TableSpec(
             "off the default profile).",
             required=True,
         ),
-        C("model", "str", "The agent (built-in name, `name` attribute, or module:factory).", required=True),
+        C(
+            "model",
+            "str",
+            "The agent: `agents run --model`, else its `name` or `model_name` attribute, else the "
+            "--agent string (built-in name, module:factory, or a file's agent.py:factory).",
+            required=True,
+        ),
         C("env_id", "str", "Environment (website) id.", required=True),
         C("task_id", "str", "Base task id.", required=True),
         C("difficulty", "str", "Task difficulty.", required=True, allowed=DIFFICULTIES),

@@ -7,7 +7,9 @@ set (`click('12')`, `fill('12', 'text')`, `send_msg_to_user('...')`, ...). An ag
 `action_set` is None sends raw Playwright code (the replay agent). `--agent module:factory`
 names a callable that returns such an agent; it may take the episode's `seed` keyword. The module
 is found as `python -m` finds it (the current folder first, then `sys.path`);
-`--agent path/to/agent.py:factory` loads a file instead.
+`--agent path/to/agent.py:factory` loads a file instead. The runner calls the factory once per
+worker process and reuses the agent for that process's episodes, calling its `reset()` and
+`begin(...)` (when it has them) as each begins (`agentruns.runner._agent_for`).
 
 The oracle is privileged: it runs the task's oracle solution (BrowserGym's `cheat`) and then says
 it is done. It exists to prove the plumbing and to report what the intervention costs a competent

@@ -20,7 +20,10 @@ from humantrace.agentruns.protocol import (
     DEFAULT_MAX_STEPS,
     DONE_VERBS,
     FINAL_STATE,
+    INFEASIBLE_VERBS,
+    action_verbs,
     check_protocol,
+    final_message,
     parse_action,
 )
 from humantrace.agentruns.task import task_name
@@ -75,7 +78,7 @@ def run_episode(
     actions: list[dict[str, Any]] = []
     started = datetime.now(UTC)
     error = None
-    final_message = None
+    final_thought = None
     task: Any = None
     if hasattr(agent, "reset"):
         agent.reset()
@@ -103,8 +106,9 @@ def run_episode(
             action, _agent_info = split_action(agent.get_action(obs))
             obs, reward, terminated, truncated, _info = env.step(action)
             verb, target = parse_action(action)
-            if verb in DONE_VERBS:
-                final_message = target
+            if any(v in DONE_VERBS or v in INFEASIBLE_VERBS for v in action_verbs(action)):
+                # A report_infeasible's reason is the agent's last word too (Appendix I's final thought).
+                final_thought = final_message(action)
             actions.append(
                 {
                     "attempt_id": attempt_id,
@@ -212,6 +216,7 @@ def run_episode(
         "condition": condition,
         "source_variant": variant.variant_id if variant else None,
         "seed": seed,
+        "task_seed": getattr(task, "task_seed", None),
         "ui_profile": ui_profile,
         "viewport_w": trace.get("viewport_w"),
         "viewport_h": trace.get("viewport_h"),
@@ -229,7 +234,7 @@ def run_episode(
         "passed_midway": midway_step is not None,
         "passed_midway_step": midway_step,
         "event_match_score": event_match,
-        "final_thought": final_message,
+        "final_thought": final_thought,
         "error": error,
     }
     row["terminal_verb"] = actions[-1]["verb"] if actions else None

@@ -33,6 +33,7 @@ __all__ = [
     "PROTOCOLS",
     "action_verbs",
     "check_protocol",
+    "final_message",
     "parse_action",
 ]
 
@@ -101,3 +102,22 @@ def action_verbs(action: str | None) -> list[str]:
             if verb:
                 verbs.append(verb)
     return verbs
+
+
+def final_message(action: str | None) -> str | None:
+    """What the action says to the user as it ends the run (the episode's `final_thought`): the
+    text of its last done verb (`send_msg_to_user('...')`, `finish('...')`) or infeasible report
+    (`report_infeasible('reason')`), else None."""
+    tree = _parsed(action or "")
+    if tree is None:
+        return None
+    message = None
+    for node in tree.body:
+        if not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)):
+            continue
+        if _verb(node.value) in DONE_VERBS | INFEASIBLE_VERBS:
+            texts = [
+                n.value for n in node.value.args if isinstance(n, ast.Constant) and isinstance(n.value, str)
+            ]
+            message = texts[0] if texts else None
+    return message

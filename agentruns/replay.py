@@ -9,7 +9,8 @@ page's own navigations) follows from those operations and is not replayed.
 
 Whether the replay passes tells whether the cleaned trace holds everything the person did. A
 failed replay is explained (`replay_failure`): `xpath_unresolved` (an element the person used is
-not at that XPath in the fresh session), `masked_value` (typed text the study masked cannot be
+not at that XPath in the fresh session), `element_not_visible` (the XPath found an element, but it
+never became visible before the action's timeout), `masked_value` (typed text the study masked cannot be
 typed again), `unreplayable_event` (a drag or another operation the replay does not perform),
 else `state_differs` (every action ran, yet the state differs: cleaning lost an operation, or the
 page depended on timing).
@@ -328,11 +329,25 @@ class ReplayAgent:
 
     def failure(self, result) -> str:
         """Why a replay did not reproduce a pass (see the module docstring)."""
-        errors = [a.get("error") or "" for a in result.tables.get("actions", [])]
-        if any("locator" in e or "Timeout" in e or "resolved to" in e for e in errors):
-            return "xpath_unresolved"
+        for action in result.tables.get("actions", []):
+            # The first action that could not run explains the rest (they ran on the wrong page).
+            reason = action_failure(action.get("error") or "")
+            if reason:
+                return reason
         if "masked_value" in self.problems:
             return "masked_value"
         if "unreplayable_event" in self.problems:
             return "unreplayable_event"
         return "state_differs"
+
+
+def action_failure(error: str) -> str | None:
+    """Why one replayed action could not run, from its Playwright error: `element_not_visible` when
+    the locator resolved to an element that stayed hidden (Playwright's call log says "locator
+    resolved to" and "element is not visible"), `xpath_unresolved` for any other locator timeout,
+    None when the action ran."""
+    if "resolved to" in error and "element is not visible" in error:
+        return "element_not_visible"
+    if "locator" in error or "Timeout" in error or "resolved to" in error:
+        return "xpath_unresolved"
+    return None

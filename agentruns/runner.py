@@ -76,6 +76,8 @@ class RunConfig:
     profiles: tuple[str, ...] = (DEFAULT_PROFILE,)
     # final_state (the humans' protocol) or first_pass (`--stop-at-first-pass`, for training).
     protocol: str = FINAL_STATE
+    # `--model NAME`: the bundle's `model` column; None: the agent's `name`/`model_name`, else the spec.
+    model: str | None = None
 
 
 def select(config: RunConfig, all_pairs: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
@@ -119,12 +121,17 @@ def cross_profiles(
 
 
 def plan(config: RunConfig) -> tuple[str, list[EpisodeSpec]]:
-    """(model name, the episodes to run). The replay agent runs one episode per passed human attempt."""
+    """(model name, the episodes to run). The replay agent runs one episode per passed human attempt.
+
+    The parent builds this process's agent (`_agent_for`) only when it must: to learn the `model`
+    column (no `--model`) or the replay agent's episodes. With one worker the episodes run in this
+    process and reuse it, so the factory is called once in all."""
     from humantrace.agentruns.gym import site_profiles, task_conditions
 
-    agent = load_agent(config.agent, seed=config.seed, human_bundle=config.human)
+    needs_agent = config.model is None or config.agent == "replay"
+    agent = _agent_for(config) if needs_agent else None
     pairs = select(config, task_conditions())
-    if hasattr(agent, "episodes"):
+    if agent is not None and hasattr(agent, "episodes"):
         # The replay agent replays each attempt on the profile it was recorded on.
         specs = [
             EpisodeSpec(t, c, seed, tag, profile)
@@ -136,7 +143,12 @@ def plan(config: RunConfig) -> tuple[str, list[EpisodeSpec]]:
             EpisodeSpec(t, c, config.seed, ui_profile=p)
             for t, c, p in cross_profiles(config, pairs, site_profiles)
         ]
-    return agent_name(agent, config.agent), specs
+    return model_name(config, agent), specs
+
+
+def model_name(config: RunConfig, agent: Any) -> str:
+    """The `model` column: `--model`, else the agent's `name`/`model_name`, else the spec."""
+    return config.model or agent_name(agent, config.agent)
 
 
 def _episode_path(out: Path, model: str, spec: EpisodeSpec) -> Path:
@@ -152,18 +164,19 @@ def _finished(path: Path) -> bool:
         return False
 
 
-_replay_agents: dict[str, Any] = {}
+# This process's agents, by (spec, seed, human bundle): one per worker process.
+_agents: dict[tuple[str, int, str | None], Any] = {}
 
 
 def _agent_for(config: RunConfig) -> Any:
-    """A fresh agent per episode; the replay agent (which reads a whole bundle) once per process."""
-    if config.agent == "replay":
-        if config.human not in _replay_agents:
-            _replay_agents[str(config.human)] = load_agent(
-                "replay", seed=config.seed, human_bundle=config.human
-            )
-        return _replay_agents[str(config.human)]
-    return load_agent(config.agent, seed=config.seed, human_bundle=config.human)
+    """This process's agent, built on first use (the factory is called once per process) and
+    reused for every episode the process runs. `run_episode` tells it each episode begins: its
+    `reset()` before the env is reset, its `begin(task_id=, condition=, seed=)` after; an agent
+    that keeps state between episodes clears it there."""
+    key = (config.agent, config.seed, config.human)
+    if key not in _agents:
+        _agents[key] = load_agent(config.agent, seed=config.seed, human_bundle=config.human)
+    return _agents[key]
 
 
 def _run_one(job: tuple[dict, dict, str]) -> tuple[str, bool, str]:
@@ -172,7 +185,7 @@ def _run_one(job: tuple[dict, dict, str]) -> tuple[str, bool, str]:
     config = RunConfig(**config_dict)
     spec = EpisodeSpec(**spec_dict)
     agent = _agent_for(config)
-    model = agent_name(agent, config.agent)
+    model = model_name(config, agent)
     if hasattr(agent, "select"):
         agent.select(spec.tag)
     max_steps = max(config.max_steps, getattr(agent, "steps_needed", 0))

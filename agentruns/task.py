@@ -102,6 +102,9 @@ class HumanTraceTask(AbstractBrowserTask):
         self.task_id = task_id
         self.condition = condition
         self.env_seed = int(env_seed)
+        # The seed the framework passed to reset (AgentLab's task_seed): it seeds `self.random`
+        # only; the instance is the study seed's. Recorded per episode as `task_seed`.
+        self.task_seed = seed
         self.task = catalog.get_task(task_id)
         if condition == "intervention" and catalog.variant_for(task_id) is None:
             raise ValueError(f"{task_id} has no variant, so it has no intervention condition")

@@ -33,11 +33,12 @@ from humantrace.exports.schema import (
 )
 
 AGENT_BUNDLE_KIND = "agent_bundle"
-AGENT_SCHEMA_VERSION = "1.2"
+AGENT_SCHEMA_VERSION = "1.3"
 # 1.1 added episodes.ui_profile; a 1.0 bundle's episodes read as the default profile.
 # 1.2 added the end protocol (manifest `protocol`, episodes.protocol, passed_midway,
 # passed_midway_step); bundles before it stopped every episode at its first pass: `first_pass`.
-SUPPORTED_AGENT_SCHEMA_VERSIONS = frozenset({"1.0", "1.1", AGENT_SCHEMA_VERSION})
+# 1.3 added episodes.task_seed (the seed passed to reset); older bundles read it as null.
+SUPPORTED_AGENT_SCHEMA_VERSIONS = frozenset({"1.0", "1.1", "1.2", AGENT_SCHEMA_VERSION})
 DEFAULT_UI_PROFILE = "default"  # environments.ui.DEFAULT_PROFILE (exports does not import environments)
 MANIFEST = "manifest.json"
 ENDED_BY = ("pass", "message", "infeasible", "step_limit", "error")
@@ -68,7 +69,13 @@ EPISODES = TableSpec(
             "off the default profile).",
             required=True,
         ),
-        C("model", "str", "The agent (built-in name, `name` attribute, or module:factory).", required=True),
+        C(
+            "model",
+            "str",
+            "The agent: `agents run --model`, else its `name` or `model_name` attribute, else the "
+            "--agent string (built-in name, module:factory, or a file's agent.py:factory).",
+            required=True,
+        ),
         C("env_id", "str", "Environment (website) id.", required=True),
         C("task_id", "str", "Base task id.", required=True),
         C("difficulty", "str", "Task difficulty.", required=True, allowed=DIFFICULTIES),
@@ -77,6 +84,12 @@ EPISODES = TableSpec(
         C("condition", "str", "clean or intervention.", required=True, allowed=CONDITIONS),
         C("source_variant", "str", "The variant applied (intervention rows)."),
         C("seed", "int", "Env seed (the study seed the humans had).", required=True),
+        C(
+            "task_seed",
+            "int",
+            "The seed the framework passed to the env's reset (BrowserGym's/AgentLab's task seed): it "
+            "seeds only the task's own RNG, never the instance, which is `seed`'s; since 1.3 (null before).",
+        ),
         C(
             "ui_profile",
             "str",
@@ -132,14 +145,25 @@ EPISODES = TableSpec(
         C("action_error_count", "int", "Appendix I: actions whose result reported a failure."),
         C("failed_positive_checks", "int", "Appendix I: failed obligations of the verdict."),
         C("failed_negative_checks", "int", "Appendix I: failed negative checks of the verdict."),
-        C("final_thought", "str", "Appendix I: the agent's last message to the user."),
+        C(
+            "final_thought",
+            "str",
+            "Appendix I: the agent's last message to the user (its done message, or the reason "
+            "given to report_infeasible).",
+        ),
         C("error", "str", "What stopped the episode when ended_by is error."),
         C("replayed_attempt_id", "int", "Replay agent: the human attempt whose cleaned trace was replayed."),
         C(
             "replay_failure",
             "str",
             "Replay agent, failed episodes: why the trace did not reproduce a pass.",
-            allowed=("xpath_unresolved", "masked_value", "unreplayable_event", "state_differs"),
+            allowed=(
+                "xpath_unresolved",
+                "element_not_visible",
+                "masked_value",
+                "unreplayable_event",
+                "state_differs",
+            ),
         ),
     ),
 )
@@ -338,8 +362,8 @@ def read_agent_bundle(path: str | Path, *, tables: list[str] | None = None) -> d
     """The bundle's tables (all, or `tables`), each checked against its manifest's sha256.
 
     Older bundles read in today's columns: a 1.0 episode's `ui_profile` is the default, a blank
-    `protocol` is the manifest's (before 1.2: `first_pass`), and `passed_midway` is null when the
-    bundle did not record it.
+    `protocol` is the manifest's (before 1.2: `first_pass`), and `passed_midway` (before 1.2) and
+    `task_seed` (before 1.3) are null when the bundle did not record them.
     """
     root = Path(path)
     manifest = _manifest(root)
@@ -364,6 +388,8 @@ def read_agent_bundle(path: str | Path, *, tables: list[str] | None = None) -> d
         stated = manifest_protocol(manifest)
         protocol = episodes["protocol"] if "protocol" in episodes.columns else None
         episodes["protocol"] = stated if protocol is None else protocol.where(protocol.notna(), stated)
+        if "task_seed" not in episodes.columns:
+            episodes["task_seed"] = pd.Series(pd.NA, index=episodes.index, dtype="Int64")
         if "passed_midway" not in episodes.columns:
             episodes["passed_midway"] = pd.Series(pd.NA, index=episodes.index, dtype="boolean")
             episodes["passed_midway_step"] = pd.Series(pd.NA, index=episodes.index, dtype="Int64")

@@ -14,7 +14,13 @@ import pandas as pd
 
 from humantrace.exports.agent_bundle import is_agent_bundle, read_agent_bundle
 
-FAILURES = ("xpath_unresolved", "masked_value", "unreplayable_event", "state_differs")
+FAILURES = (
+    "xpath_unresolved",
+    "element_not_visible",
+    "masked_value",
+    "unreplayable_event",
+    "state_differs",
+)
 COLUMNS = ("level", "env_id", "task_id", "replays", "reproduced", "share", *FAILURES)
 
 

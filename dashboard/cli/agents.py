@@ -46,7 +46,12 @@ def run_agents(
         str, typer.Option(help="Comma-separated conditions: clean, intervention.")
     ] = "clean,intervention",
     seed: Annotated[
-        int | None, typer.Option(help="Env seed (default the study seed, HUMANTRACE_AGENTS_SEED or 42).")
+        int | None,
+        typer.Option(
+            help="Env seed: the instance played (default the study seed, HUMANTRACE_AGENTS_SEED or "
+            "42). A framework's reset seed (AgentLab's task_seed) never changes the instance; it is "
+            "recorded as task_seed."
+        ),
     ] = None,
     max_steps: Annotated[
         int, typer.Option(help="Actions per episode before it is cut off (40, as in the paper).")
@@ -64,6 +69,14 @@ def run_agents(
             "profile skips it); e.g. default,custom-controls. The replay agent keeps each attempt's."
         ),
     ] = "default",
+    model: Annotated[
+        str | None,
+        typer.Option(
+            help="The bundle's model column (default: the agent's name or model_name attribute, "
+            "else the --agent string, a file by its name: agent.py:factory). Part of each "
+            "episode's id, so a rerun must give the same name to resume."
+        ),
+    ] = None,
     stop_at_first_pass: Annotated[
         bool,
         typer.Option(
@@ -91,6 +104,8 @@ def run_agents(
         fail("--profiles names no UI profile (use default, or a site's profile names).")
     if max_steps < 1:
         fail("--max-steps must be at least 1.")
+    if model is not None and not model.strip():
+        fail("--model needs a name (leave it out to use the agent's own).")
     config = RunConfig(
         agent=absolute_spec(agent),
         out=str(out),
@@ -102,6 +117,7 @@ def run_agents(
         human=str(human) if human else None,
         profiles=chosen_profiles,
         protocol=FIRST_PASS if stop_at_first_pass else FINAL_STATE,
+        model=model.strip() if model else None,
     )
     passed = failed = 0
     with Progress(

@@ -164,7 +164,7 @@ def test_an_agent_on_browsergym_public_api_completes_an_easy_task_and_is_scored_
     assert (manifest["protocol"], manifest["settings"]["protocol"], manifest["schema_version"]) == (
         "first_pass",
         "first_pass",
-        "1.2",
+        "1.3",
     )
     # The recorder saw the agent act, as it sees a person: a fill and clicks in the cleaned trace.
     clean = tables["events_clean"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pandas as pd
 
 from humantrace.agentruns.episode import EpisodeResult, parse_action
-from humantrace.agentruns.replay import ReplayAgent, event_action
+from humantrace.agentruns.replay import ReplayAgent, action_failure, event_action
 
 BUTTON = "/html[1]/body[1]/main[1]/button[2]"
 
@@ -49,6 +49,17 @@ def _explain(problems: list[str], errors: list[str | None]) -> str:
 def test_failed_replays_are_explained():
     timeout = f'TimeoutError: Locator.click: Timeout 5000ms exceeded.\nwaiting for locator("xpath={BUTTON}")'
     assert _explain([], [None, timeout]) == "xpath_unresolved"
+    # Playwright 1.44's own message (captured from Chromium) for an element the XPath found hidden.
+    hidden = (
+        "TimeoutError: Locator.click: Timeout 5000ms exceeded.\nCall log:\n"
+        f'waiting for locator("xpath={BUTTON}")\n  -   locator resolved to <button>x</button>\n'
+        "  - attempting click action\n  -   waiting for element to be visible, enabled and stable\n"
+        "  -   element is not visible\n  - retrying click action, attempt #1\n"
+    )
+    assert _explain([], [None, hidden]) == "element_not_visible"
+    # The first action that could not run explains the episode.
+    assert _explain([], [hidden, timeout]) == "element_not_visible"
+    assert _explain([], [timeout, hidden]) == "xpath_unresolved"
     assert _explain(["masked_value"], [None, None]) == "masked_value"
     assert _explain(["unreplayable_event"], [None]) == "unreplayable_event"
     # Every action ran, the state still differs: cleaning lost an operation, or the page depended on timing.
@@ -90,3 +101,20 @@ def test_each_operation_waits_for_the_page_the_person_did_it_on():
     # The wait is not the action: the actions table names the click, the fill and the message.
     assert [parse_action(code)[0] for code in codes] == ["click", "click", "locator", "send_message_to_user"]
     assert parse_action(codes[1]) == ("click", f"xpath={BUTTON}")
+
+
+def test_a_hidden_element_and_a_missing_one_are_told_apart(context):
+    """The replay's own click on real Chromium: an XPath that finds a hidden element is
+    `element_not_visible`, one that finds nothing is `xpath_unresolved`."""
+    page = context.new_page()
+    page.set_content('<main><button>a</button><button style="display:none">b</button></main>')
+    reasons = []
+    for xpath in ("/html[1]/body[1]/main[1]/button[2]", "/html[1]/body[1]/main[1]/button[3]"):
+        code, _ = event_action({"type": "click", "xpath": xpath})
+        assert code is not None
+        try:
+            # The replay's 5 s timeout, shortened: the outcome is the same, the test is faster.
+            exec(code.replace("timeout=5000", "timeout=400"), {"page": page})
+        except Exception as exc:  # noqa: BLE001 - the error text is what is classified
+            reasons.append(action_failure(f"{type(exc).__name__}: {exc}"))
+    assert reasons == ["element_not_visible", "xpath_unresolved"]

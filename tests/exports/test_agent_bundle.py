@@ -3,6 +3,8 @@ importer as a directory, refused when a file changed, and the replay share compu
 
 from __future__ import annotations
 
+import json
+
 import pandas as pd
 import pytest
 
@@ -107,3 +109,43 @@ def test_replay_share_per_task_and_site(bundle):
     assert by_task.loc["shop-002", "share"] == 1.0
     site = table[table["level"] == "site"].iloc[0]
     assert (site["env_id"], site["replays"], site["reproduced"]) == ("shop", 3, 2)
+
+
+def test_a_hidden_element_is_its_own_replay_failure(tmp_path):
+    path = tmp_path / "replay"
+    write_bundle(
+        path,
+        [
+            _episode(1, "shop-003", False, replayed_attempt_id=21, replay_failure="element_not_visible"),
+            _episode(2, "shop-003", False, replayed_attempt_id=22, replay_failure="xpath_unresolved"),
+            _episode(3, "shop-003", True, replayed_attempt_id=23),
+        ],
+    )
+    row = replay_reproduce([path]).set_index("level").loc["task"]
+    assert (row["replays"], row["reproduced"], row["element_not_visible"], row["xpath_unresolved"]) == (
+        3,
+        1,
+        1,
+        1,
+    )
+
+
+def test_task_seed_is_kept_and_a_1_2_bundle_reads_it_as_null(tmp_path):
+    new = tmp_path / "new"
+    write_bundle(new, [_episode(1, "shop-001", True, task_seed=7)])
+    assert read_agent_bundle(new)["episodes"]["task_seed"].tolist() == [7]
+    # A 1.2 bundle: written before the column existed.
+    old = tmp_path / "old"
+    old.mkdir()
+    counts = {}
+    for name, spec in AGENT_TABLES.items():
+        columns = [c.name for c in spec.columns if c.name != "task_seed"]
+        rows = [_episode(1, "shop-001", True)] if name == "episodes" else []
+        frame = pd.DataFrame(rows, columns=columns)
+        frame.to_csv(old / f"{name}.csv", index=False)
+        counts[name] = len(frame)
+    write_manifest(old, row_counts=counts, settings={"agent": "replay"})
+    manifest = json.loads((old / "manifest.json").read_text())
+    (old / "manifest.json").write_text(json.dumps({**manifest, "schema_version": "1.2"}))
+    episodes = read_agent_bundle(old)["episodes"]
+    assert episodes["task_seed"].isna().all() and episodes["seed"].tolist() == [42]

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 # The count on 2026-12-07. Only ever lower it.
-BUDGET = 78
+BUDGET = 77
 TESTS = Path(__file__).resolve().parent
 
 

@@ -26,6 +26,32 @@ def wait_for_text(
         page.wait_for_timeout(100)
 
 
+def poll_until(check: Callable[[], Any], *, timeout_s: float, what: str, every_s: float = 0.1) -> Any:
+    """Call `check` until it returns something truthy, and return that; after `timeout_s` an
+    AssertionError saying what never happened. For conditions nothing can tell this process about
+    (a row in a database, a line in a server's log, a port that opens): the pause between calls is
+    the only sleep, and the wait ends as soon as the condition holds."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        found = check()
+        if found:
+            return found
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what}: not within {timeout_s:.0f} s")
+        time.sleep(every_s)
+
+
+def answers(url: str) -> bool:
+    """Whether an HTTP server answers `url` at all (any status)."""
+    import httpx
+
+    try:
+        httpx.get(url, timeout=1)
+    except httpx.HTTPError:
+        return False
+    return True
+
+
 def count_of(text: str) -> int:
     """A counter's text as a number (an empty counter is 0)."""
     return int(text.strip() or 0)

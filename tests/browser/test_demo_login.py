@@ -9,10 +9,10 @@ import sys
 import time
 from pathlib import Path
 
-import httpx
 import pytest
 
 from humantrace.dashboard.bots.service import sign_in
+from tests.waits import answers, poll_until
 
 pytestmark = pytest.mark.browser
 
@@ -39,12 +39,9 @@ def demo_server(tmp_path, port):
         if line.startswith("Serving on"):
             break
     base = f"http://127.0.0.1:{port}"
-    while time.time() < deadline:
-        try:
-            httpx.get(base + "/login", timeout=1)
-            break
-        except httpx.HTTPError:
-            time.sleep(0.2)
+    poll_until(
+        lambda: answers(base + "/login"), timeout_s=max(deadline - time.time(), 1), what="the demo server"
+    )
     links = dict(re.findall(r"^\s+(\w+)\s+\w+\s+(http\S+)", "".join(lines), flags=re.M))
 
     def stop() -> str:

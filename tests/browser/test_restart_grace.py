@@ -9,12 +9,11 @@ import sys
 import time
 from pathlib import Path
 
-import httpx
 import pytest
 from sqlalchemy import create_engine, text
 
 from humantrace.dashboard.bots.service import sign_in
-from tests.waits import count_of, wait_for_text
+from tests.waits import answers, count_of, poll_until, wait_for_text
 
 pytestmark = pytest.mark.browser
 
@@ -43,13 +42,11 @@ class DemoServer:
                 self.links[parts[0]] = parts[2]
             if line.startswith("Serving on"):
                 break
-        while time.time() < deadline:
-            try:
-                httpx.get(self.url + "/login", timeout=1)
-                return
-            except httpx.HTTPError:
-                time.sleep(0.2)
-        raise RuntimeError("server did not start")
+        poll_until(
+            lambda: answers(self.url + "/login"),
+            timeout_s=max(deadline - time.time(), 1),
+            what="server start",
+        )
 
     def kill(self) -> None:
         assert self.proc is not None
@@ -103,7 +100,9 @@ def test_restart_within_grace_keeps_the_assignment(server, context):
     wait_for_text(control, "#events", lambda t: count_of(t) > before, timeout_ms=20000)
 
     website.close()  # a real close after the restart is still caught
-    deadline = time.time() + 30
-    while time.time() < deadline and server.state(assignment_id) != "not_started":
-        time.sleep(1)
-    assert server.state(assignment_id) == "not_started"
+    poll_until(
+        lambda: server.state(assignment_id) == "not_started",
+        timeout_s=30,
+        what="rollback after the close",
+        every_s=0.5,
+    )

@@ -11,6 +11,8 @@ import time
 import pytest
 from sqlmodel import Session, col, func, select
 
+from tests.waits import poll_until
+
 pytestmark = [pytest.mark.browser, pytest.mark.heavy]
 
 OUTAGE_SECONDS = 6
@@ -35,21 +37,21 @@ def _unreachable(log: str) -> str:
 
 def _wait_for_request(process, first: str, then: str, timeout: float = 60) -> None:
     """Until `process` has logged a request line with `then` after one with `first`."""
-    deadline = time.monotonic() + timeout
-    while True:
+
+    def seen() -> bool:
         lines = list(process.lines)
         at = next((i for i, line in enumerate(lines) if first in line), None)
-        if at is not None and any(then in line for line in lines[at + 1 :]):
-            return
-        assert time.monotonic() < deadline, f"no {then!r} after {first!r}"
-        time.sleep(0.05)  # polling the server's log for a request the bot makes
+        return at is not None and any(then in line for line in lines[at + 1 :])
+
+    poll_until(seen, timeout_s=timeout, what=f"{then!r} after {first!r}", every_s=0.05)
 
 
 def _wait_for_state(engine, assignment_id: int, states: set[str], timeout: float = 180) -> None:
-    deadline = time.monotonic() + timeout
-    while _state(engine, assignment_id) not in states:
-        assert time.monotonic() < deadline, f"assignment {assignment_id} never reached {states}"
-        time.sleep(0.1)  # polling the database for a state the bots bring about
+    poll_until(
+        lambda: _state(engine, assignment_id) in states,
+        timeout_s=timeout,
+        what=f"assignment {assignment_id} in {states}",
+    )
 
 
 def test_six_seconds_without_the_database_under_two_working_bots(

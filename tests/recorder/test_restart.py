@@ -13,6 +13,7 @@ import httpx
 import pytest
 
 from humantrace.recorder.schemas import MAX_FRAME_BYTES
+from tests.waits import poll_until
 
 pytestmark = pytest.mark.browser
 
@@ -105,10 +106,11 @@ def test_sigkill_and_restart_mid_typing(
         before = log_path.read_text().count("[accepted]")
         proc = start_server(**opts)
         # The recorder reconnects its websocket by itself (backoff is capped at 5 s).
-        deadline = time.monotonic() + 30
-        while log_path.read_text().count("[accepted]") == before and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert log_path.read_text().count("[accepted]") > before, "the recorder did not reconnect"
+        poll_until(
+            lambda: log_path.read_text().count("[accepted]") > before,
+            timeout_s=30,
+            what="the recorder's reconnect",
+        )
         page.keyboard.type("!", delay=30)
         state = wait_all_acked(page, token, server, rid, timeout=60)
     finally:

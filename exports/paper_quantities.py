@@ -170,14 +170,16 @@ def threshold_drops(
         )
         for population in _populations(data):
             mine = per_task.loc[population] if population in per_task.index.get_level_values(0) else None
-            clean = mine["clean"] if mine is not None and "clean" in mine else pd.Series(dtype=float)
-            inter = (
-                mine["intervention"]
-                if mine is not None and "intervention" in mine
-                else pd.Series(dtype=float)
-            )
+            # One row per base task with both conditions as columns (NaN where a condition was not
+            # run, so such a task leaves the pairs): a population that ran one condition only has
+            # no pair and no estimate, not a shape error.
+            pairs = (mine if mine is not None else pd.DataFrame()).reindex(columns=["clean", "intervention"])
             est = paired_difference(
-                clean, inter, n_boot=n_boot, seed=seed, key=f"threshold/{threshold}/{population}"
+                pairs["clean"],
+                pairs["intervention"],
+                n_boot=n_boot,
+                seed=seed,
+                key=f"threshold/{threshold}/{population}",
             )
             rows.append(_row(f"pass_drop_threshold_{threshold:g}", population, est, "base tasks"))
     return rows

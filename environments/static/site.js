@@ -34,7 +34,7 @@
 
   /* The server's own short outage (its database restarting): it marks that 503, and a call is sent
      again after these pauses (about 20 s in all) before the page shows an error. Any other 5xx is
-     the site's answer (a network intervention may stage one) and is shown as it is. */
+     an answer the site gives by design and is shown as it is. */
   const RETRY_DELAYS_MS = [500, 1000, 2000, 4000, 4000, 4000, 4000];
 
   function serverBusy(response) {

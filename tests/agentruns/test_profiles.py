@@ -22,7 +22,7 @@ import httpx
 import pytest
 
 from humantrace.agentruns.runner import RunConfig, RunError, cross_profiles
-from humantrace.exports.agent_bundle import read_agent_bundle
+from humantrace.exports.agent_bundle import AGENT_SCHEMA_VERSION, read_agent_bundle
 from humantrace.exports.agents import import_agent_runs
 from tests.agentruns.helpers import ROOT
 
@@ -175,7 +175,7 @@ def test_the_oracle_runs_on_a_profile_through_agents_run(lab_server, tmp_path):
     assert episodes["ui_profile"].tolist() == ["default", "icon-buttons"]
     assert episodes["run_id"].tolist() == ["oracle/lab-001.clean.42", "oracle/lab-001.clean.icon-buttons.42"]
     assert episodes["passed"].astype(bool).all() and episodes["attempt_id"].nunique() == 2
-    assert json.loads((out / "manifest.json").read_text())["schema_version"] == "1.1"
+    assert json.loads((out / "manifest.json").read_text())["schema_version"] == AGENT_SCHEMA_VERSION
     # compare's importer keeps the profile.
     runs = import_agent_runs(out).runs
     assert sorted(runs["ui_profile"]) == ["default", "icon-buttons"]

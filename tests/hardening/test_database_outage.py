@@ -151,6 +151,9 @@ def test_six_seconds_without_the_database_under_two_working_bots(
     with page.expect_navigation(timeout=60_000):
         page.click("#evaluate")
     page.wait_for_selector("#start-warm", timeout=60_000)
+    # As the bots' play_attempt does after Evaluate: the website tab has left the cold attempt's
+    # page, so the warm attempt's play waits for its own reload instead of solving on the old page.
+    website.wait_for_url("**/website/ended", timeout=60_000)
     with page.expect_navigation(timeout=60_000):
         page.click("#start-warm")
     play_attempt(page, website, engine, assignment_id=ids[1], wrong=False)

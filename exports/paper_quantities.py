@@ -173,7 +173,8 @@ def threshold_drops(
             # One row per base task with both conditions as columns (NaN where a condition was not
             # run, so such a task leaves the pairs): a population that ran one condition only has
             # no pair and no estimate, not a shape error.
-            pairs = (mine if mine is not None else pd.DataFrame()).reindex(columns=["clean", "intervention"])
+            frame = mine if isinstance(mine, pd.DataFrame) else pd.DataFrame()
+            pairs = frame.reindex(columns=["clean", "intervention"])
             est = paired_difference(
                 pairs["clean"],
                 pairs["intervention"],
